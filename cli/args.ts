@@ -1,0 +1,38 @@
+/** Command-line plumbing shared by every subcommand: usage errors and option parsing. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A mistake in how the CLI was called: printed as one line, exit code 2, never a stack trace. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** One subcommand of cms-conformance: `run` returns the process exit code. */
+export interface Command {
+  /** One line: what the command does. */
+  summary: string;
+  /** The usage text printed by `cms-conformance help NAME` and on a usage error. */
+  usage: string;
+  run(args: string[]): Promise<number>;
+}
+
+/** Parses options strictly (unknown flags are usage errors), turning node's errors into UsageError. */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Parses an integer option value, or throws a UsageError naming the option. */
+export function intOption(name: string, value: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);
+  const n = Number(value);
+  if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${n}`);
+  return n;
+}

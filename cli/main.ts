@@ -1,0 +1,53 @@
+/** cms-conformance: the command-line entry point; each subcommand lives in its own module. */
+import { UsageError, type Command } from './args.ts';
+
+// Loaded on demand so `cms-conformance validate` does not pay for the server or the suites.
+const commands: Record<string, () => Promise<{ command: Command }>> = {
+  validate: () => import('./validate.ts'),
+  requirements: () => import('./requirements.ts'),
+  openapi: () => import('./openapi.ts'),
+  serve: () => import('./serve.ts'),
+};
+
+async function usage(): Promise<string> {
+  const lines = ['usage: cms-conformance <command> [options]', '', 'commands:'];
+  for (const [name, load] of Object.entries(commands)) {
+    const { command } = await load();
+    lines.push(`  ${name.padEnd(14)} ${command.summary}`);
+  }
+  lines.push('', 'cms-conformance help <command> shows the options of one command.');
+  return lines.join('\n');
+}
+
+/** Runs the CLI with the given arguments and returns the exit code (0 ok, 1 failures, 2 usage, 3 unreachable). */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (!name || name === '--help' || name === '-h') {
+      console.log(await usage());
+      return name ? 0 : 2;
+    }
+    if (name === 'help') {
+      const load = rest[0] ? commands[rest[0]] : undefined;
+      console.log(load ? (await load()).command.usage : await usage());
+      return load || !rest[0] ? 0 : 2;
+    }
+    const load = commands[name];
+    if (!load) throw new UsageError(`unknown command "${name}" (try: cms-conformance --help)`);
+    const { command } = await load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(command.usage);
+      return 0;
+    }
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`cms-conformance: ${err.message}`);
+      return 2;
+    }
+    // Anything else is our bug, not the user's: say so in one line, keep the stack for --debug.
+    console.error(`cms-conformance: internal error: ${(err as Error).message}`);
+    if (process.env.CMS_CONFORMANCE_DEBUG) console.error((err as Error).stack);
+    return 2;
+  }
+}

@@ -1,0 +1,20 @@
+/** `cms-conformance openapi`: prints the OpenAPI 3.1 document built from the catalogue and schemas. */
+import { writeFileSync } from 'node:fs';
+import { parseOptions, type Command } from './args.ts';
+import { buildOpenApi } from '../schemas/openapi.ts';
+
+export const command: Command = {
+  summary: 'print an OpenAPI 3.1 document of the contract (operations and schemas)',
+  usage: [
+    'usage: cms-conformance openapi [--out FILE]',
+    '',
+    '  --out FILE   write the document to FILE instead of stdout',
+  ].join('\n'),
+  async run(args) {
+    const { values } = parseOptions(args, { out: { type: 'string' } });
+    const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+    if (values.out) writeFileSync(values.out, text);
+    else process.stdout.write(text);
+    return 0;
+  },
+};

@@ -1,0 +1,26 @@
+/** The configuration one run hands to every suite (through vitest's provide/inject). */
+import type { Target } from '../server/target.ts';
+
+/** Everything a suite needs to know about the run it belongs to. */
+export interface RunConfig {
+  target: Target;
+  /** The target file the run was given (for replay lines); absent for the embedded server. */
+  targetFile?: string;
+  /** The run's seed: every property test derives its own seed from it and its test id. */
+  seed: number;
+  /** fast-check runs per property. */
+  runs: number;
+  strict: boolean;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number;
+  /** A fast-check path to replay one exact case (with --only and --seed). */
+  replayPath?: string;
+  /** The folder the run created for everything it mutates; suites create their folders inside it. */
+  sandboxFolderId: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    cmsRun: RunConfig;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * How a conformance test is written: `conformance(requirement, title, body)`. The wrapper names the
+ * test by its requirement, skips it when the target lacks the feature, hands the body a context
+ * (transport, fixture, sandbox folders, seeded properties) and turns error findings into a failure
+ * whose message says what is wrong and how to replay it.
+ */
+import fc from 'fast-check';
+import { inject, test } from 'vitest';
+import { getOperation } from '../schemas/operations.ts';
+import { getRequirement } from '../schemas/requirements.ts';
+import type { TargetFixture } from '../server/target.ts';
+import type { Finding } from './checks.ts';
+import type { RunConfig } from './config.ts';
+import { curlCommand, runLine } from './replay.ts';
+import { createFolder } from './sandbox.ts';
+import { Transport, type Exchange, type RequestSpec } from './transport.ts';
+
+/** A finding as results.json and the reports carry it: the exchange trimmed, the replay lines added. */
+export interface ReportedFinding {
+  requirement: string;
+  check: string;
+  severity: 'error' | 'warning';
+  message: string;
+  exchange?: Exchange;
+  curl?: string;
+  replay: string;
+  /** The fast-check counterexample and path, for findings of a property. */
+  counterexample?: string;
+  path?: string;
+}
+
+/** What a conformance test leaves in vitest's task meta for the reporters. */
+export interface TestMeta {
+  requirement: string;
+  operation?: string;
+  findings: ReportedFinding[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    cms?: TestMeta;
+  }
+}
+
+const MAX_TEXT = 4000;
+
+let shared: { config: RunConfig; transport: Transport } | undefined;
+
+/** The run configuration and the worker's transport (one keep-alive pool per worker). */
+export function runContext(): { config: RunConfig; transport: Transport } {
+  if (!shared) {
+    const config = inject('cmsRun');
+    if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
+    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs }) };
+  }
+  return shared;
+}
+
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function trimExchange(exchange: Exchange): Exchange {
+  if (!exchange.response) return exchange;
+  const { json: _parsed, ...response } = exchange.response;
+  const cut = response.text.length > MAX_TEXT;
+  return { ...exchange, response: { ...response, text: cut ? `${response.text.slice(0, MAX_TEXT)}…` : response.text, truncated: response.truncated || cut } };
+}
+
+/** The context a conformance test body works with. */
+export class ConformanceContext {
+  readonly findings: ReportedFinding[] = [];
+  /** The test's own seed, derived from the run seed and the test id, so tests differ yet replay exactly. */
+  readonly seed: number;
+  private currentPath: string | undefined;
+  private currentCounterexample: string | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly requirement: string,
+    readonly config: RunConfig,
+    readonly transport: Transport,
+  ) {
+    this.seed = (config.seed ^ fnv1a(id)) | 0;
+  }
+
+  /** Ids of the target's fixture data. */
+  get fixture(): TargetFixture {
+    return this.config.target.fixture;
+  }
+
+  /** Sends one request through the run's transport. */
+  send(spec: RequestSpec): Promise<Exchange> {
+    return this.transport.send(spec);
+  }
+
+  /** Creates a fresh folder of this test inside the run's sandbox and returns its id. */
+  async folder(name = this.requirement.toLowerCase()): Promise<number> {
+    return createFolder(this.transport, this.config.sandboxFolderId, `${name}-${Math.random().toString(36).slice(2, 8)}`);
+  }
+
+  /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */
+  record(findings: Finding[]): boolean {
+    for (const f of findings) {
+      this.findings.push({
+        requirement: f.requirement,
+        check: f.check,
+        severity: f.severity,
+        message: f.message,
+        exchange: f.exchange && trimExchange(f.exchange),
+        curl: f.exchange && curlCommand(f.exchange, this.config.target.auth),
+        replay: runLine({ requirement: this.requirement, seed: this.config.seed, path: this.currentPath, targetFile: this.config.targetFile, baseUrl: this.config.targetFile ? undefined : this.config.target.baseUrl }),
+        ...(this.currentCounterexample ? { counterexample: this.currentCounterexample, path: this.currentPath } : {}),
+      });
+    }
+    return !findings.some((f) => f.severity === 'error');
+  }
+
+  /**
+   * Runs a property with the test's seed: `check` sends requests for one generated value and returns
+   * its findings. A failing case is shrunk; the findings of the smallest failing case are recorded.
+   */
+  async property<T>(arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<Finding[]>, options: { runs?: number } = {}): Promise<void> {
+    let lastFailure: Finding[] = [];
+    const result = await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        const found = await check(value);
+        const failed = found.some((f) => f.severity === 'error');
+        if (failed) lastFailure = found;
+        return !failed;
+      }),
+      {
+        seed: this.seed,
+        numRuns: options.runs ?? this.config.runs,
+        ...(this.config.replayPath ? { path: this.config.replayPath } : {}),
+        // Shrinking re-sends requests; past this budget the smallest case found so far is reported.
+        interruptAfterTimeLimit: 60_000,
+      },
+    );
+    if (result.failed) {
+      this.currentPath = result.counterexamplePath ?? undefined;
+      this.currentCounterexample = fc.stringify(result.counterexample?.[0]);
+      if (lastFailure.length) this.record(lastFailure);
+      else this.record([{ requirement: this.requirement, check: 'property', severity: 'error', message: `property failed: ${String(result.errorInstance ?? 'no findings recorded')}` }]);
+      this.currentPath = undefined;
+      this.currentCounterexample = undefined;
+    }
+  }
+}
+
+function describeFailure(findings: ReportedFinding[]): string {
+  return findings
+    .filter((f) => f.severity === 'error')
+    .slice(0, 5)
+    .map((f) => {
+      const ex = f.exchange;
+      const line = ex ? `\n    ${ex.request.method} ${ex.request.url} -> ${ex.response ? ex.response.status : ex.error?.code}` : '';
+      const example = f.counterexample ? `\n    counterexample: ${f.counterexample}` : '';
+      return `[${f.requirement}] ${f.check}: ${f.message}${line}${example}${f.curl ? `\n    curl: ${f.curl}` : ''}\n    replay: ${f.replay}`;
+    })
+    .join('\n');
+}
+
+/** Options of one conformance test. */
+export interface ConformanceOptions {
+  /** The operation the test exercises, for the operation matrix of the reports. */
+  operation?: string;
+  timeout?: number;
+}
+
+/**
+ * Declares one conformance test. Its title is `<requirement> <title>` and is its stable id: never put
+ * seeds or generated values in it. The requirement must be in the catalogue (closed: a typo throws).
+ */
+export function conformance(requirement: string, title: string, body: (t: ConformanceContext) => Promise<void>, options: ConformanceOptions = {}): void {
+  const req = getRequirement(requirement);
+  const operation = options.operation ?? req.operation ?? undefined;
+  const feature = req.feature ?? (operation ? getOperation(operation).feature : null);
+  const id = `${requirement} ${title}`;
+  test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
+    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [] };
+    ctx.task.meta.cms = meta;
+    const { config, transport } = runContext();
+    if (feature && !config.target.features.includes(feature as never)) {
+      ctx.skip(`the target does not declare the feature "${feature}"`);
+      return;
+    }
+    const t = new ConformanceContext(id, requirement, config, transport);
+    try {
+      await body(t);
+    } finally {
+      // A SHOULD requirement is robustness: "A SHOULD failure is reported as a warning, never fails a run by itself."
+      meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => ({ ...f, severity: 'warning' as const })) : t.findings;
+    }
+    const errors = meta.findings.filter((f) => f.severity === 'error');
+    if (errors.length) {
+      const error = new Error(`${errors.length} finding${errors.length > 1 ? 's' : ''}:\n${describeFailure(errors)}`);
+      error.stack = error.message; // the stack of the suite is noise to a reader of a finding
+      throw error;
+    }
+  });
+}

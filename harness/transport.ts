@@ -1,0 +1,205 @@
+/**
+ * The suite's only way to the network: sends requests to the target over undici with keep-alive,
+ * adds the target's credentials at the last moment, and records every exchange (without the
+ * credentials, and with upload bodies as size and digest) so a finding can show it and replay it.
+ */
+import { createHash } from 'node:crypto';
+import { Agent, FormData, request } from 'undici';
+import type { Target } from '../server/target.ts';
+
+/** A query value; arrays repeat the parameter (multivalued). */
+export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;
+
+/** One file part of a multipart body. */
+export interface FilePart {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Uint8Array;
+}
+
+/** What a suite asks to send. Exactly one body form at most. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path relative to the target's base URL, e.g. `/folder/load/12`. */
+  path: string;
+  query?: Record<string, QueryValue | undefined>;
+  json?: unknown;
+  /** A body sent as is, for malformed JSON and raw uploads. */
+  raw?: { contentType: string; data: Uint8Array | string };
+  multipart?: { fields?: Record<string, string>; files?: FilePart[] };
+  headers?: Record<string, string>;
+  /** Leave the target's credentials out (to check that the target refuses such requests). */
+  withoutCredentials?: boolean;
+}
+
+/** A body as recorded: JSON and short text verbatim, binary as size and digest. */
+export type RecordedBody =
+  | { kind: 'json'; text: string }
+  | { kind: 'text'; contentType: string; text: string }
+  | { kind: 'binary'; contentType: string; size: number; sha256: string }
+  | { kind: 'multipart'; fields: Record<string, string>; files: { name: string; filename?: string; contentType: string; size: number; sha256: string }[] };
+
+/** One request and its answer (or the transport error), as every report shows it. */
+export interface Exchange {
+  seq: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: RecordedBody };
+  response?: { status: number; headers: Record<string, string>; text: string; truncated: boolean; json?: unknown; jsonError?: string };
+  /** Set when no response came: timeout, refused or reset connection. */
+  error?: { code: string; message: string };
+  durationMs: number;
+}
+
+/** Limits of a transport; the defaults suit the embedded reference server. */
+export interface TransportOptions {
+  timeoutMs?: number;
+  /** Bodies above this many bytes are cut (and the exchange says so). */
+  maxBodyBytes?: number;
+  /** Exchanges kept in memory for findings and audits. */
+  keep?: number;
+}
+
+const textual = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/i;
+
+function digest(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Turns a spec's query into search parameters, skipping undefined values and repeating arrays. */
+export function toSearchParams(query: RequestSpec['query'] = {}): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, String(v));
+  }
+  return params;
+}
+
+function recordBody(spec: RequestSpec): RecordedBody | undefined {
+  if (spec.json !== undefined) return { kind: 'json', text: JSON.stringify(spec.json) };
+  if (spec.raw) {
+    const { contentType, data } = spec.raw;
+    if (typeof data === 'string' && textual.test(contentType)) return { kind: 'text', contentType, text: data };
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    return { kind: 'binary', contentType, size: bytes.byteLength, sha256: digest(bytes) };
+  }
+  if (spec.multipart) {
+    return {
+      kind: 'multipart',
+      fields: { ...spec.multipart.fields },
+      files: (spec.multipart.files ?? []).map((f) => ({ name: f.name, filename: f.filename, contentType: f.contentType ?? 'application/octet-stream', size: f.data.byteLength, sha256: digest(f.data) })),
+    };
+  }
+  return undefined;
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Sends requests to one target and keeps the exchanges. */
+export class Transport {
+  readonly exchanges: Exchange[] = [];
+  private seq = 0;
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly keep: number;
+
+  constructor(
+    readonly target: Target,
+    options: TransportOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+    this.keep = options.keep ?? 10_000;
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  }
+
+  /** The URL as recorded and replayed: base URL, path and query, never the credentials. */
+  urlOf(spec: Pick<RequestSpec, 'path' | 'query'>): string {
+    const qs = toSearchParams(spec.query).toString();
+    return `${this.target.baseUrl}${spec.path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** Sends one request and returns its exchange; never throws for network trouble (the exchange carries the error). */
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const url = this.urlOf(spec);
+    const headers: Record<string, string> = { accept: 'application/json', ...lower(spec.headers) };
+    let body: string | Uint8Array | FormData | undefined;
+    if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (spec.raw) {
+      body = spec.raw.data;
+      headers['content-type'] = spec.raw.contentType;
+    } else if (spec.multipart) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(spec.multipart.fields ?? {})) form.append(k, v);
+      for (const f of spec.multipart.files ?? []) {
+        form.append(f.name, new Blob([f.data], { type: f.contentType ?? 'application/octet-stream' }), f.filename ?? 'file');
+      }
+      body = form;
+    }
+    const exchange: Exchange = { seq: ++this.seq, request: { method: spec.method, url, headers: { ...headers }, body: recordBody(spec) }, durationMs: 0 };
+    // Credentials join only the wire request, never the recorded one.
+    let wireUrl = url;
+    if (!spec.withoutCredentials) {
+      const auth = toSearchParams(this.target.auth.query).toString();
+      if (auth) wireUrl += (url.includes('?') ? '&' : '?') + auth;
+      Object.assign(headers, lower(this.target.auth.headers));
+    }
+    const started = performance.now();
+    try {
+      const res = await request(wireUrl, {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.agent,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const { text, truncated } = await readCapped(res.body, this.maxBodyBytes);
+      const response: NonNullable<Exchange['response']> = { status: res.statusCode, headers: flatHeaders(res.headers), text, truncated };
+      try {
+        response.json = JSON.parse(text);
+      } catch (err) {
+        response.jsonError = (err as Error).message;
+      }
+      exchange.response = response;
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      exchange.error = { code: e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' ? 'TIMEOUT' : (e.code ?? e.name), message: e.message };
+    }
+    exchange.durationMs = Math.round(performance.now() - started);
+    this.exchanges.push(exchange);
+    if (this.exchanges.length > this.keep) this.exchanges.splice(0, this.exchanges.length - this.keep);
+    return exchange;
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function lower(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy?: () => void }, max: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    chunks.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    if (size > max) {
+      stream.destroy?.();
+      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}

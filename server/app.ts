@@ -1,0 +1,336 @@
+/**
+ * The reference server's HTTP layer: one fastify route per method and path of schemas/operations.json
+ * under `/rest`, query parsing by the catalogue, JSON/multipart/raw bodies, the response envelope,
+ * refusal styles, auth, size limits and the HTTP-level planted faults. Semantics live in the handlers.
+ */
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { getValidator } from '../schemas/index.ts';
+import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
+import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
+
+/** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
+export const API_PREFIX = '/rest';
+
+/** Request size limits (bytes, and the number of parts of a multipart body). */
+export interface Limits {
+  /** Largest request body; more is refused 413. */
+  bodyBytes: number;
+  /** Largest single part of a multipart body; more is refused 413. */
+  fileBytes: number;
+  /** Most parts in a multipart body; more is refused 400. */
+  parts: number;
+}
+
+/** Limits used when the caller sets none. */
+export const DEFAULT_LIMITS: Limits = { bodyBytes: 25 * 1024 * 1024, fileBytes: 20 * 1024 * 1024, parts: 100 };
+
+/**
+ * How handler refusals are answered: `status` with a 4xx status (INVALIDDATA 400, NOTFOUND 404, ...);
+ * `body` with 200 and the code in `responseInfo`, as the deployed implementation does.
+ */
+export type RefusalStyle = 'status' | 'body';
+
+/** What buildApp needs: the semantics (state and handlers) and the switches of the HTTP layer. */
+export interface AppOptions<S> {
+  state: S;
+  handlers: Record<string, Handler<S>>;
+  /** Names of the planted faults switched on (HTTP-level and semantic). */
+  faults?: FaultSet;
+  refusalStyle?: RefusalStyle;
+  /** When set, requests must carry `sid=TOKEN` or `Authorization: Bearer TOKEN`. */
+  authToken?: string;
+  limits?: Partial<Limits>;
+  /** Log warnings and errors (our own 500s among them) to stdout. */
+  logger?: boolean;
+}
+
+const STATUS_BY_CODE: Record<Exclude<ResponseCode, 'OK'>, number> = {
+  INVALIDDATA: 400,
+  AUTHREQUIRED: 401,
+  PERMISSION: 403,
+  NOTLICENSED: 403,
+  NOTFOUND: 404,
+  FAILURE: 409,
+  LOCKED: 409,
+  MAINTENANCEMODE: 503,
+};
+
+/** The planted faults that turn a refusal of the HTTP layer into a 500. */
+type RequestFault = 'malformed-json-500' | 'wrong-type-500' | 'invalid-body-500' | 'oversized-body-500' | 'multipart-malformed-500';
+
+/**
+ * A refusal raised before any handler ran (unparsable or invalid request, auth, size, unknown path).
+ * It keeps its status under both refusal styles: the deployed implementation's container answers these
+ * with a real status too (reference notes: 400 for unparsable JSON, 401 for a missing sid).
+ */
+class RequestRefusal extends Refusal {
+  constructor(
+    readonly fault: RequestFault | undefined,
+    message: string,
+    property?: string,
+    status = 400,
+    code: Exclude<ResponseCode, 'OK'> = 'INVALIDDATA',
+  ) {
+    super(code, message, property, status);
+  }
+}
+
+/** The media type of a Content-Type header, lower-cased, without parameters ('' when absent). */
+function mediaType(contentType: string | undefined): string {
+  return (contentType?.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Every query parameter as sent; a prototype-free object, since names are the client's. */
+function rawQueryOf(url: string): Record<string, string[]> {
+  const raw: Record<string, string[]> = Object.create(null);
+  const at = url.indexOf('?');
+  if (at < 0) return raw;
+  for (const [name, value] of new URLSearchParams(url.slice(at + 1))) (raw[name] ??= []).push(value);
+  return raw;
+}
+
+/** Converts one query value to the parameter's type, or throws a refusal naming the parameter. */
+function convert(param: Parameter, value: string): string | number | boolean {
+  const wrong = (what: string) =>
+    new RequestRefusal('wrong-type-500', `${param.name}: "${value}" is not ${what}`, param.name);
+  switch (param.type) {
+    case 'integer': {
+      const n = Number(value);
+      if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw wrong('an integer');
+      return n;
+    }
+    case 'number': {
+      const n = Number(value);
+      if (value.trim() === '' || !Number.isFinite(n)) throw wrong('a number');
+      return n;
+    }
+    case 'boolean':
+      if (!/^(true|false)$/i.test(value)) throw wrong('true or false');
+      return value.toLowerCase() === 'true';
+    case 'string':
+      if (param.enum && !param.enum.includes(value)) {
+        throw new RequestRefusal(undefined, `${param.name}: "${value}" is not one of ${param.enum.join(', ')}`, param.name);
+      }
+      return value;
+  }
+}
+
+/**
+ * Parses the declared query parameters: defaults applied, multivalued ones as arrays (empty when
+ * absent), the first value of a single-valued one. An empty value of a non-string parameter counts
+ * as not sent, as clients serialising an unset option send `maxItems=`.
+ */
+function parseQuery(op: Operation, rawQuery: Record<string, string[]>): OpRequest['query'] {
+  const query: OpRequest['query'] = {};
+  for (const param of op.parameters) {
+    if (param.in !== 'query') continue;
+    const values = (rawQuery[param.name] ?? []).filter((v) => v !== '' || param.type === 'string');
+    if (param.multivalued) query[param.name] = values.map((v) => convert(param, v)) as ParamValue;
+    else if (values[0] !== undefined) query[param.name] = convert(param, values[0]);
+    else if (param.default !== undefined) query[param.name] = param.default;
+    else if (param.required) throw new RequestRefusal(undefined, `${param.name}: required query parameter missing`, param.name);
+  }
+  return query;
+}
+
+/** The request field an ajv error is about, as a dotted path (`file.name`), or undefined for the whole body. */
+function errorProperty(error: ErrorObject): string | undefined {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  return segments.length > 0 ? segments.join('.') : undefined;
+}
+
+/** Parses and validates a JSON body against the operation's request schema. */
+function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest): unknown {
+  if (mediaType(request.headers['content-type']) !== 'application/json') {
+    throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
+  }
+  const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
+  }
+  if (schema === null) return body;
+  const validate = getValidator(schema);
+  let valid: boolean;
+  try {
+    valid = validate(body);
+  } catch {
+    // Recursive record schemas (Folder.subfolders) make ajv recurse with the data: deep nesting overflows the stack.
+    throw new RequestRefusal('invalid-body-500', 'request body is nested too deeply');
+  }
+  const error = validate.errors?.[0];
+  if (valid || !error) return body;
+  const property = errorProperty(error);
+  throw new RequestRefusal('invalid-body-500', `${property ?? 'request body'}: ${error.message ?? 'is invalid'}`, property);
+}
+
+/** Buffers every part of a multipart body; the parts without a filename are also the form's text fields. */
+async function readMultipart(request: FastifyRequest, limits: Limits): Promise<NonNullable<OpRequest['multipart']>> {
+  if (!request.isMultipart()) {
+    throw new RequestRefusal(undefined, 'this form takes Content-Type: multipart/form-data', undefined, 415);
+  }
+  if (Number(request.headers['content-length']) > limits.bodyBytes) throw bodyTooLarge(limits);
+  const fields: Record<string, string> = Object.create(null);
+  const files: UploadPart[] = [];
+  try {
+    for await (const part of request.parts()) {
+      // isPartAFile makes every part a file part: a data part sent without a filename is still bytes.
+      if (part.type !== 'file') continue;
+      const data = await part.toBuffer();
+      files.push({ fieldName: part.fieldname, filename: part.filename || undefined, mimeType: part.mimetype, data });
+      if (!part.filename) fields[part.fieldname] ??= data.toString('utf8');
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new RequestRefusal('oversized-body-500', `a part of the multipart body exceeds ${limits.fileBytes} bytes`, undefined, 413);
+    }
+    throw new RequestRefusal('multipart-malformed-500', `malformed multipart body: ${(err as Error).message}`);
+  }
+  return { fields, files };
+}
+
+function bodyTooLarge(limits: Limits): RequestRefusal {
+  return new RequestRefusal('oversized-body-500', `request body exceeds ${limits.bodyBytes} bytes`, undefined, 413);
+}
+
+/** Builds the OpRequest a handler sees: path, query, and the body in the operation's form. */
+async function parseRequest(op: Operation, request: FastifyRequest, limits: Limits): Promise<OpRequest> {
+  const rawQuery = rawQueryOf(request.url);
+  const req: OpRequest = {
+    operationId: op.id,
+    path: request.params as Record<string, string>,
+    query: parseQuery(op, rawQuery),
+    rawQuery,
+  };
+  const form = op.requestBody;
+  if (!form) return req;
+  if (form.raw) {
+    req.raw = {
+      contentType: request.headers['content-type'] ?? 'application/octet-stream',
+      data: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    };
+  } else if (form.contentTypes.includes('multipart/form-data')) {
+    req.multipart = await readMultipart(request, limits);
+  } else {
+    req.body = parseJsonBody(op, form.schema, request);
+  }
+  return req;
+}
+
+/** Drops members whose value is null: the deployed implementation leaves them out (reference notes). */
+function withoutNulls(_key: string, value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+/** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
+export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
+  const { state, handlers, authToken } = options;
+  const faults: FaultSet = options.faults ?? new Set();
+  const style = options.refusalStyle ?? 'status';
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+
+  function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
+    const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+    return reply.code(status).type(type).send(JSON.stringify(body, withoutNulls));
+  }
+
+  function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {
+    return {
+      messages: [{ type: 'CRITICAL', message, ...(property === undefined ? {} : { fieldName: property }), timestamp: Date.now() }],
+      responseInfo: { responseCode: code, responseMessage: message, ...(property === undefined ? {} : { property }) },
+    };
+  }
+
+  function sendFailure(reply: FastifyReply, err: unknown, op?: Operation): FastifyReply {
+    const planted500 =
+      err instanceof RequestRefusal
+        ? err.fault !== undefined && faults.has(err.fault)
+        : err instanceof Refusal && err.code === 'NOTFOUND' && faults.has('unknown-id-500');
+    if (!(err instanceof Refusal) || planted500) {
+      if (!planted500) reply.log.error({ err, operationId: op?.id }, 'handler failed with an exception that is not a Refusal');
+      return send(reply, 500, refusalBody('FAILURE', `internal error: ${(err as Error).message}`));
+    }
+    const fromHandler = !(err instanceof RequestRefusal);
+    const status = fromHandler && style === 'body' ? 200 : (err.status ?? STATUS_BY_CODE[err.code]);
+    const body = refusalBody(err.code, err.message, err.property);
+    // FileUploadResponse: "A failed upload answers success: false and no file member" (reference notes).
+    if (op?.response.schema === 'responses/FileUploadResponse.json') body.success = false;
+    return send(reply, status, body);
+  }
+
+  function sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply {
+    const body: Record<string, unknown> = {
+      ...result,
+      messages: Array.isArray(result.messages) ? result.messages : [],
+      responseInfo: { responseCode: faults.has('response-code-lowercase') ? 'ok' : 'OK', responseMessage: 'Success' },
+    };
+    if (faults.has('envelope-missing-messages')) delete body.messages;
+    return send(reply, op.method === 'POST' && faults.has('post-answers-200') ? 200 : op.response.status, body);
+  }
+
+  const app = Fastify({
+    logger: options.logger ? { level: 'warn' } : false,
+    bodyLimit: limits.bodyBytes,
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: (error, _request, reply) => {
+      sendFailure(reply, new RequestRefusal(undefined, error.message));
+    },
+  });
+
+  // Bodies are taken as bytes and parsed after routing: the operation's form decides whether they are
+  // JSON (parsed and validated), raw data (createSimple) or multipart (the plugin's own parser).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.register(fastifyMultipart, { isPartAFile: () => true, limits: { fileSize: limits.fileBytes, parts: limits.parts } });
+
+  // Errors raised before the route handler: body parsing by fastify (size, content length, media type).
+  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status === 413) return sendFailure(reply, bodyTooLarge(limits));
+    return sendFailure(reply, status >= 400 && status < 500 ? new RequestRefusal(undefined, error.message, undefined, status) : error);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendFailure(reply, new RequestRefusal(undefined, `no operation ${request.method} ${request.url.split('?')[0]}`, undefined, 404, 'NOTFOUND'));
+  });
+
+  if (authToken !== undefined && !faults.has('no-auth-check')) {
+    app.addHook('onRequest', async (request, reply) => {
+      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (bearer === authToken || rawQueryOf(request.url).sid?.includes(authToken)) return;
+      return sendFailure(reply, new RequestRefusal(undefined, 'authentication required: send sid or a bearer token', undefined, 401, 'AUTHREQUIRED'));
+    });
+  }
+
+  const routes = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const key = `${op.method} ${op.path}`;
+    routes.set(key, [...(routes.get(key) ?? []), op]);
+  }
+  for (const forms of routes.values()) {
+    const first = forms[0]!;
+    app.route({
+      method: first.method,
+      url: API_PREFIX + first.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request, reply) => {
+        const path = request.url.slice(API_PREFIX.length);
+        const op = findOperation(first.method, path, request.headers['content-type']) ?? first;
+        try {
+          const req = await parseRequest(op, request, limits);
+          const handler = handlers[op.id];
+          if (!handler) return send(reply, 501, refusalBody('FAILURE', `operation ${op.id} is not implemented`));
+          return sendSuccess(reply, op, await handler(state, req, { faults }));
+        } catch (err) {
+          return sendFailure(reply, err, op);
+        }
+      },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,64 @@
+/**
+ * Planted faults of the HTTP layer (server/app.ts): realistic transport-level deviations, off by
+ * default, that the suite's self-tests switch on one at a time to prove the named requirement catches them.
+ */
+import type { FaultDef } from './types.ts';
+
+/** The HTTP layer's planted faults. */
+export const httpFaults: FaultDef[] = [
+  {
+    name: 'post-answers-200',
+    breaks: ['ENV-03'],
+    description: 'successful POSTs answer 200 instead of 201, as the deployed implementation does',
+  },
+  {
+    name: 'content-type-text-plain',
+    breaks: ['ENV-04'],
+    description: 'JSON answers are labelled Content-Type: text/plain',
+  },
+  {
+    name: 'envelope-missing-messages',
+    breaks: ['ENV-01'],
+    description: 'successful answers leave out the messages member of the envelope',
+  },
+  {
+    name: 'response-code-lowercase',
+    breaks: ['ENV-02'],
+    description: 'successful answers carry responseCode "ok" instead of "OK"',
+  },
+  {
+    name: 'malformed-json-500',
+    breaks: ['NEG-01'],
+    description: 'an unparsable JSON body escapes as a 500 FAILURE instead of a 400 refusal',
+  },
+  {
+    name: 'wrong-type-500',
+    breaks: ['NEG-02'],
+    description: 'a query value of the wrong type (maxItems=abc) escapes as a 500 FAILURE',
+  },
+  {
+    name: 'unknown-id-500',
+    breaks: ['NEG-03'],
+    description: 'a not-found refusal escapes as a 500 FAILURE (a null dereference in the handler)',
+  },
+  {
+    name: 'invalid-body-500',
+    breaks: ['NEG-04'],
+    description: 'a JSON body member of the wrong type escapes as a 500 FAILURE instead of a 400 refusal',
+  },
+  {
+    name: 'oversized-body-500',
+    breaks: ['NEG-05'],
+    description: 'a body over the size limit escapes as a 500 FAILURE instead of a 413 refusal',
+  },
+  {
+    name: 'multipart-malformed-500',
+    breaks: ['UPL-08'],
+    description: 'a malformed multipart body (no boundary, truncated) escapes as a 500 FAILURE',
+  },
+  {
+    name: 'no-auth-check',
+    breaks: ['NEG-06'],
+    description: 'requests without the configured credentials are served as if authenticated',
+  },
+];

@@ -1,0 +1,48 @@
+/**
+ * The target file: everything a conformance run needs to know about the server under test. Written by
+ * `cms-conformance serve --write-target FILE` for the reference server and by vendors for theirs.
+ */
+
+/** Optional capabilities; a requirement tagged with one runs only when the target declares it. */
+export type Feature = 'multichannelling' | 'wastebin' | 'pages' | 'templates' | 'sourceUrl' | 'auth';
+
+/** Every feature name, in the order the requirement catalogue introduces them. */
+export const FEATURES: readonly Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl', 'auth'];
+
+/** Ids of the target's own data that the suites start from. */
+export interface TargetFixture {
+  /** The master node (nodeId of the master view). */
+  masterNodeId: number;
+  /** The root folder of the master node. */
+  masterRootFolderId: number;
+  /** The channel node inheriting from the master (needed by feature multichannelling). */
+  channelNodeId?: number;
+  /** The root folder of the channel node (needed by feature multichannelling). */
+  channelRootFolderId?: number;
+  /** The master folder under which the suite creates (and removes) its sandbox folders. */
+  sandboxParentFolderId: number;
+  /** A folder holding pages (needed by feature pages). */
+  pagesFolderId?: number;
+  /** A folder with templates linked into it (needed by feature templates). */
+  templatesFolderId?: number;
+}
+
+/** Credentials added to every request; they never appear in reports. */
+export interface TargetAuth {
+  /** Query parameters, e.g. `{"sid": "..."}`. */
+  query: Record<string, string>;
+  /** Request headers, e.g. `{"Authorization": "Bearer ..."}`. */
+  headers: Record<string, string>;
+}
+
+/** A target file (JSON). */
+export interface Target {
+  /** The `{base_url}` of the contract: operation paths are appended to it (no trailing slash). */
+  baseUrl: string;
+  /** Credentials to send with every request. */
+  auth: TargetAuth;
+  /** The optional features the target declares. */
+  features: Feature[];
+  /** Ids of the target's fixture data. */
+  fixture: TargetFixture;
+}

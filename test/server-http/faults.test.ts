@@ -1,0 +1,87 @@
+/** Every HTTP-level planted fault changes exactly the behaviour it claims, and the catalogue is sound. */
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { AppOptions } from '../../server/app.ts';
+import { httpFaults } from '../../server/faults-http.ts';
+import { faults, getFault } from '../../server/faults.ts';
+import { json, stubApp, type StubState } from './helpers.ts';
+
+interface FaultCase {
+  options?: Partial<AppOptions<StubState>>;
+  request: InjectOptions;
+  /** What the response looks like with the fault off, and with it on. */
+  off: (res: LightMyRequestResponse) => void;
+  on: (res: LightMyRequestResponse) => void;
+}
+
+const createFolder: InjectOptions = { method: 'POST', url: '/rest/folder/create', headers: { 'content-type': 'application/json' }, payload: { name: 'N' } };
+const loadFolder: InjectOptions = { method: 'GET', url: '/rest/folder/load/1' };
+const status = (expected: number) => (res: LightMyRequestResponse) => expect(res.statusCode).toBe(expected);
+
+const cases: Record<string, FaultCase> = {
+  'post-answers-200': { request: createFolder, off: status(201), on: status(200) },
+  'content-type-text-plain': {
+    request: loadFolder,
+    off: (res) => expect(res.headers['content-type']).toMatch(/^application\/json/),
+    on: (res) => expect(res.headers['content-type']).toMatch(/^text\/plain/),
+  },
+  'envelope-missing-messages': {
+    request: loadFolder,
+    off: (res) => expect(json(res)).toHaveProperty('messages'),
+    on: (res) => expect(json(res)).not.toHaveProperty('messages'),
+  },
+  'response-code-lowercase': {
+    request: loadFolder,
+    off: (res) => expect(json(res).responseInfo.responseCode).toBe('OK'),
+    on: (res) => expect(json(res).responseInfo.responseCode).toBe('ok'),
+  },
+  'malformed-json-500': { request: { ...createFolder, payload: '{"name":' }, off: status(400), on: status(500) },
+  'wrong-type-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=abc' }, off: status(400), on: status(500) },
+  'unknown-id-500': { request: { method: 'GET', url: '/rest/folder/load/999' }, off: status(404), on: status(500) },
+  'invalid-body-500': { request: { ...createFolder, payload: { name: 5 } }, off: status(400), on: status(500) },
+  'oversized-body-500': {
+    options: { limits: { bodyBytes: 512 } },
+    request: { ...createFolder, payload: { name: 'x'.repeat(1024) } },
+    off: status(413),
+    on: status(500),
+  },
+  'multipart-malformed-500': {
+    request: { method: 'POST', url: '/rest/file/create', headers: { 'content-type': 'multipart/form-data' }, payload: 'x' },
+    off: status(400),
+    on: status(500),
+  },
+  'no-auth-check': { options: { authToken: 'tok' }, request: loadFolder, off: status(401), on: status(200) },
+};
+
+describe('HTTP-level planted faults', () => {
+  it('has a behaviour case for every HTTP fault, and at least six faults', () => {
+    expect(Object.keys(cases).sort()).toEqual(httpFaults.map((f) => f.name).sort());
+    expect(httpFaults.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(httpFaults.map((f) => [f.name, f] as const))('%s changes the behaviour it claims', async (name) => {
+    const c = cases[name]!;
+    const clean = stubApp(c.options).app;
+    const faulty = stubApp({ ...c.options, faults: new Set([name]) }).app;
+    c.off(await clean.inject(c.request));
+    c.on(await faulty.inject(c.request));
+    await Promise.all([clean.close(), faulty.close()]);
+  });
+});
+
+describe('fault catalogue', () => {
+  it('names every fault once, with requirement ids and a description', () => {
+    expect(new Set(faults.map((f) => f.name)).size).toBe(faults.length);
+    for (const fault of faults) {
+      expect(fault.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(fault.breaks.length).toBeGreaterThan(0);
+      for (const id of fault.breaks) expect(id).toMatch(/^[A-Z]{2,4}-\d{2}[a-z]?$|^OP-/);
+      expect(fault.description).not.toBe('');
+    }
+  });
+
+  it('finds faults by name', () => {
+    expect(getFault('post-answers-200')?.breaks).toEqual(['ENV-03']);
+    expect(getFault('no-such-fault')).toBeUndefined();
+  });
+});
