@@ -7,6 +7,9 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   requirements: () => import('./requirements.ts'),
   openapi: () => import('./openapi.ts'),
   serve: () => import('./serve.ts'),
+  run: () => import('./run.ts'),
+  'update-expectations': () => import('./update-expectations.ts'),
+  merge: () => import('./merge.ts'),
 };
 
 async function usage(): Promise<string> {

@@ -14,9 +14,10 @@ export interface FromSchemaOptions {
   /** Add a few unknown members to open objects (no `additionalProperties`); default false. */
   extraMembers?: boolean;
   /**
-   * Arbitraries replacing generated members: a key starting with '/' is a JSON Pointer into the value
-   * (`*` stands for any array index or map key, e.g. "/folders/* /name" without the space); any other
-   * key is a property name matched at every depth. They must produce values valid for that member.
+   * Arbitraries replacing generated members, which must produce values valid for that member. A key
+   * starting with '/' is a JSON Pointer into the value ("/folder/name"; a `*` segment matches any array
+   * index or map key); any other key is a property name, matched at every depth ("name"). Compiled
+   * arbitraries are cached per overrides object: reuse the object rather than a fresh literal per call.
    */
   overrides?: Readonly<Record<string, fc.Arbitrary<unknown>>>;
 }
@@ -47,7 +48,7 @@ const INT32_MAX = 2 ** 31 - 1;
 
 const isObject = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-const unescapePointer = (s: string): string => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
+const unescapePointer = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 // -0 is not a JSON value (it serialises as 0); `+ 0` turns it into 0 and leaves every other number alone.
 const noNegativeZero = (x: number): number => x + 0;
@@ -102,15 +103,11 @@ const projectDocs = new Map<string, Schema>();
 
 /** Intersects two `type` keywords (undefined = any type); integer is a subset of number. */
 function intersectTypes(a: unknown, b: unknown, where: string): string[] | undefined {
-  if (a === undefined) return b === undefined ? undefined : ([] as string[]).concat(b as string);
-  if (b === undefined) return ([] as string[]).concat(a as string);
-  const as = ([] as string[]).concat(a as string);
-  const bs = ([] as string[]).concat(b as string);
-  const has = (list: string[], t: string): boolean => list.includes(t) || (t === 'integer' && list.includes('number'));
-  const out = [...new Set([...as.filter((t) => has(bs, t)), ...bs.filter((t) => has(as, t))])];
-  const types = out.includes('integer') && out.includes('number') && !(as.includes('number') && bs.includes('number'))
-    ? out.filter((t) => t !== 'number')
-    : out;
+  if (a === undefined && b === undefined) return undefined;
+  const as = ([] as string[]).concat((a ?? b) as string);
+  const bs = ([] as string[]).concat((b ?? a) as string);
+  const admits = (list: string[], t: string): boolean => list.includes(t) || (t === 'integer' && list.includes('number'));
+  const types = [...new Set([...as.filter((t) => admits(bs, t)), ...bs.filter((t) => admits(as, t))])];
   if (types.length === 0) throw new Error(`fromSchema: allOf with disjoint types in ${where}`);
   return types;
 }
@@ -152,7 +149,7 @@ function merge(a: Schema, b: Schema, where: string): Schema {
   const names = [...new Set([...Object.keys(pa), ...Object.keys(pb)])];
   if (names.length > 0) {
     out.properties = Object.fromEntries(
-      names.map((n) => [n, both(n in pa ? pa[n] : apA, n in pb ? pb[n] : apB) ?? true]),
+      names.map((n) => [n, both(Object.hasOwn(pa, n) ? pa[n] : apA, Object.hasOwn(pb, n) ? pb[n] : apB) ?? true]),
     );
   }
   const ap = both(apA, apB);
@@ -177,6 +174,7 @@ class Compiler {
   private readonly byName = new Map<string, fc.Arbitrary<unknown>>();
   private readonly byPointer: { pattern: string[]; arb: fc.Arbitrary<unknown> }[] = [];
   private readonly memo = new Map<string, fc.Arbitrary<unknown> | null>();
+  private readonly refsCache = new Map<string, string[]>();
   private readonly reachCache = new Map<string, Set<string>>();
   private readonly depth = fc.createDepthIdentifier();
 
@@ -196,7 +194,9 @@ class Compiler {
   /** Arbitrary for the document or subschema at an absolute URL. */
   root(url: string): fc.Arbitrary<unknown> {
     const arb = this.compileRef(url, { stack: [], path: [], where: url });
-    if (!arb) throw new Error(`fromSchema: ${url} admits no value within maxDepth ${this.maxDepth}`);
+    if (!arb) {
+      throw new Error(`fromSchema: ${url} admits no value (an impossible required member or recursion beyond maxDepth)`);
+    }
     return arb;
   }
 
@@ -220,31 +220,44 @@ class Compiler {
     let node: unknown = this.document(docUrl);
     if (fragment === '') return node as Schema;
     if (!fragment.startsWith('/')) throw new Error(`fromSchema: only JSON Pointer fragments are supported: ${url}`);
-    for (const segment of fragment.slice(1).split('/').map(unescapePointer)) {
+    for (const segment of fragment.slice(1).split('/').map((p) => unescapePointer(decodeURIComponent(p)))) {
       node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
       if (node === undefined) throw new Error(`fromSchema: $ref does not resolve: ${url}`);
     }
     return node as Schema;
   }
 
-  /** Every ref reachable from a ref target; the only stack entries its arbitrary can depend on. */
+  /** The refs written inside a ref target (not following them). */
+  private directRefs(url: string): string[] {
+    const cached = this.refsCache.get(url);
+    if (cached) return cached;
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (isObject(node)) {
+        if (typeof node.$ref === 'string') refs.push(node.$ref);
+        for (const [k, v] of Object.entries(node)) if (k !== 'enum' && k !== 'const') walk(v);
+      }
+    };
+    walk(this.resolve(url));
+    this.refsCache.set(url, refs);
+    return refs;
+  }
+
+  /** Every ref reachable from a ref target: the only stack entries its arbitrary can depend on. */
   private reach(url: string): Set<string> {
     const cached = this.reachCache.get(url);
     if (cached) return cached;
     const found = new Set<string>();
-    this.reachCache.set(url, found);
-    const walk = (node: unknown): void => {
-      if (Array.isArray(node)) node.forEach(walk);
-      else if (isObject(node)) {
-        for (const [k, v] of Object.entries(node)) {
-          if (k === '$ref' && typeof v === 'string' && !found.has(v)) {
-            found.add(v);
-            for (const r of this.reach(v)) found.add(r);
-          } else if (k !== 'enum' && k !== 'const') walk(v);
-        }
+    const queue = [...this.directRefs(url)];
+    while (queue.length > 0) {
+      const ref = queue.pop()!;
+      if (!found.has(ref)) {
+        found.add(ref);
+        queue.push(...this.directRefs(ref));
       }
-    };
-    walk(this.resolve(url));
+    }
+    this.reachCache.set(url, found);
     return found;
   }
 
@@ -263,11 +276,9 @@ class Compiler {
   }
 
   private compile(schema: Schema, ctx: Context): fc.Arbitrary<unknown> | null {
-    if (isObject(schema) && typeof schema.$ref === 'string' && Object.keys(schema).length === 1) {
-      return this.compileRef(schema.$ref, ctx);
-    }
     if (isObject(schema) && typeof schema.$ref === 'string') {
       const ref = schema.$ref;
+      if (Object.keys(schema).every((k) => k === '$ref' || ANNOTATIONS.has(k))) return this.compileRef(ref, ctx);
       if (ctx.stack.filter((u) => u === ref).length > this.maxDepth) return null;
       return this.compileEffective(this.effective(schema, ctx.where), { ...ctx, stack: [...ctx.stack, ref] });
     }
@@ -281,18 +292,14 @@ class Compiler {
     const depths = ctx.stack.filter((u) => reach.has(u)).sort().join(' ');
     const key = `${url}|${depths}|${this.byPointer.length > 0 ? ctx.path.join('/') : ''}`;
     if (this.memo.has(key)) return this.memo.get(key)!;
-    const arb = this.compileEffective(this.effective(this.resolve(url), url), {
-      stack: [...ctx.stack, url],
-      path: ctx.path,
-      where: url,
-    });
+    const arb = this.compile(this.resolve(url), { stack: [...ctx.stack, url], path: ctx.path, where: url });
     this.memo.set(key, arb);
     return arb;
   }
 
   private compileEffective(schema: Schema, ctx: Context): fc.Arbitrary<unknown> | null {
-    if (schema === true) return anyJson;
     if (schema === false) return null;
+    if (schema === true || Object.keys(schema).length === 0) return anyJson;
     const types = schema.type === undefined ? undefined : ([] as string[]).concat(schema.type as string);
     if (Array.isArray(schema.enum)) {
       const values = schema.enum.filter((v) => this.accepts(schema, types, v));
@@ -323,21 +330,24 @@ class Compiler {
       types.includes(typeOf) ||
       (typeof v === 'number' && (types.includes('number') || (types.includes('integer') && Number.isInteger(v))));
     if (!ok || typeof v !== 'number') return ok;
-    return v >= ((schema.minimum as number | undefined) ?? -Infinity) && v <= ((schema.maximum as number | undefined) ?? Infinity);
+    const { minimum = -Infinity, maximum = Infinity } = schema as { minimum?: number; maximum?: number };
+    return v >= minimum && v <= maximum;
   }
 
   private compileType(type: string, schema: SchemaObject, ctx: Context): fc.Arbitrary<unknown> | null {
     const min = schema.minimum as number | undefined;
     const max = schema.maximum as number | undefined;
+    const lo = Math.ceil(min ?? Number.MIN_SAFE_INTEGER);
+    const hi = Math.floor(max ?? Number.MAX_SAFE_INTEGER);
     switch (type) {
       case 'null':
         return fc.constant(null);
       case 'boolean':
         return fc.boolean();
       case 'integer':
-        return integerBetween(Math.ceil(min ?? Number.MIN_SAFE_INTEGER), Math.floor(max ?? Number.MAX_SAFE_INTEGER), ctx.where);
+        return integerBetween(lo, hi, ctx.where);
       case 'number': {
-        const whole = integerBetween(Math.ceil(min ?? Number.MIN_SAFE_INTEGER), Math.floor(max ?? Number.MAX_SAFE_INTEGER), null);
+        const whole = integerBetween(lo, hi, null);
         const real = fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map(noNegativeZero);
         // Most numbers the service sends are whole (sizes, counters); fractions still occur.
         return whole ? fc.oneof({ arbitrary: whole, weight: 3 }, { arbitrary: real, weight: 1 }) : real;
@@ -376,7 +386,7 @@ class Compiler {
     const additional = schema.additionalProperties as Schema | undefined;
     const members: [string, Schema][] = Object.entries(properties);
     for (const name of required) {
-      if (!(name in properties)) members.push([name, additional ?? true]);
+      if (!Object.hasOwn(properties, name)) members.push([name, additional ?? true]);
     }
     const names: string[] = [];
     const arbs: fc.Arbitrary<unknown>[] = [];
@@ -389,18 +399,20 @@ class Compiler {
         continue;
       }
       names.push(name);
-      arbs.push(required.has(name) ? arb : fc.option(arb, { nil: ABSENT, freq: 2, depthIdentifier: this.depth }));
+      // Half the optional members at the top, fewer the deeper the object: values stay small.
+      const optional = { nil: ABSENT, freq: 2, depthIdentifier: this.depth, depthSize: 'xsmall' } as const;
+      arbs.push(required.has(name) ? arb : fc.option(arb, optional));
     }
     const declared = new Set(members.map(([name]) => name));
     const extra = this.extraEntries(additional, ctx);
     return fc.tuple(fc.tuple(...arbs), extra).map(([values, extras]) => {
-      const entries: [string, unknown][] = [];
-      values.forEach((v, i) => {
-        if (v !== ABSENT) entries.push([names[i]!, v]);
-      });
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < values.length; i++) {
+        if (values[i] !== ABSENT) setMember(out, names[i]!, values[i]);
+      }
       // A generated key equal to a declared member would be judged by that member's schema: drop it.
-      for (const entry of extras) if (!declared.has(entry[0])) entries.push(entry);
-      return Object.fromEntries(entries);
+      for (const [key, value] of extras) if (!declared.has(key)) setMember(out, key, value);
+      return out;
     });
   }
 
@@ -418,6 +430,12 @@ class Compiler {
   }
 }
 
+/** Sets an own member, also for the key "__proto__" (plain assignment would change the prototype). */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key !== '__proto__') target[key] = value;
+  else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Integers in [min, max]; whole safe range when unbounded, 32-bit values preferred. */
 function integerBetween(min: number, max: number, where: string | null): fc.Arbitrary<number> | null {
   if (min > max) {
@@ -428,7 +446,8 @@ function integerBetween(min: number, max: number, where: string | null): fc.Arbi
   const wide = fc.bigInt(BigInt(min), BigInt(max)).map(Number);
   const lo = Math.max(min, INT32_MIN);
   const hi = Math.min(max, INT32_MAX);
-  return lo <= hi ? fc.oneof({ arbitrary: fc.integer({ min: lo, max: hi }), weight: 4 }, { arbitrary: wide, weight: 1 }) : wide;
+  if (lo > hi) return wide;
+  return fc.oneof({ arbitrary: fc.integer({ min: lo, max: hi }), weight: 4 }, { arbitrary: wide, weight: 1 });
 }
 
 const anyString: fc.Arbitrary<string> = fc.oneof(
@@ -436,13 +455,16 @@ const anyString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }), weight: 1 },
 );
 // A JSON round trip keeps exactly what survives the wire (no -0).
-const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-const unknownMemberName = fc.oneof(fc.constantFrom('@class', 'inBackground', 'x-vendor'), fc.string({ minLength: 1, maxLength: 10 }));
+const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)));
+const unknownMemberName = fc.oneof(
+  fc.constantFrom('@class', 'inBackground', 'x-vendor'),
+  fc.string({ minLength: 1, maxLength: 10 }),
+);
 
-// Compiled arbitraries per options (overrides by identity) and per ref or schema object.
+// Compiled arbitraries: per overrides object (by identity), then per schema and options.
 const NO_OVERRIDES = {};
-const cache = new WeakMap<object, Map<string, fc.Arbitrary<unknown>>>();
-const inlineCache = new WeakMap<object, WeakMap<object, Map<string, fc.Arbitrary<unknown>>>>();
+const compiled = new WeakMap<object, Map<string, fc.Arbitrary<unknown>>>();
+const inlineNumbers = new WeakMap<object, number>();
 let inlineCount = 0;
 
 /**
@@ -453,30 +475,19 @@ let inlineCount = 0;
 export function fromSchema<T>(ref: string, options?: FromSchemaOptions): fc.Arbitrary<T>;
 export function fromSchema(schema: string | JsonSchema, options?: FromSchemaOptions): fc.Arbitrary<unknown>;
 export function fromSchema(schema: string | JsonSchema, options: FromSchemaOptions = {}): fc.Arbitrary<unknown> {
-  const optionKey = `${options.maxDepth ?? 2}|${options.maxArrayLength ?? 3}|${options.extraMembers ?? false}`;
-  const overrides = options.overrides ?? NO_OVERRIDES;
-  let byKey: Map<string, fc.Arbitrary<unknown>> | undefined;
-  let key = optionKey;
+  const byKey = compiled.get(options.overrides ?? NO_OVERRIDES) ?? new Map<string, fc.Arbitrary<unknown>>();
+  compiled.set(options.overrides ?? NO_OVERRIDES, byKey);
+  let inline = typeof schema === 'string' ? undefined : inlineNumbers.get(schema);
+  if (typeof schema !== 'string' && inline === undefined) inlineNumbers.set(schema, (inline = ++inlineCount));
+  const source = typeof schema === 'string' ? resolveSchemaId(schema) : `inline ${inline}`;
+  const key = `${source}|${options.maxDepth ?? 2}|${options.maxArrayLength ?? 3}|${options.extraMembers ?? false}`;
+  let arb = byKey.get(key);
+  if (arb) return arb;
   if (typeof schema === 'string') {
-    key = `${resolveSchemaId(schema)}|${optionKey}`;
-    byKey = cache.get(overrides) ?? new Map();
-    cache.set(overrides, byKey);
+    arb = new Compiler(options, new Map()).root(source);
   } else {
-    const bySchema = inlineCache.get(overrides) ?? new WeakMap();
-    inlineCache.set(overrides, bySchema);
-    byKey = bySchema.get(schema) ?? new Map();
-    bySchema.set(schema, byKey);
-  }
-  const cached = byKey.get(key);
-  if (cached) return cached;
-  let arb: fc.Arbitrary<unknown>;
-  if (typeof schema === 'string') {
-    arb = new Compiler(options, new Map()).root(resolveSchemaId(schema));
-  } else {
-    const base = typeof schema.$id === 'string' ? new URL(schema.$id, SCHEMA_BASE).href : `${SCHEMA_BASE}inline/${++inlineCount}.json`;
-    const docUrl = base.split('#')[0]!;
-    const local = new Map([[docUrl, absolutize(schema, docUrl, `${docUrl}#`)]]);
-    arb = new Compiler(options, local).root(docUrl);
+    const url = new URL(typeof schema.$id === 'string' ? schema.$id : `inline/${inline}.json`, SCHEMA_BASE).href;
+    arb = new Compiler(options, new Map([[url, absolutize(schema, url, `${url}#`)]])).root(url);
   }
   byKey.set(key, arb);
   return arb;

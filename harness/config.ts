@@ -4,8 +4,8 @@ import type { Target } from '../server/target.ts';
 /** Everything a suite needs to know about the run it belongs to. */
 export interface RunConfig {
   target: Target;
-  /** The target file the run was given (for replay lines); absent for the embedded server. */
-  targetFile?: string;
+  /** The options that select this target again (`--target F`, `--fault X`, `--strict`...), for replay lines. */
+  replayArgs: string[];
   /** The run's seed: every property test derives its own seed from it and its test id. */
   seed: number;
   /** fast-check runs per property. */

@@ -41,10 +41,9 @@ export function curlCommand(exchange: Exchange, auth: Target['auth'] = { query: 
 }
 
 /** The cms-conformance run line that repeats one test with the same seed (and fast-check path, when known). */
-export function runLine(options: { requirement: string; seed: number; path?: string; targetFile?: string; baseUrl?: string }): string {
+export function runLine(options: { requirement: string; seed: number; path?: string; args?: readonly string[] }): string {
   const parts = ['npx cms-conformance run', `--only ${options.requirement}`, `--seed ${options.seed}`];
   if (options.path) parts.push(`--replay-path ${shellQuote(options.path)}`);
-  if (options.targetFile) parts.push(`--target ${shellQuote(options.targetFile)}`);
-  else if (options.baseUrl) parts.push(`--base-url ${shellQuote(options.baseUrl)}`);
+  for (const arg of options.args ?? []) parts.push(/^[\w@%+=:,./-]+$/.test(arg) ? arg : shellQuote(arg));
   return parts.join(' ');
 }

@@ -111,7 +111,7 @@ export class ConformanceContext {
         message: f.message,
         exchange: f.exchange && trimExchange(f.exchange),
         curl: f.exchange && curlCommand(f.exchange, this.config.target.auth),
-        replay: runLine({ requirement: this.requirement, seed: this.config.seed, path: this.currentPath, targetFile: this.config.targetFile, baseUrl: this.config.targetFile ? undefined : this.config.target.baseUrl }),
+        replay: runLine({ requirement: this.requirement, seed: this.config.seed, path: this.currentPath, args: this.config.replayArgs }),
         ...(this.currentCounterexample ? { counterexample: this.currentCounterexample, path: this.currentPath } : {}),
       });
     }

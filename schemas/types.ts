@@ -510,7 +510,8 @@ export interface DisinheritRequest {
 /** Contract 4.3 POST /file/copy, body FileCopyRequest. "The request fields of all bodies are exactly those listed below." (4.1) */
 export interface FileCopyRequest {
   newFilename?: string;
-  file?: File;
+  /** The File record (contract 2.4) of the file. Contract 2.1: "required/optional flags for all records other than the page record: not shown", and 4.1: which request fields are mandatory: not shown. So no member is required here, and the server checks the types of the members it uses. */
+  file?: Record<string, unknown>;
   nodeId?: number;
   targetFolder?: TargetFolder;
 }
@@ -530,7 +531,8 @@ export interface FileCreateRequest {
 
 /** Contract 4.3 POST /file/save/{id} (JSON), body FileSaveRequest: "file (File), failOnDuplicate (boolean)." */
 export interface FileSaveRequest {
-  file?: File;
+  /** The File record (contract 2.4) of the file. Contract 2.1: "required/optional flags for all records other than the page record: not shown", and 4.1: which request fields are mandatory: not shown. So no member is required here, and the server checks the types of the members it uses. */
+  file?: Record<string, unknown>;
   failOnDuplicate?: boolean;
 }
 

@@ -16,11 +16,14 @@ const HEADER = [
 
 // Keywords that only annotate; every other keyword must be understood below, so a new one fails loudly.
 const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'x-knownValues']);
-const HANDLED = new Set(['$ref', 'type', 'properties', 'required', 'items', 'additionalProperties', 'allOf', 'enum', 'const', 'minimum', 'maximum']);
+const HANDLED = new Set([
+  '$ref', 'type', 'properties', 'required', 'items', 'additionalProperties', 'allOf', 'enum', 'const', 'minimum', 'maximum',
+]);
 
 function checkKeywords(schema: JsonSchema, where: string): void {
   for (const key of Object.keys(schema)) {
-    if (!ANNOTATIONS.has(key) && !HANDLED.has(key)) throw new Error(`${where}: keyword ${key} has no TypeScript mapping`);
+    if (ANNOTATIONS.has(key) || HANDLED.has(key)) continue;
+    throw new Error(`${where}: keyword ${key} has no TypeScript mapping`);
   }
 }
 
@@ -98,7 +101,9 @@ function renderInterface(id: string, schema: JsonSchema): string {
   checkKeywords(schema, id);
   if (schema.type !== 'object') throw new Error(`${id}: top-level schemas must be objects`);
   const bases = ((schema.allOf ?? []) as JsonSchema[]).map((s) => {
-    if (typeof s.$ref !== 'string' || Object.keys(s).length !== 1) throw new Error(`${id}: allOf members must be plain $ref`);
+    if (typeof s.$ref !== 'string' || Object.keys(s).length !== 1) {
+      throw new Error(`${id}: allOf members must be plain $ref`);
+    }
     return refName(s.$ref, id);
   });
   // Records and responses stay open: unknown members are reported by the walker, not rejected by the type.

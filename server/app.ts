@@ -157,15 +157,8 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   }
   if (schema === null) return body;
   const validate = getValidator(schema);
-  let valid: boolean;
-  try {
-    valid = validate(body);
-  } catch {
-    // Recursive record schemas (Folder.subfolders) make ajv recurse with the data: deep nesting overflows the stack.
-    throw new RequestRefusal('invalid-body-500', 'request body is nested too deeply');
-  }
-  const error = validate.errors?.[0];
-  if (valid || !error) return body;
+  const error = validate(body) ? undefined : validate.errors?.[0];
+  if (!error) return body;
   const property = errorProperty(error);
   throw new RequestRefusal('invalid-body-500', `${property ?? 'request body'}: ${error.message ?? 'is invalid'}`, property);
 }

@@ -28,10 +28,13 @@ function* subschemas(schema: JsonSchema, pointer = ''): Generator<[string, JsonS
     const sub: unknown = schema[key];
     if (sub && typeof sub === 'object') yield* subschemas(sub as JsonSchema, `${pointer}/${key}`);
   }
-  for (const [i, sub] of ((schema.allOf ?? []) as JsonSchema[]).entries()) yield* subschemas(sub, `${pointer}/allOf/${i}`);
+  for (const [i, sub] of ((schema.allOf ?? []) as JsonSchema[]).entries()) {
+    yield* subschemas(sub, `${pointer}/allOf/${i}`);
+  }
 }
 
 const entries = [...schemasById].map(([id, schema]) => ({ id, schema, rel: id.slice(SCHEMA_BASE.length) }));
+const byFile = entries.map((e) => [e.rel, e] as const);
 
 describe('schema files', () => {
   it('exist for records, requests and responses', () => {
@@ -40,7 +43,7 @@ describe('schema files', () => {
     }
   });
 
-  it.each(entries.map((e) => [e.rel, e] as const))('%s compiles in strict mode with $schema, $id, title and description', (rel, { id, schema }) => {
+  it.each(byFile)('%s compiles in strict mode with $schema, $id, title and description', (rel, { id, schema }) => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(id);
     expect(schema.title).toBe(rel.split('/').pop()!.replace(/\.json$/, ''));
@@ -48,19 +51,21 @@ describe('schema files', () => {
     expect(typeof getValidator(id)).toBe('function');
   });
 
-  it.each(entries.map((e) => [e.rel, e] as const))('%s uses only the agreed keywords and resolvable $refs', (rel, { id, schema }) => {
+  it.each(byFile)('%s uses only the agreed keywords and resolvable $refs', (rel, { id, schema }) => {
     for (const [pointer, sub] of subschemas(schema)) {
       for (const key of Object.keys(sub)) expect(ALLOWED.has(key), `${rel}#${pointer}: keyword ${key}`).toBe(true);
       if (typeof sub.$ref === 'string') {
         expect(schemasById.has(new URL(sub.$ref, id).href), `${rel}#${pointer}: $ref ${sub.$ref}`).toBe(true);
       }
-      if (Array.isArray(sub['x-knownValues'])) expect(sub.type, `${rel}#${pointer}: open enumerations are strings`).toBe('string');
+      if (Array.isArray(sub['x-knownValues'])) {
+        expect(sub.type, `${rel}#${pointer}: open enumerations are strings`).toBe('string');
+      }
     }
   });
 
   // "The request fields of all bodies are exactly those listed below" (contract 4.1); records and
   // responses stay open because unknown members are warnings reported elsewhere, not schema failures.
-  it.each(entries.map((e) => [e.rel, e] as const))('%s closes exactly the request bodies', (rel, { schema }) => {
+  it.each(byFile)('%s closes exactly the request bodies', (rel, { schema }) => {
     const closed = [...subschemas(schema)].filter(([, sub]) => sub.additionalProperties === false).map(([p]) => p);
     expect(closed).toEqual(rel.startsWith('requests/') ? [''] : []);
   });

@@ -1,0 +1,47 @@
+/** `cms-conformance merge`: one set of reports from the results of sharded runs. */
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { finishRun, mergeResults, ReportInputError } from '../reports/index.ts';
+import { loadResults } from '../reports/results.ts';
+import { UsageError, parseOptions, type Command } from './args.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const usage = `usage: cms-conformance merge RESULTS... [--out DIR] [--expectations FILE] [--baseline FILE]
+
+Combines the results of sharded runs of one target and seed (RESULTS: a report folder holding
+results.json, or the file) into one results.json, junit.xml, report.html and summary.md.
+  --out DIR            where the merged reports go (default reports/out)
+  --expectations FILE  apply the target's expectation file to the merged run
+  --baseline FILE      compare with an earlier results.json (writes regression.md)
+Exit: 0 no unexpected failure, 1 unexpected failures, 2 usage error or unusable input.`;
+
+export const command: Command = {
+  summary: 'combine the results of sharded runs into one set of reports',
+  usage,
+  async run(args) {
+    const { values, positionals } = parseOptions(args, { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } }, true);
+    if (!positionals.length) throw new UsageError('merge needs at least one results folder or file');
+    const outDir = resolve(values.out ?? join(root, 'reports/out'));
+    try {
+      const merged = mergeResults(positionals.map(loadResults));
+      const done = finishRun(merged, {
+        outDir,
+        ...(values.expectations !== undefined ? { expectationsFile: values.expectations } : {}),
+        ...(values.baseline !== undefined ? { baselineFile: values.baseline } : {}),
+      });
+      const s = done.results.summary;
+      console.log(
+        [
+          ...done.lines,
+          `cms-conformance: merged ${positionals.length} results: ${s.total} tests, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
+          `  reports: ${done.paths.map((p) => relative(process.cwd(), p) || p).join(', ')}`,
+        ].join('\n'),
+      );
+      return done.exitCode;
+    } catch (err) {
+      if (err instanceof ReportInputError) throw new UsageError(err.message);
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,190 @@
+/** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import type { RunConfig } from '../harness/config.ts';
+import { createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
+import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
+import { Transport } from '../harness/transport.ts';
+import { ResultCollector } from '../reports/collector.ts';
+import { writeJunit } from '../reports/junit.ts';
+import { summarize, writeResults, type Results } from '../reports/results.ts';
+import { matchRequirements } from '../schemas/requirements.ts';
+import type { Target } from '../server/target.ts';
+import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
+                          [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
+                          [--fault NAME]... [--refusal-style status|body]
+
+Runs the conformance suites. Without --target, against the bundled reference server started on
+127.0.0.1 (a free port); --fault and --refusal-style configure that embedded server.
+  --target FILE      a target file (as written by \`serve --write-target\`): base URL, credentials,
+                     features, fixture ids
+  --base-url URL     overrides the target file's base URL
+  --out DIR          where reports go (default reports/out)
+  --seed N           the run's seed (default: random, printed)
+  --runs N           fast-check runs per property (default 20)
+  --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01)
+  --strict           members the contract does not name are errors, not warnings
+  --timeout MS       per request (default 10000)
+  --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
+Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable.`;
+
+/** The test-name filter for --only: test names start with their requirement id and a space. */
+export function onlyPattern(patterns: string[]): RegExp | undefined {
+  if (!patterns.length) return undefined;
+  let ids: string[];
+  try {
+    ids = matchRequirements(patterns).map((r) => r.id);
+  } catch (err) {
+    throw new UsageError(`--only: ${(err as Error).message}`);
+  }
+  return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `);
+}
+
+function printSummary(results: Results, paths: string[], runErrors: string[]): void {
+  const s = results.summary;
+  const lines = ['', `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`];
+  const families = Object.entries(s.byFamily)
+    .map(([f, c]) => `${f} ${c.passed}/${c.total - c.skipped}${c.failed ? ` (${c.failed} failed)` : ''}`)
+    .join(', ');
+  if (families) lines.push(`  by family (passed/run): ${families}`);
+  for (const [reason, n] of Object.entries(s.skipReasons)) lines.push(`  skipped ${n}: ${reason}`);
+  for (const e of runErrors) lines.push(`  run error: ${e}`);
+  lines.push(`  seed ${results.seed} (repeat this run with --seed ${results.seed})`);
+  lines.push(`  reports: ${paths.map((p) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p))).join(', ')}`);
+  lines.push(s.failed || runErrors.length ? 'VERDICT: the target does not conform (see the failures above)' : 'VERDICT: the target conforms to every requirement tested');
+  console.log(lines.join('\n'));
+}
+
+export const command: Command = {
+  summary: 'run the conformance suites against a target (default: the bundled reference server)',
+  usage,
+  async run(args) {
+    const { values } = parseOptions(args, {
+      target: { type: 'string' },
+      'base-url': { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      strict: { type: 'boolean' },
+      timeout: { type: 'string' },
+      'replay-path': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      'refusal-style': { type: 'string' },
+    });
+    const seed = intOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
+    const runs = intOption('runs', values.runs, 20, 1);
+    const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
+    const outDir = resolve(values.out ?? join(root, 'reports/out'));
+    const testNamePattern = onlyPattern((values.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean));
+    if (values.target && (values.fault || values['refusal-style'])) throw new UsageError('--fault and --refusal-style configure the embedded server; they do not go with --target');
+    const style = values['refusal-style'];
+    if (style !== undefined && style !== 'status' && style !== 'body') throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
+
+    let target: Target;
+    let close = async (): Promise<void> => {};
+    if (values.target) {
+      try {
+        target = loadTargetFile(values.target);
+      } catch (err) {
+        if (err instanceof TargetError) throw new UsageError(err.message);
+        throw err;
+      }
+      if (values['base-url']) {
+        if (!/^https?:\/\/[^/]/.test(values['base-url'])) throw new UsageError(`--base-url must be an http(s) URL, got "${values['base-url']}"`);
+        target = { ...target, baseUrl: values['base-url'].replace(/\/+$/, '') };
+      }
+    } else {
+      const { startReferenceServer } = await import('../server/index.ts');
+      let server;
+      try {
+        server = await startReferenceServer({ port: 0, faults: values.fault ?? [], ...(style ? { refusalStyle: style } : {}) });
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      target = values['base-url'] ? { ...server.target, baseUrl: values['base-url'] } : server.target;
+      close = () => server.close();
+    }
+
+    const transport = new Transport(target, { timeoutMs });
+    let sandboxFolderId: number | undefined;
+    const cleanup = async () => {
+      if (sandboxFolderId !== undefined && !(await removeFolder(transport, sandboxFolderId))) {
+        console.error(`cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`);
+      }
+      sandboxFolderId = undefined;
+      await transport.close();
+      await close();
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      console.error(`cms-conformance: ${signal}: removing the sandbox and stopping`);
+      void cleanup().finally(() => process.exit(130));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const unreachable = await unreachableReason(transport);
+      if (unreachable) {
+        console.error(`cms-conformance: target unreachable: ${unreachable}`);
+        return 3;
+      }
+      try {
+        sandboxFolderId = await createFolder(transport, target.fixture.sandboxParentFolderId, sandboxName());
+      } catch (err) {
+        console.error(`cms-conformance: cannot create the sandbox under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`);
+        return 2;
+      }
+      const replayArgs = [
+        ...(values.target ? ['--target', values.target] : []),
+        ...(values['base-url'] ? ['--base-url', values['base-url']] : []),
+        ...(values.fault ?? []).flatMap((f) => ['--fault', f]),
+        ...(style ? ['--refusal-style', style] : []),
+        ...(values.runs ? ['--runs', String(runs)] : []),
+        ...(values.strict ? ['--strict'] : []),
+        ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
+      ];
+      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId };
+      console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), seed ${seed}, ${runs} runs per property`);
+      const startedAt = new Date();
+      const collector = new ResultCollector(root);
+      const vitest = await startVitest('test', [], {
+        config: false,
+        root,
+        include: ['suites/**/*.suite.ts'],
+        watch: false,
+        reporters: [collector],
+        provide: { cmsRun: config },
+        ...(testNamePattern ? { testNamePattern } : {}),
+        passWithNoTests: true,
+        pool: 'threads',
+        // A live server gets one request at a time; the embedded one can take more.
+        fileParallelism: !values.target,
+        maxWorkers: values.target ? 1 : 2,
+      });
+      await vitest.close();
+      const tests = collector.results.sort((a, b) => a.id.localeCompare(b.id));
+      const results: Results = {
+        tool: { name: 'cms-conformance', version: '0.1.0' },
+        target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
+        seed,
+        runs,
+        startedAt: startedAt.toISOString(),
+        durationMs: Date.now() - startedAt.getTime(),
+        summary: summarize(tests),
+        tests,
+      };
+      const paths = [writeResults(outDir, results), writeJunit(outDir, results)];
+      printSummary(results, paths, collector.runErrors);
+      return results.summary.failed || collector.runErrors.length ? 1 : 0;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await cleanup();
+    }
+  },
+};

@@ -1,0 +1,97 @@
+/** `cms-conformance serve`: runs the bundled reference server until SIGINT or SIGTERM. */
+import { writeFileSync } from 'node:fs';
+import { intOption, parseOptions, UsageError, type Command } from './args.ts';
+
+const usage = `usage: cms-conformance serve [options]
+
+Starts the bundled reference server (an in-memory implementation of the contract) and prints its
+base URL. Stops cleanly on SIGINT or SIGTERM.
+
+options:
+  --host HOST                   interface to listen on (default 127.0.0.1)
+  --port N                      port to listen on, 0 picks a free one (default 8080)
+  --fixture default|FILE        dataset to serve: the built-in fixture or a dataset JSON file
+  --write-target FILE           write the target file for this server (for cms-conformance run --target)
+  --fault NAME                  switch on a planted fault; repeatable (see --list-faults)
+  --list-faults                 print the planted faults (name, requirement ids, description) and exit
+  --refusal-style status|body   answer refusals with 4xx statuses (default) or with 200 and the code in
+                                the body, as the deployed implementation does
+  --auth-token TOKEN            refuse requests without sid=TOKEN or Authorization: Bearer TOKEN`;
+
+/** Resolves with the first SIGINT or SIGTERM. */
+function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** The serve subcommand. */
+export const command: Command = {
+  summary: 'run the bundled reference server',
+  usage,
+  async run(args) {
+    const { values } = parseOptions(args, {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      fixture: { type: 'string' },
+      'write-target': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      'list-faults': { type: 'boolean' },
+      'refusal-style': { type: 'string' },
+      'auth-token': { type: 'string' },
+    });
+    // Loaded here so that `serve --help` and usage errors do not pay for the server.
+    const { faults, getFault } = await import('../server/faults.ts');
+    if (values['list-faults']) {
+      for (const fault of faults) console.log([fault.name, fault.breaks.join(','), fault.description].join('\t'));
+      return 0;
+    }
+    const port = intOption('port', values.port, 8080, 0);
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    const refusalStyle = values['refusal-style'] ?? 'status';
+    if (refusalStyle !== 'status' && refusalStyle !== 'body') {
+      throw new UsageError(`--refusal-style must be status or body, got "${refusalStyle}"`);
+    }
+    for (const name of values.fault ?? []) {
+      if (!getFault(name)) throw new UsageError(`unknown fault "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
+    }
+    const authToken = values['auth-token'];
+    if (authToken === '') throw new UsageError('--auth-token must not be empty');
+
+    const { loadDataset } = await import('../server/dataset.ts');
+    const { startReferenceServer } = await import('../server/index.ts');
+    const file = values.fixture ?? 'default';
+    let fixture;
+    try {
+      fixture = file === 'default' ? 'default' : await loadDataset(file);
+    } catch (err) {
+      throw new UsageError(`--fixture ${file}: ${(err as Error).message}`);
+    }
+    let server;
+    try {
+      server = await startReferenceServer({ host: values.host, port, fixture, faults: values.fault, refusalStyle, authToken, logger: true });
+    } catch (err) {
+      throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as Error).message}`);
+    }
+    const targetFile = values['write-target'];
+    if (targetFile !== undefined) {
+      try {
+        writeFileSync(targetFile, `${JSON.stringify(server.target, null, 2)}\n`);
+      } catch (err) {
+        await server.close();
+        throw new UsageError(`--write-target ${targetFile}: ${(err as Error).message}`);
+      }
+    }
+    const stopped = nextStopSignal();
+    console.log(`cms-conformance reference server listening on ${server.baseUrl}`);
+    await stopped;
+    await server.close();
+    return 0;
+  },
+};

@@ -1,0 +1,206 @@
+/**
+ * Realistic values (names, descriptions, files, logins, search terms) from @faker-js/faker, driven by
+ * fast-check's randomness: every value comes from a Faker seeded by a generated integer, so a seed
+ * replays it exactly and shrinking stays deterministic.
+ */
+import * as fc from 'fast-check';
+import type { Faker } from '@faker-js/faker';
+// One locale only (German, with English fallback): its words carry umlauts and ß.
+import { faker as localeFaker } from '@faker-js/faker/locale/de';
+
+/** Arbitrary of values built by a Faker seeded from fast-check (the Faker must be used synchronously). */
+export function fakerValue<T>(build: (faker: Faker) => T): fc.Arbitrary<T> {
+  return fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((seed) => {
+    localeFaker.seed(seed);
+    return build(localeFaker);
+  });
+}
+
+const MAX_NAME_LENGTH = 255;
+// Characters with a meaning in SQL LIKE, globs or regular expressions: a search must treat them literally.
+const SPECIAL = ['%', '_', '*', '.', '?', '\\', "'", '"', '[', '(', '^', '$'];
+const ACCENTED = [
+  ...['Café', 'Résumé', 'Ångström', 'Straße', 'Niño', 'Crème brûlée', 'Łódź', 'São Paulo', 'Zoë', 'naïve'],
+  ...['Ελληνικά', 'Русский', '日本語', 'Ünïcödé'],
+];
+// Single code points, a variation selector, a flag and a ZWJ sequence: the cases that break naive length counting.
+const EMOJI = ['📁', '🚀', '✅', '🎉', '📷', '❤️', '🇩🇪', '👩‍💻'];
+const PUNCTUATED = ['Q&A', '50% Rabatt', '#intern', "Kunden's Ordner", 'a+b=c', '(Entwurf)', '[alt]', 'v1.2', 'Preise €'];
+const EXTENSIONS = [
+  ...['pdf', 'jpg', 'JPG', 'jpeg', 'png', 'gif', 'svg', 'webp', 'txt', 'csv'],
+  ...['html', 'css', 'js', 'json', 'xml', 'docx', 'xlsx', 'zip', 'tar.gz', 'mp4'],
+];
+
+/** Makes generated text usable as a name: no '/', NUL or control characters, single spaces, trimmed, bounded. */
+function asName(text: string, fallback: string, maxLength = MAX_NAME_LENGTH): string {
+  const cleaned = text
+    .replace(/\//g, '-')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  let out = '';
+  // Cut at code points so an emoji is never split into a lone surrogate.
+  for (const ch of cleaned) {
+    if (out.length + ch.length > maxLength) break;
+    out += ch;
+  }
+  return out.trimEnd() || fallback;
+}
+
+const capitalised = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** Folder names: words, accents, emoji, punctuation, sometimes long (up to 255); never '/' or NUL. */
+export function folderName(): fc.Arbitrary<string> {
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fakerValue((f) => {
+        const pick = f.helpers.arrayElement([
+          () => capitalised(f.word.words({ count: { min: 1, max: 3 } })),
+          () => f.commerce.department(),
+          () => f.location.city(),
+          () => f.company.name(),
+        ]);
+        return asName(pick(), 'Ordner');
+      }),
+    },
+    { weight: 2, arbitrary: fakerValue((f) => asName(`${f.helpers.arrayElement(ACCENTED)} ${f.word.noun()}`, 'Café')) },
+    { weight: 1, arbitrary: fakerValue((f) => asName(`${capitalised(f.word.noun())} ${f.helpers.arrayElement(EMOJI)}`, '📁')) },
+    { weight: 1, arbitrary: fakerValue((f) => asName(`${f.helpers.arrayElement(PUNCTUATED)} ${f.word.noun()}`, 'Q&A')) },
+    {
+      weight: 1,
+      arbitrary: fakerValue((f) => {
+        const target = f.number.int({ min: 100, max: MAX_NAME_LENGTH });
+        let text = capitalised(f.word.noun());
+        while (text.length < target) {
+          text += ` ${f.helpers.weightedArrayElement([
+            { weight: 6, value: f.word.sample() },
+            { weight: 1, value: f.helpers.arrayElement(ACCENTED) },
+            { weight: 1, value: f.helpers.arrayElement(EMOJI) },
+          ])}`;
+        }
+        return asName(text, 'Ordner', target);
+      }),
+    },
+  );
+}
+
+/** Descriptions: empty, a sentence, several lines, or text with accents and emoji. */
+export function description(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 3, arbitrary: fakerValue((f) => f.lorem.sentence()) },
+    { weight: 1, arbitrary: fakerValue((f) => f.lorem.paragraphs({ min: 2, max: 3 }, '\n')) },
+    {
+      weight: 1,
+      arbitrary: fakerValue((f) => `${f.helpers.arrayElement(ACCENTED)}: ${f.word.words(4)} ${f.helpers.arrayElement(EMOJI)}`),
+    },
+  );
+}
+
+/** File names with an extension: plain, spaces, accents, several dots, upper case; never '/' or NUL. */
+export function fileName(): fc.Arbitrary<string> {
+  return fakerValue((f) => {
+    const words = f.word.words({ count: { min: 1, max: 3 } }).split(' ');
+    const base = f.helpers.arrayElement([
+      () => words.join(f.helpers.arrayElement(['_', '-', ''])).toLowerCase(),
+      () => words.map(capitalised).join(' '),
+      () => `${f.helpers.arrayElement(ACCENTED)} ${words[0]}`,
+      () => `${words.join('_')}.v${f.number.int({ min: 1, max: 9 })}.final`,
+      () => `${words[0]} (${f.number.int({ min: 1, max: 3 })})`,
+    ])();
+    const extension = f.helpers.arrayElement([...EXTENSIONS, f.system.fileExt()]);
+    return `${asName(base, 'datei', 200)}.${extension}`;
+  });
+}
+
+/** Deterministic pseudo-random bytes (xorshift32): large contents without a fast-check value per byte. */
+function pseudoRandomBytes(size: number, seed: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = seed | 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+const concat = (...parts: Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+// A lone continuation byte, a truncated sequence, an overlong form, an encoded surrogate, a byte never valid in UTF-8.
+const INVALID_UTF8 = [[0x80], [0xc3, 0x28], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]];
+
+/**
+ * File contents, weighted small: empty, random bytes, text, CRLF text, bytes with NUL, invalid UTF-8,
+ * text that looks like a multipart boundary, and occasionally up to 1 MiB.
+ */
+export function fileContent(): fc.Arbitrary<Uint8Array> {
+  const sized = (min: number, max: number): fc.Arbitrary<Uint8Array> =>
+    fc.tuple(fc.integer({ min, max }), fc.integer()).map(([size, seed]) => pseudoRandomBytes(size, seed));
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant(0).map(() => new Uint8Array(0)) },
+    { weight: 8, arbitrary: fc.uint8Array({ maxLength: 256 }) },
+    { weight: 6, arbitrary: fakerValue((f) => utf8(f.lorem.paragraphs({ min: 1, max: 3 }))) },
+    { weight: 4, arbitrary: fakerValue((f) => utf8(`${f.lorem.lines({ min: 2, max: 6 }).split('\n').join('\r\n')}\r\n`)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.uint8Array({ maxLength: 64 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }))
+        .map(([bytes, positions]) => {
+          const out = Array.from(bytes);
+          for (const p of positions) out.splice(p % (out.length + 1), 0, 0);
+          return Uint8Array.from(out);
+        }),
+    },
+    {
+      weight: 4,
+      arbitrary: fakerValue((f) =>
+        concat(utf8(f.word.words(3)), Uint8Array.from(f.helpers.arrayElement(INVALID_UTF8)), utf8(f.word.words(2))),
+      ),
+    },
+    {
+      weight: 4,
+      arbitrary: fakerValue((f) => {
+        const prefix = f.helpers.arrayElement(['----WebKitFormBoundary', '----formdata-undici-', '', 'X-BOUNDARY-']);
+        const token = prefix + f.string.alphanumeric(16);
+        const part = 'Content-Disposition: form-data; name="fileBinaryData"; filename="x.txt"';
+        return utf8(`--${token}\r\n${part}\r\n\r\n${f.lorem.sentence()}\r\n--${token}--\r\n`);
+      }),
+    },
+    { weight: 2, arbitrary: sized(1024, 64 * 1024) },
+    { weight: 1, arbitrary: sized(64 * 1024, 1024 * 1024) },
+  );
+}
+
+/** User logins as the service's users have them (first.last, first_last42, ...). */
+export function userLogin(): fc.Arbitrary<string> {
+  return fakerValue((f) => f.internet.username().replace(/\s+/g, '') || 'user');
+}
+
+/** Search terms: words, prefixes, ids, mixed case, phrases, accents, and characters special to LIKE or regex. */
+export function searchTerm(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fakerValue((f) => f.word.noun()) },
+    { weight: 2, arbitrary: fakerValue((f) => f.word.noun().slice(0, f.number.int({ min: 1, max: 4 }))) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 99_999 }).map(String) },
+    {
+      weight: 1,
+      arbitrary: fakerValue((f) =>
+        Array.from(f.word.noun(), (ch) => (f.datatype.boolean() ? ch.toUpperCase() : ch.toLowerCase())).join(''),
+      ),
+    },
+    { weight: 1, arbitrary: fakerValue((f) => f.word.words(2)) },
+    { weight: 1, arbitrary: fakerValue((f) => f.helpers.arrayElement(ACCENTED)) },
+    { weight: 1, arbitrary: fakerValue((f) => `${f.word.noun().slice(0, 3)}${f.helpers.arrayElement(SPECIAL)}`) },
+  );
+}

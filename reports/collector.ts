@@ -1,0 +1,64 @@
+/**
+ * The vitest reporter of a conformance run: turns each finished test into a TestResult and prints
+ * one progress line per test, so a long run against a slow server shows where it is.
+ */
+import { relative } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { familyOf, type TestResult } from './results.ts';
+
+/** Collects the results of a run and prints progress to the given stream. */
+export class ResultCollector implements Reporter {
+  readonly results: TestResult[] = [];
+  /** Errors outside any test (a suite file that does not load, an unhandled rejection). */
+  readonly runErrors: string[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly out: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  onTestModuleStart(module: TestModule): void {
+    this.out.write(`${relative(this.root, module.moduleId)}\n`);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.result();
+    // Tests left out by --only are not part of the run; a test skipped at run time carries its reason.
+    if (result.state === 'skipped' && testCase.options.mode !== 'run') return;
+    const meta = testCase.meta().cms;
+    const requirement = meta?.requirement ?? testCase.name.split(' ')[0] ?? 'UNKNOWN';
+    const status = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+    const findings = meta?.findings ?? [];
+    let reason: string | undefined;
+    if (result.state === 'skipped') reason = result.note ?? 'skipped';
+    if (result.state === 'failed' && !findings.some((f) => f.severity === 'error')) {
+      // Failed without a finding: the suite could not judge (setup failed, or a bug of ours).
+      reason = (result.errors ?? []).map((e) => e.message).join('; ') || 'failed';
+    }
+    const test: TestResult = {
+      id: testCase.name,
+      title: testCase.name.slice(requirement.length + 1),
+      file: relative(this.root, testCase.module.moduleId),
+      requirement,
+      family: familyOf(requirement),
+      ...(meta?.operation ? { operation: meta.operation } : {}),
+      status,
+      ...(reason ? { reason } : {}),
+      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      findings,
+    };
+    this.results.push(test);
+    const mark = status === 'passed' ? '✓' : status === 'failed' ? '✗' : '-';
+    const warn = findings.filter((f) => f.severity === 'warning').length;
+    const tail = status === 'skipped' ? ` (skipped: ${reason})` : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;
+    this.out.write(`  ${mark} ${test.id}${tail}\n`);
+    if (status === 'failed') {
+      const detail = result.state === 'failed' ? (result.errors ?? []).map((e) => e.message).join('\n') : '';
+      this.out.write(`${detail.replace(/^/gm, '      ')}\n`);
+    }
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
+    for (const e of errors) this.runErrors.push(e.message ?? String(e));
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * summary.md: the run in a few lines, fit for a pull-request comment. Findings quote server bodies,
+ * so every such text is flattened and escaped: no markup, no links, no @mentions reach the comment.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isUnexpectedFailure, verdictOf } from './expectations.ts';
+import type { Results, TestResult } from './results.ts';
+
+/** Failed tests listed in full; the rest are counted (a PR comment has a size limit). */
+const MAX_FAILED_ROWS = 25;
+
+/** Text on one line, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Text made inert for Markdown (GitHub flavour): one line, markup and HTML escaped, no @mentions. */
+export function mdText(text: string, max = 200): string {
+  return oneLine(text, max)
+    .replace(/[\\`*_[\]|~#!]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@/g, '&#64;');
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function firstFinding(t: TestResult): string {
+  const f = t.findings.find((x) => x.severity === 'error');
+  return f ? `${f.check}: ${f.message}` : (t.reason ?? 'failed');
+}
+
+function failureMark(t: TestResult): string {
+  if (t.outcome === 'expected-fail') return '➖ expected';
+  return t.outcome === 'expired' ? '❌ expired' : '❌';
+}
+
+/** Renders summary.md. */
+export function renderMarkdown(results: Results): string {
+  const s = results.summary;
+  const verdict = verdictOf(results);
+  const out = [
+    `## ${verdict.exitCode ? '❌' : '✅'} cms-conformance: ${mdText(verdict.text)}`,
+    '',
+    `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ${seconds(results.durationMs)} · seed ${results.seed}`,
+    '',
+    '| tests | passed | failed | skipped | warnings |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.warnings} |`,
+  ];
+  const x = s.expectations;
+  if (x) {
+    out.push('', `Expectations (${mdText(x.file)}): ${x.expectedFailures} expected failures, ${x.unexpectedPasses} unexpected passes, ${x.expired} expired, ${x.stale.length} stale ids.`);
+  }
+  // Failures that count come first, expected ones last.
+  const failed = results.tests.filter((t) => t.status === 'failed').sort((a, b) => Number(isUnexpectedFailure(b)) - Number(isUnexpectedFailure(a)));
+  if (failed.length) {
+    out.push('', `### Failed tests (${failed.length})`, '', '| | test | requirement | first finding |', '|---|---|---|---|');
+    for (const t of failed.slice(0, MAX_FAILED_ROWS)) out.push(`| ${failureMark(t)} | ${mdText(t.id, 120)} | ${mdText(t.requirement)} | ${mdText(firstFinding(t))} |`);
+    if (failed.length > MAX_FAILED_ROWS) out.push('', `…and ${failed.length - MAX_FAILED_ROWS} more: see report.html.`);
+  }
+  const passes = results.tests.filter((t) => t.outcome === 'unexpected-pass');
+  if (passes.length) {
+    out.push('', `### Unexpected passes (${passes.length}): remove them from the expectation file`, '');
+    for (const t of passes) out.push(`- ${mdText(t.id, 120)}`);
+  }
+  if (x?.stale.length) {
+    out.push('', `### Stale expectations (${x.stale.length}): no such test in this run`, '');
+    for (const id of x.stale) out.push(`- ${mdText(id, 120)}`);
+  }
+  const families = Object.entries(s.byFamily).sort(([a], [b]) => a.localeCompare(b));
+  if (families.length) {
+    out.push('', '### By family', '', '| family | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');
+    for (const [family, c] of families) out.push(`| ${mdText(family)} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.total} |`);
+  }
+  const skips = Object.entries(s.skipReasons).sort(([, a], [, b]) => b - a);
+  if (skips.length) {
+    out.push('', '### Skipped', '');
+    for (const [reason, n] of skips) out.push(`- ${n} × ${mdText(reason)}`);
+  }
+  out.push('', `Repeat this run with \`--seed ${results.seed}\`; every failure's details, exchange and replay line are in report.html.`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Writes summary.md into the output folder and returns its path. */
+export function writeMarkdown(outDir: string, results: Results): string {
+  const path = join(outDir, 'summary.md');
+  writeFileSync(path, renderMarkdown(results));
+  return path;
+}

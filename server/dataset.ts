@@ -1,0 +1,813 @@
+/**
+ * The reference server's data set: a plain-JSON description of nodes, users, folders, files, images,
+ * pages, templates, tags and constructs (bytes as base64), the deterministic default fixture, and
+ * loading a fixture file in the same format (`serve --fixture FILE`).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** The `format` member every dataset carries; a file without it is not a dataset. */
+export const DATASET_FORMAT = 'cms-conformance-dataset/1';
+
+/** A user; `groupIds` name entries of `groups`. */
+export interface DatasetUser {
+  id: number;
+  login: string;
+  firstName: string;
+  lastName: string;
+  email?: string;
+  description?: string;
+  groupIds?: number[];
+}
+
+/** A user group. */
+export interface DatasetGroup {
+  id: number;
+  name: string;
+  description?: string;
+}
+
+/** A content language; a node lists its languages in priority order. */
+export interface DatasetLanguage {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** A markup language of templates. */
+export interface DatasetMarkupLanguage {
+  id: number;
+  name: string;
+  extension: string;
+  contentType: string;
+  feature?: string;
+  excludeFromPublishing?: boolean;
+}
+
+/** One part of a construct; `type` is the property type its values have (FILE, PAGE, RICHTEXT, ...). */
+export interface DatasetPart {
+  id: number;
+  keyword: string;
+  name: string;
+  type: string;
+}
+
+/** A tag type. */
+export interface DatasetConstruct {
+  id: number;
+  globalId: string;
+  keyword: string;
+  name: string;
+  description: string;
+  category: string;
+  icon: string;
+  parts: DatasetPart[];
+  cdate: number;
+  edate: number;
+  creatorId: number;
+  editorId: number;
+}
+
+/**
+ * A tag's value for one part. References: `fileId`/`imageId`/`pageId`/`folderId` name objects;
+ * a PAGE-type property with `stringValue` and no `pageId` is an external link.
+ */
+export interface DatasetProperty {
+  partId: number;
+  type: string;
+  stringValue?: string;
+  booleanValue?: boolean;
+  fileId?: number;
+  imageId?: number;
+  pageId?: number;
+  folderId?: number;
+  nodeId?: number;
+  templateId?: number;
+  stringValues?: string[];
+}
+
+/** A content, object or template tag; properties are keyed by part keyword. */
+export interface DatasetTag {
+  id: number;
+  name: string;
+  constructId: number;
+  active: boolean;
+  type: 'CONTENTTAG' | 'OBJECTTAG' | 'TEMPLATETAG';
+  properties: Record<string, DatasetProperty>;
+  mandatory?: boolean;
+  editableInPage?: boolean;
+}
+
+/** Deletion information: `at` in seconds, `by` a user id. */
+export interface DatasetDeleteInfo {
+  at: number;
+  by: number;
+}
+
+/** A node: the master when `masterId` is absent, else a channel of that node. */
+export interface DatasetNode {
+  id: number;
+  globalId: string;
+  name: string;
+  masterId?: number;
+  rootFolderId: number;
+  host: string;
+  https: boolean;
+  publishDir: string;
+  binaryPublishDir: string;
+  /** Languages in priority order (the first is the highest). */
+  languageIds: number[];
+  contentEditor: string;
+  cdate: number;
+  edate: number;
+  creatorId: number;
+  editorId: number;
+}
+
+/**
+ * What every stored object has. `nodeId` is the node it lives in (the master node for master objects,
+ * a channel for local objects and localized copies); variants share `channelSetId`; a localized copy
+ * names its master variant in `masterId`. Exclusion and disinheritance are read from the master variant.
+ */
+export interface DatasetObject {
+  id: number;
+  globalId: string;
+  nodeId: number;
+  channelSetId: number;
+  masterId?: number;
+  name: string;
+  description?: string;
+  cdate: number;
+  edate: number;
+  creatorId: number;
+  editorId: number;
+  deleted?: DatasetDeleteInfo;
+  excluded?: boolean;
+  disinheritDefault?: boolean;
+  /** Channel ids the object is not inherited into. */
+  disinherit?: number[];
+  tags?: DatasetTag[];
+}
+
+/** A folder; roots have `motherId` null. `templateIds` are the templates linked into it. */
+export interface DatasetFolder extends DatasetObject {
+  motherId: number | null;
+  publishDir: string;
+  templateIds?: number[];
+  nameI18n?: Record<string, string>;
+  descriptionI18n?: Record<string, string>;
+  publishDirI18n?: Record<string, string>;
+}
+
+/** A file; `data` is base64, null when the binary is missing (a broken file). */
+export interface DatasetFile extends DatasetObject {
+  folderId: number;
+  fileType: string;
+  data: string | null;
+  niceUrl?: string;
+  alternateUrls?: string[];
+  online?: boolean;
+  forceOnline?: boolean;
+}
+
+/** An image: a file with pixel dimensions. */
+export interface DatasetImage extends DatasetFile {
+  sizeX: number;
+  sizeY: number;
+}
+
+/** Time management of a page: `at` publishes, `offlineAt` takes offline; queued requests await approval. */
+export interface DatasetTimeManagement {
+  at?: number;
+  offlineAt?: number;
+  queuedPublish?: { at: number; userId: number };
+  queuedOffline?: { at: number; userId: number };
+}
+
+/** A page. Language variants share `contentSetId`; page variants share `contentId`. */
+export interface DatasetPage extends DatasetObject {
+  folderId: number;
+  templateId: number;
+  fileName: string;
+  language?: string;
+  contentSetId?: number;
+  contentId: number;
+  priority: number;
+  online: boolean;
+  modified: boolean;
+  pdate: number;
+  publisherId?: number;
+  lockedBy?: number;
+  lockedSince?: number;
+  timeManagement?: DatasetTimeManagement;
+  /** The page this one is a translation of, and whether it is in sync with it. */
+  translation?: { masterPageId: number; inSync: boolean };
+  niceUrl?: string;
+  alternateUrls?: string[];
+  customCdate?: number;
+  customEdate?: number;
+  workflow?: { userId: number; groupIds: number[]; message: string; modified: boolean; timestamp: number };
+}
+
+/** A template; `folderId` is its home folder, `templateTags` the tags pages get from it. */
+export interface DatasetTemplate extends DatasetObject {
+  folderId: number;
+  markupLanguageId: number;
+  source: string;
+  locked?: boolean;
+  templateTags?: DatasetTag[];
+}
+
+/** A whole data set. Every request is made by the user `requesterId`. */
+export interface Dataset {
+  format: typeof DATASET_FORMAT;
+  requesterId: number;
+  users: DatasetUser[];
+  groups: DatasetGroup[];
+  languages: DatasetLanguage[];
+  markupLanguages: DatasetMarkupLanguage[];
+  constructs: DatasetConstruct[];
+  nodes: DatasetNode[];
+  folders: DatasetFolder[];
+  files: DatasetFile[];
+  images: DatasetImage[];
+  pages: DatasetPage[];
+  templates: DatasetTemplate[];
+  /** Fixture roles the target file names; absent roles fall back (see state.fixtureIds). */
+  roles?: { channelNodeId?: number; sandboxParentFolderId?: number; pagesFolderId?: number; templatesFolderId?: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: a fixture file is user input, so every mistake gets a message naming where it is.
+
+type Json = Record<string, unknown>;
+
+class DatasetError extends Error {
+  override name = 'DatasetError';
+}
+
+function check(ok: boolean, where: string, what: string): void {
+  if (!ok) throw new DatasetError(`${where}: ${what}`);
+}
+
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+function fields(obj: Json, where: string, spec: Record<string, 'int' | 'string' | 'bool' | 'array' | 'object' | '?int' | '?string' | '?bool' | '?array' | '?object' | 'int|null' | 'string|null'>): void {
+  for (const [name, type] of Object.entries(spec)) {
+    const v = obj[name];
+    const optional = type.startsWith('?');
+    if (optional && v === undefined) continue;
+    const base = type.replace('?', '');
+    const ok =
+      base === 'int' ? isInt(v)
+      : base === 'string' ? isStr(v)
+      : base === 'bool' ? typeof v === 'boolean'
+      : base === 'array' ? Array.isArray(v)
+      : base === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v)
+      : base === 'int|null' ? v === null || isInt(v)
+      : v === null || isStr(v);
+    check(ok, `${where}.${name}`, `must be ${base.replace('|', ' or ')}${optional ? ' when present' : ''}, got ${JSON.stringify(v)}`);
+  }
+}
+
+function checkTags(tags: unknown, where: string, constructs: Set<number>): void {
+  if (tags === undefined) return;
+  check(Array.isArray(tags), where, 'must be an array');
+  (tags as Json[]).forEach((tag, i) => {
+    const w = `${where}[${i}]`;
+    check(typeof tag === 'object' && tag !== null, w, 'must be an object');
+    fields(tag, w, { id: 'int', name: 'string', constructId: 'int', active: 'bool', type: 'string', properties: 'object' });
+    check(['CONTENTTAG', 'OBJECTTAG', 'TEMPLATETAG'].includes(tag.type as string), `${w}.type`, 'must be CONTENTTAG, OBJECTTAG or TEMPLATETAG');
+    check(constructs.has(tag.constructId as number), `${w}.constructId`, `${String(tag.constructId)} does not name a construct`);
+    for (const [key, prop] of Object.entries(tag.properties as Json)) {
+      check(typeof prop === 'object' && prop !== null, `${w}.properties.${key}`, 'must be an object');
+      fields(prop as Json, `${w}.properties.${key}`, { partId: 'int', type: 'string', stringValue: '?string', fileId: '?int', imageId: '?int', pageId: '?int', folderId: '?int' });
+    }
+  });
+}
+
+/** Checks a dataset's shape and references; throws an Error naming the first defect (`source: path: problem`). */
+export function validateDataset(value: unknown, source = 'dataset'): asserts value is Dataset {
+  try {
+    check(typeof value === 'object' && value !== null && !Array.isArray(value), source, 'must be a JSON object');
+    const ds = value as Json;
+    check(ds.format === DATASET_FORMAT, 'format', `must be "${DATASET_FORMAT}", got ${JSON.stringify(ds.format)}`);
+    fields(ds, '$', { requesterId: 'int', users: 'array', groups: 'array', languages: 'array', markupLanguages: 'array', constructs: 'array', nodes: 'array', folders: 'array', files: 'array', images: 'array', pages: 'array', templates: 'array', roles: '?object' });
+    const list = (name: string) => ds[name] as Json[];
+    const ids = new Map<string, Set<number>>();
+    for (const name of ['users', 'groups', 'languages', 'markupLanguages', 'constructs', 'nodes']) {
+      const seen = new Set<number>();
+      list(name).forEach((item, i) => {
+        check(typeof item === 'object' && item !== null, `${name}[${i}]`, 'must be an object');
+        fields(item, `${name}[${i}]`, { id: 'int' });
+        check(!seen.has(item.id as number), `${name}[${i}].id`, `duplicate id ${String(item.id)}`);
+        seen.add(item.id as number);
+      });
+      ids.set(name, seen);
+    }
+    list('users').forEach((u, i) => fields(u, `users[${i}]`, { login: 'string', firstName: 'string', lastName: 'string', email: '?string', groupIds: '?array' }));
+    list('groups').forEach((g, i) => fields(g, `groups[${i}]`, { name: 'string' }));
+    list('languages').forEach((l, i) => fields(l, `languages[${i}]`, { code: 'string', name: 'string' }));
+    list('markupLanguages').forEach((m, i) => fields(m, `markupLanguages[${i}]`, { name: 'string', extension: 'string', contentType: 'string' }));
+    list('constructs').forEach((c, i) => fields(c, `constructs[${i}]`, { globalId: 'string', keyword: 'string', name: 'string', parts: 'array', cdate: 'int', edate: 'int' }));
+    const users = ids.get('users')!;
+    check(users.has(ds.requesterId as number), 'requesterId', `${String(ds.requesterId)} does not name a user`);
+    const objectIds = new Map<number, string>();
+    const kinds = ['folders', 'files', 'images', 'pages', 'templates'] as const;
+    for (const kind of kinds) {
+      list(kind).forEach((o, i) => {
+        const w = `${kind}[${i}]`;
+        check(typeof o === 'object' && o !== null, w, 'must be an object');
+        fields(o, w, { id: 'int', globalId: 'string', nodeId: 'int', channelSetId: 'int', masterId: '?int', name: 'string', description: '?string', cdate: 'int', edate: 'int', creatorId: 'int', editorId: 'int', deleted: '?object', excluded: '?bool', disinheritDefault: '?bool', disinherit: '?array', tags: '?array' });
+        check(!objectIds.has(o.id as number), `${w}.id`, `duplicate object id ${String(o.id)} (ids are unique across folders, files, images, pages and templates)`);
+        objectIds.set(o.id as number, kind);
+        check(ids.get('nodes')!.has(o.nodeId as number), `${w}.nodeId`, `${String(o.nodeId)} does not name a node`);
+        check(users.has(o.creatorId as number) && users.has(o.editorId as number), w, 'creatorId and editorId must name users');
+        if (o.deleted !== undefined) fields(o.deleted as Json, `${w}.deleted`, { at: 'int', by: 'int' });
+        checkTags(o.tags, `${w}.tags`, ids.get('constructs')!);
+      });
+    }
+    const ref = (w: string, id: unknown, kind: string | string[]) => {
+      const want = Array.isArray(kind) ? kind : [kind];
+      check(isInt(id) && want.includes(objectIds.get(id) ?? ''), w, `${JSON.stringify(id)} does not name an object of ${want.join('/')}`);
+    };
+    list('folders').forEach((f, i) => {
+      fields(f, `folders[${i}]`, { motherId: 'int|null', publishDir: 'string', templateIds: '?array' });
+      if (f.motherId !== null) ref(`folders[${i}].motherId`, f.motherId, 'folders');
+      for (const t of (f.templateIds as unknown[] | undefined) ?? []) ref(`folders[${i}].templateIds`, t, 'templates');
+    });
+    for (const kind of ['files', 'images'] as const) {
+      list(kind).forEach((f, i) => {
+        fields(f, `${kind}[${i}]`, { folderId: 'int', fileType: 'string', data: 'string|null', niceUrl: '?string', alternateUrls: '?array', online: '?bool', forceOnline: '?bool' });
+        ref(`${kind}[${i}].folderId`, f.folderId, 'folders');
+        if (kind === 'images') fields(f, `images[${i}]`, { sizeX: 'int', sizeY: 'int' });
+      });
+    }
+    list('pages').forEach((p, i) => {
+      fields(p, `pages[${i}]`, { folderId: 'int', templateId: 'int', fileName: 'string', language: '?string', contentId: 'int', priority: 'int', online: 'bool', modified: 'bool', pdate: 'int', lockedBy: '?int', lockedSince: '?int', timeManagement: '?object', translation: '?object' });
+      ref(`pages[${i}].folderId`, p.folderId, 'folders');
+      ref(`pages[${i}].templateId`, p.templateId, 'templates');
+      if (p.translation) ref(`pages[${i}].translation.masterPageId`, (p.translation as Json).masterPageId, 'pages');
+    });
+    list('templates').forEach((t, i) => {
+      fields(t, `templates[${i}]`, { folderId: 'int', markupLanguageId: 'int', source: 'string', templateTags: '?array' });
+      ref(`templates[${i}].folderId`, t.folderId, 'folders');
+      check(ids.get('markupLanguages')!.has(t.markupLanguageId as number), `templates[${i}].markupLanguageId`, 'does not name a markup language');
+      checkTags(t.templateTags, `templates[${i}].templateTags`, ids.get('constructs')!);
+    });
+    list('nodes').forEach((n, i) => {
+      fields(n, `nodes[${i}]`, { globalId: 'string', name: 'string', masterId: '?int', rootFolderId: 'int', host: 'string', https: 'bool', publishDir: 'string', binaryPublishDir: 'string', languageIds: 'array', contentEditor: 'string' });
+      ref(`nodes[${i}].rootFolderId`, n.rootFolderId, 'folders');
+      if (n.masterId !== undefined) check(ids.get('nodes')!.has(n.masterId as number) && n.masterId !== n.id, `nodes[${i}].masterId`, 'must name another node');
+    });
+  } catch (err) {
+    if (err instanceof DatasetError) throw new Error(`${source}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Reads and validates a dataset file; errors name the file and the defect. */
+export function loadDataset(path: string): Dataset {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read fixture ${path}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`fixture ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  validateDataset(value, `fixture ${path}`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The default fixture.
+
+/** A deterministic global id: four characters, a dot, a UUID derived from the seed. */
+export function makeGlobalId(seed: string): string {
+  const h = createHash('sha1').update(seed).digest('hex');
+  return `A547.${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Fixture epoch (2023-11-14): fixture timestamps are seconds around it. */
+const T0 = 1_700_000_000;
+const DAY = 86_400;
+/** Far-future time management dates, so `timedue` filters have answers whenever the suite runs. */
+const FUTURE = 2_000_000_000;
+
+const USERS: DatasetUser[] = [
+  { id: 1, login: 'admin', firstName: 'Alex', lastName: 'Admin', email: 'admin@example.com', description: 'System administrator', groupIds: [1] },
+  { id: 2, login: 'jdoe', firstName: 'John', lastName: 'Doe', email: 'john.doe@example.com', groupIds: [2] },
+  { id: 3, login: 'mmuster', firstName: 'Max', lastName: 'Mustermann', email: 'max.mustermann@example.com', groupIds: [2] },
+  { id: 4, login: 'asmith', firstName: 'Anna', lastName: 'Smith', email: 'anna.smith@example.com', groupIds: [3] },
+  { id: 5, login: 'publisher', firstName: 'Paula', lastName: 'Berger', email: 'paula.berger@example.com', groupIds: [2] },
+];
+
+const CONSTRUCTS = {
+  richtext: { id: 1, keyword: 'richtext', name: 'Rich text', parts: [{ id: 11, keyword: 'text', name: 'Text', type: 'RICHTEXT' }] },
+  link: { id: 2, keyword: 'link', name: 'Link', parts: [{ id: 21, keyword: 'url', name: 'URL', type: 'PAGE' }, { id: 22, keyword: 'text', name: 'Link text', type: 'STRING' }] },
+  filelink: { id: 3, keyword: 'filelink', name: 'File link', parts: [{ id: 31, keyword: 'file', name: 'File', type: 'FILE' }] },
+  image: { id: 4, keyword: 'image', name: 'Image', parts: [{ id: 41, keyword: 'image', name: 'Image', type: 'IMAGE' }] },
+  noderef: { id: 5, keyword: 'noderef', name: 'Node reference', parts: [{ id: 51, keyword: 'node', name: 'Node', type: 'NODE' }] },
+  select: { id: 6, keyword: 'select', name: 'Select', parts: [{ id: 61, keyword: 'choice', name: 'Choice', type: 'SELECT' }] },
+  folderlink: { id: 7, keyword: 'folderlink', name: 'Folder link', parts: [{ id: 71, keyword: 'folder', name: 'Folder', type: 'FOLDER' }] },
+} as const;
+
+type ConstructKey = keyof typeof CONSTRUCTS;
+
+/** A 1x1 transparent PNG: realistic image bytes for the fixture. */
+const PNG_1X1 = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082', 'hex');
+
+function pdf(title: string): Buffer {
+  return Buffer.from(`%PDF-1.4\n1 0 obj << /Title (${title}) >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+}
+
+function jpeg(seed: number): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0', 'latin1'), Buffer.alloc(16 + seed, seed & 0xff), Buffer.from([0xff, 0xd9])]);
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', css: 'text/css', pdf: 'application/pdf', zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif',
+  json: 'application/json', xml: 'text/xml',
+};
+
+interface ObjOpts {
+  description?: string;
+  creatorId?: number;
+  editorId?: number;
+  cdate?: number;
+  edate?: number;
+  deleted?: DatasetDeleteInfo;
+  excluded?: boolean;
+  disinheritDefault?: boolean;
+  disinherit?: number[];
+  tags?: DatasetTag[];
+  /** The node the object lives in (default: the master node). */
+  nodeId?: number;
+}
+
+/** Builds the default fixture with sequential ids; every value is derived from its position. */
+class FixtureBuilder {
+  private nextId = 100;
+  private nextTagId = 50_000;
+  private seq = 0;
+  readonly ds: Dataset = {
+    format: DATASET_FORMAT,
+    requesterId: 1,
+    users: USERS,
+    groups: [
+      { id: 1, name: 'Administrators', description: 'Full access' },
+      { id: 2, name: 'Editors', description: 'Content editors' },
+      { id: 3, name: 'Translators', description: 'Translation team' },
+    ],
+    languages: [
+      { id: 1, code: 'en', name: 'English' },
+      { id: 2, code: 'de', name: 'Deutsch' },
+      { id: 3, code: 'fr', name: 'Français' },
+    ],
+    markupLanguages: [
+      { id: 1, name: 'HTML', extension: 'html', contentType: 'text/html', excludeFromPublishing: false },
+      { id: 2, name: 'PHP', extension: 'php', contentType: 'application/x-httpd-php', excludeFromPublishing: false },
+      { id: 3, name: 'XML', extension: 'xml', contentType: 'text/xml', excludeFromPublishing: false },
+      { id: 4, name: 'Text', extension: 'txt', contentType: 'text/plain', feature: 'plaintext', excludeFromPublishing: true },
+    ],
+    constructs: Object.values(CONSTRUCTS).map((c, i) => ({
+      id: c.id,
+      globalId: makeGlobalId(`construct:${c.id}`),
+      keyword: c.keyword,
+      name: c.name,
+      description: `${c.name} construct`,
+      category: i < 4 ? 'Content' : 'Structure',
+      icon: `${c.keyword}.png`,
+      parts: c.parts.map((p) => ({ ...p })),
+      cdate: T0 - 400 * DAY,
+      edate: T0 - 300 * DAY,
+      creatorId: 1,
+      editorId: 1,
+    })),
+    nodes: [],
+    folders: [],
+    files: [],
+    images: [],
+    pages: [],
+    templates: [],
+  };
+
+  /** Ids 1 (master), 2 and 3 (channels); root folders are created with them. */
+  node(id: number, name: string, host: string, masterId?: number): DatasetFolder {
+    const rootId = this.id();
+    const masterRoot = masterId === undefined ? undefined : this.ds.folders.find((f) => f.id === this.ds.nodes.find((n) => n.id === masterId)!.rootFolderId)!;
+    this.ds.nodes.push({
+      id, globalId: makeGlobalId(`node:${id}`), name, ...(masterId === undefined ? {} : { masterId }), rootFolderId: rootId, host, https: id !== 3,
+      publishDir: '/', binaryPublishDir: '/', languageIds: [1, 2, 3], contentEditor: id === 3 ? 'aloha' : 'gcmsui',
+      cdate: T0 - 500 * DAY + id * DAY, edate: T0 - 200 * DAY, creatorId: 1, editorId: 1,
+    });
+    const root: DatasetFolder = {
+      ...this.base(rootId, name, { nodeId: id, description: `Root folder of ${name}`, cdate: T0 - 500 * DAY + id * DAY }),
+      ...(masterRoot ? { channelSetId: masterRoot.channelSetId, masterId: masterRoot.id } : {}),
+      motherId: null, publishDir: '/', templateIds: [],
+    };
+    this.ds.folders.push(root);
+    return root;
+  }
+
+  private id(): number {
+    return this.nextId++;
+  }
+
+  private base(id: number, name: string, o: ObjOpts): DatasetObject {
+    const n = this.seq++;
+    const cdate = o.cdate ?? T0 - (300 - (n % 250)) * DAY + (n * 3571) % DAY;
+    return {
+      id, globalId: makeGlobalId(`object:${id}`), nodeId: o.nodeId ?? 1, channelSetId: id, name,
+      ...(o.description === undefined ? {} : { description: o.description }),
+      cdate, edate: o.edate ?? cdate + ((n * 7919) % (60 * DAY)),
+      creatorId: o.creatorId ?? ((n % 4) + 1), editorId: o.editorId ?? (((n + 1) % 5) + 1),
+      ...(o.deleted ? { deleted: o.deleted } : {}),
+      ...(o.excluded ? { excluded: true } : {}),
+      ...(o.disinheritDefault ? { disinheritDefault: true } : {}),
+      ...(o.disinherit ? { disinherit: o.disinherit } : {}),
+      ...(o.tags ? { tags: o.tags } : {}),
+    };
+  }
+
+  folder(mother: DatasetFolder, name: string, o: ObjOpts & { publishDir?: string; templates?: DatasetTemplate[] } = {}): DatasetFolder {
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const f: DatasetFolder = {
+      ...this.base(this.id(), name, { description: `${name} folder`, ...o }),
+      motherId: mother.id, publishDir: o.publishDir ?? `${mother.publishDir}${slug}/`,
+      templateIds: (o.templates ?? []).map((t) => t.id),
+    };
+    this.ds.folders.push(f);
+    return f;
+  }
+
+  file(folder: DatasetFolder, name: string, data: Buffer | null, o: ObjOpts & { niceUrl?: string; alternateUrls?: string[]; online?: boolean; forceOnline?: boolean; fileType?: string } = {}): DatasetFile {
+    const f: DatasetFile = {
+      ...this.base(this.id(), name, o), folderId: folder.id,
+      fileType: o.fileType ?? MEDIA_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream',
+      data: data === null ? null : data.toString('base64'),
+      ...(o.niceUrl ? { niceUrl: o.niceUrl } : {}), ...(o.alternateUrls ? { alternateUrls: o.alternateUrls } : {}),
+      online: o.online ?? true, ...(o.forceOnline ? { forceOnline: true } : {}),
+    };
+    this.ds.files.push(f);
+    return f;
+  }
+
+  image(folder: DatasetFolder, name: string, data: Buffer, sizeX: number, sizeY: number, o: ObjOpts & { online?: boolean } = {}): DatasetImage {
+    const img: DatasetImage = {
+      ...this.base(this.id(), name, o), folderId: folder.id, fileType: MEDIA_TYPES[name.split('.').pop()!] ?? 'image/png',
+      data: data.toString('base64'), online: o.online ?? true, sizeX, sizeY,
+    };
+    this.ds.images.push(img);
+    return img;
+  }
+
+  template(folder: DatasetFolder, name: string, markupLanguageId: number, o: ObjOpts = {}): DatasetTemplate {
+    const t: DatasetTemplate = {
+      ...this.base(this.id(), name, { description: `${name} template`, ...o }), folderId: folder.id, markupLanguageId,
+      source: `<html><head><title><node page.name></title></head><body><node content></body></html>`,
+      templateTags: [{ ...this.tag('content', 'richtext', { text: { stringValue: '' } }, 'TEMPLATETAG'), mandatory: true, editableInPage: true }],
+    };
+    this.ds.templates.push(t);
+    return t;
+  }
+
+  page(folder: DatasetFolder, name: string, template: DatasetTemplate, o: ObjOpts & Partial<Omit<DatasetPage, keyof DatasetObject>> = {}): DatasetPage {
+    const b = this.base(this.id(), name, o);
+    const slug = name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const p: DatasetPage = {
+      ...b, folderId: folder.id, templateId: template.id, fileName: o.fileName ?? `${slug}${o.language ? `.${o.language}` : ''}.html`,
+      ...(o.language ? { language: o.language, contentSetId: o.contentSetId ?? b.id } : {}),
+      contentId: o.contentId ?? b.id, priority: o.priority ?? 1, online: o.online ?? false, modified: o.modified ?? false,
+      pdate: o.pdate ?? (o.online ? b.edate : 0),
+      tags: [this.tag('content', 'richtext', { text: { stringValue: `<p>${name}: lorem ipsum dolor sit amet.</p>` } }, 'CONTENTTAG'), ...(o.tags ?? [])],
+    };
+    for (const key of ['publisherId', 'lockedBy', 'lockedSince', 'timeManagement', 'translation', 'niceUrl', 'alternateUrls', 'customCdate', 'customEdate', 'workflow'] as const) {
+      if (o[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = o[key];
+    }
+    this.ds.pages.push(p);
+    return p;
+  }
+
+  /** A tag of a construct; `values` are keyed by part keyword. */
+  tag(name: string, construct: ConstructKey, values: Record<string, Omit<DatasetProperty, 'partId' | 'type'>>, type: DatasetTag['type'] = 'OBJECTTAG'): DatasetTag {
+    const c = CONSTRUCTS[construct];
+    const properties: Record<string, DatasetProperty> = {};
+    for (const part of c.parts) {
+      const v = values[part.keyword];
+      if (v) properties[part.keyword] = { partId: part.id, type: part.type, ...v };
+    }
+    return { id: this.nextTagId++, name, constructId: c.id, active: true, type, properties };
+  }
+
+  /** A localized copy of a master object in a channel: same channel set, its own id. */
+  localize<T extends DatasetFolder | DatasetFile | DatasetImage | DatasetPage | DatasetTemplate>(
+    list: T[], master: T, channelId: number, changes: Partial<T> = {},
+  ): T {
+    const id = this.id();
+    const copy = { ...structuredClone(master), id, globalId: makeGlobalId(`object:${id}`), nodeId: channelId, masterId: master.id, ...changes } as T;
+    delete copy.excluded;
+    delete copy.disinherit;
+    delete copy.disinheritDefault;
+    list.push(copy);
+    return copy;
+  }
+}
+
+/** The status matrix: one page per combination of online, modified, queued, planned and locked (bit 0..4). */
+const STATUS_PAGES = [
+  'Home', 'About us', 'Company profile', 'Careers', 'Contact', 'Privacy policy', 'Terms of use', 'Products',
+  'Product overview', 'Services', 'Consulting', 'Support', 'FAQ', 'News', 'Events', 'Blog',
+  'Team', 'Partners', 'Investors', 'Press kit', 'Sitemap', 'Locations', 'History', 'Mission',
+  'Sustainability', 'Jobs in IT', 'Jobs in Sales', 'Newsletter', 'Downloads', 'Webinars', 'Links and resources', 'Accessibility',
+];
+
+/** The deterministic default fixture: every requirement of the catalogue has data to work on. */
+export function defaultDataset(): Dataset {
+  const b = new FixtureBuilder();
+  const ds = b.ds;
+  const root = b.node(1, 'Corporate Website', 'www.example.com');
+  const shopRoot = b.node(2, 'Shop Channel', 'shop.example.com', 1);
+  const partnerRoot = b.node(3, 'Partner Channel', 'partner.example.com', 1);
+
+  // Templates live in their own folder and are linked into the folders that use them.
+  const templates = b.folder(root, 'Templates', { publishDir: '/templates/' });
+  const standard = b.template(templates, 'Standard page', 1);
+  const landing = b.template(templates, 'Landing page', 1);
+  const article = b.template(templates, 'News article', 1);
+  const rss = b.template(templates, 'RSS feed', 3);
+  const php = b.template(templates, 'PHP include', 2);
+  const legacy = b.template(templates, 'Legacy layout', 4);
+  templates.templateIds = [standard, landing, article, rss, php, legacy].map((t) => t.id);
+  root.templateIds = [standard.id];
+  shopRoot.templateIds = [standard.id];
+  partnerRoot.templateIds = [standard.id];
+
+  const sandbox = b.folder(root, 'Sandbox', { description: 'Conformance suite sandbox parent', templates: [standard] });
+
+  // Files: online/offline, broken, nice and alternate URLs, used and unused, images.
+  const filesFolder = b.folder(root, 'Files', { templates: [standard] });
+  const imagesFolder = b.folder(filesFolder, 'Images');
+  const logo = b.image(imagesFolder, 'logo.png', PNG_1X1, 1, 1);
+  b.image(imagesFolder, 'banner.jpg', jpeg(1), 1200, 300);
+  b.image(imagesFolder, 'icon.gif', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 16, 16);
+  b.image(imagesFolder, 'photo-unused.jpg', jpeg(2), 800, 600, { online: false });
+  const brochure = b.file(filesFolder, 'brochure.pdf', pdf('Brochure'), { niceUrl: '/downloads/brochure', alternateUrls: ['/brochure.pdf', '/alt/brochure', '/Brochure-2023'] });
+  const report = b.file(filesFolder, 'annual-report-2023.pdf', pdf('Annual report 2023'), { niceUrl: '/reports/2023' });
+  const stylesheet = b.file(filesFolder, 'stylesheet.css', Buffer.from('body { font-family: sans-serif; }\n'));
+  const terms = b.file(filesFolder, 'terms.txt', Buffer.from('Terms and conditions\r\n1. Scope\r\n'));
+  b.file(filesFolder, 'notes.txt', Buffer.from('internal notes\n'), { online: false, description: 'Unused scratch notes' });
+  b.file(filesFolder, 'missing-binary.pdf', null, { description: 'The binary data of this file is missing' });
+  b.file(filesFolder, 'draft.docx', Buffer.from('PK\x03\x04draft', 'latin1'), { online: false });
+  b.file(filesFolder, 'forced.txt', Buffer.from('always online\n'), { forceOnline: true });
+  b.file(filesFolder, 'data.csv', Buffer.from('id;name\n1;Alpha\n2;Beta\n'), { niceUrl: '/data/export.csv' });
+  b.file(filesFolder, 'README.md', Buffer.from('# Files\nShared downloads.\n'));
+  b.file(filesFolder, 'archive.zip', Buffer.from('PK\x05\x06\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0', 'latin1'), { online: false });
+  b.file(filesFolder, 'Alpha.txt', Buffer.from('alpha\n'));
+  b.file(filesFolder, 'beta.txt', Buffer.from('beta beta\n'));
+  b.file(filesFolder, 'Gamma.TXT', Buffer.from('gamma gamma gamma\n'));
+  b.file(filesFolder, 'empty.txt', Buffer.alloc(0));
+  b.file(filesFolder, 'binary.dat', Buffer.from([0, 1, 2, 0xff, 0xfe, 0x0d, 0x0a, 0x2d, 0x2d, 0]), { fileType: 'application/octet-stream' });
+  const productSheet = b.file(filesFolder, 'product-sheet.pdf', pdf('Product sheet'), { niceUrl: '/products/sheet' });
+  const downloads = b.folder(filesFolder, 'Downloads');
+  const manuals = b.folder(downloads, 'Manuals');
+  const manualEn = b.file(downloads, 'manual-en.pdf', pdf('Manual'), { niceUrl: '/downloads/manual-en' });
+  b.file(downloads, 'manual-de.pdf', pdf('Handbuch'), { niceUrl: '/downloads/handbuch' });
+  b.file(downloads, 'installer.zip', Buffer.from('PK\x03\x04installer', 'latin1'));
+  const guide = b.file(manuals, 'guide.pdf', pdf('Guide'));
+  b.file(manuals, 'quickstart.txt', Buffer.from('Quick start\n'), { online: false });
+  const bulk = b.folder(filesFolder, 'Bulk', { description: 'More than 100 files, for default page sizes' });
+  for (let i = 1; i <= 120; i++) b.file(bulk, `bulk-${String(i).padStart(3, '0')}.txt`, Buffer.from(`bulk file ${i}\n`.repeat((i % 7) + 1)));
+
+  // Object tags referencing files make usage queries and the `used` filter answerable.
+  filesFolder.tags = [b.tag('object.teaser', 'filelink', { file: { fileId: brochure.id } }), b.tag('object.logo', 'image', { image: { imageId: logo.id } })];
+  manuals.tags = [b.tag('object.download', 'filelink', { file: { fileId: guide.id } })];
+  downloads.tags = [b.tag('object.download', 'filelink', { file: { fileId: manualEn.id } })];
+  standard.tags = [b.tag('object.stylesheet', 'filelink', { file: { fileId: stylesheet.id } })];
+
+  // Pages: the status matrix, languages and translations, time management, nice URLs, tags, links.
+  const pagesFolder = b.folder(root, 'Pages', { templates: [standard, landing, article, rss, php] });
+  const archive = b.folder(pagesFolder, 'Archive', { templates: [standard, article] });
+  const archive2022 = b.folder(archive, '2022', { templates: [article] });
+  const press = b.folder(pagesFolder, 'Press', { templates: [article, standard] });
+  const tmplByIndex = [standard, landing, article, standard, php];
+  const pageByName = new Map<string, DatasetPage>();
+  STATUS_PAGES.forEach((name, i) => {
+    const online = (i & 1) !== 0;
+    const modified = (i & 2) !== 0;
+    const queued = (i & 4) !== 0;
+    const planned = (i & 8) !== 0;
+    const locked = (i & 16) !== 0;
+    const tm: DatasetTimeManagement = {};
+    if (planned) tm[online ? 'offlineAt' : 'at'] = FUTURE + i * 3600;
+    if (queued) tm[online ? 'queuedOffline' : 'queuedPublish'] = { at: FUTURE + i * 7200, userId: 2 };
+    const published = online || modified;
+    const p = b.page(pagesFolder, name, name === 'Sitemap' ? rss : tmplByIndex[i % tmplByIndex.length]!, {
+      language: name === 'Sitemap' ? undefined : 'en', online, modified, priority: (i % 5) + 1,
+      pdate: published ? T0 - (40 - i) * DAY : 0, ...(published ? { publisherId: (i % 3) + 1 } : {}),
+      ...(locked ? { lockedBy: i % 2 === 0 ? 1 : 2, lockedSince: T0 + i * 60 } : {}),
+      ...(planned || queued ? { timeManagement: tm } : {}),
+    });
+    pageByName.set(name, p);
+  });
+  const page = (name: string) => pageByName.get(name)!;
+  page('Products').niceUrl = '/products';
+  page('Products').alternateUrls = ['/produkte', '/angebot', '/Alt-products'];
+  page('Contact').niceUrl = '/contact';
+  page('Contact').alternateUrls = ['/kontakt'];
+  page('Company profile').tags!.push(b.tag('object.download', 'filelink', { file: { fileId: report.id } }));
+  page('Product overview').tags!.push(b.tag('object.manual', 'filelink', { file: { fileId: manualEn.id } }));
+  page('Products').tags!.push(b.tag('object.datasheet', 'filelink', { file: { fileId: productSheet.id } }));
+  page('About us').customCdate = T0 - 1000 * DAY;
+  page('About us').customEdate = T0 - 10 * DAY;
+  page('Newsletter').workflow = { userId: 1, groupIds: [2], message: 'Please review the newsletter', modified: true, timestamp: T0 - DAY };
+  page('Blog').workflow = { userId: 2, groupIds: [1], message: 'Ready for approval', modified: false, timestamp: T0 - 2 * DAY };
+  const links = page('Links and resources');
+  links.tags!.push(
+    b.tag('link1', 'link', { url: { stringValue: 'https://www.gentics.com/' }, text: { stringValue: 'Gentics' } }, 'CONTENTTAG'),
+    b.tag('link2', 'link', { url: { stringValue: 'http://example.org/partners' }, text: { stringValue: 'Partners' } }, 'CONTENTTAG'),
+    b.tag('link3', 'link', { url: { pageId: page('Contact').id }, text: { stringValue: 'Contact us' } }, 'CONTENTTAG'),
+    b.tag('link4', 'link', { url: { stringValue: 'ftp://files.example.com/pub' }, text: { stringValue: 'FTP' } }, 'CONTENTTAG'),
+    b.tag('object.related', 'link', { url: { stringValue: 'https://docs.example.com/related' } }),
+  );
+  page('Partners').tags!.push(b.tag('partnerlink', 'link', { url: { stringValue: 'https://partner.example.net/' } }, 'CONTENTTAG'));
+  // Language variants and translations: en master, de in sync, fr out of sync; a de-only page.
+  const overview = page('Product overview');
+  b.page(pagesFolder, 'Produktübersicht', standard, { language: 'de', contentSetId: overview.id, online: true, pdate: T0 - 5 * DAY, publisherId: 4, translation: { masterPageId: overview.id, inSync: true }, creatorId: 4 });
+  b.page(pagesFolder, 'Aperçu des produits', standard, { language: 'fr', contentSetId: overview.id, translation: { masterPageId: overview.id, inSync: false }, creatorId: 4 });
+  b.page(pagesFolder, 'Kontakt', standard, { language: 'de', contentSetId: page('Contact').id, online: true, pdate: T0 - 3 * DAY, publisherId: 4, translation: { masterPageId: page('Contact').id, inSync: false } });
+  b.page(pagesFolder, 'Impressum', standard, { language: 'de', online: true, pdate: T0 - 30 * DAY, publisherId: 1 });
+  b.page(pagesFolder, 'Home print version', landing, { language: 'en', contentId: page('Home').id, description: 'Page variant of Home' });
+  b.page(pagesFolder, 'Retired page', standard, { language: 'en', deleted: { at: T0 - 7 * DAY, by: 2 } });
+  b.page(archive, 'Archived news', article, { language: 'en', online: true, pdate: T0 - 200 * DAY, publisherId: 5 });
+  b.page(archive2022, 'Year in review 2022', article, { language: 'en', online: true, pdate: T0 - 300 * DAY, publisherId: 5, tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2022/review' } }, 'CONTENTTAG')] });
+  b.page(press, 'Press release 2023', article, { language: 'en', online: true, pdate: T0 - 20 * DAY, publisherId: 5, tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2023' } }, 'CONTENTTAG')] });
+  b.page(press, 'Media contacts', standard, { language: 'en' });
+
+  // Multichannelling: inherited, localized, local, excluded and disinherited objects.
+  const mc = b.folder(root, 'Multichannel', { templates: [standard] });
+  const inheritedFolder = b.folder(mc, 'Inherited folder');
+  const inheritedA = b.file(inheritedFolder, 'inherited-a.txt', Buffer.from('inherited A\n'));
+  b.file(inheritedFolder, 'inherited-b.txt', Buffer.from('inherited B\n'));
+  const localizedFolder = b.folder(mc, 'Localized folder');
+  b.file(localizedFolder, 'in-localized-folder.txt', Buffer.from('file in a localized folder\n'));
+  const masterOnly = b.folder(mc, 'Master only', { excluded: true });
+  b.file(masterOnly, 'master-secret.txt', Buffer.from('master only\n'));
+  const notForPartners = b.folder(mc, 'Not for partners', { disinherit: [3] });
+  b.file(notForPartners, 'shop-and-master.txt', Buffer.from('not for partners\n'));
+  b.folder(mc, 'Default disinherited', { disinheritDefault: true });
+  b.file(mc, 'inherited.txt', Buffer.from('inherited everywhere\n'));
+  const localizedFile = b.file(mc, 'localized.txt', Buffer.from('master version\n'));
+  b.file(mc, 'excluded.txt', Buffer.from('master only file\n'), { excluded: true });
+  b.file(mc, 'shop-excluded.txt', Buffer.from('not in the shop\n'), { disinherit: [2] });
+  b.file(mc, 'partner-excluded.txt', Buffer.from('not for partners\n'), { disinherit: [3] });
+  const priceList = b.file(mc, 'price-list.pdf', pdf('Price list'), { description: 'Used by the shop channel only' });
+  const bannerLocalized = b.image(mc, 'banner-localized.jpg', jpeg(3), 600, 200);
+  b.page(mc, 'Multichannel overview', standard, { language: 'en', online: true, pdate: T0 - 50 * DAY, publisherId: 1 });
+  const localizedPage = b.page(mc, 'Localized page', standard, { language: 'en', online: true, pdate: T0 - 45 * DAY, publisherId: 1 });
+  b.localize(ds.folders, localizedFolder, 2, { description: 'Shop version of the localized folder' });
+  b.localize(ds.files, localizedFile, 2, { data: Buffer.from('shop version\n').toString('base64'), description: 'Localized in the shop' });
+  b.localize(ds.images, bannerLocalized, 2, { data: jpeg(4).toString('base64'), sizeX: 640 });
+  b.localize(ds.pages, localizedPage, 2, { description: 'Shop version' });
+  b.localize(ds.templates, standard, 2, { description: 'Shop variant of the standard page' });
+  b.localize(ds.files, inheritedA, 3, { data: Buffer.from('partner version of A\n').toString('base64') });
+  // Product sheet references pages, files and images (syncable objects).
+  productSheet.tags = [
+    b.tag('object.image', 'image', { image: { imageId: logo.id } }),
+    b.tag('object.page', 'link', { url: { pageId: overview.id } }),
+    b.tag('object.terms', 'filelink', { file: { fileId: terms.id } }),
+  ];
+  // Local objects of the channels.
+  const shopSpecials = b.folder(shopRoot, 'Shop specials', { nodeId: 2, publishDir: '/specials/' });
+  const shopLayout = b.template(templates, 'Shop layout', 1, { nodeId: 2 });
+  shopSpecials.templateIds = [standard.id, shopLayout.id];
+  b.file(shopSpecials, 'shop-flyer.pdf', pdf('Shop flyer'), { nodeId: 2 });
+  b.file(shopSpecials, 'specials.txt', Buffer.from('specials\n'), { nodeId: 2 });
+  b.page(shopSpecials, 'Summer sale', standard, { nodeId: 2, language: 'en', online: true, pdate: T0 - 15 * DAY, publisherId: 3, tags: [b.tag('object.pricelist', 'filelink', { file: { fileId: priceList.id } })] });
+  b.file(mc, 'shop-only.txt', Buffer.from('local to the shop\n'), { nodeId: 2 });
+  const partnerNews = b.folder(partnerRoot, 'Partner news', { nodeId: 3, publishDir: '/partner-news/', templates: [standard] });
+  b.page(partnerNews, 'Partner announcement', standard, { nodeId: 3, language: 'en' });
+  b.image(partnerNews, 'partner-logo.png', PNG_1X1, 1, 1, { nodeId: 3 });
+
+  // Wastebin: a deleted folder (everything in it deleted with it), a deleted file, a live file.
+  const wastebin = b.folder(root, 'Wastebin');
+  const deletedAt = { at: T0 - 14 * DAY, by: 2 };
+  const oldCampaign = b.folder(wastebin, 'Old campaign', { deleted: deletedAt });
+  b.file(oldCampaign, 'campaign-flyer.pdf', pdf('Campaign'), { deleted: deletedAt });
+  b.image(oldCampaign, 'campaign-banner.png', PNG_1X1, 1, 1, { deleted: deletedAt });
+  const assets = b.folder(oldCampaign, 'Assets', { deleted: deletedAt });
+  b.file(assets, 'asset.txt', Buffer.from('asset\n'), { deleted: deletedAt });
+  b.page(oldCampaign, 'Campaign landing', landing, { language: 'en', deleted: deletedAt });
+  b.file(wastebin, 'outdated-price-list.pdf', pdf('Outdated'), { deleted: { at: T0 - 3 * DAY, by: 1 } });
+  b.file(wastebin, 'keep-me.txt', Buffer.from('still here\n'));
+
+  ds.roles = { channelNodeId: 2, sandboxParentFolderId: sandbox.id, pagesFolderId: pagesFolder.id, templatesFolderId: templates.id };
+  return ds;
+}

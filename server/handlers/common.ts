@@ -1,0 +1,171 @@
+/**
+ * What every handler needs: reading parsed (or, for operations whose parameters are "not shown",
+ * raw) query values, the request body, and resolving ids and node ids into objects and views,
+ * refusing client mistakes with a Refusal and never changing state while doing so.
+ */
+import {
+  ancestorsVisible,
+  inWastebin,
+  lookup,
+  resolveInView,
+  viewOf,
+  type Kind,
+  type Obj,
+  type State,
+  type View,
+} from '../state.ts';
+import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
+
+/** The wastebin modes of the `wastebin` parameter. */
+export type Wastebin = 'exclude' | 'include' | 'only';
+
+function rawValues(req: OpRequest, name: string): string[] {
+  return (req.rawQuery[name] ?? []).filter((v) => v !== '');
+}
+
+function parseInt(value: string, name: string): number {
+  const n = Number(value);
+  if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw new Refusal('INVALIDDATA', `${name}: "${value}" is not an integer`, name);
+  return n;
+}
+
+function parseBool(value: string, name: string): boolean {
+  if (!/^(true|false)$/i.test(value)) throw new Refusal('INVALIDDATA', `${name}: "${value}" is not true or false`, name);
+  return value.toLowerCase() === 'true';
+}
+
+/** An integer query parameter: the parsed value, else the raw one (operations with undeclared parameters), else the fallback. */
+export function qInt(req: OpRequest, name: string, fallback: number): number;
+export function qInt(req: OpRequest, name: string): number | undefined;
+export function qInt(req: OpRequest, name: string, fallback?: number): number | undefined {
+  const v = req.query[name];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return parseInt(v, name);
+  const raw = rawValues(req, name)[0];
+  return raw === undefined ? fallback : parseInt(raw, name);
+}
+
+/** A boolean query parameter (see qInt). */
+export function qBool(req: OpRequest, name: string, fallback: boolean): boolean;
+export function qBool(req: OpRequest, name: string): boolean | undefined;
+export function qBool(req: OpRequest, name: string, fallback?: boolean): boolean | undefined {
+  const v = req.query[name];
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'string') return parseBool(v, name);
+  const raw = rawValues(req, name)[0];
+  return raw === undefined ? fallback : parseBool(raw, name);
+}
+
+/** A string query parameter (see qInt); an empty string counts as given. */
+export function qStr(req: OpRequest, name: string): string | undefined {
+  const v = req.query[name];
+  if (v !== undefined && !Array.isArray(v)) return String(v);
+  return req.rawQuery[name]?.[0];
+}
+
+/** A multivalued integer parameter: every value given (ENV-06), empty when absent. */
+export function qInts(req: OpRequest, name: string): number[] {
+  const v = req.query[name];
+  if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'number' ? x : parseInt(String(x), name)));
+  if (typeof v === 'number') return [v];
+  return rawValues(req, name).map((x) => parseInt(x, name));
+}
+
+/** A multivalued string parameter (see qInts). */
+export function qStrs(req: OpRequest, name: string): string[] {
+  const v = req.query[name];
+  if (Array.isArray(v) && v.length > 0) return v.map(String);
+  if (typeof v === 'string') return [v];
+  return rawValues(req, name);
+}
+
+/** The `wastebin` parameter; an unknown value is treated as exclude (WST-06). */
+export function qWastebin(req: OpRequest, faults: FaultSet, name = 'wastebin'): Wastebin {
+  const v = qStr(req, name);
+  const mode: Wastebin = v === 'include' || v === 'only' ? v : 'exclude';
+  return mode === 'only' && faults.has('wastebin-only-ignored') ? 'include' : mode;
+}
+
+/** The JSON body as the request schema's type (the HTTP layer validated it); `{}` when absent. */
+export function bodyOf<T>(req: OpRequest): Partial<T> {
+  return req.body !== null && typeof req.body === 'object' ? (req.body as Partial<T>) : {};
+}
+
+type Member<T> = T | undefined;
+
+/** A member of a loosely typed request record (`file` of FileSaveRequest): absent, or of the type asked, else refused INVALIDDATA (NEG-04). */
+export function member(record: Record<string, unknown> | undefined, key: string, type: 'string', property: string): Member<string>;
+export function member(record: Record<string, unknown> | undefined, key: string, type: 'boolean', property: string): Member<boolean>;
+export function member(record: Record<string, unknown> | undefined, key: string, type: 'integer', property: string): Member<number>;
+export function member(record: Record<string, unknown> | undefined, key: string, type: 'strings', property: string): Member<string[]>;
+export function member(record: Record<string, unknown> | undefined, key: string, type: 'string' | 'boolean' | 'integer' | 'strings', property: string): Member<string | boolean | number | string[]> {
+  const v = record?.[key];
+  if (v === undefined || v === null) return undefined;
+  const ok =
+    type === 'integer' ? Number.isSafeInteger(v)
+    : type === 'strings' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+    : typeof v === type;
+  if (!ok) throw new Refusal('INVALIDDATA', `${property}: must be ${type === 'strings' ? 'an array of strings' : `a ${type}`}`, property);
+  return v as string | boolean | number | string[];
+}
+
+/** The view a `nodeId` asks for; undefined for 0 or absent ("no channel"); unknown nodes are refused NOTFOUND. */
+export function nodeView(state: State, nodeId: number | undefined, property = 'nodeId'): View | undefined {
+  if (nodeId === undefined || nodeId === 0) return undefined;
+  if (!state.nodes.has(nodeId)) throw new Refusal('NOTFOUND', `node ${nodeId} not found`, property);
+  return viewOf(state, nodeId);
+}
+
+/** Options of resolveObject. */
+export interface ResolveOptions {
+  kinds: readonly Kind[];
+  /** The view to resolve in; absent: the object itself, seen in the view of its own node. */
+  view?: View;
+  /** With `include`/`only` a deleted object resolves (listings of wastebin content); default exclude. */
+  wastebin?: Wastebin;
+  /** The request field naming the id, for refusals. */
+  property?: string;
+  /** What the id names, for messages ("folder", "file"). */
+  what: string;
+  faults: FaultSet;
+}
+
+/**
+ * Resolves a local or global id (ENV-05) to the object a view sees and that view. In a channel view,
+ * an id of any variant gives the variant visible there. Unknown, invisible or deleted objects are NOTFOUND
+ * ("Loading a deleted object by id gives NOTFOUND", reference notes).
+ */
+export function resolveObject(state: State, ref: string | number | undefined, o: ResolveOptions): { obj: Obj; view: View } {
+  if (ref === undefined || ref === '') throw new Refusal('INVALIDDATA', `${o.what} id missing`, o.property);
+  const text = String(ref).trim();
+  if (o.faults.has('globalid-not-accepted') && !/^\d+$/.test(text)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
+  const found = lookup(state, text);
+  if (!found || !o.kinds.includes(found.kind)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
+  let obj: Obj | undefined = found;
+  const view = o.view ?? viewOf(state, found.nodeId);
+  if (o.view) {
+    obj = resolveInView(state, found.channelSetId, view);
+    if (!obj || !ancestorsVisible(state, obj, view)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found in node ${view.nodeId}`, o.property);
+  }
+  if ((o.wastebin ?? 'exclude') === 'exclude' && inWastebin(state, obj, view)) {
+    throw new Refusal('NOTFOUND', `${o.what} ${text} not found (it is in the wastebin)`, o.property);
+  }
+  return { obj, view };
+}
+
+/** Names are refused when they could escape a folder or are unusable: empty, `/`, `\`, `..` segments, NUL or control characters, over 255 characters. */
+export function checkName(name: unknown, property: string, what: string): string {
+  if (typeof name !== 'string' || name.trim() === '') throw new Refusal('INVALIDDATA', `${what}: a name is required`, property);
+  // eslint-disable-next-line no-control-regex
+  if (/[/\\\u0000-\u001f\u007f]/.test(name) || name === '..' || name === '.') {
+    throw new Refusal('INVALIDDATA', `${what}: "${name}" must not contain path separators, ".." or control characters`, property);
+  }
+  if (name.length > 255) throw new Refusal('INVALIDDATA', `${what}: the name exceeds 255 characters`, property);
+  return name;
+}
+
+/** A staging status map for list responses: empty without a package, else one entry per object's global id. */
+export function stagingMap(objs: readonly Obj[], pkg: string | undefined): Record<string, { packageName: string; included: boolean }> {
+  if (!pkg) return {};
+  return Object.fromEntries(objs.map((o) => [o.globalId, { packageName: pkg, included: false }]));
+}

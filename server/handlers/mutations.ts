@@ -1,0 +1,70 @@
+/**
+ * Changes shared by several operations: recursive deletion, copying an object (localize, file copy),
+ * unique file names. Callers validate everything first: these never refuse.
+ */
+import type { DatasetTag } from '../dataset.ts';
+import {
+  allocateId,
+  allocateTagId,
+  globalIdFor,
+  insertObject,
+  type ChildKind,
+  type DeleteMark,
+  type Obj,
+  type State,
+} from '../state.ts';
+
+/**
+ * Puts a folder channel set into the wastebin with everything in it: every variant (master, localized
+ * copies) and every object below, in every node, gets `deleted` (reference notes: "Deleting puts the
+ * object (and, for a folder, everything in it, recursively) in the wastebin").
+ */
+export function deleteRecursively(state: State, setId: number, mark: DeleteMark): void {
+  const stack = [setId];
+  for (let guard = 0; stack.length > 0 && guard < 10_000_000; guard++) {
+    const set = stack.pop()!;
+    for (const v of state.sets.get(set) ?? []) v.deleted ??= { ...mark };
+    const idx = state.children.get(set);
+    if (!idx) continue;
+    for (const kind of ['file', 'image', 'page'] as ChildKind[]) {
+      for (const child of idx[kind]) for (const v of state.sets.get(child) ?? []) v.deleted ??= { ...mark };
+    }
+    stack.push(...idx.folder);
+  }
+}
+
+/** Copies of tags with fresh ids (a copied object owns its tags). */
+export function cloneTags(state: State, tags: readonly DatasetTag[] | undefined): DatasetTag[] | undefined {
+  return tags?.map((t) => ({ ...structuredClone(t), id: allocateTagId(state) }));
+}
+
+/**
+ * A copy of an object with a fresh id, created now by the requesting user. `changes` set what differs
+ * (node, channel set, master, parent, name, ...); multichannel settings are not copied.
+ */
+export function copyObject<T extends Obj>(state: State, source: T, changes: Partial<T>): T {
+  const id = allocateId(state);
+  const now = Math.floor(state.now() / 1000);
+  const copy = {
+    ...source, id, globalId: globalIdFor(id), channelSetId: id, cdate: now, edate: now,
+    creatorId: state.requesterId, editorId: state.requesterId, tags: cloneTags(state, source.tags), ...changes,
+  } as T;
+  for (const key of ['deleted', 'excluded', 'disinherit', 'disinheritDefault', 'masterId'] as const) {
+    if (!(key in changes)) delete copy[key];
+  }
+  if (copy.tags === undefined) delete copy.tags;
+  if (copy.kind === 'template' && source.kind === 'template') copy.templateTags = cloneTags(state, source.templateTags) ?? [];
+  insertObject(state, copy);
+  return copy;
+}
+
+/** `name` made unique against lower-cased taken names as `base_1.ext`, `base_2.ext` (reference notes). */
+export function uniqueFileName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name.toLowerCase())) return name;
+  const dot = name.lastIndexOf('.');
+  const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let i = 1; ; i++) {
+    const candidate = `${base}_${i}${ext}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}

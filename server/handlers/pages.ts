@@ -1,0 +1,290 @@
+/**
+ * Page and template operations of contract 4.2: getPages (with its filters and add-ons), findPages,
+ * getExternalLinks and getTemplates.
+ */
+import {
+  allocateId,
+  globalIdFor,
+  insertObject,
+  inWastebin,
+  lookup,
+  nowSeconds,
+  resolveInView,
+  viewOf,
+  type FileObj,
+  type FolderObj,
+  type PageObj,
+  type State,
+  type TemplateObj,
+  type View,
+} from '../state.ts';
+import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
+import { nodeView, qBool, qInt, qInts, qStr, qWastebin, resolveObject, stagingMap } from './common.ts';
+import {
+  collectChildren,
+  compareValues,
+  filterFromQuery,
+  legacySortKeys,
+  objectPredicate,
+  pageFromQuery,
+  pageLegacy,
+  sortLegacy,
+  usersMatching,
+  wastebinKeeps,
+  walkOf,
+  type Walk,
+} from './listing.ts';
+import { pageFlags, pageRecord, templateRecord, type PageRenderOptions, type RenderCtx } from './render.ts';
+
+/** Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). */
+export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): ((url: string | undefined) => boolean) | undefined {
+  if (pattern === undefined || pattern === '') return undefined;
+  if (faults.has('niceurl-regex-literal')) return (url) => url?.includes(pattern) ?? false;
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (err) {
+    throw new Refusal('INVALIDDATA', `niceurl: not a valid regular expression: ${(err as Error).message}`, 'niceurl');
+  }
+  return (url) => url !== undefined && re.test(url);
+}
+
+/**
+ * Restricts pages to a language. With `fallback`, each group of language variants contributes the
+ * variant in that language, else the one in the node's highest-priority language; `0` means pages
+ * without a language; an unknown language gives nothing without fallback.
+ */
+export function languageFilter(state: State, view: View, pages: PageObj[], language: string, fallback: boolean): PageObj[] {
+  if (language === '0') return pages.filter((p) => !p.language);
+  const node = state.nodes.get(view.nodeId)!;
+  const nodeLangs = node.languageIds.map((id) => state.languages.find((l) => l.id === id)!).filter(Boolean);
+  let lang = state.languages.find((l) => l.code === language || String(l.id) === language);
+  if (!lang) {
+    if (!fallback) return [];
+    lang = nodeLangs[0];
+  }
+  if (!fallback || !lang) return pages.filter((p) => p.language === lang?.code);
+  const rank = (p: PageObj) => (p.language === lang.code ? -1 : nodeLangs.findIndex((l) => l.code === p.language) >>> 0);
+  const best = new Map<number, PageObj>();
+  for (const p of pages) {
+    const key = p.contentSetId ?? -p.id;
+    const cur = best.get(key);
+    if (!cur || rank(p) < rank(cur)) best.set(key, p);
+  }
+  const chosen = new Set(best.values());
+  return pages.filter((p) => chosen.has(p));
+}
+
+/** The channel sets named by template ids (a localized copy's id names its set too). */
+function templateSets(state: State, ids: number[]): Set<number> {
+  return new Set(ids.map((id) => lookup(state, id)?.channelSetId ?? id));
+}
+
+/** Text of a page's content tags, for `searchcontent`. */
+function contentText(p: PageObj): string {
+  return (p.tags ?? []).filter((t) => t.type === 'CONTENTTAG').flatMap((t) => Object.values(t.properties).map((v) => v.stringValue ?? '')).join('\n');
+}
+
+/** Whether time management changes the page's status within `timedue` seconds from now (as the deployed implementation checks it). */
+function dueWithin(p: PageObj, now: number, timedue: number): boolean {
+  const tm = p.timeManagement;
+  if (p.online && (tm?.offlineAt ?? 0) > 0) return tm!.offlineAt! <= now + timedue;
+  if (!p.online && (tm?.at ?? 0) > 0) return tm!.at! <= now + timedue;
+  return false;
+}
+
+/** The getPages filters beyond Group F, as a predicate (FLT-09). */
+function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSet): (p: PageObj) => boolean {
+  const flags = { online: qBool(req, 'online'), modified: qBool(req, 'modified'), planned: qBool(req, 'planned'), queued: qBool(req, 'queued') };
+  if (faults.has('getpages-online-filter-inverted') && flags.online !== undefined) flags.online = !flags.online;
+  let tids = qInts(req, 'template_id');
+  if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
+  const tsets = tids.length > 0 ? templateSets(state, tids) : undefined;
+  const include = qInts(req, 'includeMlId');
+  const exclude = qInts(req, 'excludeMlId');
+  const priority = qInt(req, 'priority', 0);
+  const filename = qStr(req, 'filename')?.toLowerCase();
+  const before = qInt(req, 'publishedbefore', 0);
+  const since = qInt(req, 'publishedsince', 0);
+  const publisher = qStr(req, 'publisher');
+  const publishers = publisher ? usersMatching(state, publisher) : undefined;
+  const publisherIds = qInts(req, 'publisherId');
+  const ispublisher = qBool(req, 'ispublisher', false);
+  const timedue = qInt(req, 'timedue', 0);
+  const insync = qBool(req, 'insync');
+  const wfown = qBool(req, 'wfown', false);
+  const wfwatch = qBool(req, 'wfwatch', false);
+  const niceurl = niceUrlMatcher(qStr(req, 'niceurl'), faults);
+  const now = nowSeconds(state);
+  const me = state.requesterId;
+  const myGroups = state.users.get(me)?.groupIds ?? [];
+  const ml = (p: PageObj) => (resolveInView(state, p.templateSet, view, true) as TemplateObj | undefined)?.markupLanguageId;
+  return (p) => {
+    const f = pageFlags(p);
+    return (
+      (flags.online === undefined || p.online === flags.online) &&
+      (flags.modified === undefined || p.modified === flags.modified) &&
+      (flags.planned === undefined || f.planned === flags.planned) &&
+      (flags.queued === undefined || f.queued === flags.queued) &&
+      (!tsets || tsets.has(p.templateSet)) &&
+      (include.length === 0 || include.includes(ml(p) ?? -1)) &&
+      (exclude.length === 0 || !exclude.includes(ml(p) ?? -1)) &&
+      (priority === 0 || p.priority === priority) &&
+      (!filename || p.fileName.toLowerCase().includes(filename)) &&
+      (before <= 0 || (p.pdate > 0 && p.pdate <= before)) &&
+      (since <= 0 || p.pdate >= since) &&
+      (!publishers || (p.publisherId !== undefined && publishers.has(p.publisherId))) &&
+      (publisherIds.length === 0 || (p.publisherId !== undefined && publisherIds.includes(p.publisherId))) &&
+      (!ispublisher || p.publisherId === me) &&
+      (timedue <= 0 || dueWithin(p, now, timedue)) &&
+      (insync === undefined || (p.translation?.inSync ?? true) === insync) &&
+      (!wfown || p.workflow?.userId === me) &&
+      (!wfwatch || (p.workflow?.groupIds.some((g) => myGroups.includes(g)) ?? false)) &&
+      (!niceurl || niceurl(p.niceUrl))
+    );
+  };
+}
+
+/** GET /folder/getPages/{id}: pages of a folder with Group F, Group L and the page filters and add-ons. */
+export const getPages: Handler<State> = (state, req, ctx) => {
+  const wastebin = qWastebin(req, ctx.faults);
+  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'id' });
+  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);
+  const filter = filterFromQuery(req);
+  const search = filter.search;
+  const searchContent = qBool(req, 'searchcontent', false);
+  const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
+  const byTerm = (p: PageObj) =>
+    !search || objectPredicate(state, view, { ...filter, search }, ctx.faults)(p) || (searchContent && contentText(p).toLowerCase().includes(search.toLowerCase()));
+  const pageFilter = pagePredicate(state, view, req, ctx.faults);
+  let pages = collectChildren(state, obj as FolderObj, 'page', walk).filter((p) => groupF(p) && byTerm(p) && pageFilter(p));
+  const language = qStr(req, 'language');
+  if (language) pages = languageFilter(state, view, pages, language, qBool(req, 'langfallback', true));
+  const sorted = sortLegacy(pages, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
+  const paged = pageFromQuery(req, sorted, ctx.faults);
+  const rctx: RenderCtx = { state, view, faults: ctx.faults };
+  const add: PageRenderOptions = {
+    contentTags: qBool(req, 'contenttags', false), objectTags: qBool(req, 'objecttags', false), folder: qBool(req, 'folder', false),
+    template: qBool(req, 'template', false), languageVariants: qBool(req, 'langvars', false),
+    translationStatus: qBool(req, 'translationstatus', false) || qBool(req, 'insync') !== undefined,
+    workflow: qBool(req, 'wfown', false) || qBool(req, 'wfwatch', false),
+  };
+  return {
+    pages: paged.items.map((p) => pageRecord(rctx, p, add)),
+    hasMoreItems: paged.hasMoreItems,
+    numItems: paged.numItems,
+    stagingStatus: stagingMap(paged.items, qStr(req, 'package')),
+  };
+};
+
+/**
+ * The folders a find operation searches: `folderId` 0 searches all folders of every node; otherwise the
+ * folder and, with `recursive`, its sub-folders, in the folder's own node.
+ */
+export function findScope<K extends 'file' | 'page'>(state: State, req: OpRequest, kind: K, faults: FaultSet): (K extends 'page' ? PageObj : FileObj)[] {
+  const folderId = qInt(req, 'folderId', 0);
+  type Out = K extends 'page' ? PageObj : FileObj;
+  if (folderId === 0) {
+    if (faults.has('findfiles-folder0-empty') && kind === 'file') return [];
+    const out: Out[] = [];
+    for (const o of state.objects.values()) {
+      if (o.kind === kind && !inWastebin(state, o, viewOf(state, o.nodeId))) out.push(o as Out);
+    }
+    return out;
+  }
+  const { obj, view } = resolveObject(state, folderId, { kinds: ['folder'], what: 'folder', faults, property: 'folderId' });
+  return collectChildren(state, obj as FolderObj, kind, walkOf(view, qBool(req, 'recursive', true), 'exclude', faults)) as Out[];
+}
+
+/** Name matches of a find query, ignoring case, ordered by name then id; `query` absent matches all (FLT-10). */
+export function findMatches<T extends PageObj | FileObj>(items: T[], query: string | undefined, faults: FaultSet): T[] {
+  const q = (query ?? '').toLowerCase();
+  return items.filter((o) => o.name.toLowerCase().includes(q)).sort((a, b) => compareValues(a.name, b.name, faults) || a.id - b.id);
+}
+
+/** GET /folder/findPages: pages whose name contains `query` (maxItems 100 by default; PAG-08, FLT-10). */
+export const findPages: Handler<State> = (state, req, ctx) => {
+  const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
+  const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
+  return {
+    pages: paged.items.map((p) => pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p)),
+    hasMoreItems: paged.hasMoreItems,
+    numItems: paged.numItems,
+    stagingStatus: {},
+  };
+};
+
+/** External http(s) links of a page: PAGE-type parts with a URL and no internal page (FLD-10). */
+export function externalLinks(p: PageObj, faults: FaultSet): string[] {
+  const links: string[] = [];
+  for (const tag of p.tags ?? []) {
+    for (const prop of Object.values(tag.properties)) {
+      const url = prop.stringValue;
+      if (prop.type !== 'PAGE' || prop.pageId !== undefined || !url) continue;
+      if ((/^https?:\/\//i.test(url) || faults.has('external-links-any-scheme')) && !links.includes(url)) links.push(url);
+    }
+  }
+  return links;
+}
+
+/** GET /folder/getExternalLinks/{folderId}: per page of the folder (and sub-folders when recursive), its external links. */
+export const getExternalLinks: Handler<State> = (state, req, ctx) => {
+  const { obj, view } = resolveObject(state, req.path.folderId, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'folderId' });
+  const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, qBool(req, 'recursive', false), 'exclude', ctx.faults)).sort((a, b) => a.id - b.id);
+  return {
+    pages: pages.map((p) => ({ pageId: p.id, pageName: p.name, links: externalLinks(p, ctx.faults) })).filter((e) => e.links.length > 0),
+  };
+};
+
+/** Templates linked into a folder (and its sub-folders when the walk is recursive), each with the folder it is linked to. */
+export function templatesIn(state: State, folder: FolderObj, walk: Walk): { template: TemplateObj; folder: FolderObj }[] {
+  const folders = [folder, ...(walk.recursive ? collectChildren(state, folder, 'folder', { ...walk, wastebin: walk.wastebin === 'exclude' ? 'exclude' : 'include' }) : [])];
+  const out: { template: TemplateObj; folder: FolderObj }[] = [];
+  for (const f of folders) {
+    for (const set of state.templateLinks.get(f.channelSetId) ?? []) {
+      const t = resolveInView(state, set, walk.view) as TemplateObj | undefined;
+      if (t && wastebinKeeps(walk.wastebin, t.deleted !== undefined)) out.push({ template: t, folder: f });
+    }
+  }
+  return out;
+}
+
+/** GET /folder/getTemplates/{folderId}: templates linked into the folder; `reduce` with `recursive` lists each once (FLD-08). */
+export const getTemplates: Handler<State> = (state, req, ctx) => {
+  const wastebin = qWastebin(req, ctx.faults);
+  const { obj, view } = resolveObject(state, req.path.folderId, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'folderId' });
+  const recursive = qBool(req, 'recursive', false);
+  const keep = objectPredicate(state, view, filterFromQuery(req), ctx.faults);
+  let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults)).filter((e) => keep(e.template));
+  if (recursive && qBool(req, 'reduce', false) && !ctx.faults.has('reduce-ignored')) {
+    const seen = new Set<number>();
+    entries = entries.filter((e) => !seen.has(e.template.id) && seen.add(e.template.id));
+  }
+  const order = new Map(entries.map((e, i) => [e, i]));
+  const byTemplate = sortLegacy(entries.map((e) => e.template), qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
+  // Entries of one template (recursive, not reduced) keep their folder order.
+  const sorted = byTemplate.filter((t, i) => byTemplate.indexOf(t) === i).flatMap((t) => entries.filter((e) => e.template === t).sort((a, b) => order.get(a)! - order.get(b)!));
+  const paged = pageFromQuery(req, sorted, ctx.faults);
+  const rctx: RenderCtx = { state, view, faults: ctx.faults };
+  return {
+    templates: paged.items.map((e) => templateRecord(rctx, e.template, { folder: e.folder })),
+    hasMoreItems: paged.hasMoreItems,
+    numItems: paged.numItems,
+  };
+};
+
+/** Creates a page (folder start page) with the template of that channel set, offline and unpublished. */
+export function createPage(state: State, folder: FolderObj, templateSet: number, name: string, language: string | undefined): PageObj {
+  const now = nowSeconds(state);
+  const id = allocateId(state);
+  const lang = state.languages.find((l) => l.code === language);
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || `page-${id}`;
+  const page: PageObj = {
+    kind: 'page', id, globalId: globalIdFor(id), nodeId: folder.nodeId, channelSetId: id, parentSet: folder.channelSetId, name,
+    description: '', cdate: now, edate: now, creatorId: state.requesterId, editorId: state.requesterId, templateSet,
+    fileName: `${slug}${lang ? `.${lang.code}` : ''}.html`, ...(lang ? { language: lang.code, contentSetId: id } : {}),
+    contentId: id, priority: 1, online: false, modified: true, pdate: 0,
+  };
+  insertObject(state, page);
+  return page;
+}

@@ -1,0 +1,430 @@
+/**
+ * Record rendering: stored objects -> the contract's records (sections 2.2-2.8), one renderer per kind,
+ * seen from a view. Members whose value would be null are left out (reference notes), and only members
+ * the contract lists are sent.
+ */
+import type {
+  Construct,
+  DeleteInfo,
+  File as FileRecord,
+  Folder as FolderRecord,
+  Item,
+  Node as NodeRecord,
+  Page as PageRecord,
+  PageVersion,
+  Property,
+  Tag,
+  Template as TemplateRecord,
+  TemplateTag,
+  TranslationStatus,
+  User,
+} from '../../schemas/types.ts';
+import type { DatasetTag } from '../dataset.ts';
+import {
+  ancestorsVisible,
+  deletedAbove,
+  folderChain,
+  lookup,
+  masterDeleted,
+  masterVariant,
+  parentInView,
+  resolveInView,
+  type DeleteMark,
+  type FileObj,
+  type FolderObj,
+  type Obj,
+  type PageObj,
+  type State,
+  type TemplateObj,
+  type View,
+} from '../state.ts';
+import type { FaultSet } from '../types.ts';
+
+/** What every renderer needs: the store, the view and the planted faults. */
+export interface RenderCtx {
+  state: State;
+  view: View;
+  faults: FaultSet;
+}
+
+/** Privileges of the requesting user on folders (contract 2.3; the fixture's admin has all of them). */
+export const FOLDER_PRIVILEGES = [
+  'view', 'viewfolder', 'viewfile', 'viewpage', 'viewtemplate', 'createfolder', 'createfile', 'createpage', 'createtemplate',
+  'updatefolder', 'updatefile', 'updatepage', 'updatetemplate', 'updateform', 'updatetagtypes', 'deletefolder', 'deletefile',
+  'deletepage', 'deletetemplate', 'deletetemplates', 'publishpage', 'importpage', 'translatepage', 'linktemplate',
+  'linkworkflow', 'inheritance', 'synchronizechannel', 'assignpermissions', 'wastebin',
+];
+
+/** Permission names per object in the `perms` map of list responses. */
+export const ITEM_PERMISSIONS = ['view', 'create', 'edit', 'delete', 'publish'];
+
+/** The User record of a user id (no password: a null member is left out). */
+export function userRecord(state: State, id: number | undefined): User | undefined {
+  const u = id === undefined ? undefined : state.users.get(id);
+  if (!u) return undefined;
+  return {
+    id: u.id, login: u.login, firstName: u.firstName, lastName: u.lastName,
+    ...(u.email ? { email: u.email } : {}), ...(u.description ? { description: u.description } : {}),
+  };
+}
+
+/** DeleteInfo with `at` in seconds and the deleting user. */
+export function deleteInfo(state: State, mark: DeleteMark, faults: FaultSet): DeleteInfo {
+  const by = faults.has('deleted-missing-by') ? undefined : userRecord(state, mark.by);
+  return { at: mark.at, ...(by ? { by } : {}) };
+}
+
+/** The Node record of a node id. */
+export function nodeRecord(state: State, nodeId: number): NodeRecord {
+  const n = state.nodes.get(nodeId)!;
+  const master = state.nodes.get(n.chain[n.chain.length - 1]!)!;
+  return {
+    id: n.id, globalId: n.globalId, name: n.name, creator: userRecord(state, n.creatorId), cdate: n.cdate,
+    editor: userRecord(state, n.editorId), edate: n.edate, type: n.masterId === undefined ? 'node' : 'channel',
+    folderId: n.rootFolderId, publishDir: n.publishDir, binaryPublishDir: n.binaryPublishDir, pubDirSegment: false,
+    https: n.https, host: n.host, publishFs: true, publishFsPages: true, publishFsFiles: true, publishContentMap: false,
+    publishContentMapPages: false, publishContentMapFiles: false, publishContentMapFolders: false, disablePublish: false,
+    editorVersion: 1, contentEditor: n.contentEditor, defaultFileFolderId: n.rootFolderId, defaultImageFolderId: n.rootFolderId,
+    languagesId: n.languageIds, ...(n.masterId === undefined ? {} : { masterId: n.masterId, inheritedFromId: n.masterId }),
+    masterNodeId: master.id, urlRenderWayPages: 0, urlRenderWayFiles: 0, insecurePreviewUrl: false, omitPageExtension: false,
+    pageLanguageCode: 'FILENAME',
+  };
+}
+
+/** The common item fields (contract 2.2) of any object, with its deletion state in the view. */
+export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
+  const { state, view, faults } = ctx;
+  const type = obj.kind === 'folder' ? (obj.parentSet === 0 ? (state.nodes.get(obj.nodeId)?.masterId === undefined ? 'node' : 'channel') : 'folder') : obj.kind;
+  const above = faults.has('folder-deleted-missing') ? undefined : deletedAbove(state, obj, view);
+  const master = masterDeleted(state, obj);
+  return {
+    id: obj.id, globalId: obj.globalId, name: obj.name, creator: userRecord(state, obj.creatorId), cdate: obj.cdate,
+    editor: userRecord(state, obj.editorId), edate: obj.edate, type,
+    ...(obj.deleted ? { deleted: deleteInfo(state, obj.deleted, faults) } : {}),
+    ...(master ? { masterDeleted: deleteInfo(state, master, faults) } : {}),
+    ...(above ? { folderDeleted: deleteInfo(state, above, faults) } : {}),
+  };
+}
+
+/** Multichannelling members shared by folders, files and pages: where the object comes from in the view. */
+function channelFields(ctx: RenderCtx, obj: Obj) {
+  const { state, view, faults } = ctx;
+  const master = masterVariant(state, obj.channelSetId) ?? obj;
+  const disinherit = master.disinherit ?? [];
+  const from = faults.has('inherited-from-names-channel') ? view.nodeId : obj.nodeId;
+  return {
+    inherited: obj.nodeId !== view.nodeId || (faults.has('localized-copy-keeps-inherited') && obj.masterId !== undefined),
+    inheritedFrom: state.nodes.get(from)?.name,
+    inheritedFromId: obj.nodeId,
+    masterNode: state.nodes.get(master.nodeId)?.name,
+    masterNodeId: master.nodeId,
+    ...(disinherit.length > 0 ? { disinheritedChannels: disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id)) } : {}),
+    excluded: master.excluded ?? false,
+    disinheritDefault: master.disinheritDefault ?? false,
+    disinherited: disinherit.length > 0,
+  };
+}
+
+function renderProperty(tag: DatasetTag, key: string, index: number): Property {
+  const p = tag.properties[key]!;
+  return { id: tag.id * 10 + index, ...p };
+}
+
+/** The Tag record of a stored tag; with `construct` the construct is attached (folder load `construct=true`). */
+export function tagRecord(state: State, tag: DatasetTag, construct = false): Tag | TemplateTag {
+  const c = construct ? state.constructs.get(tag.constructId) : undefined;
+  return {
+    id: tag.id, name: tag.name, constructId: tag.constructId, ...(c ? { construct: constructRecord(state, tag.constructId) } : {}),
+    active: tag.active, type: tag.type,
+    properties: Object.fromEntries(Object.keys(tag.properties).map((key, i) => [key, renderProperty(tag, key, i)])),
+    ...(tag.mandatory === undefined ? {} : { mandatory: tag.mandatory }),
+    ...(tag.editableInPage === undefined ? {} : { editableInPage: tag.editableInPage }),
+  };
+}
+
+/** A map of tags by name. */
+export function tagMap(state: State, tags: readonly DatasetTag[], construct = false): Record<string, Tag> {
+  return Object.fromEntries(tags.map((t) => [t.name, tagRecord(state, t, construct)]));
+}
+
+/** The Construct record. */
+export function constructRecord(state: State, id: number): Construct {
+  const c = state.constructs.get(id)!;
+  return {
+    id: c.id, globalId: c.globalId, keyword: c.keyword, name: c.name, description: c.description, icon: c.icon, category: c.category,
+    mayBeSubtag: false, mayContainSubtags: false, creator: userRecord(state, c.creatorId), editor: userRecord(state, c.editorId),
+    cdate: c.cdate, edate: c.edate, newEditor: true, visibleInMenu: true, autoEnable: false,
+    parts: c.parts.map((p) => ({ id: p.id, keyword: p.keyword, name: p.name, type: p.type })),
+  };
+}
+
+/** `/Root/Sub/Name/` from folder names in the view. */
+export function folderPath(ctx: RenderCtx, folder: FolderObj): string {
+  return `/${folderChain(ctx.state, folder, ctx.view).map((f) => f.name).join('/')}/`;
+}
+
+function joinPath(...parts: string[]): string {
+  return `/${parts.join('/').split('/').filter(Boolean).join('/')}`;
+}
+
+function hasSubfolders(ctx: RenderCtx, folder: FolderObj): boolean {
+  for (const set of ctx.state.children.get(folder.channelSetId)?.folder ?? []) {
+    const sub = resolveInView(ctx.state, set, ctx.view);
+    if (sub && !sub.deleted) return true;
+  }
+  return false;
+}
+
+/** Options of folderRecord. */
+export interface FolderRenderOptions {
+  tags?: boolean;
+  construct?: boolean;
+  privileges?: boolean;
+  privilegeMap?: boolean;
+}
+
+/** The Folder record (contract 2.3). Root folders are type node/channel and have no motherId. */
+export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOptions = {}): FolderRecord {
+  const { state, view, faults } = ctx;
+  const chain = folderChain(state, f, view);
+  const mother = chain.length > 1 ? chain[chain.length - 2] : undefined;
+  const master = masterVariant(state, f.channelSetId) ?? f;
+  const record: FolderRecord = {
+    ...itemRecord(ctx, f),
+    ...channelFields(ctx, f),
+    ...(mother ? { motherId: mother.id } : {}),
+    publishDir: f.publishDir,
+    description: f.description,
+    nodeId: view.nodeId,
+    ...(o.tags ? { tags: tagMap(state, f.tags ?? [], o.construct) } : {}),
+    hasSubfolders: hasSubfolders(ctx, f),
+    ...(o.privileges ? { privileges: FOLDER_PRIVILEGES, privilegeBits: '1'.repeat(FOLDER_PRIVILEGES.length) } : {}),
+    ...(o.privilegeMap ? { privilegeMap: { privileges: Object.fromEntries(FOLDER_PRIVILEGES.map((p) => [p, true])), languages: [] } } : {}),
+    path: `/${chain.map((c) => c.name).join('/')}/`,
+    masterId: master.id,
+    channelsetId: f.channelSetId,
+    channelId: state.nodes.get(f.nodeId)?.masterId === undefined ? 0 : f.nodeId,
+    isMaster: f.masterId === undefined,
+    breadcrumbs: chain.map((c) => ({ id: c.id, globalId: c.globalId, name: c.name })),
+    ...(f.nameI18n ? { nameI18n: f.nameI18n } : {}),
+    ...(f.descriptionI18n ? { descriptionI18n: f.descriptionI18n } : {}),
+    ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
+  };
+  if (faults.has('folder-id-as-string')) (record as Record<string, unknown>).id = String(f.id);
+  return record;
+}
+
+/** Options of fileRecord. */
+export interface FileRenderOptions {
+  folder?: boolean;
+  tags?: boolean;
+}
+
+/** The File record (contract 2.4): typeId 10008 (images 10011), text = name, leaf, cls, iconCls. */
+export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}): FileRecord {
+  const { state, view } = ctx;
+  const folder = parentInView(state, f, view);
+  const node = state.nodes.get(view.nodeId)!;
+  const publishPath = joinPath(node.binaryPublishDir, folder?.publishDir ?? '/', f.name);
+  const image = f.kind === 'image';
+  return {
+    ...itemRecord(ctx, f),
+    ...channelFields(ctx, f),
+    typeId: image ? 10011 : 10008,
+    ...(folder ? { folderName: folder.name, folderId: folder.id, path: folderPath(ctx, folder) } : {}),
+    channelId: state.nodes.get(f.nodeId)?.masterId === undefined ? 0 : f.nodeId,
+    text: f.name,
+    cls: 'file',
+    iconCls: image ? 'gtx_image' : 'gtx_file',
+    fileType: f.fileType,
+    description: f.description,
+    leaf: true,
+    fileSize: f.data?.length ?? 0,
+    ...(o.tags ? { tags: tagMap(state, f.tags ?? []) } : {}),
+    url: `/rest/file/content/load/${f.id}`,
+    ...(f.online ? { liveUrl: `${node.https ? 'https' : 'http'}://${node.host}${publishPath}` } : {}),
+    publishPath,
+    forceOnline: f.forceOnline,
+    online: f.online,
+    broken: f.data === null,
+    ...(o.folder && folder ? { folder: folderRecord(ctx, folder) } : {}),
+    ...(f.niceUrl ? { niceUrl: f.niceUrl } : {}),
+    ...(f.alternateUrls ? { alternateUrls: sortedUrls(f.alternateUrls, ctx.faults) } : {}),
+  };
+}
+
+/** An image record of the syncable-objects response: the file fields with the pixel size. */
+export function imageRecord(ctx: RenderCtx, f: FileObj): FileRecord {
+  return { ...fileRecord(ctx, f), sizeX: f.sizeX ?? 0, sizeY: f.sizeY ?? 0 };
+}
+
+function sortedUrls(urls: readonly string[], faults: FaultSet): string[] {
+  return faults.has('alternateurls-unsorted') ? [...urls] : [...urls].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Options of templateRecord: the folder the template is listed for (its folderId and path). */
+export interface TemplateRenderOptions {
+  folder?: FolderObj;
+}
+
+/** The Template record (contract 2.7). */
+export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRenderOptions = {}): TemplateRecord {
+  const { state, view } = ctx;
+  const folder = o.folder ?? parentInView(state, t, view);
+  const master = masterVariant(state, t.channelSetId) ?? t;
+  const ml = state.markupLanguages.get(t.markupLanguageId);
+  return {
+    id: t.id, globalId: t.globalId, name: t.name, description: t.description,
+    ...(folder ? { folderId: folder.id, path: folderPath(ctx, folder) } : {}),
+    source: t.source, creator: userRecord(state, t.creatorId), editor: userRecord(state, t.editorId), cdate: t.cdate, edate: t.edate,
+    locked: t.locked, inherited: t.nodeId !== view.nodeId, master: t.masterId === undefined,
+    inheritedFrom: state.nodes.get(t.nodeId)?.name, masterNode: state.nodes.get(master.nodeId)?.name,
+    masterId: master.id, channelSetId: t.channelSetId, channelId: state.nodes.get(t.nodeId)?.masterId === undefined ? 0 : t.nodeId,
+    ...(ml ? { markupLanguage: { id: ml.id, name: ml.name, extension: ml.extension, contentType: ml.contentType, ...(ml.feature ? { feature: ml.feature } : {}), excludeFromPublishing: ml.excludeFromPublishing ?? false } } : {}),
+    templateTags: tagMap(state, t.templateTags) as Record<string, TemplateTag>,
+    objectTags: tagMap(state, t.tags ?? []),
+  };
+}
+
+/** Options of pageRecord: the add-ons of getPages (FLD-09). */
+export interface PageRenderOptions {
+  contentTags?: boolean;
+  objectTags?: boolean;
+  folder?: boolean;
+  template?: boolean;
+  languageVariants?: boolean;
+  translationStatus?: boolean;
+  workflow?: boolean;
+  /** Rendering a variant inside another page record: no nested variants. */
+  nested?: boolean;
+}
+
+function versions(state: State, p: PageObj): { current: PageVersion; published?: PageVersion } {
+  const first: PageVersion = { number: '1.0', timestamp: p.cdate, editor: userRecord(state, p.creatorId) };
+  const edited = p.modified || p.edate > p.cdate;
+  const current: PageVersion = edited ? { number: '1.1', timestamp: Math.max(p.edate, p.cdate + 1), editor: userRecord(state, p.editorId) } : first;
+  const published = p.pdate > 0 ? (p.modified ? first : current) : undefined;
+  return { current, ...(published ? { published } : {}) };
+}
+
+/** Pages of the same folder in the view that share a value (language variants, page variants). */
+function siblings(ctx: RenderCtx, p: PageObj, same: (o: PageObj) => boolean): PageObj[] {
+  const out: PageObj[] = [];
+  for (const set of ctx.state.children.get(p.parentSet)?.page ?? []) {
+    const o = resolveInView(ctx.state, set, ctx.view) as PageObj | undefined;
+    if (o && o !== p && !o.deleted && same(o)) out.push(o);
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The TranslationStatus of a page that is a translation of another; undefined otherwise. */
+function translationStatus(ctx: RenderCtx, p: PageObj): TranslationStatus | undefined {
+  if (!p.translation) return undefined;
+  const found = lookup(ctx.state, p.translation.masterPageId);
+  const master = found ? ((resolveInView(ctx.state, found.channelSetId, ctx.view, true) ?? found) as PageObj) : undefined;
+  if (!master) return undefined;
+  const latest = versions(ctx.state, master).current;
+  return {
+    pageId: master.id, name: master.name, versionTimestamp: p.translation.inSync ? master.edate : master.cdate,
+    ...(master.language ? { language: master.language } : {}), inSync: p.translation.inSync,
+    version: p.translation.inSync ? (latest.number ?? '1.0') : '1.0', latestVersion: { number: latest.number, timestamp: latest.timestamp },
+  };
+}
+
+/** Whether a page is queued (a publish or take-offline request awaits) and planned (time management set). */
+export function pageFlags(p: PageObj): { queued: boolean; planned: boolean; locked: boolean } {
+  const tm = p.timeManagement;
+  return {
+    queued: tm?.queuedPublish !== undefined || tm?.queuedOffline !== undefined,
+    planned: (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0,
+    locked: p.lockedBy !== undefined,
+  };
+}
+
+/** The Page record (contract 2.6) with the requested add-ons. */
+export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}): PageRecord {
+  const { state, view, faults } = ctx;
+  const folder = parentInView(state, p, view);
+  const node = state.nodes.get(view.nodeId)!;
+  const template = (resolveInView(state, p.templateSet, view, true) ?? masterVariant(state, p.templateSet)) as TemplateObj | undefined;
+  const lang = p.language ? state.languages.find((l) => l.code === p.language) : undefined;
+  const publishPath = joinPath(node.publishDir, folder?.publishDir ?? '/', p.fileName);
+  const { queued, planned, locked } = pageFlags(p);
+  const tm = p.timeManagement;
+  const v = versions(state, p);
+  const tags = (p.tags ?? []).filter((t) => (t.type === 'CONTENTTAG' && o.contentTags) || (t.type === 'OBJECTTAG' && o.objectTags));
+  const variants = o.nested ? [] : siblings(ctx, p, (s) => s.contentId === p.contentId);
+  const langVariants = o.languageVariants && !o.nested && p.contentSetId !== undefined
+    ? [p, ...siblings(ctx, p, (s) => s.contentSetId === p.contentSetId)].filter((s) => s.language)
+    : [];
+  const ts = o.translationStatus ? translationStatus(ctx, p) : undefined;
+  const wf = o.workflow ? p.workflow : undefined;
+  const record: PageRecord = {
+    ...itemRecord(ctx, p),
+    ...(p.niceUrl ? { niceUrl: p.niceUrl } : {}),
+    ...(p.alternateUrls ? { alternateUrls: sortedUrls(p.alternateUrls, faults) } : {}),
+    fileName: p.fileName,
+    description: p.description,
+    ...(template ? { templateId: template.id } : {}),
+    ...(folder ? { folderId: folder.id, path: folderPath(ctx, folder) } : {}),
+    priority: p.priority,
+    ...(p.publisherId !== undefined ? { publisher: userRecord(state, p.publisherId) } : {}),
+    pdate: p.pdate,
+    ...(lang ? { language: lang.code, languageName: lang.name, contentGroupId: lang.id } : {}),
+    ...(tags.length > 0 || o.contentTags || o.objectTags ? { tags: tagMap(state, tags) } : {}),
+    ...channelFields(ctx, p),
+    ...(variants.length > 0 ? { pageVariants: variants.map((s) => pageRecord(ctx, s, { nested: true })) } : {}),
+    readOnly: true,
+    timeManagement: {
+      at: tm?.at ?? 0, offlineAt: tm?.offlineAt ?? 0,
+      ...(tm?.queuedPublish ? { queuedPublish: { at: tm.queuedPublish.at, user: userRecord(state, tm.queuedPublish.userId), version: v.current } } : {}),
+      ...(tm?.queuedOffline ? { queuedOffline: { at: tm.queuedOffline.at, user: userRecord(state, tm.queuedOffline.userId) } } : {}),
+    },
+    url: `/rest/page/render/${p.id}`,
+    ...(p.online ? { liveUrl: `${node.https ? 'https' : 'http'}://${node.host}${publishPath}` } : {}),
+    publishPath,
+    online: p.online,
+    modified: p.modified,
+    queued,
+    planned,
+    ...(o.template && template ? { template: templateRecord(ctx, template) } : {}),
+    ...(o.folder && folder ? { folder: folderRecord(ctx, folder) } : {}),
+    ...(p.contentSetId !== undefined ? { contentSetId: p.contentSetId } : {}),
+    ...(langVariants.length > 0 ? { languageVariants: Object.fromEntries(langVariants.map((s) => [s.language!, pageRecord(ctx, s, { nested: true })])) } : {}),
+    locked,
+    lockedSince: locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1,
+    ...(locked ? { lockedBy: userRecord(state, p.lockedBy) } : {}),
+    ...(wf ? { workflow: { groups: wf.groupIds.map((id) => ({ id, name: state.groups.get(id)?.name ?? '' })), message: wf.message, user: userRecord(state, wf.userId), modified: wf.modified, timestamp: wf.timestamp } } : {}),
+    ...(ts ? { translationStatus: ts } : {}),
+    currentVersion: v.current,
+    ...(v.published ? { publishedVersion: v.published } : {}),
+    contentId: p.contentId,
+    channelSetId: p.channelSetId,
+    channelId: state.nodes.get(p.nodeId)?.masterId === undefined ? 0 : p.nodeId,
+    master: p.masterId === undefined,
+    ...(p.customCdate ? { customCdate: p.customCdate } : {}),
+    ...(p.customEdate ? { customEdate: p.customEdate } : {}),
+  };
+  if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
+  return record;
+}
+
+/** Renders any object by its kind (usage lists, getItems). */
+export function anyRecord(ctx: RenderCtx, obj: Obj): Item | TemplateRecord {
+  switch (obj.kind) {
+    case 'folder':
+      return folderRecord(ctx, obj);
+    case 'file':
+    case 'image':
+      return fileRecord(ctx, obj);
+    case 'page':
+      return pageRecord(ctx, obj);
+    case 'template':
+      return templateRecord(ctx, obj);
+  }
+}
+
+/** Whether an object can be seen in the view (for lists built from indexes rather than folder walks). */
+export function visibleIn(ctx: RenderCtx, obj: Obj): boolean {
+  return resolveInView(ctx.state, obj.channelSetId, ctx.view) === obj && ancestorsVisible(ctx.state, obj, ctx.view);
+}

@@ -1,0 +1,243 @@
+/**
+ * Uploads of contract 4.3: POST /file/create (multipart and JSON from `sourceURL`), POST
+ * /file/createSimple (multipart and raw body) and POST /file/save/{id} (multipart). Part names and
+ * naming rules follow the reference notes; bytes are kept exactly (UPL-07).
+ */
+import type { FileCreateRequest } from '../../schemas/types.ts';
+import { allocateId, globalIdFor, insertObject, nowSeconds, type FileObj, type FolderObj, type State, type View } from '../state.ts';
+import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
+import { bodyOf, checkName, nodeView, qBool, qInt, qStr, resolveObject } from './common.ts';
+import { takenFileNames } from './files.ts';
+import { uniqueFileName } from './mutations.ts';
+import { fileRecord } from './render.ts';
+
+/** Names of the data part, compared ignoring case (reference notes). */
+const DATA_PARTS = ['filebinarydata', 'filedata', 'files[]', 'qqfile'];
+
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  txt: 'text/plain', html: 'text/html', htm: 'text/html', css: 'text/css', csv: 'text/csv', md: 'text/markdown', xml: 'text/xml',
+  js: 'text/javascript', json: 'application/json', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
+  mp3: 'audio/mpeg', mp4: 'video/mp4', doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** The media type a file name's extension suggests, if known. */
+export function typeOfName(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? TYPES_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] : undefined;
+}
+
+/** The name with an extension from the media type added when it has none (reference notes). */
+function withExtension(name: string, mediaType: string): string {
+  if (name.lastIndexOf('.') > 0) return name;
+  const ext = Object.entries(TYPES_BY_EXTENSION).find(([, t]) => t === mediaType.toLowerCase())?.[0];
+  return ext ? `${name}.${ext}` : name;
+}
+
+/** The bare media type of a Content-Type value. */
+function bareType(contentType: string | undefined): string | undefined {
+  const t = contentType?.split(';')[0]?.trim().toLowerCase();
+  return t && t !== '*/*' ? t : undefined;
+}
+
+/** The data part of a multipart body: its name, ignoring case, is one of the known names or `databodypart`. */
+function dataPart(req: OpRequest, custom: string | undefined): UploadPart {
+  const names = custom ? [custom.toLowerCase(), ...DATA_PARTS] : DATA_PARTS;
+  const part = req.multipart?.files.find((p) => names.includes(p.fieldName.toLowerCase()));
+  if (!part) throw new Refusal('INVALIDDATA', `no file data part: send the data as one of fileBinaryData, Filedata, files[], qqfile${custom ? ` or ${custom}` : ''}`, custom ?? 'fileBinaryData');
+  return part;
+}
+
+function boolText(value: string | undefined, property: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^(true|false)$/i.test(value.trim())) throw new Refusal('INVALIDDATA', `${property}: "${value}" is not true or false`, property);
+  return value.trim().toLowerCase() === 'true';
+}
+
+function intText(value: string | undefined, property: string): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d{1,15}$/.test(value.trim())) throw new Refusal('INVALIDDATA', `${property}: "${value}" is not an id`, property);
+  return Number(value.trim());
+}
+
+/** What an upload asks for, validated, before anything changes. */
+interface UploadPlan {
+  folder: FolderObj;
+  view: View;
+  name: string;
+  data: Buffer;
+  fileType: string;
+  description?: string;
+  /** Replace the content of the file with exactly this name. */
+  overwrite?: FileObj;
+  niceUrl?: string;
+  alternateUrls?: string[];
+}
+
+/**
+ * Validates an upload: the folder (local or global id, in the view of `nodeId`), the name (path
+ * traversal refused) and the duplicate rule: overwrite replaces the same-name file, failOnDuplicate
+ * refuses INVALIDDATA `fileName`, otherwise the name becomes `base_1.ext` (UPL-05).
+ */
+function planUpload(
+  state: State,
+  ctx: HandlerContext,
+  a: { folderId: string | number | undefined; nodeId?: number; name: string; data: Buffer; fileType: string; description?: string; overwrite?: boolean; failOnDuplicate?: boolean; nameProperty: string; niceUrl?: string; alternateUrls?: string[] },
+): UploadPlan {
+  if (a.folderId === undefined || a.folderId === '') throw new Refusal('INVALIDDATA', 'folderId: the folder to create the file in is required', 'folderId');
+  const { obj, view } = resolveObject(state, a.folderId, { kinds: ['folder'], view: nodeView(state, a.nodeId), what: 'folder', faults: ctx.faults, property: 'folderId' });
+  const folder = obj as FolderObj;
+  const wanted = checkName(a.name, a.nameProperty, 'file');
+  const taken = takenFileNames(state, folder, view.nodeId);
+  let name = wanted;
+  let overwrite: FileObj | undefined;
+  if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
+    for (const set of state.children.get(folder.channelSetId)?.file ?? []) {
+      const v = state.sets.get(set)?.find((o) => o.nodeId === view.nodeId && o.name === wanted && !o.deleted);
+      if (v) overwrite = v as FileObj;
+    }
+  }
+  if (!overwrite && taken.has(wanted.toLowerCase())) {
+    if (a.failOnDuplicate) throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
+    name = uniqueFileName(wanted, taken);
+  }
+  return {
+    folder, view, name, data: a.data, fileType: a.fileType, ...(overwrite ? { overwrite } : {}),
+    ...(a.description === undefined ? {} : { description: a.description }),
+    ...(a.niceUrl ? { niceUrl: a.niceUrl } : {}), ...(a.alternateUrls ? { alternateUrls: a.alternateUrls } : {}),
+  };
+}
+
+/** Carries out a validated upload and answers the FileUploadResponse members. */
+function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record<string, unknown> {
+  const now = nowSeconds(state);
+  const data = faults.has('upload-drops-last-byte') && plan.data.length > 0 ? plan.data.subarray(0, plan.data.length - 1) : plan.data;
+  let file: FileObj;
+  if (plan.overwrite) {
+    file = plan.overwrite;
+    Object.assign(file, { data: Buffer.from(data), fileType: plan.fileType, edate: now, editorId: state.requesterId });
+    if (plan.description !== undefined) file.description = plan.description;
+  } else {
+    const id = allocateId(state);
+    // Uploads always create files (never images), so every upload is listed by getFiles and GET /file.
+    file = {
+      kind: 'file', id, globalId: globalIdFor(id), nodeId: plan.view.nodeId, channelSetId: id, parentSet: plan.folder.channelSetId,
+      name: plan.name, description: plan.description ?? '', cdate: now, edate: now, creatorId: state.requesterId, editorId: state.requesterId,
+      data: Buffer.from(data), fileType: plan.fileType, online: false, forceOnline: false,
+      ...(plan.niceUrl ? { niceUrl: plan.niceUrl } : {}), ...(plan.alternateUrls ? { alternateUrls: [...plan.alternateUrls] } : {}),
+    };
+    insertObject(state, file);
+  }
+  return { success: true, file: fileRecord({ state, view: plan.view, faults }, file) };
+}
+
+/** POST /file/create (multipart): data part and text parts folderId, nodeId, fileName, description, overwrite, failOnDuplicate (UPL-01). */
+export const createMultipart: Handler<State> = (state, req, ctx) => {
+  const fields = req.multipart?.fields ?? {};
+  const part = dataPart(req, fields.databodypart);
+  const fileType = part.mimeType || 'application/octet-stream';
+  const name = withExtension(fields.fileName || part.filename || 'new_file', fileType);
+  const plan = planUpload(state, ctx, {
+    folderId: fields.folderId, nodeId: intText(fields.nodeId, 'nodeId'), name, data: part.data, fileType, description: fields.description,
+    overwrite: boolText(fields.overwrite, 'overwrite'), failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'), nameProperty: 'fileName',
+  });
+  return executeUpload(state, plan, ctx.faults);
+};
+
+/** POST /file/createSimple (multipart): `databodypart` names the data part, `qqfile` the file (UPL-04). */
+export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
+  const fields = req.multipart?.fields ?? {};
+  const custom = ctx.faults.has('createsimple-ignores-databodypart') ? undefined : (qStr(req, 'databodypart') ?? fields.databodypart);
+  const part = dataPart(req, custom);
+  const fileType = part.mimeType || 'application/octet-stream';
+  const name = withExtension(qStr(req, 'qqfile') || fields.fileName || part.filename || 'new_file', fileType);
+  const plan = planUpload(state, ctx, {
+    folderId: qStr(req, 'folderId') || fields.folderId, nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId'), name, data: part.data, fileType,
+    description: qStr(req, 'description') ?? fields.description, overwrite: qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
+    failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'), nameProperty: 'fileName',
+  });
+  return executeUpload(state, plan, ctx.faults);
+};
+
+/** POST /file/createSimple (raw body): `qqfile` names the file and is required, `folderId` is required (UPL-03). */
+export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
+  const qqfile = qStr(req, 'qqfile');
+  if (!qqfile) throw new Refusal('INVALIDDATA', 'qqfile: the file name is required', 'qqfile');
+  const folderId = qInt(req, 'folderId');
+  if (folderId === undefined) throw new Refusal('INVALIDDATA', 'folderId: the folder is required', 'folderId');
+  const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
+  const plan = planUpload(state, ctx, {
+    folderId, nodeId: qInt(req, 'nodeId', 0), name: qqfile, data: req.raw?.data ?? Buffer.alloc(0), fileType,
+    description: qStr(req, 'description'), overwrite: qBool(req, 'overwrite', false), nameProperty: 'qqfile',
+  });
+  return executeUpload(state, plan, ctx.faults);
+};
+
+/** Downloads a URL over http(s) only, within the state's timeout and size limit; failures are refused INVALIDDATA `sourceURL`. */
+async function download(state: State, source: string): Promise<{ data: Buffer; contentType?: string; name?: string }> {
+  let url: URL;
+  try {
+    url = new URL(source);
+  } catch {
+    throw new Refusal('INVALIDDATA', `sourceURL: "${source}" is not a URL`, 'sourceURL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refusal('INVALIDDATA', 'sourceURL: only http and https URLs are loaded', 'sourceURL');
+  const refuse = (why: string) => new Refusal('INVALIDDATA', `sourceURL: ${why}`, 'sourceURL');
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), state.sourceUrlTimeoutMs);
+  try {
+    const res = await fetch(url, { signal: controller.signal, redirect: 'follow' });
+    if (!res.ok) throw refuse(`the server answered HTTP ${res.status}`);
+    if (!/^https?:$/.test(new URL(res.url || url.href).protocol)) throw refuse('redirected away from http(s)');
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body ?? []) {
+      size += (chunk as Uint8Array).length;
+      if (size > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    return { data: Buffer.concat(chunks), ...(res.headers.get('content-type') ? { contentType: res.headers.get('content-type')! } : {}), ...(last ? { name: last } : {}) };
+  } catch (err) {
+    if (err instanceof Refusal) throw err;
+    throw refuse(controller.signal.aborted ? `no answer within ${state.sourceUrlTimeoutMs} ms` : `could not be loaded (${(err as Error).message})`);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+/** POST /file/create (JSON): the file's data is downloaded from `sourceURL` (UPL-02). */
+export const createFromUrl: Handler<State> = async (state, req, ctx) => {
+  const b = bodyOf<FileCreateRequest>(req);
+  if (!b.sourceURL) throw new Refusal('INVALIDDATA', 'sourceURL: required', 'sourceURL');
+  const plan = (data: Buffer, name: string, fileType: string) =>
+    planUpload(state, ctx, {
+      folderId: b.folderId, nodeId: b.nodeId, name, data, fileType, ...(b.description === undefined ? {} : { description: b.description }),
+      overwrite: b.overwriteExisting ?? false, nameProperty: 'name', ...(b.niceURL ? { niceUrl: b.niceURL } : {}),
+      ...(b.alternateURLs ? { alternateUrls: b.alternateURLs } : {}),
+    });
+  // Validate before downloading (a refused request fetches nothing), and again after: the store may have changed meanwhile.
+  plan(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');
+  const got = await download(state, b.sourceURL);
+  const fileType = bareType(got.contentType) ?? typeOfName(b.name || got.name || '') ?? 'application/octet-stream';
+  const name = withExtension(b.name || got.name || 'new_file', fileType);
+  return executeUpload(state, plan(got.data, name, fileType), ctx.faults);
+};
+
+/** POST /file/save/{id} (multipart): the data part replaces the content, the id stays (UPL-06). */
+export const saveMultipart: Handler<State> = (state, req, ctx) => {
+  const fields = req.multipart?.fields ?? {};
+  const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view: nodeView(state, intText(fields.nodeId, 'nodeId') ?? qInt(req, 'nodeId')), what: 'file', faults: ctx.faults, property: 'id' });
+  const part = dataPart(req, fields.databodypart);
+  if (ctx.faults.has('save-multipart-ignored')) return {};
+  const file = obj as FileObj;
+  file.data = Buffer.from(part.data);
+  file.fileType = part.mimeType || file.fileType;
+  if (fields.description !== undefined) file.description = fields.description;
+  file.edate = nowSeconds(state);
+  file.editorId = state.requesterId;
+  return {};
+};

@@ -1,0 +1,84 @@
+/** The reference server's programmatic API: start it on a port and get its target file object. */
+import type { AddressInfo } from 'node:net';
+import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
+import { defaultDataset, loadDataset, type Dataset } from './dataset.ts';
+import { faults, getFault } from './faults.ts';
+import { handlers } from './handlers/index.ts';
+import { createState, fixtureIds, type State } from './state.ts';
+import type { Feature, Target } from './target.ts';
+
+/** How to start the reference server; everything has a default. */
+export interface ReferenceServerOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** `default` (the built-in fixture), a dataset file path, or a dataset object. */
+  fixture?: 'default' | string | Dataset;
+  /** Planted faults to switch on, by name; an unknown name is an error. */
+  faults?: string[];
+  refusalStyle?: RefusalStyle;
+  /** Require `sid=TOKEN` or `Authorization: Bearer TOKEN` on every request. */
+  authToken?: string;
+  limits?: Partial<Limits>;
+  /** Log warnings and errors to stdout. */
+  logger?: boolean;
+}
+
+/** A running reference server. */
+export interface ReferenceServer {
+  /** e.g. `http://127.0.0.1:40123/rest`. */
+  baseUrl: string;
+  /** The target file object describing this server. */
+  target: Target;
+  /** The live in-memory store (tests and benchmarks may seed it directly). */
+  state: State;
+  close(): Promise<void>;
+}
+
+/** The features the reference server implements: all of them, `auth` only when a token is required. */
+const FEATURES: Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'];
+
+/** The host as it goes into a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the reference server and resolves once it listens. */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const unknown = (options.faults ?? []).filter((name) => !getFault(name));
+  if (unknown.length > 0) {
+    throw new Error(`unknown fault ${unknown.join(', ')}; known faults: ${faults.map((f) => f.name).join(', ')}`);
+  }
+  const fixture = options.fixture ?? 'default';
+  const dataset = fixture === 'default' ? defaultDataset() : typeof fixture === 'string' ? await loadDataset(fixture) : fixture;
+  const state = createState(dataset);
+  const { authToken } = options;
+  const app = buildApp({
+    state,
+    handlers,
+    faults: new Set(options.faults),
+    refusalStyle: options.refusalStyle,
+    authToken,
+    limits: options.limits,
+    logger: options.logger,
+  });
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://${urlHost(host)}:${port}${API_PREFIX}`;
+  const target: Target = {
+    baseUrl,
+    auth: { query: authToken === undefined ? {} : { sid: authToken }, headers: {} },
+    features: authToken === undefined ? [...FEATURES] : [...FEATURES, 'auth'],
+    fixture: fixtureIds(state),
+  };
+  return { baseUrl, target, state, close: () => app.close() };
+}

@@ -1,0 +1,486 @@
+/**
+ * The reference server's in-memory store: objects built from a Dataset, indexed by id, global id,
+ * channel set and parent folder, and the channel view logic (which variant of an object a node sees).
+ * Listing, rendering and the operations themselves live in server/handlers/.
+ */
+import {
+  makeGlobalId,
+  validateDataset,
+  type Dataset,
+  type DatasetConstruct,
+  type DatasetGroup,
+  type DatasetImage,
+  type DatasetLanguage,
+  type DatasetMarkupLanguage,
+  type DatasetNode,
+  type DatasetTag,
+  type DatasetTimeManagement,
+  type DatasetUser,
+} from './dataset.ts';
+
+/** The kinds of stored objects. Ids are unique across all kinds. */
+export type Kind = 'folder' | 'file' | 'image' | 'page' | 'template';
+
+/** The kinds that live in a folder (templates are linked into folders instead). */
+export type ChildKind = 'folder' | 'file' | 'image' | 'page';
+
+/** Deletion information: `at` seconds, `by` user id; `live` when deleted through the API, not by the fixture. */
+export interface DeleteMark {
+  at: number;
+  by: number;
+  live?: boolean;
+}
+
+/**
+ * What every object has. `nodeId` is the node it lives in; variants of one object share
+ * `channelSetId`; `parentSet` is the channel set of the containing folder (0 for root folders).
+ * Exclusion and disinheritance are read from the set's master variant.
+ */
+interface StoredBase {
+  id: number;
+  globalId: string;
+  nodeId: number;
+  channelSetId: number;
+  /** Localized copies name their master variant. */
+  masterId?: number;
+  parentSet: number;
+  name: string;
+  description: string;
+  cdate: number;
+  edate: number;
+  creatorId: number;
+  editorId: number;
+  deleted?: DeleteMark;
+  excluded?: boolean;
+  disinheritDefault?: boolean;
+  disinherit?: number[];
+  /** Content and object tags (templates: object tags). */
+  tags?: DatasetTag[];
+}
+
+/** A stored folder. */
+export interface FolderObj extends StoredBase {
+  kind: 'folder';
+  publishDir: string;
+  nameI18n?: Record<string, string>;
+  descriptionI18n?: Record<string, string>;
+  publishDirI18n?: Record<string, string>;
+}
+
+/** A stored file or image; `data` null means the binary is missing (broken). */
+export interface FileObj extends StoredBase {
+  kind: 'file' | 'image';
+  data: Buffer | null;
+  fileType: string;
+  niceUrl?: string;
+  alternateUrls?: string[];
+  online: boolean;
+  forceOnline: boolean;
+  sizeX?: number;
+  sizeY?: number;
+}
+
+/** A stored page; `templateSet` is the channel set of its template. */
+export interface PageObj extends StoredBase {
+  kind: 'page';
+  templateSet: number;
+  fileName: string;
+  language?: string;
+  contentSetId?: number;
+  contentId: number;
+  priority: number;
+  online: boolean;
+  modified: boolean;
+  pdate: number;
+  publisherId?: number;
+  lockedBy?: number;
+  lockedSince?: number;
+  timeManagement?: DatasetTimeManagement;
+  translation?: { masterPageId: number; inSync: boolean };
+  niceUrl?: string;
+  alternateUrls?: string[];
+  customCdate?: number;
+  customEdate?: number;
+  workflow?: { userId: number; groupIds: number[]; message: string; modified: boolean; timestamp: number };
+}
+
+/** A stored template; `parentSet` is its home folder. */
+export interface TemplateObj extends StoredBase {
+  kind: 'template';
+  markupLanguageId: number;
+  source: string;
+  locked: boolean;
+  templateTags: DatasetTag[];
+}
+
+/** Any stored object. */
+export type Obj = FolderObj | FileObj | PageObj | TemplateObj;
+
+/** A node with its master chain (itself first, the top master last) and its direct channels. */
+export interface NodeRec extends DatasetNode {
+  chain: number[];
+  channels: number[];
+}
+
+/** Which node's view a request sees: the node and its master chain. */
+export interface View {
+  nodeId: number;
+  chain: readonly number[];
+}
+
+/** Child channel sets of one folder channel set, per kind. */
+type ChildIndex = Record<ChildKind, Set<number>>;
+
+/** Options of createState. */
+export interface StateOptions {
+  /** Clock in milliseconds (default Date.now); timestamps are its seconds. */
+  now?: () => number;
+  /** Upper bound for downloads of `POST /file/create` (JSON form), bytes; default 20 MB. */
+  sourceUrlMaxBytes?: number;
+  /** Timeout for those downloads; default 5 s. */
+  sourceUrlTimeoutMs?: number;
+}
+
+/** The whole in-memory store. */
+export interface State {
+  readonly now: () => number;
+  readonly sourceUrlMaxBytes: number;
+  readonly sourceUrlTimeoutMs: number;
+  /** Every request is made by this user (the fixture's admin). */
+  readonly requesterId: number;
+  readonly users: Map<number, DatasetUser>;
+  readonly groups: Map<number, DatasetGroup>;
+  /** All languages; a node's priority order is its `languageIds`. */
+  readonly languages: DatasetLanguage[];
+  readonly markupLanguages: Map<number, DatasetMarkupLanguage>;
+  readonly constructs: Map<number, DatasetConstruct>;
+  readonly nodes: Map<number, NodeRec>;
+  readonly objects: Map<number, Obj>;
+  readonly byGlobalId: Map<string, number>;
+  /** Channel set id -> its variants. */
+  readonly sets: Map<number, Obj[]>;
+  /** Folder channel set id -> child channel sets per kind; listings cost the folder's size, not the store's. */
+  readonly children: Map<number, ChildIndex>;
+  /** Folder channel set id -> channel sets of the templates linked into it. */
+  readonly templateLinks: Map<number, Set<number>>;
+  /** Channel set of a referenced object -> ids of the objects whose object tags reference it. */
+  readonly referrers: Map<number, Set<number>>;
+  readonly roles: NonNullable<Dataset['roles']>;
+  nextId: number;
+  nextTagId: number;
+}
+
+/** The current time in seconds. */
+export function nowSeconds(state: State): number {
+  return Math.floor(state.now() / 1000);
+}
+
+/** Builds the store from a dataset (validated first); the dataset is not modified. */
+export function createState(dataset: Dataset, options: StateOptions = {}): State {
+  validateDataset(dataset);
+  const ds = structuredClone(dataset);
+  const nodes = new Map<number, NodeRec>();
+  for (const n of ds.nodes) nodes.set(n.id, { ...n, chain: [], channels: [] });
+  for (const n of nodes.values()) {
+    const seen = new Set<number>();
+    for (let cur: NodeRec | undefined = n; cur; cur = cur.masterId === undefined ? undefined : nodes.get(cur.masterId)) {
+      if (seen.has(cur.id)) throw new Error(`dataset: node ${n.id} has a cyclic master chain`);
+      seen.add(cur.id);
+      n.chain.push(cur.id);
+    }
+    if (n.masterId !== undefined) nodes.get(n.masterId)!.channels.push(n.id);
+  }
+  const state: State = {
+    now: options.now ?? Date.now,
+    sourceUrlMaxBytes: options.sourceUrlMaxBytes ?? 20 * 1024 * 1024,
+    sourceUrlTimeoutMs: options.sourceUrlTimeoutMs ?? 5000,
+    requesterId: ds.requesterId,
+    users: new Map(ds.users.map((u) => [u.id, u])),
+    groups: new Map(ds.groups.map((g) => [g.id, g])),
+    languages: ds.languages,
+    markupLanguages: new Map(ds.markupLanguages.map((m) => [m.id, m])),
+    constructs: new Map(ds.constructs.map((c) => [c.id, c])),
+    nodes,
+    objects: new Map(),
+    byGlobalId: new Map(),
+    sets: new Map(),
+    children: new Map(),
+    templateLinks: new Map(),
+    referrers: new Map(),
+    roles: ds.roles ?? {},
+    nextId: 1,
+    nextTagId: 1,
+  };
+  const setOfId = new Map<number, number>();
+  for (const list of [ds.folders, ds.files, ds.images, ds.pages, ds.templates]) for (const o of list) setOfId.set(o.id, o.channelSetId);
+  const parentSet = (folderId: number | null) => (folderId === null ? 0 : setOfId.get(folderId)!);
+  const base = (o: (typeof ds.folders)[number] | (typeof ds.files)[number] | (typeof ds.pages)[number] | (typeof ds.templates)[number]) => ({
+    id: o.id, globalId: o.globalId, nodeId: o.nodeId, channelSetId: o.channelSetId, ...(o.masterId === undefined ? {} : { masterId: o.masterId }),
+    name: o.name, description: o.description ?? '', cdate: o.cdate, edate: o.edate, creatorId: o.creatorId, editorId: o.editorId,
+    ...(o.deleted ? { deleted: { ...o.deleted } } : {}), ...(o.excluded ? { excluded: true } : {}),
+    ...(o.disinheritDefault ? { disinheritDefault: true } : {}), ...(o.disinherit?.length ? { disinherit: [...o.disinherit] } : {}),
+    ...(o.tags?.length ? { tags: o.tags } : {}),
+  });
+  for (const f of ds.folders) {
+    insertObject(state, {
+      ...base(f), kind: 'folder', parentSet: parentSet(f.motherId), publishDir: f.publishDir,
+      ...(f.nameI18n ? { nameI18n: f.nameI18n } : {}), ...(f.descriptionI18n ? { descriptionI18n: f.descriptionI18n } : {}),
+      ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
+    }, false);
+    for (const t of f.templateIds ?? []) linkTemplate(state, f.channelSetId, setOfId.get(t)!);
+  }
+  for (const f of [...ds.files, ...ds.images] as DatasetImage[]) {
+    const image = f.sizeX !== undefined;
+    insertObject(state, {
+      ...base(f), kind: image ? 'image' : 'file', parentSet: parentSet(f.folderId),
+      data: f.data === null ? null : Buffer.from(f.data, 'base64'), fileType: f.fileType,
+      ...(f.niceUrl ? { niceUrl: f.niceUrl } : {}), ...(f.alternateUrls ? { alternateUrls: [...f.alternateUrls] } : {}),
+      online: f.online ?? true, forceOnline: f.forceOnline ?? false,
+      ...(image ? { sizeX: f.sizeX, sizeY: f.sizeY } : {}),
+    }, false);
+  }
+  for (const p of ds.pages) {
+    const { folderId, templateId, tags: _tags, ...rest } = p;
+    insertObject(state, { ...rest, ...base(p), kind: 'page', parentSet: parentSet(folderId), templateSet: setOfId.get(templateId)! }, false);
+  }
+  for (const t of ds.templates) {
+    insertObject(state, {
+      ...base(t), kind: 'template', parentSet: parentSet(t.folderId), markupLanguageId: t.markupLanguageId, source: t.source,
+      locked: t.locked ?? false, templateTags: t.templateTags ?? [],
+    }, false);
+  }
+  // References may name objects listed later: index them once everything is in.
+  for (const obj of state.objects.values()) indexReferences(state, obj, true);
+  const allTags = [...state.objects.values()].flatMap((o) => [...(o.tags ?? []), ...(o.kind === 'template' ? o.templateTags : [])]);
+  state.nextId = Math.max(0, ...state.objects.keys()) + 1;
+  state.nextTagId = Math.max(0, ...allTags.map((t) => t.id)) + 1;
+  return state;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexes and mutation primitives: every change of the store goes through these.
+
+function childIndex(state: State, parentSet: number): ChildIndex {
+  let idx = state.children.get(parentSet);
+  if (!idx) state.children.set(parentSet, (idx = { folder: new Set(), file: new Set(), image: new Set(), page: new Set() }));
+  return idx;
+}
+
+/** Ids of the objects a tag list references (file, image, page, folder properties). */
+export function referencedIds(tags: readonly DatasetTag[] | undefined): number[] {
+  const ids: number[] = [];
+  for (const tag of tags ?? []) {
+    for (const p of Object.values(tag.properties)) {
+      for (const id of [p.fileId, p.imageId, p.pageId, p.folderId]) if (id !== undefined) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** Object tags of an object (the usage definition: "an object tag of another object refers to it"). */
+export function objectTags(obj: Obj): DatasetTag[] {
+  return (obj.tags ?? []).filter((t) => t.type === 'OBJECTTAG');
+}
+
+function indexReferences(state: State, obj: Obj, add: boolean): void {
+  for (const id of referencedIds(objectTags(obj))) {
+    const set = state.objects.get(id)?.channelSetId ?? id;
+    let refs = state.referrers.get(set);
+    if (add) {
+      if (!refs) state.referrers.set(set, (refs = new Set()));
+      refs.add(obj.id);
+    } else refs?.delete(obj.id);
+  }
+}
+
+/** Allocates a fresh object id (unique across kinds). */
+export function allocateId(state: State): number {
+  return state.nextId++;
+}
+
+/** Allocates a fresh tag id. */
+export function allocateTagId(state: State): number {
+  return state.nextTagId++;
+}
+
+/** A fresh global id for an object id. */
+export function globalIdFor(id: number): string {
+  return makeGlobalId(`object:${id}`);
+}
+
+/** Adds an object to every index; `indexRefs` false defers the usage index (createState indexes once all objects exist). */
+export function insertObject(state: State, obj: Obj, indexRefs = true): void {
+  state.objects.set(obj.id, obj);
+  state.byGlobalId.set(obj.globalId, obj.id);
+  const variants = state.sets.get(obj.channelSetId);
+  if (variants) variants.push(obj);
+  else state.sets.set(obj.channelSetId, [obj]);
+  if (obj.kind !== 'template') childIndex(state, obj.parentSet)[obj.kind].add(obj.channelSetId);
+  if (indexRefs) indexReferences(state, obj, true);
+}
+
+/** Removes one variant (unlocalize); the channel set stays listed while other variants remain. */
+export function removeObject(state: State, obj: Obj): void {
+  indexReferences(state, obj, false);
+  state.objects.delete(obj.id);
+  state.byGlobalId.delete(obj.globalId);
+  const variants = (state.sets.get(obj.channelSetId) ?? []).filter((v) => v !== obj);
+  if (variants.length > 0) state.sets.set(obj.channelSetId, variants);
+  else {
+    state.sets.delete(obj.channelSetId);
+    if (obj.kind !== 'template') state.children.get(obj.parentSet)?.[obj.kind].delete(obj.channelSetId);
+  }
+}
+
+/** Moves a whole channel set (every variant) into another folder channel set. */
+export function reparent(state: State, setId: number, newParentSet: number): void {
+  const variants = state.sets.get(setId) ?? [];
+  const first = variants[0];
+  if (!first || first.kind === 'template') return;
+  state.children.get(first.parentSet)?.[first.kind].delete(setId);
+  childIndex(state, newParentSet)[first.kind].add(setId);
+  for (const v of variants) v.parentSet = newParentSet;
+}
+
+/** Replaces an object's tags, keeping the usage index current. */
+export function setTags(state: State, obj: Obj, tags: DatasetTag[] | undefined): void {
+  indexReferences(state, obj, false);
+  if (tags?.length) obj.tags = tags;
+  else delete obj.tags;
+  indexReferences(state, obj, true);
+}
+
+/** Links a template channel set into a folder channel set. */
+export function linkTemplate(state: State, folderSet: number, templateSet: number): void {
+  let links = state.templateLinks.get(folderSet);
+  if (!links) state.templateLinks.set(folderSet, (links = new Set()));
+  links.add(templateSet);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lookup and the channel view.
+
+/** Finds an object by local id (number or digits) or global id; undefined when unknown. */
+export function lookup(state: State, ref: string | number): Obj | undefined {
+  if (typeof ref === 'number') return state.objects.get(ref);
+  if (/^\d{1,15}$/.test(ref)) return state.objects.get(Number(ref));
+  const id = state.byGlobalId.get(ref);
+  return id === undefined ? undefined : state.objects.get(id);
+}
+
+/** The view of a node (its master chain). The node must exist. */
+export function viewOf(state: State, nodeId: number): View {
+  return { nodeId, chain: state.nodes.get(nodeId)!.chain };
+}
+
+/** The master variant of a channel set: the one that is not a localized copy. */
+export function masterVariant(state: State, setId: number): Obj | undefined {
+  const variants = state.sets.get(setId);
+  return variants?.find((v) => v.masterId === undefined) ?? variants?.[0];
+}
+
+/**
+ * The variant of a channel set a view sees, ignoring ancestors and deletion: the variant living
+ * closest to the view's node along its master chain. A variant from another node is inherited, and
+ * hidden when the master variant is excluded or disinherited for a node between (the view's node
+ * included, the variant's node excluded).
+ */
+export function resolveInView(state: State, setId: number, view: View, ignoreRestrictions = false): Obj | undefined {
+  const variants = state.sets.get(setId);
+  if (!variants) return undefined;
+  let best: Obj | undefined;
+  let bestIdx = Infinity;
+  for (const v of variants) {
+    const idx = view.chain.indexOf(v.nodeId);
+    if (idx >= 0 && idx < bestIdx) [best, bestIdx] = [v, idx];
+  }
+  if (!best || bestIdx === 0 || ignoreRestrictions) return best;
+  const master = masterVariant(state, setId)!;
+  if (master.excluded) return undefined;
+  if (master.disinherit) for (let i = 0; i < bestIdx; i++) if (master.disinherit.includes(view.chain[i]!)) return undefined;
+  return best;
+}
+
+/** True when an object (a resolved variant) can be reached in the view: every ancestor folder resolves there too. */
+export function ancestorsVisible(state: State, obj: Obj, view: View): boolean {
+  if (obj.kind === 'template') return true;
+  for (let set = obj.parentSet, depth = 0; set !== 0 && depth < 1000; depth++) {
+    const folder = resolveInView(state, set, view);
+    if (!folder) return false;
+    set = folder.parentSet;
+  }
+  return true;
+}
+
+/** The folder variant containing an object in a view (undefined for root folders). */
+export function parentInView(state: State, obj: Obj, view: View): FolderObj | undefined {
+  if (obj.parentSet === 0) return undefined;
+  return (resolveInView(state, obj.parentSet, view, true) as FolderObj | undefined) ?? (masterVariant(state, obj.parentSet) as FolderObj | undefined);
+}
+
+/** The chain of folders from the root down to the folder, in a view. */
+export function folderChain(state: State, folder: FolderObj, view: View): FolderObj[] {
+  const chain: FolderObj[] = [folder];
+  for (let cur = parentInView(state, folder, view); cur && chain.length < 1000; cur = parentInView(state, cur, view)) chain.unshift(cur);
+  return chain;
+}
+
+/** Whether an object is a root folder (of the master or of a channel). */
+export function isRoot(obj: Obj): boolean {
+  return obj.kind === 'folder' && obj.parentSet === 0;
+}
+
+/** Deletion of the nearest deleted ancestor folder in a view (the `folderDeleted` of the object). */
+export function deletedAbove(state: State, obj: Obj, view: View): DeleteMark | undefined {
+  for (let cur = parentInView(state, obj, view), depth = 0; cur && depth < 1000; cur = parentInView(state, cur, view), depth++) {
+    if (cur.deleted) return cur.deleted;
+  }
+  return undefined;
+}
+
+/** Deletion of the master variant, for a localized copy (the `masterDeleted` of the object). */
+export function masterDeleted(state: State, obj: Obj): DeleteMark | undefined {
+  if (obj.masterId === undefined) return undefined;
+  return state.objects.get(obj.masterId)?.deleted;
+}
+
+/** Whether an object is in the wastebin: itself, its master or a containing folder deleted (contract 3). */
+export function inWastebin(state: State, obj: Obj, view: View): boolean {
+  return obj.deleted !== undefined || masterDeleted(state, obj) !== undefined || deletedAbove(state, obj, view) !== undefined;
+}
+
+/** Every channel below a node (its channels, their channels, ...), nearest first. */
+export function descendantChannels(state: State, nodeId: number): number[] {
+  const out: number[] = [];
+  const queue = [...(state.nodes.get(nodeId)?.channels ?? [])];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    out.push(id);
+    queue.push(...(state.nodes.get(id)?.channels ?? []));
+  }
+  return out;
+}
+
+/** The ids the target file names: nodes, root folders and the folders the suite works in. */
+export function fixtureIds(state: State): {
+  masterNodeId: number;
+  masterRootFolderId: number;
+  channelNodeId: number;
+  channelRootFolderId: number;
+  sandboxParentFolderId: number;
+  pagesFolderId: number;
+  templatesFolderId: number;
+} {
+  const master = [...state.nodes.values()].find((n) => n.masterId === undefined)!;
+  const channelId = state.roles.channelNodeId ?? master.channels[0] ?? master.id;
+  const channel = state.nodes.get(channelId)!;
+  return {
+    masterNodeId: master.id,
+    masterRootFolderId: master.rootFolderId,
+    channelNodeId: channel.id,
+    channelRootFolderId: channel.rootFolderId,
+    sandboxParentFolderId: state.roles.sandboxParentFolderId ?? master.rootFolderId,
+    pagesFolderId: state.roles.pagesFolderId ?? master.rootFolderId,
+    templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * The operation sweep: for every operation of the contract, generated valid requests get "the success
+ * status (200 for GET, 201 for POST), a JSON body, and that body validates against the operation's
+ * response schema" (requirements, OP-<operation id>). Mutating requests act only on objects the test
+ * created in its sandbox; fixture objects are only read.
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { validRequest, mediaTypeOf, type World } from '../../generators/requests.ts';
+import { checkSuccess, isRefusal } from '../../harness/checks.ts';
+import { SetupError } from '../../harness/sandbox.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange, RequestSpec } from '../../harness/transport.ts';
+import { operations } from '../../schemas/operations.ts';
+import type { FileListResponse, FileUploadResponse, FolderLoadResponse, LegacyFolderListResponse, LegacyPageListResponse, TemplateListResponse } from '../../schemas/types.ts';
+
+/** An object the test created: its id and, when the target gave one, its global id. */
+interface Created {
+  id: number;
+  globalId?: string;
+}
+
+/** What the target's fixture holds beyond the ids of the target file, found by reading it once per worker. */
+interface Discovery {
+  fixtureFolders: number[];
+  fixtureFiles: number[];
+  globalIds: Record<number, string>;
+  userIds: number[];
+  templateIds: number[];
+  markupLanguageIds: number[];
+  languages: string[];
+}
+
+/** How one operation's test prepares its world and sends its requests. */
+interface Plan {
+  /** Localize the world's files in the channel first (push2master acts on localized files). */
+  localizeFiles?: true;
+  /**
+   * The operation consumes its object (deletion, localization): each run sends the generated request to
+   * a fresh object, created by this function, in place of the sandbox object it was generated for.
+   */
+  fresh?: (t: ConformanceContext, world: World) => Promise<Created>;
+  /** The target downloads from a file host the test starts (file.create.json). */
+  fileHost?: true;
+}
+
+/** The JSON body of a successful exchange, or undefined (setup and discovery judge success loosely). */
+function okJson<T>(exchange: Exchange): T | undefined {
+  if (!exchange.response || exchange.response.status >= 300 || isRefusal(exchange)) return undefined;
+  return exchange.response.json as T;
+}
+
+function setupFailed(what: string, exchange: Exchange): SetupError {
+  const why = exchange.error ? exchange.error.message : `status ${exchange.response?.status}: ${exchange.response?.text.slice(0, 200)}`;
+  return new SetupError(`${what}: ${why}`);
+}
+
+let discovery: Promise<Discovery> | undefined;
+
+/**
+ * Reads the fixture once per worker: the root's sub-folders, global ids of its folders, a few of its
+ * files, and the users, templates, markup languages and languages it uses, so that generated requests
+ * name things that exist. Files are listed per folder, never recursively: the run's sandbox lies below
+ * the root, and other tests delete there.
+ */
+function discover(t: ConformanceContext): Promise<Discovery> {
+  discovery ??= (async () => {
+    const f = t.fixture;
+    const found: Discovery = { fixtureFolders: [], fixtureFiles: [], globalIds: {}, userIds: [], templateIds: [], markupLanguageIds: [], languages: [] };
+    const add = <T>(list: T[], value: T | undefined) => value !== undefined && !list.includes(value) && list.push(value);
+    const children = okJson<LegacyFolderListResponse>(await t.send({ method: 'GET', path: `/folder/getFolders/${f.masterRootFolderId}` }))?.folders ?? [];
+    for (const child of children) if (child.id !== undefined && child.id !== f.sandboxParentFolderId) add(found.fixtureFolders, child.id);
+    const folders = [f.masterRootFolderId, f.sandboxParentFolderId, f.pagesFolderId, f.templatesFolderId, ...found.fixtureFolders].filter((id): id is number => id !== undefined);
+    for (const id of new Set(folders)) {
+      const folder = okJson<FolderLoadResponse>(await t.send({ method: 'GET', path: `/folder/load/${id}` }))?.folder;
+      if (folder?.globalId) found.globalIds[id] = folder.globalId;
+      add(found.userIds, folder?.creator?.id);
+      add(found.userIds, folder?.editor?.id);
+      if (id === f.sandboxParentFolderId) continue;
+      const files = okJson<FileListResponse>(await t.send({ method: 'GET', path: '/file', query: { folderId: String(id) } }))?.items ?? [];
+      for (const file of files.slice(0, 3)) add(found.fixtureFiles, file.id);
+    }
+    if (f.templatesFolderId !== undefined) {
+      const templates = okJson<TemplateListResponse>(await t.send({ method: 'GET', path: `/folder/getTemplates/${f.templatesFolderId}` }))?.templates ?? [];
+      for (const template of templates) {
+        add(found.templateIds, template.id);
+        add(found.markupLanguageIds, template.markupLanguage?.id);
+      }
+    }
+    if (f.pagesFolderId !== undefined) {
+      const pages = okJson<LegacyPageListResponse>(await t.send({ method: 'GET', path: `/folder/getPages/${f.pagesFolderId}` }))?.pages ?? [];
+      for (const page of pages) {
+        add(found.languages, page.language);
+        add(found.userIds, page.publisher?.id);
+      }
+    }
+    return found;
+  })();
+  return discovery;
+}
+
+/** Creates a folder under `motherId` and returns its id and global id. */
+async function newFolder(t: ConformanceContext, motherId: number): Promise<Created> {
+  const exchange = await t.send({ method: 'POST', path: '/folder/create', json: { motherId: String(motherId), name: `sweep-${Math.random().toString(36).slice(2, 10)}` } });
+  const folder = okJson<FolderLoadResponse>(exchange)?.folder;
+  if (typeof folder?.id !== 'number') throw setupFailed(`could not create a folder under ${motherId}`, exchange);
+  return { id: folder.id, ...(folder.globalId ? { globalId: folder.globalId } : {}) };
+}
+
+/** Uploads a small file into `folderId` (multipart, data part fileBinaryData) and returns its id. */
+async function newFile(t: ConformanceContext, folderId: number): Promise<Created> {
+  const name = `sweep-${Math.random().toString(36).slice(2, 10)}.txt`;
+  const exchange = await t.send({
+    method: 'POST',
+    path: '/file/create',
+    multipart: { fields: { folderId: String(folderId), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'text/plain', data: new TextEncoder().encode(`sweep ${name}\n`) }] },
+  });
+  const file = okJson<FileUploadResponse>(exchange)?.file;
+  if (typeof file?.id !== 'number') throw setupFailed(`could not upload a file into folder ${folderId}`, exchange);
+  return { id: file.id, ...(file.globalId ? { globalId: file.globalId } : {}) };
+}
+
+/** Localizes a file in the fixture's channel. */
+async function localize(t: ConformanceContext, fileId: number): Promise<void> {
+  const exchange = await t.send({ method: 'POST', path: `/file/localize/${fileId}`, json: { channelId: t.fixture.channelNodeId } });
+  if (!okJson(exchange)) throw setupFailed(`could not localize file ${fileId} in channel ${t.fixture.channelNodeId}`, exchange);
+}
+
+/**
+ * The world of one test: the fixture as discovered, plus a test folder in the run's sandbox with a
+ * sub-folder, and one file in each.
+ */
+async function prepareWorld(t: ConformanceContext, plan: Plan): Promise<World> {
+  const found = await discover(t);
+  const top = await t.folder();
+  const load = okJson<FolderLoadResponse>(await t.send({ method: 'GET', path: `/folder/load/${top}` }))?.folder;
+  const sub = await newFolder(t, top);
+  const files = [await newFile(t, top), await newFile(t, sub.id)];
+  if (plan.localizeFiles) for (const file of files) await localize(t, file.id);
+  const globalIds: Record<number, string> = { ...found.globalIds };
+  for (const { id, globalId } of [{ id: top, globalId: load?.globalId }, sub, ...files]) if (globalId) globalIds[id] = globalId;
+  return {
+    ...found,
+    fixture: t.fixture,
+    features: t.config.target.features,
+    folders: [top, sub.id],
+    files: files.map((f) => f.id),
+    globalIds,
+    ...(plan.localizeFiles ? { localizedFiles: files.map((f) => f.id) } : {}),
+  };
+}
+
+/** The request sent to a fresh object instead of the sandbox object it was generated for (the path's last segment), in the same id form. */
+function rebound(spec: RequestSpec, fresh: Created): RequestSpec {
+  const segments = spec.path.split('/');
+  const last = segments.pop() ?? '';
+  const ref = /^\d+$/.test(last) || !fresh.globalId ? String(fresh.id) : fresh.globalId;
+  return { ...spec, path: [...segments, encodeURIComponent(ref)].join('/') };
+}
+
+/** A file host on 127.0.0.1 serving bytes derived from the path, so a replayed request downloads the same content. */
+async function startFileHost(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const seed = createHash('sha256').update(req.url ?? '/').digest();
+    const body = Buffer.concat(Array.from({ length: 1 + (seed[0] ?? 0) }, () => seed));
+    res.writeHead(200, { 'content-type': mediaTypeOf(decodeURIComponent(req.url ?? '')), 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/files`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const freshFolder: Plan['fresh'] = (t, w) => newFolder(t, w.folders[0]!);
+const freshFile: Plan['fresh'] = (t, w) => newFile(t, w.folders[0]!);
+
+const plans: Record<string, Plan> = {
+  // No contract operation restores a deleted folder or unlocalizes a folder: each run gets its own.
+  'folder.delete': { fresh: freshFolder },
+  'folder.localize': { fresh: freshFolder },
+  // Localizing twice is not the transition the contract shows ("inherited or local object" -> localized).
+  'file.localize': { fresh: freshFile },
+  'file.unlocalize': {
+    fresh: async (t, w) => {
+      const file = await newFile(t, w.folders[0]!);
+      await localize(t, file.id);
+      return file;
+    },
+    localizeFiles: true,
+  },
+  'file.push2master': { localizeFiles: true },
+  'file.create.json': { fileHost: true },
+};
+
+for (const op of operations) {
+  conformance(
+    `OP-${op.id}`,
+    `${op.method} ${op.path} answers valid requests with the success status and a body that validates`,
+    async (t) => {
+      const plan = plans[op.id] ?? {};
+      const world = await prepareWorld(t, plan);
+      const host = plan.fileHost ? await startFileHost() : undefined;
+      try {
+        const requests = validRequest(op.id, host ? { ...world, sourceUrl: host.url } : world);
+        await t.property(requests, async (request) => {
+          const sent = plan.fresh ? rebound(request, await plan.fresh(t, world)) : request;
+          return checkSuccess(await t.send(sent), op.id, { strict: t.config.strict });
+        });
+      } finally {
+        await host?.close();
+      }
+    },
+    { operation: op.id },
+  );
+}

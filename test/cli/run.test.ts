@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { Results } from '../../reports/results.ts';
+
+const exec = promisify(execFile);
+const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'cms-run-'));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A port nothing listens on: bind one, note it, close it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+function results(out: string): Results {
+  return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+}
+
+describe('cms-conformance run: exit codes', () => {
+  it.each([
+    ['an unknown option', ['--frobnicate'], /Unknown option '--frobnicate'/],
+    ['an unknown requirement in --only', ['--only', 'NOPE-01'], /--only: .*NOPE-01/],
+    ['an unknown fault', ['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
+    ['a missing target file', ['--target', join(dir, 'missing.json')], /cannot read target file .*missing.json: ENOENT/],
+    ['a target file without a base URL', ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))], /"baseUrl" must be an http\(s\) URL/],
+    ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer/],
+  ])('exits 2 with one clear line for %s', async (_what, args, message) => {
+    const r = await cli('run', ...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 3 when the target does not answer', async () => {
+    const port = await closedPort();
+    const file = join(dir, 'unreachable.json');
+    writeFileSync(file, JSON.stringify({ baseUrl: `http://127.0.0.1:${port}/rest`, features: [], fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 } }));
+    const r = await cli('run', '--target', file, '--timeout', '2000');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/target unreachable: http:\/\/127\.0\.0\.1:\d+\/rest did not answer \(ECONNREFUSED/);
+  });
+
+  it('exits 0 against the reference server and writes results.json and junit.xml with stable ids', async () => {
+    const out = join(dir, 'clean');
+    const r = await cli('run', '--only', 'OP-folder.load,OP-folder.count', '--seed', '7', '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/VERDICT: the target conforms/);
+    const res = results(out);
+    expect(res.seed).toBe(7);
+    expect(res.tests.map((t) => [t.requirement, t.status])).toEqual([
+      ['OP-folder.count', 'passed'],
+      ['OP-folder.load', 'passed'],
+    ]);
+    for (const t of res.tests) expect(t.id).not.toMatch(/\b7\b/);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="OP" name="OP-folder.count [^"]*"/);
+  });
+
+  it('exits 1 on a broken server, with a finding whose replay line reproduces it', async () => {
+    const out = join(dir, 'broken');
+    const r = await cli('run', '--only', 'OP-folder.create', '--seed', '11', '--fault', 'post-answers-200', '--out', out);
+    expect(r.code).toBe(1);
+    const failed = results(out).tests.filter((t) => t.status === 'failed');
+    expect(failed.map((t) => t.requirement)).toEqual(['OP-folder.create']);
+    const finding = failed[0]!.findings.find((f) => f.severity === 'error')!;
+    expect(finding).toMatchObject({ requirement: 'ENV-03', check: 'status' });
+    expect(finding.curl).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/rest\/folder\/create'/);
+    expect(finding.replay).toMatch(/^npx cms-conformance run --only OP-folder.create --seed 11 (--replay-path '[\d:]+' )?--fault post-answers-200$/);
+    const replay = finding.replay.replace(/^npx cms-conformance run /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    const again = await cli('run', ...replay, '--out', join(dir, 'replayed'));
+    expect(again.code).toBe(1);
+    expect(results(join(dir, 'replayed')).tests.find((t) => t.status === 'failed')!.findings[0]).toMatchObject({ requirement: 'ENV-03', check: 'status' });
+  });
+});

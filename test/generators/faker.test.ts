@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import * as fc from 'fast-check';
+import { description, fileContent, fileName, folderName, searchTerm, userLogin } from '../../generators/faker.ts';
+
+const SEED = 20_240_601;
+const sample = <T>(arb: fc.Arbitrary<T>, numRuns = 1000): T[] => fc.sample(arb, { numRuns, seed: SEED });
+const share = <T>(values: T[], predicate: (v: T) => boolean): number => values.filter(predicate).length / values.length;
+
+const NON_ASCII_LETTER = /[\u00c0-\u024f\u0370-\u04ff\u3040-\u30ff\u4e00-\u9fff]/;
+const EMOJI = /\p{Extended_Pictographic}/u;
+const invalidUtf8 = (bytes: Uint8Array): boolean => {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return false;
+  } catch {
+    return true;
+  }
+};
+const includesBytes = (haystack: Uint8Array, needle: number[]): boolean =>
+  haystack.some((_, i) => needle.every((b, j) => haystack[i + j] === b));
+
+describe('faker arbitraries', () => {
+  it('folderName: never "/" or NUL, at most 255 characters, with spaces, accents, emoji and long names', () => {
+    const names = sample(folderName(), 2000);
+    for (const name of names) {
+      expect(name).not.toMatch(/[/\u0000]/);
+      expect(name.length).toBeGreaterThan(0);
+      expect(name.length).toBeLessThanOrEqual(255);
+      expect(name).toBe(name.trim());
+      // A lone surrogate (an emoji cut in half) cannot be encoded for the wire.
+      expect(() => encodeURIComponent(name)).not.toThrow();
+    }
+    expect(share(names, (n) => n.includes(' '))).toBeGreaterThan(0.3);
+    expect(share(names, (n) => NON_ASCII_LETTER.test(n))).toBeGreaterThan(0.2);
+    expect(share(names, (n) => EMOJI.test(n))).toBeGreaterThan(0.05);
+    expect(share(names, (n) => n.length > 100)).toBeGreaterThan(0.03);
+    expect(names.some((n) => n.length >= 240)).toBe(true);
+  });
+
+  it('fileName: an extension, never "/" or NUL, sometimes spaces and accents', () => {
+    const names = sample(fileName(), 2000);
+    for (const name of names) {
+      expect(name).toMatch(/^[^/\u0000]+\.[A-Za-z0-9]+$/);
+      expect(name.length).toBeLessThanOrEqual(255);
+    }
+    expect(share(names, (n) => n.includes(' '))).toBeGreaterThan(0.1);
+    expect(share(names, (n) => NON_ASCII_LETTER.test(n))).toBeGreaterThan(0.05);
+    expect(new Set(names.map((n) => n.split('.').pop()!.toLowerCase())).size).toBeGreaterThan(10);
+  });
+
+  it('fileContent: empty, NUL, CRLF, invalid UTF-8, boundary look-alikes and sizes up to 1 MiB, weighted small', () => {
+    const contents = sample(fileContent(), 2000);
+    const sizes = contents.map((c) => c.length).sort((a, b) => a - b);
+    expect(contents.every((c) => c instanceof Uint8Array)).toBe(true);
+    expect(sizes.at(-1)).toBeLessThanOrEqual(1024 * 1024);
+    expect(sizes.at(-1)).toBeGreaterThan(512 * 1024);
+    expect(sizes[Math.floor(sizes.length / 2)]).toBeLessThan(1024);
+    expect(share(contents, (c) => c.length === 0)).toBeGreaterThan(0.02);
+    expect(share(contents, (c) => c.includes(0))).toBeGreaterThan(0.1);
+    expect(share(contents, (c) => includesBytes(c, [13, 10]))).toBeGreaterThan(0.1);
+    expect(share(contents, (c) => c.length > 0 && c.length < 1024 && invalidUtf8(c))).toBeGreaterThan(0.1);
+    const boundary = new TextEncoder().encode('\r\n--');
+    expect(share(contents, (c) => includesBytes(c, [...boundary]))).toBeGreaterThan(0.05);
+  });
+
+  it('userLogin and searchTerm: non-empty, logins without whitespace', () => {
+    for (const login of sample(userLogin())) expect(login).toMatch(/^\S+$/);
+    const terms = sample(searchTerm());
+    expect(terms.every((t) => t.length > 0)).toBe(true);
+    expect(terms.some((t) => /[%_*\\]/.test(t))).toBe(true);
+    expect(terms.some((t) => /^\d+$/.test(t))).toBe(true);
+  });
+
+  it('description: empty, single-line and multi-line texts', () => {
+    const texts = sample(description());
+    expect(texts.some((t) => t === '')).toBe(true);
+    expect(texts.some((t) => t.includes('\n'))).toBe(true);
+    expect(texts.some((t) => t.length > 0 && !t.includes('\n'))).toBe(true);
+  });
+
+  it('replays the same values from the same seed', () => {
+    for (const arb of [folderName(), description(), fileName(), fileContent(), userLogin(), searchTerm()]) {
+      const run = (): unknown[] => fc.sample(arb as fc.Arbitrary<unknown>, { numRuns: 100, seed: 11 });
+      expect(run()).toEqual(run());
+    }
+  });
+
+  it('shrinks deterministically: the same seed reports the same counterexample', () => {
+    const check = () => fc.check(fc.property(folderName(), (name) => name.length < 30), { seed: SEED });
+    const first = check();
+    expect(first.failed).toBe(true);
+    expect(check().counterexample).toEqual(first.counterexample);
+  });
+});

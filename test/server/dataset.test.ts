@@ -1,0 +1,135 @@
+/** The dataset format, the default fixture and the store built from it. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DATASET_FORMAT, defaultDataset, loadDataset, validateDataset } from '../../server/dataset.ts';
+import { createState, fixtureIds, resolveInView, viewOf } from '../../server/state.ts';
+import { freshState, named } from './helpers.ts';
+
+const GLOBAL_ID = /^[0-9A-Za-z]{4}\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function writeTemp(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'cms-dataset-')), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('default fixture', () => {
+  it('is deterministic', () => {
+    expect(defaultDataset()).toEqual(defaultDataset());
+  });
+
+  it('passes its own validation and survives a JSON round trip through loadDataset', () => {
+    const ds = defaultDataset();
+    expect(() => validateDataset(ds)).not.toThrow();
+    expect(loadDataset(writeTemp('fixture.json', JSON.stringify(ds)))).toEqual(ds);
+  });
+
+  it('gives every object a global id of four characters, a dot and a UUID', () => {
+    const state = freshState();
+    for (const o of state.objects.values()) expect(o.globalId).toMatch(GLOBAL_ID);
+  });
+
+  it('names a master, a channel and the folders the suite works in', () => {
+    const state = freshState();
+    const f = fixtureIds(state);
+    expect(state.nodes.get(f.masterNodeId)?.masterId).toBeUndefined();
+    expect(state.nodes.get(f.channelNodeId)?.masterId).toBe(f.masterNodeId);
+    for (const id of [f.masterRootFolderId, f.channelRootFolderId, f.sandboxParentFolderId, f.pagesFolderId, f.templatesFolderId]) {
+      expect(state.objects.get(id)?.kind).toBe('folder');
+    }
+    expect(state.nodes.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('holds pages with every combination of online, modified, queued, planned and locked', () => {
+    const state = freshState();
+    const combos = new Set<string>();
+    for (const o of state.objects.values()) {
+      if (o.kind !== 'page' || o.deleted) continue;
+      const tm = o.timeManagement;
+      combos.add([o.online, o.modified, !!(tm?.queuedPublish || tm?.queuedOffline), !!(tm?.at || tm?.offlineAt), o.lockedBy !== undefined].join());
+    }
+    expect(combos.size).toBe(32);
+  });
+
+  it('holds inherited, localized, local, excluded and disinherited objects for the channel', () => {
+    const state = freshState();
+    const shop = viewOf(state, 2);
+    const kinds = new Set<string>();
+    for (const o of state.objects.values()) {
+      const seen = resolveInView(state, o.channelSetId, shop);
+      if (seen === o) kinds.add(o.nodeId !== 2 ? 'inherited' : o.masterId !== undefined ? 'localized' : 'local');
+      if (o.excluded) kinds.add('excluded');
+      if (o.disinherit?.includes(2)) kinds.add('disinherited');
+    }
+    expect([...kinds].sort()).toEqual(['disinherited', 'excluded', 'inherited', 'local', 'localized']);
+  });
+
+  it('holds broken, offline and deleted files and a deleted folder with content', () => {
+    const state = freshState();
+    expect((named(state, 'file', 'missing-binary.pdf') as { data: Buffer | null }).data).toBeNull();
+    expect((named(state, 'file', 'notes.txt') as { online: boolean }).online).toBe(false);
+    expect(named(state, 'folder', 'Old campaign').deleted).toBeDefined();
+    expect(named(state, 'file', 'asset.txt').deleted).toBeDefined();
+  });
+});
+
+describe('loadDataset and validateDataset', () => {
+  it('names an unreadable file', () => {
+    expect(() => loadDataset('/nonexistent/fixture.json')).toThrow(/cannot read fixture \/nonexistent\/fixture\.json/);
+  });
+
+  it('names a file that is not JSON', () => {
+    expect(() => loadDataset(writeTemp('bad.json', '{oops'))).toThrow(/is not valid JSON/);
+  });
+
+  it('refuses a JSON document without the format marker', () => {
+    expect(() => loadDataset(writeTemp('other.json', '{"users": []}'))).toThrow(new RegExp(`format: must be "${DATASET_FORMAT}"`));
+  });
+
+  it('names the member holding a dangling reference', () => {
+    const ds = defaultDataset();
+    ds.files[0]!.folderId = 999_999;
+    expect(() => validateDataset(ds, 'fixture x.json')).toThrow(/fixture x\.json: files\[0\]\.folderId: 999999 does not name an object of folders/);
+  });
+
+  it('refuses duplicate object ids across kinds', () => {
+    const ds = defaultDataset();
+    ds.pages[0]!.id = ds.files[0]!.id;
+    expect(() => validateDataset(ds)).toThrow(/duplicate object id/);
+  });
+
+  it('names a member of the wrong type', () => {
+    const ds = defaultDataset() as unknown as { folders: Record<string, unknown>[] };
+    ds.folders[1]!.name = 5;
+    expect(() => validateDataset(ds)).toThrow(/folders\[1\]\.name: must be string/);
+  });
+});
+
+describe('createState', () => {
+  it('leaves the dataset it was given unchanged', () => {
+    const ds = defaultDataset();
+    const copy = structuredClone(ds);
+    const state = createState(ds);
+    state.objects.clear();
+    expect(ds).toEqual(copy);
+  });
+
+  it('allocates new ids above every fixture id', () => {
+    const state = freshState();
+    expect(state.nextId).toBeGreaterThan(Math.max(...state.objects.keys()));
+  });
+
+  it('builds from a minimal dataset of one node and its root folder', () => {
+    const ds = defaultDataset();
+    const minimal = {
+      ...ds, nodes: [{ ...ds.nodes[0]!, rootFolderId: ds.nodes[0]!.rootFolderId }], folders: ds.folders.filter((f) => f.id === ds.nodes[0]!.rootFolderId).map((f) => ({ ...f, templateIds: [] })),
+      files: [], images: [], pages: [], templates: [], roles: {},
+    };
+    const state = createState(minimal);
+    const f = fixtureIds(state);
+    expect(f.channelNodeId).toBe(f.masterNodeId);
+    expect(f.sandboxParentFolderId).toBe(f.masterRootFolderId);
+  });
+});
