@@ -17,6 +17,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
+                          [--rate N] [--concurrency N]
                           [--fault NAME]... [--refusal-style status|body]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
@@ -30,6 +31,8 @@ Runs the conformance suites. Without --target, against the bundled reference ser
   --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01)
   --strict           members the contract does not name are errors, not warnings
   --timeout MS       per request (default 10000)
+  --rate N           at most N requests per second (default: no cap)
+  --concurrency N    at most N requests in flight (default 1 for --target, 8 embedded)
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
 Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable.`;
 
@@ -76,10 +79,16 @@ export const command: Command = {
       'replay-path': { type: 'string' },
       fault: { type: 'string', multiple: true },
       'refusal-style': { type: 'string' },
+      rate: { type: 'string' },
+      concurrency: { type: 'string' },
     });
     const seed = intOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
     const runs = intOption('runs', values.runs, 20, 1);
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
+    const rate = intOption('rate', values.rate, 0, 0);
+    // A live server gets one request at a time unless told otherwise; the embedded one can take more.
+    const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
+    const workers = values.target ? 1 : 2;
     const outDir = resolve(values.out ?? join(root, 'reports/out'));
     const testNamePattern = onlyPattern((values.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean));
     if (values.target && (values.fault || values['refusal-style'])) throw new UsageError('--fault and --refusal-style configure the embedded server; they do not go with --target');
@@ -111,7 +120,7 @@ export const command: Command = {
       close = () => server.close();
     }
 
-    const transport = new Transport(target, { timeoutMs });
+    const transport = new Transport(target, { timeoutMs, concurrency, ...(rate ? { rate } : {}) });
     let sandboxFolderId: number | undefined;
     const cleanup = async () => {
       if (sandboxFolderId !== undefined && !(await removeFolder(transport, sandboxFolderId))) {
@@ -148,7 +157,7 @@ export const command: Command = {
         ...(values.strict ? ['--strict'] : []),
         ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
       ];
-      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId };
+      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId };
       console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), seed ${seed}, ${runs} runs per property`);
       const startedAt = new Date();
       const collector = new ResultCollector(root);
@@ -162,9 +171,8 @@ export const command: Command = {
         ...(testNamePattern ? { testNamePattern } : {}),
         passWithNoTests: true,
         pool: 'threads',
-        // A live server gets one request at a time; the embedded one can take more.
-        fileParallelism: !values.target,
-        maxWorkers: values.target ? 1 : 2,
+        fileParallelism: workers > 1,
+        maxWorkers: workers,
       });
       await vitest.close();
       const tests = collector.results.sort((a, b) => a.id.localeCompare(b.id));

@@ -220,12 +220,12 @@ function fileSubject(w: World, op: Operation, mode: 'read' | 'write', among?: re
   return fc.oneof(...options);
 }
 
-/** Several objects for a multivalued `id`, with the view they are read in: any in the master, sandbox ones also in the channel. */
-function idsInView(w: World, readable: readonly number[], sandbox: readonly number[], op: Operation, mode: 'read' | 'write'): fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }> {
-  const views = masterViews(w, hasParam(op, 'nodeId'));
-  const options = [fc.record({ ids: several(nonEmpty(mode === 'read' ? readable : sandbox, 'object', op))!, nodeId: pick(views) })];
+/** Several objects for a multivalued `id` with the view they are seen in: `ids` in the master view, `channelIds` (inherited sandbox objects) also in the channel's. */
+function idsInView(w: World, op: Operation, ids: readonly number[], channelIds: readonly number[] = []): fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }> {
+  const withNode = hasParam(op, 'nodeId');
+  const options = [fc.record({ ids: several(nonEmpty(ids, 'object', op))!, nodeId: pick(masterViews(w, withNode)) })];
   const channel = channelOf(w);
-  if (mode === 'read' && channel !== undefined && sandbox.length && hasParam(op, 'nodeId')) options.push(fc.record({ ids: several(sandbox)!, nodeId: fc.constant<number | undefined>(channel) }));
+  if (channel !== undefined && withNode && channelIds.length) options.push(fc.record({ ids: several(channelIds)!, nodeId: fc.constant<number | undefined>(channel) }));
   return fc.oneof(...options);
 }
 
@@ -416,7 +416,7 @@ const findIn: Builder = (w, op) => pick([0, ...readableFolders(w)]).chain((folde
  * other parameters. With a source channel (syncable objects) the files are sandbox files, which the channel inherits.
  */
 function usage(w: World, op: Operation, idParam: string, fixed: Query = {}): fc.Arbitrary<RequestSpec> {
-  const chosen = fixed.srcNodeId === undefined ? idsInView(w, readableFiles(w), w.files, op, 'read') : fc.record({ ids: several(nonEmpty(w.files, 'sandbox file', op))!, nodeId: fc.constant(undefined) });
+  const chosen = fixed.srcNodeId === undefined ? idsInView(w, op, readableFiles(w), w.files) : idsInView(w, op, w.files);
   return fc
     .tuple(chosen, queryOf(op, w, { [idParam]: undefined, nodeId: undefined, ...fixed }))
     .map(([{ ids, nodeId }, query]) => spec(op, { path: pathOf(op), query: withoutUndefined({ ...query, [idParam]: ids, nodeId }) }));
@@ -446,8 +446,8 @@ const builders: Record<string, Builder> = {
       ).map((json) => spec(op, { path: pathOf(op), json: { ...json, ...startpage } })),
     );
   },
-  'folder.disinherit.getMany': (w, op) => onIds(op, w, idsInView(w, readableFolders(w), w.folders, op, 'read')),
-  'folder.disinherit.setMany': (w, op) => onIds(op, w, idsInView(w, [], w.folders, op, 'write'), () => disinheritBody(w, op)),
+  'folder.disinherit.getMany': (w, op) => onIds(op, w, idsInView(w, op, readableFolders(w), w.folders)),
+  'folder.disinherit.setMany': (w, op) => onIds(op, w, idsInView(w, op, w.folders), () => disinheritBody(w, op)),
   'folder.disinherit.get': readFolder,
   'folder.disinherit.set': (w, op) => onSubject(op, w, folderSubject(w, op, 'write'), () => disinheritBody(w, op)),
   'folder.findFiles': findIn,
@@ -579,8 +579,8 @@ const builders: Record<string, Builder> = {
           raw: { contentType: mediaTypeOf(name), data },
         }),
       ),
-  'file.disinherit.get': (w, op) => onIds(op, w, idsInView(w, readableFiles(w), w.files, op, 'read')),
-  'file.disinherit.set': (w, op) => onIds(op, w, idsInView(w, [], w.files, op, 'write'), () => disinheritBody(w, op)),
+  'file.disinherit.get': (w, op) => onIds(op, w, idsInView(w, op, readableFiles(w), w.files)),
+  'file.disinherit.set': (w, op) => onIds(op, w, idsInView(w, op, w.files), () => disinheritBody(w, op)),
   'file.load': readFile,
   'file.localizationinfo': readFile,
   'file.localizations': readFile,

@@ -13,6 +13,10 @@ export interface RunConfig {
   strict: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /** Requests per second each worker may send (the run's --rate divided among its workers); absent: no cap. */
+  rate?: number;
+  /** Requests each worker may have in flight (--concurrency). */
+  concurrency: number;
   /** A fast-check path to replay one exact case (with --only and --seed). */
   replayPath?: string;
   /** The folder the run created for everything it mutates; suites create their folders inside it. */

@@ -9,6 +9,7 @@ import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import type { TargetFixture } from '../server/target.ts';
+import { problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
@@ -51,7 +52,7 @@ export function runContext(): { config: RunConfig; transport: Transport } {
   if (!shared) {
     const config = inject('cmsRun');
     if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
-    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs }) };
+    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs, concurrency: config.concurrency, ...(config.rate ? { rate: config.rate } : {}) }) };
   }
   return shared;
 }
@@ -94,6 +95,27 @@ export class ConformanceContext {
   /** Sends one request through the run's transport. */
   send(spec: RequestSpec): Promise<Exchange> {
     return this.transport.send(spec);
+  }
+
+  /**
+   * Calls an operation the test relies on, returning the typed body. When the call is refused or
+   * unanswered, a `step` finding says the test could not judge, and the body is undefined.
+   */
+  async call<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<CallResult<ResponseOf[K]>> {
+    const exchange = await this.send(requestOf(operationId, spec));
+    const problem = problemOf(exchange);
+    if (problem) {
+      this.record([stepFinding(this.requirement, operationId, exchange, problem)]);
+      return { exchange, body: undefined, problem };
+    }
+    return { exchange, body: exchange.response!.json as ResponseOf[K] };
+  }
+
+  /** Like call, but a failed step ends the test (for setup the rest of the test cannot do without). */
+  async must<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<ResponseOf[K]> {
+    const result = await this.call(operationId, spec);
+    if (!result.body) throw new StepFailed(`${operationId}: ${result.problem}`);
+    return result.body;
   }
 
   /** Creates a fresh folder of this test inside the run's sandbox and returns its id. */
@@ -150,6 +172,11 @@ export class ConformanceContext {
   }
 }
 
+/** Thrown by `must` when a step fails: the test ends, its step finding already recorded. */
+export class StepFailed extends Error {
+  override name = 'StepFailed';
+}
+
 function describeFailure(findings: ReportedFinding[]): string {
   return findings
     .filter((f) => f.severity === 'error')
@@ -190,6 +217,9 @@ export function conformance(requirement: string, title: string, body: (t: Confor
     const t = new ConformanceContext(id, requirement, config, transport);
     try {
       await body(t);
+    } catch (err) {
+      // A failed step is already a finding; anything else is a bug of the suite and fails as itself.
+      if (!(err instanceof StepFailed)) throw err;
     } finally {
       // A SHOULD requirement is robustness: "A SHOULD failure is reported as a warning, never fails a run by itself."
       meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => ({ ...f, severity: 'warning' as const })) : t.findings;

@@ -45,6 +45,8 @@ export interface Exchange {
   seq: number;
   request: { method: string; url: string; headers: Record<string, string>; body?: RecordedBody };
   response?: { status: number; headers: Record<string, string>; text: string; truncated: boolean; json?: unknown; jsonError?: string };
+  /** How often the request was retried after a 429/503 with Retry-After. */
+  retries?: number;
   /** Set when no response came: timeout, refused or reset connection. */
   error?: { code: string; message: string };
   durationMs: number;
@@ -57,7 +59,25 @@ export interface TransportOptions {
   maxBodyBytes?: number;
   /** Exchanges kept in memory for findings and audits. */
   keep?: number;
+  /** At most this many requests per second (0: no cap). */
+  rate?: number;
+  /** At most this many requests in flight (default 16). */
+  concurrency?: number;
+  /** How often a 429 or 503 with Retry-After is waited for and retried (never for a POST). */
+  maxRetries?: number;
+  /** The longest Retry-After the transport honours, in milliseconds; a longer one is not retried. */
+  maxRetryWaitMs?: number;
 }
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const textual = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/i;
 
@@ -107,6 +127,13 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private readonly keep: number;
+  private readonly minIntervalMs: number;
+  private nextSlot = 0;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly concurrency: number;
+  private readonly maxRetries: number;
+  private readonly maxRetryWaitMs: number;
 
   constructor(
     readonly target: Target,
@@ -115,7 +142,28 @@ export class Transport {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
     this.keep = options.keep ?? 10_000;
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.concurrency = Math.max(1, options.concurrency ?? 16);
+    this.minIntervalMs = options.rate ? 1000 / options.rate : 0;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: this.concurrency });
+  }
+
+  /** Waits for a free slot under the concurrency cap and the rate cap. */
+  private async acquire(): Promise<void> {
+    if (this.inFlight >= this.concurrency) await new Promise<void>((r) => this.waiting.push(r));
+    this.inFlight++;
+    if (this.minIntervalMs) {
+      const now = performance.now();
+      const slot = Math.max(now, this.nextSlot);
+      this.nextSlot = slot + this.minIntervalMs;
+      if (slot > now) await sleep(slot - now);
+    }
+  }
+
+  private release(): void {
+    this.inFlight--;
+    this.waiting.shift()?.();
   }
 
   /** The URL as recorded and replayed: base URL, path and query, never the credentials. */
@@ -152,9 +200,33 @@ export class Transport {
       Object.assign(headers, lower(this.target.auth.headers));
     }
     const started = performance.now();
+    for (let attempt = 0; ; attempt++) {
+      await this.acquire();
+      try {
+        await this.attempt(exchange, wireUrl, spec.method, headers, body);
+      } finally {
+        this.release();
+      }
+      // Politeness: a server that asks us to wait gets its wait, but a POST is never sent twice.
+      const res = exchange.response;
+      const wait = res && (res.status === 429 || res.status === 503) ? retryAfterMs(res.headers['retry-after']) : undefined;
+      if (spec.method === 'POST' || wait === undefined || wait > this.maxRetryWaitMs || attempt >= this.maxRetries) break;
+      exchange.retries = attempt + 1;
+      await sleep(wait);
+    }
+    exchange.durationMs = Math.round(performance.now() - started);
+    this.exchanges.push(exchange);
+    if (this.exchanges.length > this.keep) this.exchanges.splice(0, this.exchanges.length - this.keep);
+    return exchange;
+  }
+
+  /** One attempt of a request: fills the exchange's response or error. */
+  private async attempt(exchange: Exchange, wireUrl: string, method: RequestSpec['method'], headers: Record<string, string>, body: string | Uint8Array | FormData | undefined): Promise<void> {
+    delete exchange.response;
+    delete exchange.error;
     try {
       const res = await request(wireUrl, {
-        method: spec.method,
+        method,
         headers,
         body,
         dispatcher: this.agent,
@@ -174,10 +246,6 @@ export class Transport {
       const e = err as Error & { code?: string };
       exchange.error = { code: e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' ? 'TIMEOUT' : (e.code ?? e.name), message: e.message };
     }
-    exchange.durationMs = Math.round(performance.now() - started);
-    this.exchanges.push(exchange);
-    if (this.exchanges.length > this.keep) this.exchanges.splice(0, this.exchanges.length - this.keep);
-    return exchange;
   }
 
   /** Closes the keep-alive connections. */

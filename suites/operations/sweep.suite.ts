@@ -181,6 +181,7 @@ const plans: Record<string, Plan> = {
   'folder.localize': { fresh: freshFolder },
   // Localizing twice is not the transition the contract shows ("inherited or local object" -> localized).
   'file.localize': { fresh: freshFile },
+  // Requests are generated for the world's localized files and sent to a fresh file localized just before.
   'file.unlocalize': {
     fresh: async (t, w) => {
       const file = await newFile(t, w.folders[0]!);

@@ -28,6 +28,7 @@ const bare: World = {
   features: ['sourceUrl'],
   folders: [9500],
   files: [9600],
+  sourceUrl: 'http://127.0.0.1:9/files',
 };
 
 const RUNS = 200;
@@ -137,6 +138,18 @@ describe('validRequest', () => {
     test.skipIf(needsChannel(op))('a world without multichannelling or discovered data still gives valid requests', () => {
       for (const spec of sample(op, bare)) expect(problems(op, spec, bare)).toEqual([]);
     });
+  });
+
+  test('the request checker of these tests catches foreign ids, undeclared or mistyped parameters and invalid bodies', () => {
+    const op = (id: string) => operations.find((o) => o.id === id)!;
+    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/12345' }, full)).toEqual(['path id: id 12345 is not in the world']);
+    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/9500', query: { bogus: 1 } }, full)).toEqual(['query bogus is not declared']);
+    expect(problems(op('folder.getFiles'), { method: 'GET', path: '/folder/getFiles/9500', query: { maxItems: '5', usedIn: [9001, 4242] } }, full)).toEqual([
+      'query maxItems="5" is not a integer',
+      'query usedIn: id 4242 is not in the world',
+    ]);
+    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: '9500' } }, full)[0]).toMatch(/^body invalid/);
+    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: 777 } }, full)).toEqual(['body: id 777 is not in the world']);
   });
 
   test('mutating requests name only sandbox folders and files in their path and body', () => {

@@ -1,0 +1,104 @@
+/**
+ * The suites' typed view of the API: `call(operationId, ...)` fills the path template of the
+ * catalogue, sends the request and returns the body typed by the operation's response schema. A call
+ * is a step the test relies on: if it is refused or unanswered, the test cannot judge, and says so.
+ */
+import { getOperation } from '../schemas/operations.ts';
+import type { DisinheritResponse, FileDisinheritSetResponse, FileListResponse, FileLoadResponse, FileUploadResponse, FileUsageListResponse, FolderExternalLinksResponse, FolderListResponse, FolderLoadResponse, FolderObjectCountResponse, FolderUsageListResponse, FoundFilesListResponse, GenericResponse, ItemListResponse, LegacyFileListResponse, LegacyFolderListResponse, LegacyPageListResponse, LocalizationInfoResponse, LocalizationsResponse, MultiDisinheritResponse, PageUsageListResponse, ReferencedSyncableObjectsListResponse, TemplateListResponse } from '../schemas/types.ts';
+import { isRefusal, responseCode, type Finding } from './checks.ts';
+import type { Exchange, RequestSpec } from './transport.ts';
+
+/** The response body type of every operation, from its response schema. */
+export interface ResponseOf {
+  'folder.list': FolderListResponse;
+  'folder.create': FolderLoadResponse;
+  'folder.disinherit.getMany': MultiDisinheritResponse;
+  'folder.disinherit.setMany': GenericResponse;
+  'folder.disinherit.get': DisinheritResponse;
+  'folder.disinherit.set': GenericResponse;
+  'folder.findFiles': FoundFilesListResponse;
+  'folder.findPages': LegacyPageListResponse;
+  'folder.getFolders.post': LegacyFolderListResponse;
+  'folder.getFolders': LegacyFolderListResponse;
+  'folder.breadcrumb': LegacyFolderListResponse;
+  'folder.count': FolderObjectCountResponse;
+  'folder.delete': GenericResponse;
+  'folder.getExternalLinks': FolderExternalLinksResponse;
+  'folder.getFiles': LegacyFileListResponse;
+  'folder.getItems': ItemListResponse;
+  'folder.getPages': LegacyPageListResponse;
+  'folder.getTemplates': TemplateListResponse;
+  'folder.load': FolderLoadResponse;
+  'folder.localizationinfo': LocalizationInfoResponse;
+  'folder.localizations': LocalizationsResponse;
+  'folder.localize': GenericResponse;
+  'file.list': FileListResponse;
+  'file.copy': FileUploadResponse;
+  'file.create.multipart': FileUploadResponse;
+  'file.create.json': FileUploadResponse;
+  'file.createSimple.multipart': FileUploadResponse;
+  'file.createSimple.raw': FileUploadResponse;
+  'file.disinherit.get': MultiDisinheritResponse;
+  'file.disinherit.set': FileDisinheritSetResponse;
+  'file.load': FileLoadResponse;
+  'file.localizationinfo': LocalizationInfoResponse;
+  'file.localizations': LocalizationsResponse;
+  'file.localize': GenericResponse;
+  'file.move': GenericResponse;
+  'file.push2master': GenericResponse;
+  'file.save.json': GenericResponse;
+  'file.save.multipart': GenericResponse;
+  'file.unlocalize': GenericResponse;
+  'file.usage.file': FileUsageListResponse;
+  'file.usage.folder': FolderUsageListResponse;
+  'file.usage.page': PageUsageListResponse;
+  'file.usage.syncableObjects': ReferencedSyncableObjectsListResponse;
+}
+
+/** An operation id of the catalogue. */
+export type OperationId = keyof ResponseOf;
+
+/** What a call sends besides the operation: path parameters by name, and the request parts. */
+export interface CallSpec {
+  path?: Record<string, string | number>;
+  query?: RequestSpec['query'];
+  json?: unknown;
+  multipart?: RequestSpec['multipart'];
+  raw?: RequestSpec['raw'];
+}
+
+/** The outcome of a call: the exchange, and the typed body when the call succeeded. */
+export interface CallResult<T> {
+  exchange: Exchange;
+  body: T | undefined;
+  /** Why the call did not succeed (refused, unanswered, not JSON); undefined on success. */
+  problem?: string;
+}
+
+/** Builds the request of an operation: its method and its path template filled with the given values. */
+export function requestOf(operationId: OperationId, spec: CallSpec = {}): RequestSpec {
+  const op = getOperation(operationId);
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = spec.path?.[name];
+    if (value === undefined) throw new Error(`${operationId}: path parameter ${name} missing`);
+    return encodeURIComponent(String(value));
+  });
+  return { method: op.method, path, query: spec.query, json: spec.json, multipart: spec.multipart, raw: spec.raw };
+}
+
+/** Why an exchange is not a usable success: unanswered, a 5xx, a refusal or a body that is not JSON. */
+export function problemOf(exchange: Exchange): string | undefined {
+  if (exchange.error) return `no answer (${exchange.error.code}: ${exchange.error.message})`;
+  const res = exchange.response!;
+  if (res.jsonError !== undefined) return `status ${res.status} with a body that is not JSON`;
+  if (isRefusal(exchange)) {
+    const info = (res.json as { responseInfo?: { responseMessage?: unknown } }).responseInfo;
+    return `refused: status ${res.status}, responseCode ${JSON.stringify(responseCode(exchange))}${info?.responseMessage ? `, "${String(info.responseMessage)}"` : ''}`;
+  }
+  return undefined;
+}
+
+/** A finding for a step the test relied on and that failed: the test cannot judge its requirement. */
+export function stepFinding(requirement: string, operationId: string, exchange: Exchange, problem: string): Finding {
+  return { requirement, check: 'step', severity: 'error', message: `${operationId} (a step this test relies on) failed: ${problem}`, exchange };
+}

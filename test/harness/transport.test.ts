@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Transport, retryAfterMs } from '../../harness/transport.ts';
+import type { Target } from '../../server/target.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+
+/** A loopback server whose answers the test scripts; it counts requests and notes their arrival times. */
+async function scripted(handler: Handler): Promise<{ target: Target; arrivals: number[]; close: () => Promise<void> }> {
+  const arrivals: number[] = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    req.resume();
+    req.on('end', () => handler(req, res, arrivals.length));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  const target: Target = { baseUrl: `http://127.0.0.1:${port}/rest`, auth: { query: {}, headers: {} }, features: [], fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 } };
+  return { target, arrivals, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+const json = (res: ServerResponse, status: number, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end('{"messages":[],"responseInfo":{"responseCode":"OK"}}');
+};
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup) await c();
+  cleanup = [];
+});
+
+async function setup(handler: Handler, options: ConstructorParameters<typeof Transport>[1] = {}) {
+  const s = await scripted(handler);
+  const transport = new Transport(s.target, options);
+  cleanup.push(() => transport.close(), s.close);
+  return { ...s, transport };
+}
+
+describe('Transport politeness', () => {
+  it('waits for a 429 with Retry-After and retries a GET', async () => {
+    const { transport, arrivals } = await setup((_q, res, n) => (n === 1 ? json(res, 429, { 'retry-after': '0' }) : json(res, 200)));
+    const ex = await transport.send({ method: 'GET', path: '/folder/load/1' });
+    expect(ex.response?.status).toBe(200);
+    expect(ex.retries).toBe(1);
+    expect(arrivals).toHaveLength(2);
+  });
+
+  it('never sends a POST twice, even when asked to retry', async () => {
+    const { transport, arrivals } = await setup((_q, res) => json(res, 503, { 'retry-after': '0' }));
+    const ex = await transport.send({ method: 'POST', path: '/folder/create', json: {} });
+    expect(ex.response?.status).toBe(503);
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it('gives up after the bounded number of retries and does not retry other statuses', async () => {
+    const { transport, arrivals } = await setup((_q, res, n) => json(res, n <= 10 ? 503 : 500, { 'retry-after': '0' }), { maxRetries: 2 });
+    expect((await transport.send({ method: 'GET', path: '/file' })).response?.status).toBe(503);
+    expect(arrivals).toHaveLength(3);
+    const plain = await setup((_q, res) => json(res, 500));
+    await plain.transport.send({ method: 'GET', path: '/file' });
+    expect(plain.arrivals).toHaveLength(1);
+  });
+
+  it('spaces requests by the rate cap', async () => {
+    const { transport, arrivals } = await setup((_q, res) => json(res, 200), { rate: 20 });
+    await Promise.all(Array.from({ length: 5 }, () => transport.send({ method: 'GET', path: '/file' })));
+    // 20 per second: five requests span at least four intervals of 50 ms (arrival jitter allowed for).
+    expect(arrivals[4]! - arrivals[0]!).toBeGreaterThanOrEqual(180);
+  });
+
+  it('keeps at most the concurrency cap in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { transport } = await setup((_q, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        json(res, 200);
+      }, 20);
+    }, { concurrency: 2 });
+    await Promise.all(Array.from({ length: 6 }, () => transport.send({ method: 'GET', path: '/file' })));
+    expect(most).toBe(2);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('Transport robustness', () => {
+  it('turns a hung request into a TIMEOUT exchange instead of hanging', async () => {
+    const { transport } = await setup(() => undefined, { timeoutMs: 200 });
+    const ex = await transport.send({ method: 'GET', path: '/folder/load/1' });
+    expect(ex.error?.code).toBe('TIMEOUT');
+    expect(ex.response).toBeUndefined();
+  });
+
+  it('caps a huge body and says it was cut', async () => {
+    const { transport } = await setup((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('x'.repeat(100_000));
+    }, { maxBodyBytes: 1000 });
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.response?.truncated).toBe(true);
+    expect(ex.response?.text).toHaveLength(1000);
+  });
+
+  it('records a reset connection as an error of the exchange', async () => {
+    const { transport } = await setup((req) => req.socket.destroy());
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.error?.code).toMatch(/^(UND_ERR_SOCKET|ECONNRESET|UND_ERR_CLOSED)/);
+  });
+});

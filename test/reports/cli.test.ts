@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { finishRun } from '../../reports/index.ts';
+import { sampleResults, sampleTests } from './sample.ts';
+
+const run = promisify(execFile);
+const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'cms-reports-cli-'));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const PAG01 = 'PAG-01 without pageSize every item comes back';
+const PAG02 = 'PAG-02 pageSize 0 returns no items';
+const UPL01 = 'UPL-01 multipart create keeps the bytes';
+const OPLOAD = 'OP-folder.load a valid request gets 200 and a FolderLoadResponse';
+
+// Two shards of one run, as `run --out` leaves them.
+const shardA = join(dir, 'shard-a');
+const shardB = join(dir, 'shard-b');
+finishRun(sampleResults(sampleTests().slice(0, 3)), { outDir: shardA });
+finishRun(sampleResults(sampleTests().slice(3)), { outDir: shardB });
+const badJson = join(dir, 'bad.json');
+writeFileSync(badJson, '{');
+const badExpectations = join(dir, 'bad-expectations.json');
+writeFileSync(badExpectations, JSON.stringify({ 'PAG-01 x': { expected: 'PASS', reason: 'r' } }));
+const never = join(dir, 'never');
+
+describe('cms-conformance update-expectations', () => {
+  it('writes a new file in which every failing test is an expected FAIL', async () => {
+    const out = join(dir, 'new', 'vendor.json');
+    const r = await cli('update-expectations', '--from', shardB, '--out', out);
+    expect(r.code).toBe(0);
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    expect(Object.keys(written)).toEqual([PAG01, PAG02, UPL01]);
+    expect(written[PAG02]).toEqual({ expected: 'FAIL', reason: 'failing since 2026-03-01: items: pageSize=0 returned 3 folders' });
+    expect(r.stdout).toContain(`added    ${PAG02}`);
+    expect(r.stdout).toContain(`${out}: 3 entries (3 changed)`);
+  });
+
+  it('keeps the reasons of existing entries, removes passing tests and keeps ids the run did not have', async () => {
+    const out = join(dir, 'existing.json');
+    const kept = { expected: 'FAIL', reason: 'paging deviation accepted', issue: 'https://tracker.example/CMS-1', until: '2099-01-01' };
+    writeFileSync(out, JSON.stringify({ [PAG01]: kept, [OPLOAD]: { expected: 'FAIL', reason: 'old bug' }, 'PAG-99 gone': { expected: 'FAIL', reason: 'r' } }));
+    const results = join(dir, 'all.json');
+    writeFileSync(results, JSON.stringify(sampleResults()));
+    const r = await cli('update-expectations', '--from', results, '--out', out);
+    expect(r.code).toBe(0);
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    expect(Object.keys(written)).toEqual([PAG01, PAG02, 'PAG-99 gone', UPL01]);
+    expect(written[PAG01]).toEqual(kept);
+    expect(r.stdout).toContain(`removed  ${OPLOAD} (passes now)`);
+    expect(r.stdout).toContain('stale    PAG-99 gone (not in this run; kept)');
+  });
+
+  it.each([
+    ['no --out', () => ['--from', badJson], 'needs --from RESULTS and --out FILE'],
+    ['results that are not a results file', () => ['--from', badJson, '--out', never], `${badJson} is not valid JSON`],
+    ['an existing file that is not valid', () => ['--from', shardB, '--out', badExpectations], `${badExpectations}: "PAG-01 x": "expected" must be "FAIL"`],
+  ])('exits 2 for %s, with one clear message', async (_what, args, message) => {
+    const r = await cli('update-expectations', ...args());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(never)).toBe(false);
+  });
+});
+
+describe('cms-conformance merge', () => {
+  it('writes every report of the merged run and exits 1 when a test failed', async () => {
+    const out = join(dir, 'merged');
+    const r = await cli('merge', shardA, join(shardB, 'results.json'), '--out', out);
+    expect(r.code).toBe(1);
+    for (const name of ['results.json', 'junit.xml', 'report.html', 'summary.md']) expect(existsSync(join(out, name)), name).toBe(true);
+    const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(merged.summary).toEqual(sampleResults().summary);
+    expect(r.stdout).toContain('merged 2 results: 6 tests, 2 passed, 3 failed, 1 skipped, 1 warnings');
+  });
+
+  it('exits 0 when the expectation file expects every failure, and compares with a baseline', async () => {
+    const out = join(dir, 'merged-expected');
+    const expectations = join(dir, 'expect-all.json');
+    writeFileSync(expectations, JSON.stringify(Object.fromEntries([PAG01, PAG02, UPL01].map((id) => [id, { expected: 'FAIL', reason: 'known' }]))));
+    const r = await cli('merge', shardA, shardB, '--out', out, '--expectations', expectations, '--baseline', shardB);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`expectations: 3 failures expected by ${expectations}`);
+    expect(r.stdout).toContain('regression against the baseline of 2026-03-01T10:00:00.000Z: 0 new failures');
+    expect(existsSync(join(out, 'regression.md'))).toBe(true);
+  });
+
+  it.each([
+    ['a test in two shards', () => [shardB, shardB], /the test "PAG-01 without pageSize every item comes back" is in more than one shard/],
+    ['a folder without results', () => [dir], /cannot read .*results\.json: ENOENT/],
+    ['no results at all', () => [], /merge needs at least one results folder or file/],
+  ])('exits 2 for %s', async (_what, args, message) => {
+    const r = await cli('merge', ...args(), '--out', never);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(never)).toBe(false);
+  });
+
+  it('both commands are listed by --help', async () => {
+    const r = await cli('--help');
+    expect(r.stdout).toMatch(/^\s+update-expectations\s+write or update an expectation file/m);
+    expect(r.stdout).toMatch(/^\s+merge\s+combine the results of sharded runs/m);
+  });
+});
