@@ -89,6 +89,17 @@ function withoutExpectation(t: TestResult): TestResult {
   return rest;
 }
 
+/** One sentence of counts: "1 expected failure, 2 unexpected passes, 0 expired entries, 1 stale id". */
+export function expectationCounts(x: ExpectationSummary): string {
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return [
+    n(x.expectedFailures, 'expected failure', 'expected failures'),
+    n(x.unexpectedPasses, 'unexpected pass', 'unexpected passes'),
+    n(x.expired, 'expired entry', 'expired entries'),
+    n(x.stale.length, 'stale id', 'stale ids'),
+  ].join(', ');
+}
+
 /** Counts the outcomes carried by the tests (used again when shards are merged). */
 export function expectationSummary(tests: readonly TestResult[], file: string, stale: string[]): ExpectationSummary {
   const count = (o: TestResult['outcome']) => tests.filter((t) => t.outcome === o).length;

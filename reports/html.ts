@@ -10,7 +10,7 @@ import type { ReportedFinding } from '../harness/suite.ts';
 import type { Exchange, RecordedBody } from '../harness/transport.ts';
 import { operations } from '../schemas/operations.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
-import { isUnexpectedFailure, verdictOf } from './expectations.ts';
+import { expectationCounts, isUnexpectedFailure, verdictOf } from './expectations.ts';
 import type { Results, TestResult } from './results.ts';
 
 /** Bodies longer than this are cut in the page (results.json keeps what was recorded). */
@@ -325,7 +325,7 @@ export function renderHtml(results: Results): string {
 
   const expectationSection = x
     ? `<section id="expectations"><h2>Expectations</h2>
-<p>From <code>${esc(x.file)}</code>: ${x.expectedFailures} expected failures, ${x.unexpectedPasses} unexpected passes, ${x.expired} expired entries, ${x.stale.length} stale ids.</p>
+<p>From <code>${esc(x.file)}</code>: ${expectationCounts(x)}.</p>
 ${list('Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)', results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id))}
 ${list('Expired entries (the failure counts again)', results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`))}
 ${list('Stale ids (no test of this run has them)', x.stale)}

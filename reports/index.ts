@@ -45,12 +45,11 @@ export interface FinishResult {
  */
 export function finishRun(raw: Results, options: FinishOptions): FinishResult {
   const secrets = options.secrets ?? [];
-  const expectations = options.expectationsFile !== undefined ? loadExpectations(options.expectationsFile) : undefined;
-  const baseline = options.baselineFile !== undefined ? redact(loadResults(options.baselineFile), secrets) : undefined;
+  const file = options.expectationsFile;
+  const expectations = file === undefined ? undefined : loadExpectations(file);
+  const baseline = options.baselineFile === undefined ? undefined : redact(loadResults(options.baselineFile), secrets);
   let results = redact(raw, secrets);
-  if (expectations && options.expectationsFile !== undefined) {
-    results = applyExpectations(results, expectations, { file: options.expectationsFile, ...(options.today ? { today: options.today } : {}) });
-  }
+  if (file !== undefined && expectations) results = applyExpectations(results, expectations, { file, today: options.today });
   mkdirSync(options.outDir, { recursive: true });
   const paths = [writeResults(options.outDir, results), writeJunit(options.outDir, results), writeHtml(options.outDir, results), writeMarkdown(options.outDir, results)];
   const lines = expectationNotes(results);

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isUnexpectedFailure, verdictOf } from './expectations.ts';
+import { expectationCounts, isUnexpectedFailure, verdictOf } from './expectations.ts';
 import type { Results, TestResult } from './results.ts';
 
 /** Failed tests listed in full; the rest are counted (a PR comment has a size limit). */
@@ -55,7 +55,7 @@ export function renderMarkdown(results: Results): string {
   ];
   const x = s.expectations;
   if (x) {
-    out.push('', `Expectations (${mdText(x.file)}): ${x.expectedFailures} expected failures, ${x.unexpectedPasses} unexpected passes, ${x.expired} expired, ${x.stale.length} stale ids.`);
+    out.push('', `Expectations (${mdText(x.file)}): ${expectationCounts(x)}.`);
   }
   // Failures that count come first, expected ones last.
   const failed = results.tests.filter((t) => t.status === 'failed').sort((a, b) => Number(isUnexpectedFailure(b)) - Number(isUnexpectedFailure(a)));

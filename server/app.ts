@@ -246,7 +246,7 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
         ? err.fault !== undefined && faults.has(err.fault)
         : err instanceof Refusal && err.code === 'NOTFOUND' && faults.has('unknown-id-500');
     if (!(err instanceof Refusal) || planted500) {
-      if (!planted500) reply.log.error({ err, operationId: op?.id }, 'handler failed with an exception that is not a Refusal');
+      if (!planted500) reply.log.error({ err, operationId: op?.id }, 'request failed with an exception that is not a Refusal');
       return send(reply, 500, refusalBody('FAILURE', `internal error: ${(err as Error).message}`));
     }
     const fromHandler = !(err instanceof RequestRefusal);
@@ -301,19 +301,15 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     });
   }
 
-  const routes = new Map<string, Operation[]>();
-  for (const op of operations) {
-    const key = `${op.method} ${op.path}`;
-    routes.set(key, [...(routes.get(key) ?? []), op]);
-  }
-  for (const forms of routes.values()) {
-    const first = forms[0]!;
+  // One route per method and path; where forms share it, findOperation picks one by Content-Type.
+  const routes = new Map(operations.map((op) => [`${op.method} ${op.path}`, op] as const));
+  for (const routeOp of routes.values()) {
     app.route({
-      method: first.method,
-      url: API_PREFIX + first.path.replace(/\{(\w+)\}/g, ':$1'),
+      method: routeOp.method,
+      url: API_PREFIX + routeOp.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
         const path = request.url.slice(API_PREFIX.length);
-        const op = findOperation(first.method, path, request.headers['content-type']) ?? first;
+        const op = findOperation(routeOp.method, path, request.headers['content-type']) ?? routeOp;
         try {
           const req = await parseRequest(op, request, limits);
           const handler = handlers[op.id];

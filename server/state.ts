@@ -391,11 +391,11 @@ export function resolveInView(state: State, setId: number, view: View, ignoreRes
   let best: Obj | undefined;
   let bestIdx = Infinity;
   for (const v of variants) {
-    const idx = view.chain.indexOf(v.nodeId);
+    const idx = v.nodeId === view.nodeId ? 0 : view.chain.indexOf(v.nodeId);
     if (idx >= 0 && idx < bestIdx) [best, bestIdx] = [v, idx];
   }
   if (!best || bestIdx === 0 || ignoreRestrictions) return best;
-  const master = masterVariant(state, setId)!;
+  const master = variants.length === 1 ? best : masterVariant(state, setId)!;
   if (master.excluded) return undefined;
   if (master.disinherit) for (let i = 0; i < bestIdx; i++) if (master.disinherit.includes(view.chain[i]!)) return undefined;
   return best;

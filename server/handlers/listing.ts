@@ -172,19 +172,27 @@ export function objectPredicate(state: State, view: View, f: ObjectFilter, fault
 // Sorting
 
 /** A sort key of an object; undefined sorts first. */
-export type SortKey = (o: Obj) => string | number | boolean | undefined;
+export type SortKey = (o: Obj) => SortValue;
 
-/** Compares sort values: numbers numerically, strings ignoring case (reference notes), false before true. */
-export function compareValues(a: string | number | boolean | undefined, b: string | number | boolean | undefined, faults: FaultSet): number {
+type SortValue = string | number | boolean | undefined;
+
+/** A sort value ready for comparison: strings lower-cased, since names compare ignoring case (reference notes). */
+function normalized(v: SortValue, faults: FaultSet): SortValue {
+  return typeof v === 'string' && !faults.has('sort-case-sensitive') ? v.toLowerCase() : v;
+}
+
+/** Compares normalized sort values: undefined first, numbers numerically, strings by code unit, false before true. */
+function compareNormalized(a: SortValue, b: SortValue): number {
   if (a === b) return 0;
   if (a === undefined) return -1;
   if (b === undefined) return 1;
-  if (typeof a === 'string' && typeof b === 'string') {
-    const [x, y] = faults.has('sort-case-sensitive') ? [a, b] : [a.toLowerCase(), b.toLowerCase()];
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : 1;
   return Number(a) - Number(b);
+}
+
+/** Compares two sort values as the listings do (strings ignoring case). */
+export function compareValues(a: SortValue, b: SortValue, faults: FaultSet): number {
+  return compareNormalized(normalized(a, faults), normalized(b, faults));
 }
 
 /** Group L sort keys by lower-cased `sortby` name (SRT-03); a key a kind lacks falls back to name. */
@@ -214,8 +222,8 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
 export function sortLegacy<T extends Obj>(items: T[], sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): T[] {
   const key = keys[(sortby ?? 'name').toLowerCase()] ?? keys.name!;
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
-  const decorated = items.map((o) => ({ o, k: key(o) }));
-  decorated.sort((a, b) => dir * (compareValues(a.k, b.k, faults) || a.o.id - b.o.id));
+  const decorated = items.map((o) => ({ o, k: normalized(key(o), faults) }));
+  decorated.sort((a, b) => dir * (compareNormalized(a.k, b.k) || a.o.id - b.o.id));
   return decorated.map((d) => d.o);
 }
 
@@ -232,10 +240,10 @@ export function sortByAttributes<T extends Obj>(items: T[], sort: string | undef
     const key = Object.hasOwn(keys, name) ? keys[name] : undefined;
     if (key) specs.push({ key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
   }
-  const decorated = items.map((o) => ({ o, ks: specs.map((s) => s.key(o)) }));
+  const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), faults)) }));
   decorated.sort((a, b) => {
     for (let i = 0; i < specs.length; i++) {
-      const c = compareValues(a.ks[i], b.ks[i], faults);
+      const c = compareNormalized(a.ks[i], b.ks[i]);
       if (c !== 0) return specs[i]!.dir * c;
     }
     return a.o.id - b.o.id;

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { finishRun } from '../../reports/index.ts';
 import type { Results } from '../../reports/results.ts';
@@ -56,6 +56,11 @@ async function open(ctx: TestContext, options: { javaScriptEnabled?: boolean; ha
   return { page, requests, dialogs };
 }
 
+/** Whether a <details> element is open (the attribute reflects the state). */
+async function isOpen(details: Locator): Promise<boolean> {
+  return (await details.getAttribute('open')) !== null;
+}
+
 describe('report.html in headless chromium', () => {
   it('shows summary counts equal to results.json, loads nothing and runs no injected script', async (ctx) => {
     const { page, requests, dialogs } = await open(ctx);
@@ -66,7 +71,7 @@ describe('report.html in headless chromium', () => {
     expect(await page.locator('#verdict').textContent()).toContain('the target does not conform: 3 unexpected failures');
     expect(requests).toEqual([url]);
     expect(dialogs).toEqual([]);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('typeof window.__xss')).toBe('undefined');
     expect(await page.content()).not.toContain(SECRET);
   });
 
@@ -74,10 +79,10 @@ describe('report.html in headless chromium', () => {
     const { page } = await open(ctx);
     const failure = page.locator('#failures details').filter({ hasText: 'PAG-01 without pageSize' });
     const response = failure.locator('pre', { hasText: 'HTTP 500' });
-    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await isOpen(failure)).toBe(false);
     expect(await response.isVisible()).toBe(false);
     await failure.locator('summary').click();
-    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await isOpen(failure)).toBe(true);
     expect(await response.isVisible()).toBe(true);
     expect(await response.textContent()).toContain('<script>window.__xss = 1;');
     expect(await failure.locator('pre.cmd').first().textContent()).toBe('npx cms-conformance run --only PAG-01 --seed 42');
@@ -90,7 +95,7 @@ describe('report.html in headless chromium', () => {
     const failure = page.locator('#failures details').first();
     // Pointed at by the URL yet closed: the page's script (which would open it) did not run.
     await page.goto(`${url}#${await failure.getAttribute('id')}`);
-    expect(await failure.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await isOpen(failure)).toBe(false);
     await failure.locator('summary').click();
     expect(await failure.locator('.finding').first().isVisible()).toBe(true);
 
@@ -114,6 +119,6 @@ describe('report.html in headless chromium', () => {
     })();
     expect(anchor).toMatch(/^#t-\d+$/);
     const { page } = await open(ctx, { hash: anchor ?? '' });
-    expect(await page.locator(anchor ?? '').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await isOpen(page.locator(anchor ?? ''))).toBe(true);
   });
 });

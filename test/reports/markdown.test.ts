@@ -42,7 +42,7 @@ describe('summary.md', () => {
     expect(text.indexOf('PAG-02 pageSize 0')).toBeLessThan(text.indexOf('| ➖ expected |'));
     expect(text).toContain('### Unexpected passes (1)');
     expect(text).toContain('- PAG-99 gone');
-    expect(text).toContain('Expectations (vendor.json): 1 expected failures, 1 unexpected passes, 0 expired, 1 stale ids.');
+    expect(text).toContain('Expectations (vendor.json): 1 expected failure, 1 unexpected pass, 0 expired entries, 1 stale id.');
   });
 
   it('stays short when many tests fail', () => {
