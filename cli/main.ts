@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   openapi: () => import('./openapi.ts'),
   serve: () => import('./serve.ts'),
   run: () => import('./run.ts'),
+  clean: () => import('./clean.ts'),
   'update-expectations': () => import('./update-expectations.ts'),
   merge: () => import('./merge.ts'),
 };

@@ -1,6 +1,7 @@
 /** `cms-conformance merge`: one set of reports from the results of sharded runs. */
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { verdictOf } from '../reports/expectations.ts';
 import { finishRun, mergeResults, ReportInputError } from '../reports/index.ts';
 import { loadResults } from '../reports/results.ts';
 import { UsageError, parseOptions, type Command } from './args.ts';
@@ -25,17 +26,14 @@ export const command: Command = {
     const outDir = resolve(values.out ?? join(root, 'reports/out'));
     try {
       const merged = mergeResults(positionals.map(loadResults));
-      const done = finishRun(merged, {
-        outDir,
-        ...(values.expectations !== undefined ? { expectationsFile: values.expectations } : {}),
-        ...(values.baseline !== undefined ? { baselineFile: values.baseline } : {}),
-      });
+      const done = finishRun(merged, { outDir, expectationsFile: values.expectations, baselineFile: values.baseline });
       const s = done.results.summary;
       console.log(
         [
           ...done.lines,
           `cms-conformance: merged ${positionals.length} results: ${s.total} tests, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
           `  reports: ${done.paths.map((p) => relative(process.cwd(), p) || p).join(', ')}`,
+          `VERDICT: ${verdictOf(done.results).text}`,
         ].join('\n'),
       );
       return done.exitCode;

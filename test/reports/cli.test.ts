@@ -86,6 +86,7 @@ describe('cms-conformance merge', () => {
     const merged = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(merged.summary).toEqual(sampleResults().summary);
     expect(r.stdout).toContain('merged 2 results: 6 tests, 2 passed, 3 failed, 1 skipped, 1 warnings');
+    expect(r.stdout).toContain('VERDICT: the target does not conform: 3 unexpected failures');
   });
 
   it('exits 0 when the expectation file expects every failure, and compares with a baseline', async () => {

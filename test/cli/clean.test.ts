@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxTime } from '../../cli/clean.ts';
+import { createFolder, sandboxName } from '../../harness/sandbox.ts';
+import { Transport } from '../../harness/transport.ts';
+import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+
+const exec = promisify(execFile);
+const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
+let server: ReferenceServer;
+let transport: Transport;
+let targetFile: string;
+
+beforeAll(async () => {
+  server = await startReferenceServer({ port: 0 });
+  transport = new Transport(server.target);
+  targetFile = join(mkdtempSync(join(tmpdir(), 'cms-clean-')), 'target.json');
+  writeFileSync(targetFile, JSON.stringify(server.target));
+});
+afterAll(async () => {
+  await transport.close();
+  await server.close();
+});
+
+async function childNames(): Promise<string[]> {
+  const ex = await transport.send({ method: 'GET', path: `/folder/getFolders/${server.target.fixture.sandboxParentFolderId}` });
+  return ((ex.response?.json as { folders?: { name?: string }[] }).folders ?? []).map((f) => f.name ?? '');
+}
+
+describe('cms-conformance clean', () => {
+  it('reads the time a sandbox name carries and ignores other names', () => {
+    expect(sandboxTime(sandboxName(new Date('2026-01-02T03:04:05.678Z')))).toEqual(new Date('2026-01-02T03:04:05Z'));
+    expect(sandboxTime('News')).toBeUndefined();
+  });
+
+  it('removes old sandboxes, keeps recent ones and everything else', async () => {
+    const parent = server.target.fixture.sandboxParentFolderId;
+    const old = sandboxName(new Date(Date.now() - 3 * 3600_000));
+    const fresh = sandboxName();
+    await createFolder(transport, parent, old);
+    await createFolder(transport, parent, fresh);
+    await createFolder(transport, parent, 'cmsconf-kept-not-a-timestamp');
+    const dry = await exec(process.execPath, [bin, 'clean', '--target', targetFile, '--dry-run']);
+    expect(dry.stdout).toMatch(new RegExp(`would remove \\d+ ${old}`));
+    expect(await childNames()).toContain(old);
+    const { stdout } = await exec(process.execPath, [bin, 'clean', '--target', targetFile]);
+    expect(stdout).toMatch(new RegExp(`removed \\d+ ${old}`));
+    const names = await childNames();
+    expect(names).not.toContain(old);
+    expect(names).toContain(fresh);
+    expect(names).toContain('cmsconf-kept-not-a-timestamp');
+  });
+
+  it('needs a target file', async () => {
+    await expect(exec(process.execPath, [bin, 'clean'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/clean needs --target FILE/) });
+  });
+});
