@@ -1,23 +1,24 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
-import { createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
+import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import { ResultCollector } from '../reports/collector.ts';
 import { writeJunit } from '../reports/junit.ts';
 import { summarize, writeResults, type Results } from '../reports/results.ts';
-import { matchRequirements } from '../schemas/requirements.ts';
+import { getOperation } from '../schemas/operations.ts';
+import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import type { Target } from '../server/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { SUITE_GLOB, collectTests, projectRoot as root } from './collect.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N]
+                          [--rate N] [--concurrency N] [--dry-run]
                           [--fault NAME]... [--refusal-style status|body]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
@@ -34,6 +35,8 @@ Runs the conformance suites. Without --target, against the bundled reference ser
   --rate N           at most N requests per second (default: no cap)
   --concurrency N    at most N requests in flight (default 1 for --target, 8 embedded)
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
+  --dry-run          print what the run would do (suites, requirement ids, requests, fixture
+                     objects it reads) without sending anything
 Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable.`;
 
 /** The test-name filter for --only: test names start with their requirement id and a space. */
@@ -63,6 +66,44 @@ function printSummary(results: Results, paths: string[], runErrors: string[]): v
   console.log(lines.join('\n'));
 }
 
+/** --dry-run: what the run would do, from the declared tests and the last run's measurements; sends nothing. */
+async function dryRun(target: Target | undefined, pattern: RegExp | undefined, outDir: string, runs: number): Promise<number> {
+  const tests = (await collectTests()).filter((t) => !pattern || pattern.test(`${t.id}`));
+  const features: string[] = target ? target.features : ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'];
+  const lines = ['cms-conformance: dry run, nothing is sent', target ? `  target ${target.baseUrl} (features: ${features.join(', ') || 'none'})` : '  target: the bundled reference server, started on 127.0.0.1 (all features but auth)'];
+  if (target) {
+    const ids = Object.entries(target.fixture).map(([k, v]) => `${k} ${v}`).join(', ');
+    lines.push(`  fixture objects it reads, never changes: ${ids}`);
+    lines.push(`  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, mutates only inside it, and removes it at the end`);
+  }
+  const skipped = new Map<string, number>();
+  const byFile = new Map<string, string[]>();
+  for (const t of tests) {
+    byFile.set(t.file, [...(byFile.get(t.file) ?? []), t.requirement]);
+    const req = requirements.find((r) => r.id === t.requirement);
+    const feature = req?.feature ?? (req?.operation ? getOperation(req.operation).feature : null);
+    if (feature && !features.includes(feature)) skipped.set(feature, (skipped.get(feature) ?? 0) + 1);
+  }
+  lines.push(`  ${tests.length} tests in ${byFile.size} suites, ${runs} runs per property:`);
+  for (const [file, reqs] of byFile) lines.push(`    ${file}: ${reqs.length} tests (${[...new Set(reqs)].join(', ')})`);
+  for (const [feature, n] of skipped) lines.push(`  ${n} would be skipped: the target does not declare "${feature}"`);
+  let last: Results | undefined;
+  try {
+    last = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as Results;
+  } catch {
+    // No earlier run: the request count is unknown, and the line says so.
+  }
+  const measured = last ? tests.map((t) => last.tests.find((r) => r.id === t.id)?.requests) : [];
+  const known = measured.filter((n): n is number => n !== undefined);
+  lines.push(
+    known.length
+      ? `  requests: about ${Math.round(known.reduce((a, n) => a + n, 0) * (tests.length / known.length))} (as sent by ${known.length} of these tests in the run of ${last!.startedAt}${last!.runs !== runs ? ` with ${last!.runs} runs per property` : ''})`
+      : '  requests: unknown until a first run writes results.json into --out (each test records what it sent)',
+  );
+  console.log(lines.join('\n'));
+  return 0;
+}
+
 export const command: Command = {
   summary: 'run the conformance suites against a target (default: the bundled reference server)',
   usage,
@@ -81,6 +122,7 @@ export const command: Command = {
       'refusal-style': { type: 'string' },
       rate: { type: 'string' },
       concurrency: { type: 'string' },
+      'dry-run': { type: 'boolean' },
     });
     const seed = intOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
     const runs = intOption('runs', values.runs, 20, 1);
@@ -108,6 +150,9 @@ export const command: Command = {
         if (!/^https?:\/\/[^/]/.test(values['base-url'])) throw new UsageError(`--base-url must be an http(s) URL, got "${values['base-url']}"`);
         target = { ...target, baseUrl: values['base-url'].replace(/\/+$/, '') };
       }
+      if (values['dry-run']) return dryRun(target, testNamePattern, outDir, runs);
+    } else if (values['dry-run']) {
+      return dryRun(undefined, testNamePattern, outDir, runs);
     } else {
       const { startReferenceServer } = await import('../server/index.ts');
       let server;
@@ -164,7 +209,7 @@ export const command: Command = {
       const vitest = await startVitest('test', [], {
         config: false,
         root,
-        include: ['suites/**/*.suite.ts'],
+        include: [SUITE_GLOB],
         watch: false,
         reporters: [collector],
         provide: { cmsRun: config },

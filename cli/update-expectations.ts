@@ -27,7 +27,7 @@ export const command: Command = {
       const ids = new Set(results.tests.map((t) => t.id));
       const today = todayUtc();
       for (const t of results.tests) {
-        const existing = before[t.id];
+        const existing = Object.hasOwn(before, t.id) ? before[t.id] : undefined;
         if (t.status === 'passed' && existing) {
           delete next[t.id];
           lines.push(`removed  ${t.id} (passes now)`);

@@ -35,6 +35,8 @@ export interface TestMeta {
   requirement: string;
   operation?: string;
   findings: ReportedFinding[];
+  /** Requests the test sent. */
+  requests: number;
 }
 
 declare module 'vitest' {
@@ -73,6 +75,8 @@ function trimExchange(exchange: Exchange): Exchange {
 /** The context a conformance test body works with. */
 export class ConformanceContext {
   readonly findings: ReportedFinding[] = [];
+  /** Requests this test sent so far. */
+  requests = 0;
   /** The test's own seed, derived from the run seed and the test id, so tests differ yet replay exactly. */
   readonly seed: number;
   private currentPath: string | undefined;
@@ -94,6 +98,7 @@ export class ConformanceContext {
 
   /** Sends one request through the run's transport. */
   send(spec: RequestSpec): Promise<Exchange> {
+    this.requests++;
     return this.transport.send(spec);
   }
 
@@ -120,6 +125,7 @@ export class ConformanceContext {
 
   /** Creates a fresh folder of this test inside the run's sandbox and returns its id. */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
+    this.requests++;
     return createFolder(this.transport, this.config.sandboxFolderId, `${name}-${Math.random().toString(36).slice(2, 8)}`);
   }
 
@@ -207,7 +213,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
   const feature = req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
   test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
-    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [] };
+    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0 };
     ctx.task.meta.cms = meta;
     const { config, transport } = runContext();
     if (feature && !config.target.features.includes(feature as never)) {
@@ -221,6 +227,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
       // A failed step is already a finding; anything else is a bug of the suite and fails as itself.
       if (!(err instanceof StepFailed)) throw err;
     } finally {
+      meta.requests = t.requests;
       // A SHOULD requirement is robustness: "A SHOULD failure is reported as a warning, never fails a run by itself."
       meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => ({ ...f, severity: 'warning' as const })) : t.findings;
     }

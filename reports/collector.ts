@@ -45,6 +45,7 @@ export class ResultCollector implements Reporter {
       status,
       ...(reason ? { reason } : {}),
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      ...(meta ? { requests: meta.requests } : {}),
       findings,
     };
     this.results.push(test);

@@ -114,7 +114,7 @@ export function applyExpectations(results: Results, expectations: Expectations, 
   const today = options.today ?? todayUtc();
   const tests = results.tests.map((raw): TestResult => {
     const t = withoutExpectation(raw);
-    const e = expectations[t.id];
+    const e = Object.hasOwn(expectations, t.id) ? expectations[t.id] : undefined;
     if (!e) return t;
     const expectation = { reason: e.reason, ...(e.issue ? { issue: e.issue } : {}), ...(e.until ? { until: e.until } : {}) };
     const marked: TestResult = { ...t, expected: 'FAIL', expectation };

@@ -16,6 +16,8 @@ export interface TestResult {
   /** Why a test was skipped, or the error of a test that failed without a finding (a setup failure). */
   reason?: string;
   durationMs: number;
+  /** Requests the test sent (setup included). */
+  requests?: number;
   findings: ReportedFinding[];
   /** Set when the run's expectation file lists the test (reports/expectations.ts). */
   expected?: 'FAIL';

@@ -328,6 +328,25 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
         checkTags(o.tags, `${w}.tags`, ids.get('constructs')!);
       });
     }
+    // Variants of one object share a channel set: same kind, distinct nodes, masters inside the set.
+    const sets = new Map<number, { kind: string; nodes: Set<number> }>();
+    const setOf = new Map<number, number>();
+    for (const kind of kinds) {
+      list(kind).forEach((o, i) => {
+        const w = `${kind}[${i}]`;
+        const set = sets.get(o.channelSetId as number) ?? { kind, nodes: new Set<number>() };
+        check(set.kind === kind || (set.kind === 'files' && kind === 'images') || (set.kind === 'images' && kind === 'files'), `${w}.channelSetId`, `${String(o.channelSetId)} is shared with objects of another kind`);
+        check(!set.nodes.has(o.nodeId as number), `${w}.channelSetId`, `two variants of channel set ${String(o.channelSetId)} live in node ${String(o.nodeId)}`);
+        set.nodes.add(o.nodeId as number);
+        sets.set(o.channelSetId as number, set);
+        setOf.set(o.id as number, o.channelSetId as number);
+      });
+    }
+    for (const kind of kinds) {
+      list(kind).forEach((o, i) => {
+        if (o.masterId !== undefined) check(setOf.get(o.masterId as number) === o.channelSetId, `${kind}[${i}].masterId`, 'must name a variant of the same channel set');
+      });
+    }
     const ref = (w: string, id: unknown, kind: string | string[]) => {
       const want = Array.isArray(kind) ? kind : [kind];
       check(isInt(id) && want.includes(objectIds.get(id) ?? ''), w, `${JSON.stringify(id)} does not name an object of ${want.join('/')}`);

@@ -169,3 +169,25 @@ export function stagingMap(objs: readonly Obj[], pkg: string | undefined): Recor
   if (!pkg) return {};
   return Object.fromEntries(objs.map((o) => [o.globalId, { packageName: pkg, included: false }]));
 }
+
+/** The FolderLoadResponse `stagingStatus`: one object, naming the package when one was given. */
+export function stagingStatus(pkg: string | undefined): { packageName?: string; included: boolean } {
+  return pkg ? { packageName: pkg, included: false } : { included: false };
+}
+
+/** Names of live objects of the given kinds in a folder set that conflict with a node (same node tree line), lower-cased. */
+export function namesInFolder(state: State, parentSet: number, kinds: readonly ('folder' | 'file' | 'image' | 'page')[], nodeId: number, exceptSet?: number): Set<string> {
+  const chain = state.nodes.get(nodeId)!.chain;
+  const names = new Set<string>();
+  const idx = state.children.get(parentSet);
+  for (const kind of kinds) {
+    for (const set of idx?.[kind] ?? []) {
+      if (set === exceptSet) continue;
+      for (const v of state.sets.get(set) ?? []) {
+        const related = chain.includes(v.nodeId) || state.nodes.get(v.nodeId)!.chain.includes(nodeId);
+        if (related && !v.deleted) names.add((v.kind === 'page' ? v.fileName : v.name).toLowerCase());
+      }
+    }
+  }
+  return names;
+}

@@ -17,8 +17,7 @@ import {
   type View,
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
-import { bodyOf, checkName, member, nodeView, qBool, qInt, qInts, qStr, qWastebin, resolveObject, stagingMap, type Wastebin } from './common.ts';
-import { namesInFolder, stagingStatus } from './folders.ts';
+import { bodyOf, checkName, member, namesInFolder, nodeView, qBool, qInt, qInts, qStr, qWastebin, resolveObject, stagingMap, stagingStatus, type Wastebin } from './common.ts';
 import {
   collectChildren,
   filterFromQuery,
@@ -34,7 +33,7 @@ import {
 } from './listing.ts';
 import { copyObject, uniqueFileName } from './mutations.ts';
 import { findMatches, findScope, niceUrlMatcher } from './pages.ts';
-import { fileRecord, ITEM_PERMISSIONS, type RenderCtx } from './render.ts';
+import { fileRecord, ITEM_PERMISSIONS, withLinks, type RenderCtx } from './render.ts';
 
 /** Whether an object is seen, live, in a view (the referrer test of `used`). */
 function liveIn(state: State, obj: Obj, view: View): boolean {
@@ -126,7 +125,8 @@ export const findFiles: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'file', ctx.faults), qStr(req, 'query'), ctx.faults);
   const max = req.rawQuery.maxItems === undefined ? defaultMax : qInt(req, 'maxItems', 100);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), max, ctx.faults);
-  return { files: paged.items.map((f) => fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f)) };
+  const links = qStr(req, 'links');
+  return { files: paged.items.map((f) => withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links)) };
 };
 
 /** Resolves the file of a path id, optionally in the view of `nodeId` (a raw query parameter where not declared). */

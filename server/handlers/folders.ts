@@ -21,7 +21,7 @@ import {
   type View,
 } from '../state.ts';
 import { Refusal, type Handler, type HandlerContext, type OpRequest } from '../types.ts';
-import { bodyOf, checkName, nodeView, qBool, qInt, qStr, qStrs, qWastebin, resolveObject, stagingMap, type Wastebin } from './common.ts';
+import { bodyOf, checkName, namesInFolder, nodeView, qBool, qInt, qStr, qStrs, qWastebin, resolveObject, stagingMap, stagingStatus, type Wastebin } from './common.ts';
 import {
   collectChildren,
   filterFromQuery,
@@ -31,13 +31,13 @@ import {
   pageNew,
   sortByAttributes,
   sortLegacy,
-  type ObjectFilter,
   walkOf,
+  type ObjectFilter,
   type SortKey,
 } from './listing.ts';
-import { folderRecord, itemRecord, ITEM_PERMISSIONS, type FolderRenderOptions, type RenderCtx } from './render.ts';
-import { createPage, languageFilter, templatesIn } from './pages.ts';
 import { deleteRecursively } from './mutations.ts';
+import { createPage, languageFilter, templatesIn } from './pages.ts';
+import { folderRecord, itemRecord, ITEM_PERMISSIONS, type FolderRenderOptions, type RenderCtx } from './render.ts';
 
 /** Everything a folder listing needs, whichever of the three forms asked. */
 interface FolderListParams {
@@ -83,7 +83,12 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
     }
     return record;
   };
-  const deleted = p.recursive ? p.recursiveIds.filter((e) => { const f = lookup(state, e.split('/').pop()!); return !f || f.kind !== 'folder' || f.deleted !== undefined; }) : [];
+  // "deleted": the recursiveIds that no longer name a live folder.
+  const gone = (e: string) => {
+    const f = lookup(state, e.split('/').pop()!);
+    return !f || f.kind !== 'folder' || f.deleted !== undefined;
+  };
+  const deleted = p.recursive ? p.recursiveIds.filter(gone) : [];
   return { folder, view, items, render, deleted };
 }
 
@@ -214,11 +219,6 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
   return {};
 };
 
-/** The FolderLoadResponse `stagingStatus`: one object, naming the package when one was given. */
-export function stagingStatus(pkg: string | undefined): { packageName?: string; included: boolean } {
-  return pkg ? { packageName: pkg, included: false } : { included: false };
-}
-
 /** GET /folder/load/{id}: one folder; `privileges` adds privileges; `update` locks nothing (FLD-11). */
 export const loadFolder: Handler<State> = (state, req, ctx) => {
   const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'id' });
@@ -228,23 +228,6 @@ export const loadFolder: Handler<State> = (state, req, ctx) => {
     stagingStatus: stagingStatus(qStr(req, 'package')),
   };
 };
-
-/** Names of live objects of the given kinds in a folder set that conflict with a node (same node tree line), lower-cased. */
-export function namesInFolder(state: State, parentSet: number, kinds: readonly ('folder' | 'file' | 'image' | 'page')[], nodeId: number, exceptSet?: number): Set<string> {
-  const chain = state.nodes.get(nodeId)!.chain;
-  const names = new Set<string>();
-  const idx = state.children.get(parentSet);
-  for (const kind of kinds) {
-    for (const set of idx?.[kind] ?? []) {
-      if (set === exceptSet) continue;
-      for (const v of state.sets.get(set) ?? []) {
-        const related = chain.includes(v.nodeId) || state.nodes.get(v.nodeId)!.chain.includes(nodeId);
-        if (related && !v.deleted) names.add((v.kind === 'page' ? v.fileName : v.name).toLowerCase());
-      }
-    }
-  }
-  return names;
-}
 
 /** Normalises a publish directory to start and end with `/`, without doubled slashes. */
 export function normalizePublishDir(dir: string): string {

@@ -34,7 +34,7 @@ import {
   walkOf,
   type Walk,
 } from './listing.ts';
-import { pageFlags, pageRecord, templateRecord, type PageRenderOptions, type RenderCtx } from './render.ts';
+import { pageFlags, pageRecord, templateRecord, withLinks, type PageRenderOptions, type RenderCtx } from './render.ts';
 
 /** Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). */
 export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): ((url: string | undefined) => boolean) | undefined {
@@ -207,7 +207,7 @@ export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
   return {
-    pages: paged.items.map((p) => pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p)),
+    pages: paged.items.map((p) => withLinks(state, pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p), p.nodeId, qStr(req, 'links'))),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     stagingStatus: {},
@@ -260,10 +260,10 @@ export const getTemplates: Handler<State> = (state, req, ctx) => {
     const seen = new Set<number>();
     entries = entries.filter((e) => !seen.has(e.template.id) && seen.add(e.template.id));
   }
-  const order = new Map(entries.map((e, i) => [e, i]));
-  const byTemplate = sortLegacy(entries.map((e) => e.template), qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
-  // Entries of one template (recursive, not reduced) keep their folder order.
-  const sorted = byTemplate.filter((t, i) => byTemplate.indexOf(t) === i).flatMap((t) => entries.filter((e) => e.template === t).sort((a, b) => order.get(a)! - order.get(b)!));
+  // Sort the templates; the entries of one template (recursive, not reduced) keep their folder order.
+  const unique = [...new Set(entries.map((e) => e.template))];
+  const rank = new Map(sortLegacy(unique, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults).map((t, i) => [t, i]));
+  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => rank.get(a.e.template)! - rank.get(b.e.template)! || a.i - b.i).map((x) => x.e);
   const paged = pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   return {

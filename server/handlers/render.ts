@@ -409,6 +409,16 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   return record;
 }
 
+/**
+ * The record's `url` as find operations give it: `links=backend` keeps the backend URL, `links=frontend`
+ * gives the published URL in the object's node.
+ */
+export function withLinks<T extends { url?: string; publishPath?: string }>(state: State, record: T, nodeId: number, links: string | undefined): T {
+  if (links !== 'frontend' || record.publishPath === undefined) return record;
+  const node = state.nodes.get(nodeId)!;
+  return { ...record, url: `${node.https ? 'https' : 'http'}://${node.host}${record.publishPath}` };
+}
+
 /** Renders any object by its kind (usage lists, getItems). */
 export function anyRecord(ctx: RenderCtx, obj: Obj): Item | TemplateRecord {
   switch (obj.kind) {

@@ -198,7 +198,13 @@ async function download(state: State, source: string): Promise<{ data: Buffer; c
       if (size > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
       chunks.push(Buffer.from(chunk as Uint8Array));
     }
-    const last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+    const segment = url.pathname.split('/').pop() ?? '';
+    let last = segment;
+    try {
+      last = decodeURIComponent(segment);
+    } catch {
+      // A malformed escape stays as sent; checkName decides whether it is usable.
+    }
     return { data: Buffer.concat(chunks), ...(res.headers.get('content-type') ? { contentType: res.headers.get('content-type')! } : {}), ...(last ? { name: last } : {}) };
   } catch (err) {
     if (err instanceof Refusal) throw err;

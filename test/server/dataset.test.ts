@@ -133,3 +133,19 @@ describe('createState', () => {
     expect(f.sandboxParentFolderId).toBe(f.masterRootFolderId);
   });
 });
+
+describe('channel set consistency', () => {
+  it('refuses two variants of one object in the same node', () => {
+    const ds = defaultDataset();
+    const copy = ds.files.find((f) => f.masterId !== undefined)!;
+    copy.nodeId = 1;
+    expect(() => validateDataset(ds)).toThrow(/two variants of channel set \d+ live in node 1/);
+  });
+
+  it('refuses a masterId outside the channel set', () => {
+    const ds = defaultDataset();
+    const copy = ds.files.find((f) => f.masterId !== undefined)!;
+    copy.masterId = ds.files[0]!.id;
+    expect(() => validateDataset(ds)).toThrow(/masterId: must name a variant of the same channel set/);
+  });
+});

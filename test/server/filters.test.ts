@@ -133,6 +133,13 @@ describe('find', () => {
     expect(pages).toEqual(['Impressum', 'Press kit', 'Press release 2023']);
   });
 
+  it('links=frontend gives the published URL, backend the backend URL', async () => {
+    const s = freshState();
+    const find = async (links: string) => ((await call(s, 'folder.findFiles', { query: { query: 'guide.pdf', links } })).files as Body[])[0]!.url;
+    expect(await find('frontend')).toBe('https://www.example.com/files/downloads/manuals/guide.pdf');
+    expect(await find('backend')).toMatch(/^\/rest\/file\/content\/load\/\d+$/);
+  });
+
   it('finds what was uploaded a moment ago', async () => {
     const s = freshState();
     const folder = await sandboxFolder(s, 'Fresh');

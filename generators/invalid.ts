@@ -1,0 +1,155 @@
+/**
+ * Named invalid inputs for the negative suite: values of a JSON type a schema does not allow, request
+ * bodies with one member of the wrong type, texts that are not JSON, and query values that do not parse
+ * as their parameter's type. Each is a client mistake in every JSON dialect: nothing here is merely
+ * lenient input (numeric strings for integers, trailing tokens, comments), which a server may accept.
+ */
+import * as fc from 'fast-check';
+import { SCHEMA_BASE, resolveSchemaId, schemasById, type JsonSchema } from '../schemas/index.ts';
+import type { Parameter } from '../schemas/operations.ts';
+import { fromSchema } from './fromSchema.ts';
+
+/** The JSON types of the project's schemas (null is never sent: servers read it as "absent"). */
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+/** A schema node with the `$id` its relative `$ref`s resolve against. */
+interface Located {
+  schema: JsonSchema;
+  base: string;
+}
+
+/** A request body with one member of the wrong type: where (a JSON pointer) and what was put there. */
+export interface InvalidBody {
+  pointer: string;
+  value: unknown;
+  body: Record<string, unknown>;
+}
+
+function follow(loc: Located): Located {
+  let cur = loc;
+  for (let hops = 0; typeof cur.schema.$ref === 'string' && hops < 10; hops++) {
+    const url = new URL(cur.schema.$ref, cur.base).href;
+    const target = schemasById.get(url);
+    if (!target) throw new Error(`invalid: unresolvable $ref ${cur.schema.$ref} from ${cur.base}`);
+    cur = { schema: target, base: url };
+  }
+  return cur;
+}
+
+function typeOf(schema: JsonSchema): JsonType | undefined {
+  const t: unknown = schema.type;
+  return typeof t === 'string' ? (t as JsonType) : undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * One value of every JSON type other than `type`. Numbers stand in for strings (`name: 5`, the
+ * catalogue's own example); `false` for booleans, so a server that coerces it to an id gets 0, which
+ * names nothing; integers get no fractional numbers, which common parsers truncate.
+ */
+function otherTypes(type: JsonType | undefined, current: unknown): unknown[] {
+  // A string holding an id becomes the same id as a number: coerced back, it still names the test's own object.
+  const number = typeof current === 'string' && /^\d+$/.test(current) ? Number(current) : 5;
+  const all: [JsonType[], unknown][] = [
+    [['string'], 'x'],
+    [['number', 'integer'], number],
+    [['boolean'], false],
+    [['object'], { wrong: 'type' }],
+    [['array'], ['x']],
+  ];
+  return all.filter(([types]) => type === undefined || !types.includes(type)).map(([, v]) => v);
+}
+
+/** Values of a JSON type the schema does not allow (a `$ref` resolves against `base`); `current` is the valid value they replace. */
+export function wrongTypeValues(schema: JsonSchema, current?: unknown, base = `${SCHEMA_BASE}requests/`): unknown[] {
+  return otherTypes(typeOf(follow({ schema, base }).schema), current);
+}
+
+/** Arbitrary of a value of a JSON type the schema does not allow. */
+export function wrongTypeValue(schema: JsonSchema, current?: unknown): fc.Arbitrary<unknown> {
+  return fc.constantFrom(...wrongTypeValues(schema, current));
+}
+
+function setPointer(body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (rest.length === 0) return { ...body, [head]: value };
+  const inner = body[head];
+  if (Array.isArray(inner) || rest[0] === '0') return { ...body, [head]: [value] };
+  return { ...body, [head]: setPointer(isRecord(inner) ? inner : {}, rest, value) };
+}
+
+/**
+ * Every body a request schema refuses because one member has the wrong type: `base` (a valid body)
+ * with one top-level member, or one member of a nested object, map value or array item, replaced by
+ * a value of another JSON type.
+ */
+export function invalidBodies(schemaRef: string, base: Record<string, unknown>): InvalidBody[] {
+  const root = follow({ schema: schemasById.get(resolveSchemaId(schemaRef))!, base: resolveSchemaId(schemaRef) });
+  const out: InvalidBody[] = [];
+  const add = (path: string[], schema: Located, current: unknown) => {
+    for (const value of otherTypes(typeOf(follow(schema).schema), current)) {
+      out.push({ pointer: `/${path.join('/')}`, value, body: setPointer(base, path, value) });
+    }
+  };
+  for (const [name, raw] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {
+    const member = follow({ schema: raw, base: root.base });
+    const current = base[name];
+    add([name], member, current);
+    const s = member.schema;
+    if (isRecord(s.properties)) {
+      for (const [inner, sub] of Object.entries(s.properties as Record<string, JsonSchema>)) {
+        add([name, inner], { schema: sub, base: member.base }, isRecord(current) ? current[inner] : undefined);
+      }
+    }
+    if (isRecord(s.additionalProperties)) add([name, 'x'], { schema: s.additionalProperties, base: member.base }, undefined);
+    if (isRecord(s.items)) add([name, '0'], { schema: s.items, base: member.base }, undefined);
+  }
+  return out;
+}
+
+/** Arbitrary of a body with one member of the wrong type (see invalidBodies); shrinks towards the first member. */
+export function invalidBody(schemaRef: string, base: Record<string, unknown>): fc.Arbitrary<InvalidBody> {
+  return fc.constantFrom(...invalidBodies(schemaRef, base));
+}
+
+/** Texts no JSON parser accepts, whatever its leniency options. */
+export const MALFORMED_JSON_TEXTS: readonly string[] = [
+  '{"name": }',
+  '{"name" "x"}',
+  '{"name": "x",, "description": "y"}',
+  '{"name": ["x"}',
+  '{"name": "unterminated}',
+  '{{}}',
+  '<folder><name>x</name></folder>',
+  'name=x&folderId=1',
+];
+
+/** Arbitrary of a text that is not JSON: a valid body of the schema cut short or broken, or a text in another format. */
+export function malformedJson(schemaRef: string): fc.Arbitrary<string> {
+  const valid = fromSchema<Record<string, unknown>>(schemaRef).map((body) => JSON.stringify(body));
+  // A strict prefix of an object text never closes its first brace.
+  const truncated = valid.chain((text) => fc.integer({ min: 1, max: text.length - 1 }).map((n) => text.slice(0, n)));
+  const broken = fc.tuple(valid, fc.constantFrom('comma', 'bracket', 'prefix')).map(([text, how]) => {
+    if (how === 'comma') return `{,${text.slice(1)}`;
+    if (how === 'bracket') return `${text.slice(0, -1)}]`;
+    return `)]}'\n${text}`;
+  });
+  return fc.oneof(truncated, broken, fc.constantFrom(...MALFORMED_JSON_TEXTS));
+}
+
+/**
+ * Query values that do not parse as the parameter's type; none for strings. Integers also get a
+ * fraction, an empty value (which a server may read as absent) and a number beyond 64 bits.
+ */
+export const BAD_QUERY_VALUES: Readonly<Record<Parameter['type'], readonly string[]>> = {
+  integer: ['abc', '1.5', '', '99999999999999999999'],
+  number: ['abc', ''],
+  boolean: ['maybe'],
+  string: [],
+};
+
+/** Arbitrary of a query value of the wrong type for a parameter type that has any (not string). */
+export function badQueryValue(type: Exclude<Parameter['type'], 'string'>): fc.Arbitrary<string> {
+  return fc.constantFrom(...BAD_QUERY_VALUES[type]);
+}

@@ -1,0 +1,204 @@
+/**
+ * File operations (FIL-01..05): copy, move, save (JSON) and load, judged by the model oracle on files the
+ * suite uploads into its own sandbox folders; FIL-05 also compares the target's own files across the
+ * four operations that return them (metamorphic: the same file looks the same everywhere).
+ */
+import fc from 'fast-check';
+import { checkRefused, type Finding } from '../../harness/checks.ts';
+import { uploadFileStep } from '../../harness/steps.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { description, fileContent, fileName } from '../../generators/faker.ts';
+import type { Exchange } from '../../harness/transport.ts';
+import type { File } from '../../schemas/types.ts';
+import { filesOf, modelFinding, step, summary } from '../uploads/forms.ts';
+
+/** A file the suite created: uploadFileStep has checked that it has an id. */
+type Created = File & { id: number };
+
+/** Uploads a file into a sandbox folder (a step: the test ends if it fails). */
+async function upload(t: ConformanceContext, folderId: number, name: string, data: Uint8Array | string): Promise<Created> {
+  const file = await upload(t, folderId, name, data);
+  return { ...file, id: file.id! };
+}
+
+/** The members FIL-05 compares: "id, name, folderId, fileSize". */
+const COMPARED = ['id', 'name', 'folderId', 'fileSize'] as const;
+
+/** The compared members that differ between two records of one file. */
+function differences(a: File, b: File): string[] {
+  return COMPARED.filter((k) => a[k] !== b[k]).map((k) => `${k} ${JSON.stringify(a[k])} vs ${JSON.stringify(b[k])}`);
+}
+
+/** The record with this id in a listing, if listed. */
+function listedIn(files: readonly File[] | undefined, id: number): File | undefined {
+  return files?.find((f) => f.id === id);
+}
+
+conformance('FIL-01', 'copy creates a new file named newFilename in the target folder and leaves the source unchanged', async (t) => {
+  const [from, to] = [await t.folder(), await t.folder()];
+  let run = 0;
+  await t.property(fc.tuple(fileName(), fileContent()), async ([wanted, data]) => {
+    const newFilename = `${++run}-${wanted}`;
+    const source = await upload(t, from, `fil01-source-${run}.bin`, data);
+    // "POST /file/copy ... newFilename (string), file (File), targetFolder ({id, channelId})"
+    const copied = await step(t, 'file.copy', { json: { file: { id: source.id }, newFilename, targetFolder: { id: to } } });
+    if (!copied.body) return copied.findings;
+    const findings: Finding[] = [];
+    const copy = copied.body.file;
+    if (!copy || copy.id === source.id || copy.name !== newFilename || copy.folderId !== to || copy.fileSize !== data.byteLength) {
+      findings.push(modelFinding('FIL-01', `copy answered ${summary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, folderId ${to}, fileSize ${data.byteLength}`, copied.exchange));
+    }
+    const [target, origin, loaded] = [await filesOf(t, to), await filesOf(t, from), await step(t, 'file.load', { path: { id: source.id } })];
+    findings.push(...target.findings, ...origin.findings, ...loaded.findings);
+    if (copy && target.body && listedIn(target.body, copy.id)?.name !== newFilename) {
+      findings.push(modelFinding('FIL-01', `the target folder ${to} does not list the copy ${copy.id} named ${JSON.stringify(newFilename)}: ${summary(listedIn(target.body, copy.id))}`, target.exchange));
+    }
+    // "the source is unchanged": same name, folder and size, and the copy did not land in the source folder.
+    const kept = loaded.body?.file;
+    if (loaded.body && (!kept || differences(kept, source).length)) findings.push(modelFinding('FIL-01', `after the copy the source is ${summary(kept)}; before it was ${summary(source)}`, loaded.exchange));
+    if (copy && origin.body && listedIn(origin.body, copy.id)) findings.push(modelFinding('FIL-01', `the copy ${copy.id} is listed in the source folder ${from}, not only in the target ${to}`, origin.exchange));
+    return findings;
+  }, { runs: Math.min(t.config.runs, 10) });
+});
+
+conformance('FIL-02', 'move takes the file out of its folder and into the target, keeping its id', async (t) => {
+  const [from, to] = [await t.folder(), await t.folder()];
+  const moved = await upload(t, from, 'fil02-moved.txt', 'moved\n');
+  const stays = await upload(t, from, 'fil02-stays.txt', 'stays\n');
+  // "POST /file/move/{id}: move a file to another folder. Body ObjectMoveRequest: folderId"
+  await t.must('file.move', { path: { id: moved.id }, json: { folderId: to } });
+  const [origin, target, loaded] = [await filesOf(t, from), await filesOf(t, to), await step(t, 'file.load', { path: { id: moved.id } })];
+  const findings: Finding[] = [...origin.findings, ...target.findings, ...loaded.findings];
+  if (origin.body) {
+    const ids = origin.body.map((f) => f.id);
+    if (ids.includes(moved.id)) findings.push(modelFinding('FIL-02', `the moved file ${moved.id} is still listed in its old folder ${from}`, origin.exchange));
+    if (!ids.includes(stays.id)) findings.push(modelFinding('FIL-02', `the file ${stays.id} that was not moved is gone from folder ${from}`, origin.exchange));
+  }
+  const arrived = listedIn(target.body, moved.id);
+  if (target.body && (!arrived || arrived.name !== moved.name)) findings.push(modelFinding('FIL-02', `the target folder ${to} lists ${target.body.map(summary).join(', ') || 'nothing'}; expected file ${moved.id} named ${JSON.stringify(moved.name)}`, target.exchange));
+  if (loaded.body && loaded.body.file?.folderId !== to) findings.push(modelFinding('FIL-02', `after the move, load reports ${summary(loaded.body.file)}; expected folderId ${to}`, loaded.exchange));
+  t.record(findings);
+});
+
+conformance('FIL-03', 'save (JSON) updates name and description, visible on load', async (t) => {
+  const folderId = await t.folder();
+  let run = 0;
+  await t.property(fc.tuple(fileName(), description()), async ([wanted, text]) => {
+    const name = `${++run}-${wanted}`;
+    const file = await upload(t, folderId, `fil03-${run}.bin`, `save ${run}\n`);
+    // "POST /file/save/{id} (JSON): save a file. Body FileSaveRequest: file (File), failOnDuplicate"
+    const saved = await step(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, name, description: text } } });
+    if (!saved.body) return saved.findings;
+    const loaded = await step(t, 'file.load', { path: { id: file.id } });
+    const now = loaded.body?.file;
+    if (loaded.body && (now?.name !== name || now.description !== text)) {
+      return [modelFinding('FIL-03', `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`, loaded.exchange)];
+    }
+    return loaded.findings;
+  }, { runs: Math.min(t.config.runs, 10) });
+});
+
+conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in the folder and changes nothing', async (t) => {
+  const folderId = await t.folder();
+  const taken = await upload(t, folderId, 'fil03-taken.txt', 'taken\n');
+  const other = await upload(t, folderId, 'fil03-other.txt', 'other\n');
+  const before = await filesOf(t, folderId);
+  // "failOnDuplicate refuses a name already used in the folder"
+  const sent = await t.send({ method: 'POST', path: `/file/save/${other.id}`, json: { file: { id: other.id, name: taken.name, description: 'renamed' }, failOnDuplicate: true } });
+  const findings = checkRefused(sent, 'FIL-03', `saving file ${other.id} under the name of file ${taken.id} with failOnDuplicate must be refused`);
+  const after = await filesOf(t, folderId);
+  findings.push(...before.findings, ...after.findings);
+  if (before.body && after.body) {
+    const show = (files: File[]) => files.map(summary).sort().join(', ');
+    if (show(before.body) !== show(after.body)) findings.push(modelFinding('FIL-03', `the refused save changed the folder: before ${show(before.body)}, after ${show(after.body)}`, after.exchange));
+  }
+  t.record(findings);
+});
+
+conformance('FIL-04', 'load returns the file with its stagingStatus', async (t) => {
+  const folderId = await t.folder();
+  const file = await upload(t, folderId, 'fil04.txt', 'staging\n');
+  // "GET /file/load/{id} ... Response: file (File), stagingStatus (one stagingStatus object), plus envelope."
+  const { exchange, body } = await t.call('file.load', { path: { id: file.id } });
+  if (!body) return;
+  const findings: Finding[] = [];
+  if (body.file?.id !== file.id) findings.push(modelFinding('FIL-04', `load of file ${file.id} answered ${summary(body.file)}`, exchange));
+  if (typeof body.stagingStatus !== 'object' || body.stagingStatus === null || Array.isArray(body.stagingStatus)) {
+    findings.push(modelFinding('FIL-04', `load of file ${file.id} answered stagingStatus ${JSON.stringify(body.stagingStatus)}; expected one stagingStatus object`, exchange));
+  }
+  t.record(findings);
+});
+
+/**
+ * FIL-05 for one file: its records from load, GET /file, getFiles and findFiles (in its folder, by its
+ * name) agree on id, name, folderId and fileSize with `expected`.
+ */
+async function compareViews(t: ConformanceContext, expected: Created & { folderId: number; name: string }, listings: Listings): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const loaded = await step(t, 'file.load', { path: { id: expected.id } });
+  const found = await step(t, 'folder.findFiles', { query: { folderId: expected.folderId, query: expected.name, recursive: false, maxItems: -1 } });
+  findings.push(...loaded.findings, ...found.findings);
+  const views: [string, File | undefined, Exchange, boolean][] = [
+    ['file.load', loaded.body?.file, loaded.exchange, loaded.body !== undefined],
+    ['GET /file', listedIn(listings.list.files, expected.id), listings.list.exchange, true],
+    ['getFiles', listedIn(listings.legacy.files, expected.id), listings.legacy.exchange, true],
+    ['findFiles', listedIn(found.body?.files, expected.id), found.exchange, found.body !== undefined],
+  ];
+  for (const [where, record, exchange, answered] of views) {
+    if (!answered) continue;
+    // "file records of one file agree across load, GET /file, getFiles and findFiles (id, name, folderId, fileSize)"
+    if (!record) findings.push(modelFinding('FIL-05', `${where} does not return file ${summary(expected)}`, exchange));
+    else if (differences(record, expected).length) findings.push(modelFinding('FIL-05', `${where} shows file ${expected.id} with ${differences(record, expected).join(', ')} (${where} vs expected)`, exchange));
+  }
+  return findings;
+}
+
+/** A folder's files from GET /file and from getFiles, with the exchanges that showed them. */
+interface Listings {
+  list: { files: File[]; exchange: Exchange };
+  legacy: { files: File[]; exchange: Exchange };
+}
+
+/** The records of a folder from GET /file and getFiles, both unpaged. */
+async function bothListings(t: ConformanceContext, folderId: number): Promise<Listings | undefined> {
+  const list = await t.call('file.list', { query: { folderId } });
+  const legacy = await t.call('folder.getFiles', { path: { folderId }, query: { maxItems: -1 } });
+  if (!list.body || !legacy.body) return undefined;
+  return { list: { files: list.body.items ?? [], exchange: list.exchange }, legacy: { files: legacy.body.files ?? [], exchange: legacy.exchange } };
+}
+
+conformance('FIL-05', 'a file the suite uploaded looks the same through load, GET /file, getFiles and findFiles', async (t) => {
+  const folderId = await t.folder();
+  const sizes = [0, 1, 17, 4096, 70_001];
+  const uploaded = await Promise.all(sizes.map((size, i) => upload(t, folderId, `fil05-${i}-${size}.bin`, new Uint8Array(size).fill(i + 1))));
+  const listings = await bothListings(t, folderId);
+  if (!listings) return;
+  const findings: Finding[] = [];
+  for (const [i, file] of uploaded.entries()) {
+    // The model: the name, folder and size the suite sent.
+    const expected = { ...file, name: `fil05-${i}-${sizes[i]}.bin`, folderId, fileSize: sizes[i]! };
+    findings.push(...(await compareViews(t, expected, listings)));
+  }
+  t.record(findings);
+});
+
+conformance('FIL-05', "the target's own files look the same through load, GET /file, getFiles and findFiles", async (t) => {
+  const all = await t.must('folder.getFiles', { path: { folderId: t.fixture.masterRootFolderId }, query: { recursive: true, maxItems: -1 } });
+  const files = (all.files ?? []).filter((f): f is Created & { folderId: number; name: string } => typeof f.id === 'number' && typeof f.folderId === 'number' && typeof f.name === 'string');
+  if (!files.length) {
+    t.record([{ requirement: 'FIL-05', check: 'fixture', severity: 'warning', message: 'the master tree holds no files: nothing to compare' }]);
+    return;
+  }
+  // A sample spread over the tree (every k-th file) keeps the request count bounded on large fixtures.
+  const stride = Math.max(1, Math.floor(files.length / 12));
+  const sample = files.filter((_, i) => i % stride === 0).slice(0, 12);
+  const findings: Finding[] = [];
+  const byFolder = new Map<number, Listings | undefined>();
+  for (const file of sample) {
+    if (!byFolder.has(file.folderId)) byFolder.set(file.folderId, await bothListings(t, file.folderId));
+    const listings = byFolder.get(file.folderId);
+    // Metamorphic: the recursive listing's record is the reference the other views must agree with.
+    if (listings) findings.push(...(await compareViews(t, file, listings)));
+  }
+  t.record(findings);
+});

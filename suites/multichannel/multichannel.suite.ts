@@ -1,0 +1,543 @@
+/**
+ * Multichannelling (MCH-01..08): objects of the master node seen through a channel. Every test builds
+ * what it changes in its own sandbox folder, created in the master and so inherited into
+ * fixture.channelNodeId, predicts how master and channel must see it (model oracle) and compares. The
+ * channel's root folder, which the suite did not create, is judged by relations between answers.
+ */
+import fc from 'fast-check';
+import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
+import { problemOf, requestOf } from '../../harness/api.ts';
+import type { Finding } from '../../harness/checks.ts';
+import { brief } from '../../harness/oracles.ts';
+import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { StepFailed, conformance, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange } from '../../harness/transport.ts';
+import type { DisinheritResponse, File, Folder, LocalizationCounters, LocalizationInfoResponse, MultiDisinheritResponse } from '../../schemas/types.ts';
+
+type Kind = 'folder' | 'file';
+type Item = Folder | File;
+
+/** One listing of a folder's content in one view: what was asked, the answer, the records. */
+interface Listing {
+  what: string;
+  kind: Kind;
+  exchange: Exchange;
+  items: Item[];
+}
+
+/** An object the test created: its kind, id and name as the target answered them. */
+interface Created {
+  kind: Kind;
+  id: number;
+  name: string;
+}
+
+function fail(t: ConformanceContext, message: string, exchange?: Exchange, check = 'model'): Finding {
+  return { requirement: t.requirement, check, severity: 'error', message, exchange };
+}
+
+function channelOf(t: ConformanceContext): number {
+  const channel = t.fixture.channelNodeId;
+  if (channel === undefined) throw new StepFailed('the target declares multichannelling but names no fixture.channelNodeId');
+  return channel;
+}
+
+/** Distinct realistic names from the test's seed. */
+function namesFor(t: ConformanceContext, kind: Kind, count: number, salt = 0): string[] {
+  return fc.sample(kind === 'folder' ? uniqueFolderName() : uniqueFileName(), { seed: t.seed + salt, numRuns: count });
+}
+
+/** Creates a folder or a small file in `parent` (in the master unless nodeId) and returns it. */
+async function create(t: ConformanceContext, kind: Kind, parent: number, name: string, nodeId?: number, data = `${name}\n`): Promise<Created> {
+  const made = kind === 'folder'
+    ? await createFolderStep(t, parent, name, nodeId === undefined ? {} : { nodeId })
+    : await uploadFileStep(t, parent, name, data, 'text/plain', nodeId === undefined ? {} : { nodeId: String(nodeId) });
+  return { kind, id: made.id!, name: made.name ?? name };
+}
+
+const where = (nodeId: number | undefined) => (nodeId === undefined ? 'the master' : `channel ${nodeId}`);
+
+/** The four listings of a folder's direct content (legacy and new-style, folders and files) in one view; undefined nodeId: the master's. */
+async function listings(t: ConformanceContext, folderId: number, nodeId?: number): Promise<Listing[]> {
+  const view = nodeId === undefined ? {} : { nodeId };
+  const out: Listing[] = [];
+  const a = await t.call('folder.getFolders', { path: { id: folderId }, query: view });
+  if (a.body) out.push({ what: `GET /folder/getFolders/${folderId} in ${where(nodeId)}`, kind: 'folder', exchange: a.exchange, items: a.body.folders ?? [] });
+  const b = await t.call('folder.list', { query: { folderId: String(folderId), ...view } });
+  if (b.body) out.push({ what: `GET /folder?folderId=${folderId} in ${where(nodeId)}`, kind: 'folder', exchange: b.exchange, items: b.body.items ?? [] });
+  const c = await t.call('folder.getFiles', { path: { folderId }, query: view });
+  if (c.body) out.push({ what: `GET /folder/getFiles/${folderId} in ${where(nodeId)}`, kind: 'file', exchange: c.exchange, items: c.body.files ?? [] });
+  const d = await t.call('file.list', { query: { folderId: String(folderId), ...view } });
+  if (d.body) out.push({ what: `GET /file?folderId=${folderId} in ${where(nodeId)}`, kind: 'file', exchange: d.exchange, items: d.body.items ?? [] });
+  return out;
+}
+
+/** The record named `name` in every listing of its kind; a finding for each listing that lacks it. */
+function listedIn(t: ConformanceContext, lists: Listing[], obj: Created, findings: Finding[]): { list: Listing; record: Item }[] {
+  const out: { list: Listing; record: Item }[] = [];
+  for (const list of lists.filter((l) => l.kind === obj.kind)) {
+    const record = list.items.find((i) => i.name === obj.name);
+    if (record) out.push({ list, record });
+    else findings.push(fail(t, `${obj.kind} "${obj.name}" is missing from ${list.what}; listed: ${brief(list.items.map((i) => i.name))}`, list.exchange));
+  }
+  return out;
+}
+
+/** The records of an object found by name in any listing of its kind (no finding when absent). */
+function recordsOf(lists: Listing[], obj: Created): Item[] {
+  return lists.filter((l) => l.kind === obj.kind).flatMap((l) => l.items.filter((i) => i.name === obj.name));
+}
+
+async function localize(t: ConformanceContext, obj: Created, channel: number): Promise<void> {
+  await t.must(obj.kind === 'folder' ? 'folder.localize' : 'file.localize', { path: { id: obj.id }, json: { channelId: channel } });
+}
+
+/** The id under which the channel lists its localized copy of an object (getFolders/getFiles, not inherited). */
+async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
+  const lists = (await listings(t, parent, channel)).filter((l) => l.kind === obj.kind && l.what.includes('/get'));
+  const record = lists.flatMap((l) => l.items).find((i) => i.name === obj.name && i.inherited !== true);
+  if (typeof record?.id !== 'number') throw new StepFailed(`the channel ${channel} does not list a localized copy of ${obj.kind} "${obj.name}"`);
+  return record.id;
+}
+
+// ---- MCH-01 ----------------------------------------------------------------------------------
+
+conformance('MCH-01', 'folders and files created in the master are listed in the channel as inherited from the master node', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const objs = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
+  const master = await listings(t, top);
+  const inChannel = await listings(t, top, channel);
+  const findings: Finding[] = [];
+  for (const obj of objs) {
+    // The master node's name as the target spells it: the master's own records name it (masterNode).
+    const own = [...recordsOf(master, obj), ...recordsOf(inChannel, obj)];
+    let names = own.map((r) => r.masterNode).filter((n): n is string => typeof n === 'string' && n !== '');
+    if (names.length === 0) names = recordsOf(master, obj).map((r) => r.inheritedFrom).filter((n): n is string => typeof n === 'string' && n !== '');
+    for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
+      // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true".
+      if (record.inherited !== true) findings.push(fail(t, `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`, list.exchange));
+      // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
+      const ok = names.length ? names.includes(record.inheritedFrom ?? '') : typeof record.inheritedFrom === 'string' && record.inheritedFrom !== '';
+      if (!ok) findings.push(fail(t, `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`, list.exchange));
+    }
+  }
+  t.record(findings);
+});
+
+conformance('MCH-01', "inherited objects in the channel's root folder name the node they come from", async (t) => {
+  const channel = channelOf(t);
+  const root = t.fixture.channelRootFolderId;
+  if (root === undefined) throw new StepFailed('the target declares multichannelling but names no fixture.channelRootFolderId');
+  const lists = (await listings(t, root, channel)).filter((l) => l.what.includes('/get'));
+  const findings: Finding[] = [];
+  for (const list of lists) {
+    for (const record of list.items.filter((i) => i.inherited === true && typeof i.id === 'number').slice(0, 12)) {
+      // The same object in its own node's view (no nodeId) names that node as its master or origin.
+      const exchange = await t.send(requestOf(list.kind === 'folder' ? 'folder.load' : 'file.load', { path: { id: record.id! } }));
+      if (problemOf(exchange)) continue;
+      const own = (exchange.response!.json as { folder?: Item; file?: Item })[list.kind];
+      const names = [own?.masterNode, own?.inheritedFrom, record.masterNode].filter((n): n is string => typeof n === 'string' && n !== '');
+      // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
+      if (!names.includes(record.inheritedFrom ?? '')) {
+        findings.push(fail(t, `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`, list.exchange, 'metamorphic'));
+      }
+    }
+  }
+  t.record(findings);
+});
+
+// ---- MCH-02 ----------------------------------------------------------------------------------
+
+conformance('MCH-02', 'a localized folder and file are listed in the channel as not inherited, and the master keeps its own', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const objs = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
+  for (const obj of objs) await localize(t, obj, channel);
+  const inChannel = await listings(t, top, channel);
+  const master = await listings(t, top);
+  const findings: Finding[] = [];
+  for (const obj of objs) {
+    for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
+      // Contract 3: "inherited or local object -> localized in that channel"; MCH-02: "the channel's view shows it as not inherited".
+      if (record.inherited !== false) findings.push(fail(t, `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`, list.exchange));
+    }
+    for (const { list, record } of listedIn(t, master, obj, findings)) {
+      // "makes a localized copy in the target channel": the master object stays what it was.
+      if (record.id !== obj.id) findings.push(fail(t, `after localizing, ${list.what} lists ${obj.kind} "${obj.name}" with id ${record.id}, expected the master's ${obj.id}`, list.exchange));
+    }
+  }
+  t.record(findings);
+});
+
+/** The counters of one node in a localization info answer, or undefined. */
+function entryOf(info: LocalizationInfoResponse, nodeId: number) {
+  return info.channels?.find((c) => c.channelId === nodeId);
+}
+
+conformance('MCH-02', 'localizationinfo counts a localized folder and file as localized in the channel', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const [folder, file] = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
+  await localize(t, folder, channel);
+  await localize(t, file, channel);
+  const findings: Finding[] = [];
+  const info = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
+  const fileInfo = await t.call('file.localizationinfo', { path: { id: file.id }, query: { nodeId: channel } });
+  for (const [res, what, kinds] of [[info, `folder ${top}`, { folder: 1, file: 1 }], [fileInfo, `file ${file.id}`, { file: 1 }]] as const) {
+    if (!res.body) continue;
+    const entry = entryOf(res.body, channel);
+    // Contract 2.9 LocalizationInfo: per channel "counters inherited, localized, local ... and the same three counters per object kind".
+    if (!entry) {
+      findings.push(fail(t, `the localization info of ${what} has no entry for channel ${channel}`, res.exchange));
+      continue;
+    }
+    for (const [kind, n] of Object.entries(kinds)) {
+      const got = (entry[kind] as LocalizationCounters | undefined)?.localized;
+      if (got !== n) findings.push(fail(t, `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`, res.exchange));
+    }
+  }
+  t.record(findings);
+});
+
+// ---- MCH-03 ----------------------------------------------------------------------------------
+
+for (const kind of ['file', 'folder'] as const) {
+  conformance('MCH-03', `unlocalizing a ${kind} removes the channel's copy and the channel lists the master's ${kind} again`, async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const obj = await create(t, kind, top, namesFor(t, kind, 1)[0]!);
+    await localize(t, obj, channel);
+    const copyId = await copyIdOf(t, top, obj, channel);
+    // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
+    await t.must('file.unlocalize', { path: { id: copyId }, json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) } });
+    const findings: Finding[] = [];
+    for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
+      if (record.inherited !== true || record.id === copyId) {
+        findings.push(fail(t, `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`, list.exchange));
+      }
+    }
+    t.record(findings);
+  });
+}
+
+// ---- MCH-04 ----------------------------------------------------------------------------------
+
+for (const kind of ['file', 'folder'] as const) {
+  conformance('MCH-04', `localizations lists the localized copy of a ${kind} with its channel, and none once unlocalized`, async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const obj = await create(t, kind, top, namesFor(t, kind, 1)[0]!);
+    const op = kind === 'folder' ? 'folder.localizations' : 'file.localizations';
+    const findings: Finding[] = [];
+    /** Contract 2.9 LocalizationsResponse: "nodeIds (map string to number: localized-copy ID to node ID), total". */
+    const judge = async (expected: Record<string, number>, when: string) => {
+      const res = await t.call(op, { path: { id: obj.id } });
+      if (!res.body) return;
+      const got = res.body.nodeIds ?? {};
+      if (JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(expected).sort())) {
+        findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`, res.exchange));
+      }
+      if (res.body.total !== Object.keys(expected).length) findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`, res.exchange));
+      if (res.body.masterId !== undefined && res.body.masterId !== obj.id) findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} name masterId ${res.body.masterId}, expected ${obj.id}`, res.exchange));
+    };
+    await judge({}, 'before localizing');
+    await localize(t, obj, channel);
+    const copyId = await copyIdOf(t, top, obj, channel);
+    await judge({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
+    await t.must('file.unlocalize', { path: { id: copyId }, json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) } });
+    await judge({}, 'after unlocalizing it');
+    t.record(findings);
+  });
+}
+
+// ---- MCH-05 ----------------------------------------------------------------------------------
+
+/** What a DisinheritRequest sets: exclude, disinheritDefault, and the channels disinherited. */
+interface Status {
+  exclude: boolean | undefined;
+  disinheritDefault: boolean | undefined;
+  disinherit: number[];
+}
+
+/** A DisinheritRequest as the suite sends it: the channel disinherited, reinherited or neither. */
+interface Change {
+  exclude?: boolean;
+  disinheritDefault?: boolean;
+  recursive?: boolean;
+  channel: 'disinherit' | 'reinherit' | 'neither';
+}
+
+const changeArb: fc.Arbitrary<Change> = fc.record(
+  { exclude: fc.boolean(), disinheritDefault: fc.boolean(), channel: fc.constantFrom('disinherit', 'reinherit', 'neither') },
+  { requiredKeys: ['channel'] },
+);
+
+function bodyOf(change: Change, channel: number, recursive?: boolean) {
+  return {
+    ...(change.exclude === undefined ? {} : { exclude: change.exclude }),
+    ...(change.disinheritDefault === undefined ? {} : { disinheritDefault: change.disinheritDefault }),
+    ...(change.channel === 'disinherit' ? { disinherit: [channel] } : change.channel === 'reinherit' ? { reinherit: [channel] } : {}),
+    ...(recursive === undefined ? {} : { recursive }),
+  };
+}
+
+/** The model: a change applies what it names and leaves the rest (MCH-05 "sets exclude, disinherit, reinherit, ... disinheritDefault"). */
+function apply(status: Status, change: Change, channel: number): Status {
+  const others = status.disinherit.filter((c) => c !== channel);
+  return {
+    exclude: change.exclude ?? status.exclude,
+    disinheritDefault: change.disinheritDefault ?? status.disinheritDefault,
+    disinherit: change.channel === 'disinherit' ? [...others, channel] : change.channel === 'reinherit' ? others : status.disinherit,
+  };
+}
+
+const sameSet = (a: readonly number[], b: readonly number[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/**
+ * Compares a read-back status with the model. Whether an excluded object still reports its channels
+ * is not said, so the list is judged only while the object is not excluded.
+ */
+function compareStatus(t: ConformanceContext, what: string, got: DisinheritResponse & MultiDisinheritResponse, want: Status, exchange: Exchange, after: string): Finding[] {
+  const out: Finding[] = [];
+  if (want.exclude !== undefined && got.exclude !== want.exclude) out.push(fail(t, `${after}, ${what} reads back exclude ${JSON.stringify(got.exclude)}, expected ${want.exclude}`, exchange));
+  // Only the one-object form (DisinheritResponse) carries disinheritDefault.
+  if (want.disinheritDefault !== undefined && got.disinheritDefault !== want.disinheritDefault) {
+    out.push(fail(t, `${after}, ${what} reads back disinheritDefault ${JSON.stringify(got.disinheritDefault)}, expected ${want.disinheritDefault}`, exchange));
+  }
+  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit)) out.push(fail(t, `${after}, ${what} reads back disinherit ${JSON.stringify(got.disinherit)}, expected ${JSON.stringify(want.disinherit)}`, exchange));
+  if ((got.partialDisinherit ?? []).length > 0) {
+    out.push(fail(t, `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`, exchange));
+  }
+  return out;
+}
+
+/** The three forms of the disinherit operations: one folder, several folders, several files. */
+const FORMS = [
+  { title: 'POST /folder/disinherit/{id} sets what GET /folder/disinherit/{id} reads back', kind: 'folder', many: false },
+  { title: 'POST /folder/disinherit sets what GET /folder/disinherit reads back for several folders', kind: 'folder', many: true },
+  { title: 'POST /file/disinherit sets what GET /file/disinherit reads back for several files', kind: 'file', many: true },
+] as const;
+
+for (const form of FORMS) {
+  conformance('MCH-05', form.title, async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    let run = 0;
+    const read = async (ids: number[]) =>
+      form.many
+        ? t.call(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', { query: { id: ids.map(String) } })
+        : t.call('folder.disinherit.get', { path: { id: ids[0]! } });
+    await t.property(fc.array(changeArb, { minLength: 1, maxLength: 4 }), async (changes) => {
+      run++;
+      const objs = await Promise.all(namesFor(t, form.kind, form.many ? 2 : 1, run).map((name) => create(t, form.kind, top, name)));
+      const ids = objs.map((o) => o.id);
+      const what = `${form.kind}${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`;
+      const first = await read(ids);
+      if (!first.body) return [];
+      // The starting point is the target's default for a new object; every change is predicted from it.
+      let want: Status = { exclude: first.body.exclude, disinheritDefault: first.body.disinheritDefault as boolean | undefined, disinherit: first.body.disinherit ?? [] };
+      const found: Finding[] = [];
+      for (const [i, change] of changes.entries()) {
+        const body = bodyOf(change, channel);
+        const set = form.many
+          ? await t.call(form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set', { query: { id: ids.map(String) }, json: body })
+          : await t.call('folder.disinherit.set', { path: { id: ids[0]! }, json: body });
+        if (!set.body) return found;
+        want = apply(want, change, channel);
+        if (form.many) want.disinheritDefault = undefined;
+        const got = await read(ids);
+        if (!got.body) return found;
+        found.push(...compareStatus(t, what, got.body, want, got.exchange, `after change ${i + 1} ${JSON.stringify(body)}`));
+        if (found.length) return found;
+      }
+      return found;
+    });
+  });
+}
+
+conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the folder content alike', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const parent = await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!);
+  const [sub, file] = [await create(t, 'folder', parent.id, namesFor(t, 'folder', 1, 1)[0]!), await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!)];
+  const findings: Finding[] = [];
+  for (const channelRole of ['disinherit', 'reinherit'] as const) {
+    const body = bodyOf({ channel: channelRole }, channel, true);
+    await t.must('folder.disinherit.set', { path: { id: parent.id }, json: body });
+    const want = channelRole === 'disinherit' ? [channel] : [];
+    const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
+    const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
+    for (const [res, what] of [[a, `sub-folder ${sub.id}`], [b, `file ${file.id}`]] as const) {
+      // DisinheritRequest "recursive (boolean)": the setting reaches everything below the folder.
+      if (res.body && !sameSet(res.body.disinherit ?? [], want)) {
+        findings.push(fail(t, `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`, res.exchange));
+      }
+    }
+  }
+  t.record(findings);
+});
+
+// ---- MCH-06 ----------------------------------------------------------------------------------
+
+/** Creates an excluded, a disinherited and a plain folder and file in `top`; returns them by role. */
+async function restricted(t: ConformanceContext, top: number, channel: number) {
+  const [fx, fy, fz] = namesFor(t, 'folder', 3);
+  const [gx, gy, gz] = namesFor(t, 'file', 3);
+  const made = {
+    excluded: [await create(t, 'folder', top, fx!), await create(t, 'file', top, gx!)],
+    disinherited: [await create(t, 'folder', top, fy!), await create(t, 'file', top, gy!)],
+    plain: [await create(t, 'folder', top, fz!), await create(t, 'file', top, gz!)],
+  };
+  for (const [role, body] of [['excluded', { exclude: true }], ['disinherited', { disinherit: [channel] }]] as const) {
+    const [folder, file] = made[role] as [Created, Created];
+    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
+    await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
+  }
+  return made;
+}
+
+/** Findings for every listing of `lists` that shows `hidden` objects or lacks `shown` ones. */
+function visibility(t: ConformanceContext, lists: Listing[], shown: Created[], hidden: Created[], why: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const list of lists) {
+    const names = list.items.map((i) => i.name);
+    for (const obj of hidden.filter((o) => o.kind === list.kind && names.includes(o.name))) {
+      findings.push(fail(t, `${list.what} lists ${obj.kind} "${obj.name}", which is ${why}`, list.exchange));
+    }
+    for (const obj of shown.filter((o) => o.kind === list.kind && !names.includes(o.name))) {
+      findings.push(fail(t, `${list.what} does not list ${obj.kind} "${obj.name}"; listed: ${brief(names)}`, list.exchange));
+    }
+  }
+  return findings;
+}
+
+conformance('MCH-06', 'excluded and disinherited folders and files are not listed in the channel but stay in the master', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const made = await restricted(t, top, channel);
+  const all = [...made.excluded, ...made.disinherited, ...made.plain];
+  // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings."
+  t.record([
+    ...visibility(t, await listings(t, top, channel), made.plain, [...made.excluded, ...made.disinherited], `excluded or disinherited for channel ${channel}`),
+    ...visibility(t, await listings(t, top), all, [], ''),
+  ]);
+});
+
+conformance('MCH-06', 'reinherited and no longer excluded objects are listed in the channel again', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const made = await restricted(t, top, channel);
+  for (const [role, body] of [['excluded', { exclude: false }], ['disinherited', { reinherit: [channel] }]] as const) {
+    const [folder, file] = made[role] as [Created, Created];
+    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
+    await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
+  }
+  t.record(visibility(t, await listings(t, top, channel), [...made.excluded, ...made.disinherited, ...made.plain], [], ''));
+});
+
+// ---- MCH-07 ----------------------------------------------------------------------------------
+
+conformance('MCH-07', "push2master copies the channel's saved version of a localized file into the master", async (t) => {
+  const channel = channelOf(t);
+  const master = t.fixture.masterNodeId;
+  const top = await t.folder();
+  const file = await create(t, 'file', top, namesFor(t, 'file', 1)[0]!, undefined, 'master version\n');
+  await localize(t, file, channel);
+  const copyId = await copyIdOf(t, top, file, channel);
+  const [newName] = namesFor(t, 'file', 1, 7);
+  const content = new TextEncoder().encode('the channel version, saved in the channel, is longer\n');
+  const description = 'saved in the channel';
+  await t.must('file.save.json', { path: { id: copyId }, json: { file: { id: copyId, name: newName, description } } });
+  await t.must('file.save.multipart', { path: { id: copyId }, multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] } });
+  const saved = await t.must('file.load', { path: { id: copyId } });
+  const want = { name: saved.file?.name ?? newName, fileSize: saved.file?.fileSize ?? content.byteLength, description: saved.file?.description ?? description };
+  // Contract 4.3: "POST /file/push2master/{id}: push a file from a channel into its master."
+  await t.must('file.push2master', { path: { id: copyId }, json: { channelId: channel, masterId: master } });
+  const after = await t.call('file.load', { path: { id: file.id } });
+  if (!after.body) return;
+  const got: File = after.body.file ?? ({} as File);
+  const findings: Finding[] = [];
+  for (const key of ['name', 'fileSize', 'description'] as const) {
+    if (got[key] !== want[key]) findings.push(fail(t, `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`, after.exchange));
+  }
+  t.record(findings);
+});
+
+// ---- MCH-08 ----------------------------------------------------------------------------------
+
+/** One generated layout: master folders and files (each localized or not; files placed in top or a folder) and channel-local objects. */
+const layoutArb = fc.record({
+  folders: fc.array(fc.record({ name: uniqueFolderName(), localized: fc.boolean() }), { maxLength: 3 }),
+  files: fc.array(fc.record({ name: uniqueFileName(), localized: fc.boolean(), parent: fc.nat(3) }), { maxLength: 3 }),
+  localFolders: fc.array(uniqueFolderName(), { maxLength: 2 }),
+  localFiles: fc.array(uniqueFileName(), { maxLength: 2 }),
+});
+type Layout = typeof layoutArb extends fc.Arbitrary<infer L> ? L : never;
+
+type Counts = Record<'inherited' | 'localized' | 'local', number>;
+const KINDS = ['folder', 'file', 'page', 'image'] as const;
+
+/** Predicted counters per kind of one node, with or without the folder asked about counted among them. */
+function predict(layout: Layout, inChannel: boolean, withSelf: boolean): Record<(typeof KINDS)[number], Counts> {
+  const zero = (): Counts => ({ inherited: 0, localized: 0, local: 0 });
+  const out = { folder: zero(), file: zero(), page: zero(), image: zero() };
+  const count = (kind: 'folder' | 'file', localized: boolean) => {
+    if (!inChannel) out[kind].local++;
+    else out[kind][localized ? 'localized' : 'inherited']++;
+  };
+  if (withSelf) count('folder', false);
+  for (const f of layout.folders) count('folder', f.localized);
+  for (const f of layout.files) count('file', f.localized);
+  if (inChannel) {
+    out.folder.local += layout.localFolders.length;
+    out.file.local += layout.localFiles.length;
+  }
+  return out;
+}
+
+/** Differences between an entry's counters and a prediction (totals without templates, which the folder may have linked). */
+function differences(entry: NonNullable<ReturnType<typeof entryOf>>, want: ReturnType<typeof predict>): string[] {
+  const diffs: string[] = [];
+  for (const counter of ['inherited', 'localized', 'local'] as const) {
+    for (const kind of KINDS) {
+      const got = (entry[kind] as LocalizationCounters | undefined)?.[counter] ?? 0;
+      if (got !== want[kind][counter]) diffs.push(`${kind}.${counter} ${got}, expected ${want[kind][counter]}`);
+    }
+    const total = (entry[counter] ?? 0) - ((entry.template as LocalizationCounters | undefined)?.[counter] ?? 0);
+    const expected = KINDS.reduce((n, k) => n + want[k][counter], 0);
+    if (total !== expected) diffs.push(`${counter} ${total} (without templates), expected ${expected}`);
+  }
+  return diffs;
+}
+
+conformance('MCH-08', 'localizationinfo counts inherited, localized and local objects per node and kind as created', async (t) => {
+  const channel = channelOf(t);
+  const master = t.fixture.masterNodeId;
+  await t.property(layoutArb, async (layout) => {
+    const top = await t.folder();
+    const folders = [];
+    for (const f of layout.folders) folders.push(await create(t, 'folder', top, f.name));
+    const files = [];
+    for (const f of layout.files) files.push(await create(t, 'file', folders[f.parent % (folders.length + 1) - 1]?.id ?? top, f.name));
+    for (const name of layout.localFolders) await create(t, 'folder', top, name, channel);
+    for (const name of layout.localFiles) await create(t, 'file', top, name, channel);
+    for (const [i, f] of layout.folders.entries()) if (f.localized) await localize(t, folders[i]!, channel);
+    for (const [i, f] of layout.files.entries()) if (f.localized) await localize(t, files[i]!, channel);
+    const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
+    if (!res.body) return [];
+    const found: Finding[] = [];
+    // Contract 4.2: localization info "for a folder and all sub-items, for a channel and its master channels".
+    // Whether the folder itself is among its sub-items is not said: either reading is accepted, the same for both nodes.
+    const readings = [false, true].map((withSelf) =>
+      [channel, master].flatMap((node) => {
+        const entry = entryOf(res.body!, node);
+        if (!entry) return [`no entry for node ${node}`];
+        return differences(entry, predict(layout, node === channel, withSelf)).map((d) => `node ${node}: ${d}`);
+      }),
+    );
+    const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
+    if (best.length) found.push(fail(t, `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`, res.exchange));
+    return found;
+  });
+});

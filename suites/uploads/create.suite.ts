@@ -1,0 +1,189 @@
+/**
+ * Creating files (UPL-01..04, UPL-07): every create form of contract 4.3, judged by the model oracle on
+ * the suite's own sandbox folders: the file has the name, folder and size that were sent, and load
+ * reports the size the server stored (the contract has no download, so fileSize is the byte oracle).
+ */
+import fc from 'fast-check';
+import { checkRefused, type Finding } from '../../harness/checks.ts';
+import { startFileHost } from '../../harness/filehost.ts';
+import { conformance } from '../../harness/suite.ts';
+import { fileContent, fileName } from '../../generators/faker.ts';
+import { checkCreated, filesOf, modelFinding, step, summary, uploadWith, UPLOAD_FORMS } from './forms.ts';
+import { boundaryLookalike, freshBoundary, multipartBody, multipartType } from './multipart.ts';
+
+const encoder = new TextEncoder();
+
+/** A name no other file has: tests that look a file up by name across folders need one. */
+const uniqueName = (stem: string, ext = 'bin'): string => `${stem}-${Math.random().toString(36).slice(2, 10)}.${ext}`;
+
+/** Deterministic bytes of a given size (a linear congruential sequence), for contents too large to generate byte by byte. */
+function bulkBytes(size: number, seed: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = seed >>> 0;
+  for (let i = 0; i < size; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
+}
+
+conformance('UPL-01', 'multipart create answers 201 with the file of the given name, folder and size', async (t) => {
+  const folderId = await t.folder();
+  let run = 0;
+  await t.property(fc.tuple(fileName(), fileContent()), async ([name, data]) => {
+    // A run number keeps names unique in the folder when fast-check repeats a value while shrinking.
+    const unique = `${++run}-${name}`;
+    const created = await uploadWith(t, 'file.create.multipart', folderId, unique, data);
+    const findings = await checkCreated(t, 'UPL-01', created, { name: unique, folderId, size: data.byteLength });
+    // "POST /file/create (multipart) ... Response 201 FileUploadResponse."
+    if (created.body && created.exchange.response?.status !== 201) {
+      findings.push(modelFinding('UPL-01', `a multipart create answered status ${created.exchange.response?.status}, not 201`, created.exchange));
+    }
+    return findings;
+  });
+});
+
+conformance('UPL-02', 'a multipart create takes the data part as the content even when it reads like a JSON create', async (t) => {
+  const folderId = await t.folder();
+  const host = t.config.target.features.includes('sourceUrl') ? await startFileHost() : undefined;
+  try {
+    const decoy = host?.serve('decoy.bin', bulkBytes(4096, 7)) ?? 'http://127.0.0.1:9/decoy.bin';
+    const name = uniqueName('upl02', 'json');
+    // "The two forms share one path and are chosen by the request Content-Type": multipart means the data part is the file.
+    const json = encoder.encode(JSON.stringify({ folderId, name: 'from-url.bin', sourceURL: decoy, overwriteExisting: false }));
+    const created = await uploadWith(t, 'file.create.multipart', folderId, name, json);
+    const findings = await checkCreated(t, 'UPL-02', created, { name, folderId, size: json.byteLength });
+    if (host && host.downloads(decoy) > 0) {
+      findings.push(modelFinding('UPL-02', `a multipart create downloaded the sourceURL written in its data part (${host.downloads(decoy)} downloads): the form is chosen by Content-Type`, created.exchange));
+    }
+    t.record(findings);
+  } finally {
+    await host?.close();
+  }
+});
+
+conformance('UPL-02a', 'a JSON create downloads the file from sourceURL into the folder', async (t) => {
+  const folderId = await t.folder();
+  const host = await startFileHost();
+  try {
+    let run = 0;
+    await t.property(
+      fileContent().filter((data) => data.byteLength > 0),
+      async (data) => {
+        const name = `${++run}-${uniqueName('upl02a')}`;
+        const sourceURL = host.serve(`source-${run}.bin`, data);
+        // "POST /file/create (JSON): create a file with binary data loaded from a URL."
+        const created = await step(t, 'file.create.json', { json: { folderId, name, sourceURL } });
+        const findings = await checkCreated(t, 'UPL-02a', created, { name, folderId, size: data.byteLength });
+        if (created.body && host.downloads(sourceURL) === 0) findings.push(modelFinding('UPL-02a', `the file was created but ${sourceURL} was never downloaded`, created.exchange));
+        return findings;
+      },
+      { runs: Math.min(t.config.runs, 8) },
+    );
+  } finally {
+    await host.close();
+  }
+});
+
+conformance('UPL-03', 'a raw createSimple creates the file named by qqfile in folderId', async (t) => {
+  const folderId = await t.folder();
+  let run = 0;
+  await t.property(fc.tuple(fileName(), fileContent()), async ([name, data]) => {
+    const qqfile = `${++run}-${name}`;
+    // "POST /file/createSimple (raw body) ... folderId (required int) ... qqfile (string; file name)."
+    const created = await uploadWith(t, 'file.createSimple.raw', folderId, qqfile, data);
+    return checkCreated(t, 'UPL-03', created, { name: qqfile, folderId, size: data.byteLength });
+  }, { runs: Math.min(t.config.runs, 10) });
+});
+
+conformance('UPL-03', 'a raw createSimple without folderId is refused and creates nothing', async (t) => {
+  const folderId = await t.folder();
+  const qqfile = uniqueName('upl03-nofolder', 'txt');
+  const before = await filesOf(t, folderId);
+  // "folderId (required int)": without it there is no folder to create the file in.
+  const sent = await t.send({ method: 'POST', path: '/file/createSimple', query: { qqfile }, raw: { contentType: 'application/octet-stream', data: encoder.encode('no folder\n') } });
+  const findings = checkRefused(sent, 'UPL-03', 'a raw createSimple without folderId must be refused');
+  // After a refusal nothing may exist under that name anywhere (findFiles folderId=0 searches all folders).
+  const found = await t.call('folder.findFiles', { query: { folderId: 0, query: qqfile, maxItems: -1 } });
+  const leaked = (found.body?.files ?? []).filter((f) => f.name === qqfile);
+  if (leaked.length) findings.push(modelFinding('UPL-03', `the upload without folderId still created ${leaked.map(summary).join(', ')}`, found.exchange));
+  const after = await filesOf(t, folderId);
+  if (before.body && after.body && after.body.length !== before.body.length) findings.push(modelFinding('UPL-03', `the sandbox folder held ${before.body.length} files before the refused upload and ${after.body.length} after`, after.exchange));
+  t.record([...findings, ...before.findings, ...after.findings]);
+});
+
+conformance('UPL-04', 'a multipart createSimple takes its data from the part named by databodypart', async (t) => {
+  const folderId = await t.folder();
+  const data = bulkBytes(777, 4);
+  const qqfile = uniqueName('upl04-databodypart');
+  // "databodypart (string; custom name of the file data part)": a name none of the usual data part names match.
+  const created = await step(t, 'file.createSimple.multipart', {
+    query: { folderId, qqfile, databodypart: 'attachmentPayload' },
+    multipart: { fields: { note: 'not the data' }, files: [{ name: 'attachmentPayload', filename: qqfile, contentType: 'application/octet-stream', data }] },
+  });
+  t.record(await checkCreated(t, 'UPL-04', created, { name: qqfile, folderId, size: data.byteLength }));
+});
+
+conformance('UPL-04', 'a multipart createSimple names the file by qqfile, not by the part filename', async (t) => {
+  const folderId = await t.folder();
+  const data = encoder.encode('named by qqfile\r\n');
+  const qqfile = uniqueName('upl04-qqfile', 'txt');
+  // "qqfile (string; metadata filename)": the part's own filename is a different name.
+  const created = await step(t, 'file.createSimple.multipart', {
+    query: { folderId, qqfile },
+    multipart: { files: [{ name: 'fileBinaryData', filename: 'part-filename.txt', contentType: 'text/plain', data }] },
+  });
+  t.record(await checkCreated(t, 'UPL-04', created, { name: qqfile, folderId, size: data.byteLength }));
+});
+
+/** Contents every byte-exact store must keep: the edges of UPL-07. */
+const EDGE_CONTENTS: [string, Uint8Array][] = [
+  ['empty', new Uint8Array(0)],
+  ['NUL bytes', Uint8Array.from([0, 0, 65, 0, 66, 0])],
+  ['invalid UTF-8', Uint8Array.from([0x80, 0xc3, 0x28, 0xe2, 0x82, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xff, 0xfe])],
+  ['CRLF, bare CR and LF', encoder.encode('line 1\r\nline 2\rline 3\nline 4\r\n\r\n')],
+  ['trailing CRLF', encoder.encode('\r\n')],
+  ['UTF-8 BOM and text', Uint8Array.from([0xef, 0xbb, 0xbf, 0x68, 0x69])],
+];
+
+conformance('UPL-07', 'empty, NUL, invalid UTF-8 and CRLF contents keep their exact size in every create form', async (t) => {
+  const folderId = await t.folder();
+  const findings: Finding[] = [];
+  for (const form of UPLOAD_FORMS) {
+    for (const [label, data] of EDGE_CONTENTS) {
+      const name = uniqueName(`upl07-${label.replace(/\W+/g, '-').toLowerCase()}`);
+      // "binary content is kept byte for byte": the stored size is the size sent.
+      const created = await uploadWith(t, form, folderId, name, data);
+      findings.push(...(await checkCreated(t, 'UPL-07', created, { name, folderId, size: data.byteLength })).map((f) => ({ ...f, message: `${form}, ${label}: ${f.message}` })));
+    }
+  }
+  t.record(findings);
+});
+
+conformance('UPL-07', 'generated contents keep their exact size in every create form', async (t) => {
+  const folderId = await t.folder();
+  let run = 0;
+  await t.property(fc.tuple(fc.constantFrom(...UPLOAD_FORMS), fileContent()), async ([form, data]) => {
+    const name = `${++run}-${uniqueName('upl07')}`;
+    return checkCreated(t, 'UPL-07', await uploadWith(t, form, folderId, name, data), { name, folderId, size: data.byteLength });
+  });
+});
+
+conformance('UPL-07', 'content that imitates the multipart boundary keeps its exact size', async (t) => {
+  const folderId = await t.folder();
+  const boundary = freshBoundary();
+  const data = boundaryLookalike(boundary);
+  const name = uniqueName('upl07-boundary', 'txt');
+  const body = multipartBody([{ name: 'folderId', data: String(folderId) }, { name: 'fileName', data: name }, { name: 'fileBinaryData', filename: name, contentType: 'text/plain', data }], boundary);
+  // Only CRLF "--" boundary ends a part (RFC 2046); lookalikes are content.
+  const created = await step(t, 'file.create.multipart', { raw: { contentType: multipartType(boundary), data: body } });
+  t.record(await checkCreated(t, 'UPL-07', created, { name, folderId, size: data.byteLength }));
+});
+
+conformance('UPL-07', 'a file of a few megabytes keeps its exact size', async (t) => {
+  const folderId = await t.folder();
+  // 3 MiB and a few bytes: not a multiple of any buffer size a server might copy in.
+  const data = bulkBytes(3 * 1024 * 1024 + 7, 1);
+  const name = uniqueName('upl07-large');
+  t.record(await checkCreated(t, 'UPL-07', await uploadWith(t, 'file.create.multipart', folderId, name, data), { name, folderId, size: data.byteLength }));
+});

@@ -1,0 +1,286 @@
+/**
+ * Wastebin (WST): the `wastebin` parameter (exclude, include, only) of every listing that takes it, the
+ * DeleteInfo of deleted items, and folder counts. Deleted items are made by deleting a sandbox folder
+ * (the contract has no other delete); the model predicts every listing of the sandbox. The fixture is
+ * judged by metamorphic relations only.
+ */
+import fc from 'fast-check';
+import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { checkHandled, isRefusal, type Finding } from '../../harness/checks.ts';
+import { brief, sameMultiset, setDifference } from '../../harness/oracles.ts';
+import { createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange } from '../../harness/transport.ts';
+import type { FolderObjectCountResponse, Item } from '../../schemas/types.ts';
+import { deleteInfoProblems, deletionMarks, expectedIds, idsOf, isMarkedDeleted, marksDeletion, type ListingModel, type WastebinMode } from './deletion.ts';
+
+/** One listing operation that takes `wastebin`, listing the folders or the files of a folder. */
+interface Probe {
+  op: OperationId;
+  kind: 'folders' | 'files';
+  /** The response member holding the list. */
+  member: 'folders' | 'files' | 'items';
+  spec(folder: number, recursive: boolean, wastebin: string | undefined): CallSpec;
+}
+
+const PROBES: Probe[] = [
+  { op: 'folder.getFolders', kind: 'folders', member: 'folders', spec: (id, recursive, wastebin) => ({ path: { id }, query: { recursive, wastebin } }) },
+  { op: 'folder.getFolders.post', kind: 'folders', member: 'folders', spec: (id, recursive, wastebin) => ({ json: { id: String(id), recursive, ...(wastebin === undefined ? {} : { wastebin }) } }) },
+  { op: 'folder.list', kind: 'folders', member: 'items', spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }) },
+  { op: 'folder.getFiles', kind: 'files', member: 'files', spec: (folderId, recursive, wastebin) => ({ path: { folderId }, query: { recursive, wastebin } }) },
+  { op: 'file.list', kind: 'files', member: 'items', spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }) },
+];
+
+/** The list a probe's answer holds. */
+function itemsOf(probe: Probe, body: unknown): Item[] | undefined {
+  const list = (body as Record<string, unknown> | undefined)?.[probe.member];
+  return Array.isArray(list) ? (list as Item[]) : undefined;
+}
+
+/** Lists a folder with a probe, relying on the call to succeed. */
+async function list(t: ConformanceContext, probe: Probe, folder: number, recursive: boolean, wastebin: string | undefined): Promise<{ exchange: Exchange; items: Item[] | undefined }> {
+  const r = await t.call(probe.op, probe.spec(folder, recursive, wastebin));
+  return { exchange: r.exchange, items: r.body && itemsOf(probe, r.body) };
+}
+
+/** The sandbox of one test after deleting a folder, and what each listing of it must hold. */
+interface DeletedWorld {
+  top: number;
+  /** The folder the test deleted. */
+  deleted: number;
+  /** Objects inside the deleted folder (a folder and two files). */
+  inside: number[];
+  names: Map<number, string>;
+  model: Record<'folders' | 'files', Record<'flat' | 'recursive', ListingModel>>;
+}
+
+/**
+ * Builds top/{Live/live.txt, Deleted/{deleted.txt, Inner/inner.txt}, top.txt} and deletes `Deleted`:
+ * "Deleting a sandbox folder (folder.delete) is how you make deleted items."
+ */
+async function deletedWorld(t: ConformanceContext): Promise<DeletedWorld> {
+  const top = await t.folder();
+  const [live, gone] = await Promise.all([createFolderStep(t, top, 'Live'), createFolderStep(t, top, 'Deleted')]);
+  const inner = await createFolderStep(t, gone.id!, 'Inner');
+  const [topFile, liveFile, goneFile, innerFile] = await Promise.all([
+    uploadFileStep(t, top, 'wst-top.txt', 'top\n', 'text/plain'),
+    uploadFileStep(t, live.id!, 'wst-live.txt', 'live\n', 'text/plain'),
+    uploadFileStep(t, gone.id!, 'wst-deleted.txt', 'deleted\n', 'text/plain'),
+    uploadFileStep(t, inner.id!, 'wst-inner.txt', 'inner\n', 'text/plain'),
+  ]);
+  await deleteFolderStep(t, gone.id!);
+  const names = new Map<number, string>([live, gone, inner, topFile, liveFile, goneFile, innerFile].map((o) => [o.id!, o.name ?? '']));
+  return {
+    top,
+    deleted: gone.id!,
+    inside: [inner.id!, goneFile.id!, innerFile.id!],
+    names,
+    model: {
+      folders: { flat: { live: [live.id!], deleted: [gone.id!] }, recursive: { live: [live.id!], deleted: [gone.id!, inner.id!] } },
+      files: { flat: { live: [topFile.id!], deleted: [] }, recursive: { live: [topFile.id!, liveFile.id!], deleted: [goneFile.id!, innerFile.id!] } },
+    },
+  };
+}
+
+function describeQuery(op: string, recursive: boolean, wastebin: string | undefined): string {
+  return `${op} recursive=${recursive}${wastebin === undefined ? ' (wastebin absent)' : ` wastebin=${JSON.stringify(wastebin)}`}`;
+}
+
+/** A finding when a listing does not hold exactly the expected ids (names added for the reader). */
+function compareIds(requirement: string, what: string, got: number[], expected: number[], names: Map<number, string>, exchange: Exchange): Finding[] {
+  if (sameMultiset(got, expected)) return [];
+  const { missing, extra } = setDifference(expected, got);
+  const named = (ids: number[]) => brief(ids.map((id) => (names.has(id) ? `${id} ${names.get(id)}` : id)));
+  return [{ requirement, check: 'model', severity: 'error', message: `${what}: expected ${named(expected)}, got ${named(got)} (missing ${named(missing)}, unexpected ${named(extra)})`, exchange }];
+}
+
+/** Lists every probe in both depths under one wastebin value and compares with the model's prediction for `mode`. */
+async function checkListings(t: ConformanceContext, world: DeletedWorld, wastebin: string | undefined, mode: WastebinMode): Promise<{ items: Item[]; probe: Probe; exchange: Exchange }[]> {
+  const answers: { items: Item[]; probe: Probe; exchange: Exchange }[] = [];
+  for (const probe of PROBES) {
+    for (const recursive of [false, true]) {
+      const { exchange, items } = await list(t, probe, world.top, recursive, wastebin);
+      if (!items) continue;
+      const expected = expectedIds(world.model[probe.kind][recursive ? 'recursive' : 'flat'], mode);
+      t.record(compareIds(t.requirement, describeQuery(probe.op, recursive, wastebin), idsOf(items), expected, world.names, exchange));
+      answers.push({ items, probe, exchange });
+    }
+  }
+  return answers;
+}
+
+conformance('WST-01', 'a deleted folder and its content are absent from every listing without wastebin and with exclude', async (t) => {
+  const world = await deletedWorld(t);
+  // "a deleted item is absent from every listing with `wastebin` absent or `exclude`."
+  for (const wastebin of [undefined, 'exclude']) await checkListings(t, world, wastebin, 'exclude');
+  // findFiles takes no wastebin: its listing is a default one ("recursive (boolean, true)").
+  const found = await t.call('folder.findFiles', { query: { folderId: world.top, query: 'wst-', maxItems: -1 } });
+  if (found.body) t.record(compareIds(t.requirement, 'findFiles query=wst- from the test folder', idsOf(found.body.files), world.model.files.recursive.live, world.names, found.exchange));
+  // The fixture's own deleted pages: no default listing may show a record marked deleted.
+  if (t.config.target.features.includes('pages') && t.fixture.pagesFolderId !== undefined) {
+    for (const recursive of [false, true]) {
+      const r = await t.call('folder.getPages', { path: { id: t.fixture.pagesFolderId }, query: { recursive } });
+      const marked = (r.body?.pages ?? []).filter(isMarkedDeleted);
+      if (marked.length) t.record([{ requirement: 'WST-01', check: 'wastebin', severity: 'error', message: `getPages recursive=${recursive} without wastebin lists pages marked deleted: ${brief(marked.map((p) => `${p.id} ${p.name}`))}`, exchange: r.exchange }]);
+    }
+  }
+});
+
+conformance('WST-02', 'wastebin=include lists live and deleted items, deleted ones carrying deleted with at and by', async (t) => {
+  const world = await deletedWorld(t);
+  // "`wastebin=include` lists deleted and live items"
+  const answers = await checkListings(t, world, 'include', 'include');
+  for (const { items, probe, exchange } of answers) {
+    for (const item of items) {
+      const id = item.id ?? -1;
+      const what = `${probe.op} wastebin=include: ${probe.kind === 'folders' ? 'folder' : 'file'} ${id} "${item.name ?? ''}"`;
+      const problems: string[] = [];
+      if (id === world.deleted) {
+        // "deleted ones carry `deleted` with `at` and `by`": the folder the test deleted itself.
+        problems.push(...(item.deleted === undefined ? ['carries no deleted member'] : deleteInfoProblems(item.deleted).map((p) => `deleted ${p}`)));
+      } else if (world.inside.includes(id)) {
+        // Contract 3: inside a deleted folder an item is deleted by a deleted or folderDeleted DeleteInfo.
+        if (!isMarkedDeleted(item)) problems.push('lies in the deleted folder but carries no deletion information');
+        if (marksDeletion(item.deleted)) problems.push(...deleteInfoProblems(item.deleted).map((p) => `deleted ${p}`));
+      } else if (isMarkedDeleted(item)) {
+        problems.push(`is live but carries ${deletionMarks(item).join(', ')}`);
+      }
+      if (problems.length) t.record([{ requirement: 'WST-02', check: 'deleteInfo', severity: 'error', message: `${what} ${problems.join('; ')}`, exchange }]);
+    }
+  }
+});
+
+conformance('WST-03', 'wastebin=only lists exactly the deleted folders and files', async (t) => {
+  const world = await deletedWorld(t);
+  // "`wastebin=only` lists exactly the deleted items."
+  await checkListings(t, world, 'only', 'only');
+});
+
+/** The item ids of a listing the fixture answers, under a wastebin mode. */
+type FixtureListing = (t: ConformanceContext, recursive: boolean, wastebin: WastebinMode) => Promise<{ exchange: Exchange; items: Item[] | undefined }>;
+
+conformance('WST-03', 'wastebin=only and exclude partition the include listing of the fixture', async (t) => {
+  const f = t.fixture;
+  const features = t.config.target.features;
+  // The fixture root's direct children only: the run's sandbox (below the sandbox parent) changes meanwhile.
+  const listings: [string, FixtureListing, boolean[]][] = [
+    ['getFolders of the master root', async (t, _r, wastebin) => { const r = await t.call('folder.getFolders', { path: { id: f.masterRootFolderId }, query: { wastebin } }); return { exchange: r.exchange, items: r.body?.folders }; }, [false]],
+    ['getFiles of the master root', async (t, _r, wastebin) => { const r = await t.call('folder.getFiles', { path: { folderId: f.masterRootFolderId }, query: { wastebin } }); return { exchange: r.exchange, items: r.body?.files }; }, [false]],
+  ];
+  if (features.includes('pages') && f.pagesFolderId !== undefined) {
+    const id = f.pagesFolderId;
+    listings.push(['getPages of the pages folder', async (t, recursive, wastebin) => { const r = await t.call('folder.getPages', { path: { id }, query: { recursive, wastebin } }); return { exchange: r.exchange, items: r.body?.pages }; }, [false, true]]);
+  }
+  if (features.includes('templates') && f.templatesFolderId !== undefined) {
+    const id = f.templatesFolderId;
+    listings.push(['getTemplates of the templates folder', async (t, recursive, wastebin) => { const r = await t.call('folder.getTemplates', { path: { folderId: id }, query: { recursive, wastebin } }); return { exchange: r.exchange, items: r.body?.templates as Item[] | undefined }; }, [false, true]]);
+  }
+  for (const [what, listing, depths] of listings) {
+    for (const recursive of depths) {
+      const [include, exclude, only] = await Promise.all([listing(t, recursive, 'include'), listing(t, recursive, 'exclude'), listing(t, recursive, 'only')]);
+      if (!include.items || !exclude.items || !only.items) continue;
+      const label = `${what}${depths.length > 1 ? ` recursive=${recursive}` : ''}`;
+      // "lists exactly the deleted items": every record of `only` is marked deleted ...
+      const live = only.items.filter((i) => !isMarkedDeleted(i));
+      if (live.length) t.record([{ requirement: 'WST-03', check: 'wastebin', severity: 'error', message: `${label} wastebin=only lists items not marked deleted: ${brief(live.map((i) => `${i.id} ${i.name}`))}`, exchange: only.exchange }]);
+      // ... and include (deleted and live) is exactly exclude (live) plus only (deleted).
+      const union = [...idsOf(exclude.items), ...idsOf(only.items)];
+      if (!sameMultiset(idsOf(include.items), union)) {
+        const { missing, extra } = setDifference(union, idsOf(include.items));
+        t.record([{ requirement: 'WST-03', check: 'partition', severity: 'error', message: `${label}: wastebin=include ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, exchange: include.exchange }]);
+      }
+    }
+  }
+});
+
+/** The counters the model predicts for the test folder; pages and images: the test creates none. */
+function predictedCounts(world: DeletedWorld, recursive: boolean, mode: WastebinMode): Record<'folders' | 'files' | 'pages' | 'images', number> {
+  const depth = recursive ? 'recursive' : 'flat';
+  return { folders: expectedIds(world.model.folders[depth], mode).length, files: expectedIds(world.model.files[depth], mode).length, pages: 0, images: 0 };
+}
+
+/** Counts the test folder under a wastebin value and compares with the model's counters for `mode`. */
+async function checkCounts(t: ConformanceContext, world: DeletedWorld, wastebin: string | undefined, mode: WastebinMode): Promise<void> {
+  for (const recursive of [false, true]) {
+    const r = await t.call('folder.count', { path: { id: world.top }, query: { recursive, wastebin } });
+    if (!r.body) continue;
+    const expected = predictedCounts(world, recursive, mode);
+    const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => r.body![k as keyof FolderObjectCountResponse] !== expected[k]);
+    if (wrong.length) {
+      const shown = wrong.map((k) => `${k} ${JSON.stringify(r.body![k as keyof FolderObjectCountResponse])} (expected ${expected[k]})`).join(', ');
+      t.record([{ requirement: t.requirement, check: 'model', severity: 'error', message: `${describeQuery('count', recursive, wastebin)} after deleting one sub-folder: ${shown}`, exchange: r.exchange }]);
+    }
+  }
+}
+
+conformance('WST-04', 'folder count leaves deleted folders and files out without wastebin and with exclude', async (t) => {
+  const world = await deletedWorld(t);
+  // "folder count with `wastebin` absent or `exclude` leaves deleted items out of every counter."
+  for (const wastebin of [undefined, 'exclude']) await checkCounts(t, world, wastebin, 'exclude');
+});
+
+conformance('WST-04a', 'folder count with include counts live and deleted items and with only exactly the deleted ones', async (t) => {
+  const world = await deletedWorld(t);
+  // "folder count with `wastebin=include` counts deleted and live items, with `wastebin=only` exactly the deleted ones."
+  for (const mode of ['include', 'only'] as const) await checkCounts(t, world, mode, mode);
+});
+
+conformance('WST-05', 'items inside a deleted folder listed with include carry folderDeleted', async (t) => {
+  const world = await deletedWorld(t);
+  for (const probe of PROBES) {
+    const { exchange, items } = await list(t, probe, world.top, true, 'include');
+    for (const item of items ?? []) {
+      const id = item.id ?? -1;
+      const what = `${probe.op} recursive=true wastebin=include: ${probe.kind === 'folders' ? 'folder' : 'file'} ${id} "${item.name ?? ''}"`;
+      // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing folder").
+      if (world.inside.includes(id)) {
+        const at = item.folderDeleted?.at;
+        if (!marksDeletion(item.folderDeleted)) t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange }]);
+        else if (typeof at !== 'number' || !Number.isInteger(at)) t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} carries folderDeleted without an integer at: ${JSON.stringify(item.folderDeleted)}`, exchange }]);
+      } else if (marksDeletion(item.folderDeleted)) {
+        t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} does not lie in a deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange }]);
+      }
+    }
+    if (items && !idsOf(items).some((id) => world.inside.includes(id))) {
+      t.record([{ requirement: 'WST-05', check: 'model', severity: 'error', message: `${probe.op} recursive=true wastebin=include lists none of the ${probe.kind} inside the deleted folder`, exchange }]);
+    }
+  }
+});
+
+/** Strings that are not one of the three wastebin values in any spelling. */
+function unknownWastebin(): fc.Arbitrary<string> {
+  return fc
+    .oneof(fc.constantFrom('all', 'none', 'true', 'false', '1', '0', 'deleted', 'wastebin', 'excluded', 'onlyDeleted', '*', '%', 'include,only'), fc.string({ maxLength: 12 }))
+    .filter((v) => !['exclude', 'include', 'only'].includes(v.trim().toLowerCase()));
+}
+
+conformance('WST-06', 'an unknown wastebin value is refused or answered as exclude, never a 5xx', async (t) => {
+  const world = await deletedWorld(t);
+  await t.property(unknownWastebin(), async (value) => {
+    const findings: Finding[] = [];
+    for (const probe of PROBES) {
+      // Sent raw: a refusal is an answer the requirement allows, not a failed step.
+      const exchange = await t.send(requestOf(probe.op, probe.spec(world.top, true, value)));
+      // "an unknown `wastebin` value is refused or treated as `exclude`; never a 5xx."
+      const handled = checkHandled(exchange, 'WST-06');
+      if (handled.length || isRefusal(exchange)) {
+        findings.push(...handled);
+        continue;
+      }
+      const items = itemsOf(probe, exchange.response!.json);
+      const expected = expectedIds(world.model[probe.kind].recursive, 'exclude');
+      findings.push(...compareIds('WST-06', `${describeQuery(probe.op, true, value)} was served, so it must answer as exclude`, idsOf(items), expected, world.names, exchange));
+    }
+    const counted = await t.send(requestOf('folder.count', { path: { id: world.top }, query: { recursive: true, wastebin: value } }));
+    const handled = checkHandled(counted, 'WST-06');
+    findings.push(...handled);
+    if (!handled.length && !isRefusal(counted)) {
+      const body = counted.response!.json as FolderObjectCountResponse;
+      const expected = predictedCounts(world, true, 'exclude');
+      if (body.folders !== expected.folders || body.files !== expected.files) {
+        findings.push({ requirement: 'WST-06', check: 'model', severity: 'error', message: `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`, exchange: counted });
+      }
+    }
+    return findings;
+  });
+});
