@@ -7,8 +7,9 @@ import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harn
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import { ResultCollector } from '../reports/collector.ts';
-import { writeJunit } from '../reports/junit.ts';
-import { summarize, writeResults, type Results } from '../reports/results.ts';
+import { loadExpectations, verdictOf } from '../reports/expectations.ts';
+import { ReportInputError, finishRun } from '../reports/index.ts';
+import { loadResults, summarize, type Results } from '../reports/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import type { Target } from '../server/target.ts';
@@ -18,7 +19,8 @@ import { SUITE_GLOB, collectTests, projectRoot as root } from './collect.ts';
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N] [--dry-run]
+                          [--rate N] [--concurrency N] [--dry-run] [--expectations FILE]
+                          [--baseline FILE] [--shard i/n]
                           [--fault NAME]... [--refusal-style status|body]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
@@ -34,6 +36,10 @@ Runs the conformance suites. Without --target, against the bundled reference ser
   --timeout MS       per request (default 10000)
   --rate N           at most N requests per second (default: no cap)
   --concurrency N    at most N requests in flight (default 1 for --target, 8 embedded)
+  --expectations F   a per-target expectation file: expected failures do not fail the run
+  --baseline F       an earlier results.json: print and write (regression.md) new, fixed and
+                     still failing tests
+  --shard i/n        run the i-th of n parts (merge the parts with \`cms-conformance merge\`)
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
   --dry-run          print what the run would do (suites, requirement ids, requests, fixture
                      objects it reads) without sending anything
@@ -51,7 +57,7 @@ export function onlyPattern(patterns: string[]): RegExp | undefined {
   return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `);
 }
 
-function printSummary(results: Results, paths: string[], runErrors: string[]): void {
+function printSummary(results: Results, paths: string[], runErrors: string[], notes: string[]): void {
   const s = results.summary;
   const lines = ['', `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`];
   const families = Object.entries(s.byFamily)
@@ -60,9 +66,11 @@ function printSummary(results: Results, paths: string[], runErrors: string[]): v
   if (families) lines.push(`  by family (passed/run): ${families}`);
   for (const [reason, n] of Object.entries(s.skipReasons)) lines.push(`  skipped ${n}: ${reason}`);
   for (const e of runErrors) lines.push(`  run error: ${e}`);
+  for (const note of notes) lines.push(`  ${note}`);
   lines.push(`  seed ${results.seed} (repeat this run with --seed ${results.seed})`);
   lines.push(`  reports: ${paths.map((p) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p))).join(', ')}`);
-  lines.push(s.failed || runErrors.length ? 'VERDICT: the target does not conform (see the failures above)' : 'VERDICT: the target conforms to every requirement tested');
+  const verdict = verdictOf(results);
+  lines.push(runErrors.length ? 'VERDICT: the run is incomplete: a suite did not load (see the run errors above)' : `VERDICT: ${verdict.text}`);
   console.log(lines.join('\n'));
 }
 
@@ -123,7 +131,21 @@ export const command: Command = {
       rate: { type: 'string' },
       concurrency: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      baseline: { type: 'string' },
+      expectations: { type: 'string' },
+      shard: { type: 'string' },
     });
+    // Bad report inputs fail now, not after a long run.
+    try {
+      if (values.expectations) loadExpectations(values.expectations);
+      if (values.baseline) loadResults(values.baseline);
+    } catch (err) {
+      if (err instanceof ReportInputError) throw new UsageError(err.message);
+      throw err;
+    }
+    const shard = values.shard;
+    if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new UsageError(`--shard must be i/n (e.g. 1/3), got "${shard}"`);
+    if (shard && Number(shard.split('/')[0]) > Number(shard.split('/')[1])) throw new UsageError(`--shard ${shard}: i must not exceed n`);
     const seed = intOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
     const runs = intOption('runs', values.runs, 20, 1);
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
@@ -218,6 +240,7 @@ export const command: Command = {
         pool: 'threads',
         fileParallelism: workers > 1,
         maxWorkers: workers,
+        ...(shard ? { shard } : {}),
       });
       await vitest.close();
       const tests = collector.results.sort((a, b) => a.id.localeCompare(b.id));
@@ -231,9 +254,10 @@ export const command: Command = {
         summary: summarize(tests),
         tests,
       };
-      const paths = [writeResults(outDir, results), writeJunit(outDir, results)];
-      printSummary(results, paths, collector.runErrors);
-      return results.summary.failed || collector.runErrors.length ? 1 : 0;
+      const secrets = [...Object.values(target.auth.query), ...Object.values(target.auth.headers)];
+      const done = finishRun(results, { outDir, secrets, ...(values.expectations ? { expectationsFile: values.expectations } : {}), ...(values.baseline ? { baselineFile: values.baseline } : {}) });
+      printSummary(done.results, done.paths, collector.runErrors, done.lines);
+      return done.exitCode || collector.runErrors.length ? 1 : 0;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

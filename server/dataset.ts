@@ -253,7 +253,10 @@ function check(ok: boolean, where: string, what: string): void {
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 
-function fields(obj: Json, where: string, spec: Record<string, 'int' | 'string' | 'bool' | 'array' | 'object' | '?int' | '?string' | '?bool' | '?array' | '?object' | 'int|null' | 'string|null'>): void {
+type FieldType = 'int' | 'string' | 'bool' | 'array' | 'object' | 'int|null' | 'string|null';
+
+/** Checks member types; a `?` prefix makes the member optional. */
+function fields(obj: Json, where: string, spec: Record<string, FieldType | `?${FieldType}`>): void {
   for (const [name, type] of Object.entries(spec)) {
     const v = obj[name];
     const optional = type.startsWith('?');
@@ -293,7 +296,10 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     check(typeof value === 'object' && value !== null && !Array.isArray(value), source, 'must be a JSON object');
     const ds = value as Json;
     check(ds.format === DATASET_FORMAT, 'format', `must be "${DATASET_FORMAT}", got ${JSON.stringify(ds.format)}`);
-    fields(ds, '$', { requesterId: 'int', users: 'array', groups: 'array', languages: 'array', markupLanguages: 'array', constructs: 'array', nodes: 'array', folders: 'array', files: 'array', images: 'array', pages: 'array', templates: 'array', roles: '?object' });
+    fields(ds, '$', {
+      requesterId: 'int', users: 'array', groups: 'array', languages: 'array', markupLanguages: 'array', constructs: 'array',
+      nodes: 'array', folders: 'array', files: 'array', images: 'array', pages: 'array', templates: 'array', roles: '?object',
+    });
     const list = (name: string) => ds[name] as Json[];
     const ids = new Map<string, Set<number>>();
     for (const name of ['users', 'groups', 'languages', 'markupLanguages', 'constructs', 'nodes']) {
@@ -319,7 +325,11 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       list(kind).forEach((o, i) => {
         const w = `${kind}[${i}]`;
         check(typeof o === 'object' && o !== null, w, 'must be an object');
-        fields(o, w, { id: 'int', globalId: 'string', nodeId: 'int', channelSetId: 'int', masterId: '?int', name: 'string', description: '?string', cdate: 'int', edate: 'int', creatorId: 'int', editorId: 'int', deleted: '?object', excluded: '?bool', disinheritDefault: '?bool', disinherit: '?array', tags: '?array' });
+        fields(o, w, {
+          id: 'int', globalId: 'string', nodeId: 'int', channelSetId: 'int', masterId: '?int', name: 'string', description: '?string',
+          cdate: 'int', edate: 'int', creatorId: 'int', editorId: 'int', deleted: '?object', excluded: '?bool', disinheritDefault: '?bool',
+          disinherit: '?array', tags: '?array',
+        });
         check(!objectIds.has(o.id as number), `${w}.id`, `duplicate object id ${String(o.id)} (ids are unique across folders, files, images, pages and templates)`);
         objectIds.set(o.id as number, kind);
         check(ids.get('nodes')!.has(o.nodeId as number), `${w}.nodeId`, `${String(o.nodeId)} does not name a node`);
@@ -335,7 +345,8 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       list(kind).forEach((o, i) => {
         const w = `${kind}[${i}]`;
         const set = sets.get(o.channelSetId as number) ?? { kind, nodes: new Set<number>() };
-        check(set.kind === kind || (set.kind === 'files' && kind === 'images') || (set.kind === 'images' && kind === 'files'), `${w}.channelSetId`, `${String(o.channelSetId)} is shared with objects of another kind`);
+        const fileLike = (k: string) => k === 'files' || k === 'images';
+        check(set.kind === kind || (fileLike(set.kind) && fileLike(kind)), `${w}.channelSetId`, `${String(o.channelSetId)} is shared with objects of another kind`);
         check(!set.nodes.has(o.nodeId as number), `${w}.channelSetId`, `two variants of channel set ${String(o.channelSetId)} live in node ${String(o.nodeId)}`);
         set.nodes.add(o.nodeId as number);
         sets.set(o.channelSetId as number, set);
@@ -364,7 +375,10 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       });
     }
     list('pages').forEach((p, i) => {
-      fields(p, `pages[${i}]`, { folderId: 'int', templateId: 'int', fileName: 'string', language: '?string', contentId: 'int', priority: 'int', online: 'bool', modified: 'bool', pdate: 'int', lockedBy: '?int', lockedSince: '?int', timeManagement: '?object', translation: '?object' });
+      fields(p, `pages[${i}]`, {
+        folderId: 'int', templateId: 'int', fileName: 'string', language: '?string', contentId: 'int', priority: 'int', online: 'bool',
+        modified: 'bool', pdate: 'int', lockedBy: '?int', lockedSince: '?int', timeManagement: '?object', translation: '?object',
+      });
       ref(`pages[${i}].folderId`, p.folderId, 'folders');
       ref(`pages[${i}].templateId`, p.templateId, 'templates');
       if (p.translation) ref(`pages[${i}].translation.masterPageId`, (p.translation as Json).masterPageId, 'pages');
@@ -376,7 +390,10 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       checkTags(t.templateTags, `templates[${i}].templateTags`, ids.get('constructs')!);
     });
     list('nodes').forEach((n, i) => {
-      fields(n, `nodes[${i}]`, { globalId: 'string', name: 'string', masterId: '?int', rootFolderId: 'int', host: 'string', https: 'bool', publishDir: 'string', binaryPublishDir: 'string', languageIds: 'array', contentEditor: 'string' });
+      fields(n, `nodes[${i}]`, {
+        globalId: 'string', name: 'string', masterId: '?int', rootFolderId: 'int', host: 'string', https: 'bool', publishDir: 'string',
+        binaryPublishDir: 'string', languageIds: 'array', contentEditor: 'string',
+      });
       ref(`nodes[${i}].rootFolderId`, n.rootFolderId, 'folders');
       if (n.masterId !== undefined) check(ids.get('nodes')!.has(n.masterId as number) && n.masterId !== n.id, `nodes[${i}].masterId`, 'must name another node');
     });

@@ -160,7 +160,8 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   let target: FolderObj;
   let targetView = srcView;
   if (b.targetFolder?.id !== undefined) {
-    const r = resolveObject(state, b.targetFolder.id, { kinds: ['folder'], view: nodeView(state, b.targetFolder.channelId || b.nodeId, 'targetFolder.channelId'), what: 'target folder', faults: ctx.faults, property: 'targetFolder.id' });
+    const targetNode = nodeView(state, b.targetFolder.channelId || b.nodeId, 'targetFolder.channelId');
+    const r = resolveObject(state, b.targetFolder.id, { kinds: ['folder'], view: targetNode, what: 'target folder', faults: ctx.faults, property: 'targetFolder.id' });
     [target, targetView] = [r.obj as FolderObj, r.view];
   } else {
     const parent = resolveInView(state, source.parentSet, srcView, true) as FolderObj | undefined;

@@ -231,9 +231,12 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
 
 /** Copies the content of a channel's variant into another variant (identity, place and multichannel settings stay). */
 function pushContent(state: State, from: Obj, to: Obj): void {
-  const { id: _id, globalId: _g, nodeId: _n, channelSetId: _c, masterId: _m, parentSet: _p, deleted: _d, excluded: _e, disinherit: _di, disinheritDefault: _dd, cdate: _cd, creatorId: _cr, tags, ...content } = from;
+  const content: Partial<Obj> = { ...from };
+  for (const key of ['id', 'globalId', 'nodeId', 'channelSetId', 'masterId', 'parentSet', 'deleted', 'excluded', 'disinherit', 'disinheritDefault', 'cdate', 'creatorId', 'tags'] as const) {
+    delete content[key];
+  }
   Object.assign(to, content, { edate: nowSeconds(state), editorId: state.requesterId });
-  setTags(state, to, cloneTags(state, tags));
+  setTags(state, to, cloneTags(state, from.tags));
 }
 
 /**

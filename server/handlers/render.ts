@@ -280,7 +280,12 @@ export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRender
     locked: t.locked, inherited: t.nodeId !== view.nodeId, master: t.masterId === undefined,
     inheritedFrom: state.nodes.get(t.nodeId)?.name, masterNode: state.nodes.get(master.nodeId)?.name,
     masterId: master.id, channelSetId: t.channelSetId, channelId: state.nodes.get(t.nodeId)?.masterId === undefined ? 0 : t.nodeId,
-    ...(ml ? { markupLanguage: { id: ml.id, name: ml.name, extension: ml.extension, contentType: ml.contentType, ...(ml.feature ? { feature: ml.feature } : {}), excludeFromPublishing: ml.excludeFromPublishing ?? false } } : {}),
+    ...(ml ? {
+      markupLanguage: {
+        id: ml.id, name: ml.name, extension: ml.extension, contentType: ml.contentType, ...(ml.feature ? { feature: ml.feature } : {}),
+        excludeFromPublishing: ml.excludeFromPublishing ?? false,
+      },
+    } : {}),
     templateTags: tagMap(state, t.templateTags) as Record<string, TemplateTag>,
     objectTags: tagMap(state, t.tags ?? []),
   };
@@ -394,7 +399,12 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     locked,
     lockedSince: locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1,
     ...(locked ? { lockedBy: userRecord(state, p.lockedBy) } : {}),
-    ...(wf ? { workflow: { groups: wf.groupIds.map((id) => ({ id, name: state.groups.get(id)?.name ?? '' })), message: wf.message, user: userRecord(state, wf.userId), modified: wf.modified, timestamp: wf.timestamp } } : {}),
+    ...(wf ? {
+      workflow: {
+        groups: wf.groupIds.map((id) => ({ id, name: state.groups.get(id)?.name ?? '' })), message: wf.message,
+        user: userRecord(state, wf.userId), modified: wf.modified, timestamp: wf.timestamp,
+      },
+    } : {}),
     ...(ts ? { translationStatus: ts } : {}),
     currentVersion: v.current,
     ...(v.published ? { publishedVersion: v.published } : {}),

@@ -74,16 +74,27 @@ interface UploadPlan {
   alternateUrls?: string[];
 }
 
+/** What an upload request gives, before validation; `nameProperty` is the request field naming the file. */
+interface UploadRequest {
+  folderId: string | number | undefined;
+  nodeId?: number;
+  name: string;
+  data: Buffer;
+  fileType: string;
+  description?: string;
+  overwrite?: boolean;
+  failOnDuplicate?: boolean;
+  nameProperty: string;
+  niceUrl?: string;
+  alternateUrls?: string[];
+}
+
 /**
  * Validates an upload: the folder (local or global id, in the view of `nodeId`), the name (path
  * traversal refused) and the duplicate rule: overwrite replaces the same-name file, failOnDuplicate
  * refuses INVALIDDATA `fileName`, otherwise the name becomes `base_1.ext` (UPL-05).
  */
-function planUpload(
-  state: State,
-  ctx: HandlerContext,
-  a: { folderId: string | number | undefined; nodeId?: number; name: string; data: Buffer; fileType: string; description?: string; overwrite?: boolean; failOnDuplicate?: boolean; nameProperty: string; niceUrl?: string; alternateUrls?: string[] },
-): UploadPlan {
+function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): UploadPlan {
   if (a.folderId === undefined || a.folderId === '') throw new Refusal('INVALIDDATA', 'folderId: the folder to create the file in is required', 'folderId');
   const { obj, view } = resolveObject(state, a.folderId, { kinds: ['folder'], view: nodeView(state, a.nodeId), what: 'folder', faults: ctx.faults, property: 'folderId' });
   const folder = obj as FolderObj;
@@ -236,7 +247,8 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
 /** POST /file/save/{id} (multipart): the data part replaces the content, the id stays (UPL-06). */
 export const saveMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
-  const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view: nodeView(state, intText(fields.nodeId, 'nodeId') ?? qInt(req, 'nodeId')), what: 'file', faults: ctx.faults, property: 'id' });
+  const view = nodeView(state, intText(fields.nodeId, 'nodeId') ?? qInt(req, 'nodeId'));
+  const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view, what: 'file', faults: ctx.faults, property: 'id' });
   const part = dataPart(req, fields.databodypart);
   if (ctx.faults.has('save-multipart-ignored')) return {};
   const file = obj as FileObj;

@@ -30,8 +30,8 @@ function differences(a: File, b: File): string[] {
 }
 
 /** The record with this id in a listing, if listed. */
-function listedIn(files: readonly File[] | undefined, id: number): File | undefined {
-  return files?.find((f) => f.id === id);
+function listedIn(files: readonly File[] | undefined, id: number | undefined): File | undefined {
+  return id === undefined ? undefined : files?.find((f) => f.id === id);
 }
 
 conformance('FIL-01', 'copy creates a new file named newFilename in the target folder and leaves the source unchanged', async (t) => {
@@ -45,7 +45,7 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
     if (!copied.body) return copied.findings;
     const findings: Finding[] = [];
     const copy = copied.body.file;
-    if (!copy || copy.id === source.id || copy.name !== newFilename || copy.folderId !== to || copy.fileSize !== data.byteLength) {
+    if (!copy || typeof copy.id !== 'number' || copy.id === source.id || copy.name !== newFilename || copy.folderId !== to || copy.fileSize !== data.byteLength) {
       findings.push(modelFinding('FIL-01', `copy answered ${summary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, folderId ${to}, fileSize ${data.byteLength}`, copied.exchange));
     }
     const [target, origin, loaded] = [await filesOf(t, to), await filesOf(t, from), await step(t, 'file.load', { path: { id: source.id } })];

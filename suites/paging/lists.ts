@@ -241,17 +241,17 @@ export function fixtureFolders(t: ConformanceContext): Promise<Folder[]> {
   return fixtureFoldersOnce;
 }
 
-let fileFoldersOnce: Promise<{ folderId: number; count: number }[]> | undefined;
+let fileFoldersOnce: Promise<{ folderId: number; files: File[] }[]> | undefined;
 
-/** The fixture folders that hold files, with their number of files, most files first. */
-export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: number; count: number }[]> {
+/** The fixture folders that hold files, with their files (master view, unfiltered), most files first. */
+export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: number; files: File[] }[]> {
   fileFoldersOnce ??= (async () => {
-    const out: { folderId: number; count: number }[] = [];
+    const out: { folderId: number; files: File[] }[] = [];
     for (const f of await fixtureFolders(t)) {
       const files = await discoveryList(t, 'folder.getFiles', f.id!);
-      if (files.ids.length) out.push({ folderId: f.id!, count: files.ids.length });
+      if (files.records.length) out.push({ folderId: f.id!, files: files.records });
     }
-    return out.sort((a, b) => b.count - a.count);
+    return out.sort((a, b) => b.files.length - a.files.length);
   })();
   fileFoldersOnce.catch(() => (fileFoldersOnce = undefined));
   return fileFoldersOnce;

@@ -8,9 +8,9 @@ const BOUNDARY = 'semanticsBoundary42';
 
 /** A multipart body with text fields and one data part. */
 function multipart(fields: Record<string, string>, data: { name: string; filename: string; type: string; bytes: Buffer }): Buffer {
-  const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${data.name}"; filename="${data.filename}"\r\nContent-Type: ${data.type}\r\n\r\n`), data.bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`));
-  return Buffer.concat(parts);
+  const text = Object.entries(fields).map(([k, v]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${data.name}"; filename="${data.filename}"\r\nContent-Type: ${data.type}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(text + head), data.bytes, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
 }
 
 function app(refusalStyle: 'status' | 'body' = 'status') {

@@ -1,0 +1,677 @@
+/**
+ * Model-based tests: fast-check generates sequences of commands (create, upload, copy, move, save,
+ * delete, localize, unlocalize, disinherit, list, count), runs them against the target from a fresh
+ * sandbox folder, and checks every answer against harness/model.ts. A failing sequence shrinks to the
+ * shortest one; its commands print as the list of requests they sent (model labels and ids).
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { fileName, folderName } from '../../generators/faker.ts';
+import { problemOf, requestOf, type CallSpec, type OperationId, type ResponseOf } from '../../harness/api.ts';
+import { checkNo5xx, checkRefused, isRefusal, type Finding } from '../../harness/checks.ts';
+import {
+  addFile,
+  addFolder,
+  channelIdOf,
+  createModel,
+  deleteFolder,
+  diffListing,
+  hasLocalizedWithin,
+  legacySlice,
+  listing,
+  liveFiles,
+  liveFolders,
+  localize,
+  moveFile,
+  nameTaken,
+  objectById,
+  pageSlice,
+  parentOf,
+  renameFile,
+  replaceContent,
+  unlocalize,
+  visibleInChannel,
+  type ListedRecord,
+  type ListingQuery,
+  type Model,
+  type ModelFile,
+  type ModelFolder,
+  type ModelObject,
+  type ObjectKind,
+  type Problem,
+  type ViewName,
+  type WastebinMode,
+} from '../../harness/model.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange } from '../../harness/transport.ts';
+
+/** Sequences stay short: each command sends a few requests, and a shrunk failure should read at a glance. */
+const MAX_COMMANDS = 12;
+
+/** What one run of a sequence works with. */
+interface Real {
+  t: ConformanceContext;
+  /** The channel whose view the commands check (feature multichannelling), else undefined. */
+  channel: number | undefined;
+  findings: Finding[];
+}
+
+/** The target diverged from the model: the findings say how; the sequence stops so fast-check can shrink it. */
+class Diverged extends Error {
+  override name = 'Diverged';
+}
+
+function finding(requirement: string, message: string, exchange?: Exchange): Finding {
+  return { requirement, check: 'model', severity: 'error', message, ...(exchange ? { exchange } : {}) };
+}
+
+/** Records the findings and, when there are any, ends the sequence. */
+function judge(r: Real, findings: Finding[]): void {
+  if (!findings.length) return;
+  r.findings.push(...findings);
+  throw new Diverged(findings[0]!.message);
+}
+
+function stop(r: Real, requirement: string, message: string, exchange?: Exchange): never {
+  r.findings.push(finding(requirement, message, exchange));
+  throw new Diverged(message);
+}
+
+/** Problems of the model turned into findings: those without a rule of their own belong to `requirement`. */
+function problemFindings(problems: Problem[], requirement: string, context: string, exchange: Exchange): Finding[] {
+  return problems.map((p) => finding(p.requirement ?? requirement, `${context}: ${p.message}`, exchange));
+}
+
+function send(r: Real, op: OperationId, spec: CallSpec): Promise<Exchange> {
+  return r.t.send(requestOf(op, spec));
+}
+
+/** The typed body of a request the contract says succeeds; otherwise a finding of `requirement` ends the sequence. */
+function success<K extends OperationId>(r: Real, _op: K, exchange: Exchange, requirement: string, what: string): ResponseOf[K] {
+  const problem = problemOf(exchange);
+  if (problem) stop(r, requirement, `${what}: expected success, got ${problem}`, exchange);
+  return exchange.response!.json as ResponseOf[K];
+}
+
+/** A refusal the contract requires: never a 5xx, never a success. */
+function refused(r: Real, exchange: Exchange, requirement: string, why: string): void {
+  judge(r, checkRefused(exchange, requirement, why));
+}
+
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const quote = (name: string): string => JSON.stringify(name.length > 40 ? `${name.slice(0, 37)}...` : name);
+const label = (o: ModelObject, id = o.id): string => `${o.key}#${id}`;
+
+// ---------------------------------------------------------------------------------------------
+// Listings
+
+type ListStyle = 'legacy' | 'paged';
+
+/** The listing operation of a kind: Group L (getFolders, getFiles) or Group P (GET /folder, GET /file). */
+function listOperation(kind: ObjectKind, style: ListStyle): 'folder.getFolders' | 'folder.getFiles' | 'folder.list' | 'file.list' {
+  if (style === 'legacy') return kind === 'folder' ? 'folder.getFolders' : 'folder.getFiles';
+  return kind === 'folder' ? 'folder.list' : 'file.list';
+}
+
+function listSpec(r: Real, q: ListingQuery, folderId: number, style: ListStyle, paging: Record<string, number>): CallSpec {
+  const query = {
+    ...(q.view === 'channel' ? { nodeId: r.channel } : {}),
+    ...(q.wastebin === 'exclude' ? {} : { wastebin: q.wastebin }),
+    ...(q.recursive ? { recursive: true } : {}),
+    ...paging,
+  };
+  if (style === 'paged') return { query: { folderId, ...query } };
+  return { path: q.kind === 'folder' ? { id: folderId } : { folderId }, query };
+}
+
+/** A listed page: its records (files, folders or items) and paging members. */
+interface Listed {
+  exchange: Exchange;
+  records: ListedRecord[];
+  numItems: unknown;
+  hasMoreItems: unknown;
+}
+
+/**
+ * Lists a folder as the query says. When the model says the folder cannot be listed (deleted under
+ * `exclude`, or not visible in the channel), a refusal or an empty list are both right, and the
+ * result is undefined; anything listed then is a finding.
+ */
+async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: string, style: ListStyle = 'legacy', paging: Record<string, number> = {}): Promise<Listed | undefined> {
+  const prediction = listing(m, q);
+  const op = listOperation(q.kind, style);
+  const exchange = await send(r, op, listSpec(r, q, prediction.folderId, style, paging));
+  const where = `${op} of ${label(folderOfQuery(m, q), prediction.folderId)} (${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
+  if (!prediction.listable) {
+    judge(r, checkNo5xx(exchange, requirement));
+    if (isRefusal(exchange)) return undefined;
+    const body = exchange.response?.json as Record<string, unknown> | undefined;
+    const list = body?.folders ?? body?.files ?? body?.items;
+    if (Array.isArray(list) && list.length > 0) {
+      const rule = prediction.unlistable === 'deleted' ? 'WST-01' : 'MCH-06';
+      const why = prediction.unlistable === 'deleted' ? 'is deleted ("a deleted item is absent from every listing with wastebin absent or exclude")' : 'is excluded or disinherited for the channel';
+      stop(r, rule, `${where}: the folder ${why}, so a refusal or an empty list was expected; ${list.length} entries came`, exchange);
+    }
+    return undefined;
+  }
+  const body = success(r, op, exchange, requirement, where) as Record<string, unknown>;
+  const list = body.folders ?? body.files ?? body.items;
+  if (!Array.isArray(list)) stop(r, requirement, `${where}: the answer has no list of ${q.kind}s`, exchange);
+  return { exchange, records: list as ListedRecord[], numItems: body.numItems, hasMoreItems: body.hasMoreItems };
+}
+
+function folderOfQuery(m: Model, q: ListingQuery): ModelFolder {
+  return m.folders.find((f) => f.key === q.folder)!;
+}
+
+/** Lists a folder (unpaged) and compares it with the model; differences are findings of `requirement` unless they name their own rule. */
+async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, context: string): Promise<Listed | undefined> {
+  const listed = await fetchListing(r, m, q, requirement);
+  if (listed) judge(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), requirement, context, listed.exchange));
+  return listed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+/**
+ * A command: `targets` resolves its generated indexes to model objects (undefined: it cannot run now,
+ * the pure precondition), `act` sends ONE mutating or listing request, checks the answer against the
+ * model, updates the model, and reads back what the change must have changed.
+ */
+abstract class Step<P, T> implements fc.AsyncCommand<Model, Real> {
+  /** What the latest run of this instance sent, with labels and ids: the line the counterexample prints. */
+  protected did = '';
+
+  constructor(readonly p: P) {}
+
+  protected abstract targets(m: Model): T | undefined;
+  protected abstract act(m: Model, r: Real, target: T): Promise<void>;
+
+  check(m: Readonly<Model>): boolean {
+    return this.targets(m) !== undefined;
+  }
+
+  async run(m: Model, r: Real): Promise<void> {
+    await this.act(m, r, this.targets(m)!);
+  }
+
+  toString(): string {
+    return this.did || `${this.constructor.name}(not run)`;
+  }
+
+  // fast-check clones commands for every run, so `did` always describes the run being reported.
+  [fc.cloneMethod](): Step<P, T> {
+    return new (this.constructor as new (p: P) => Step<P, T>)(this.p);
+  }
+}
+
+/** The generated index applied to a candidate list (modulo), so a shrunk sequence still finds a target. */
+function pick<T>(list: readonly T[], index: number): T | undefined {
+  return list.length ? list[index % list.length] : undefined;
+}
+
+const nonRoot = (m: Model) => liveFolders(m).filter((f) => f.key !== 'D0');
+
+class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate: boolean }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(liveFolders(m), this.p.parent);
+  }
+
+  protected async act(m: Model, r: Real, mother: ModelFolder) {
+    const { name, failOnDuplicate } = this.p;
+    this.did = `createFolder ${quote(name)} in ${label(mother)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
+    const exchange = await send(r, 'folder.create', { json: { motherId: String(mother.id), name, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const siblings: ListingQuery = { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' };
+    const loose = nameTaken(m, mother.key, 'folder', name);
+    if (failOnDuplicate && (nameTaken(m, mother.key, 'folder', name, { exact: true }) || (loose && isRefusal(exchange)))) {
+      // "failOnDuplicate=true refuses a name already used by a sibling and creates nothing"
+      refused(r, exchange, 'FLD-02', `a sibling is named ${quote(name)} and failOnDuplicate is true`);
+      this.did += ' → refused';
+      await verify(r, m, siblings, 'FLD-02', `after the refused ${this.did}`);
+      return;
+    }
+    const body = success(r, 'folder.create', exchange, 'FLD-01', this.did);
+    const id = body.folder?.id;
+    // "create makes a folder under motherId, returned in FolderLoadResponse"
+    if (typeof id !== 'number' || objectById(m, id)) stop(r, 'FLD-01', `${this.did}: expected the new folder with a new id, got id ${JSON.stringify(id)}`, exchange);
+    const got = typeof body.folder?.name === 'string' ? body.folder.name : name;
+    if (!loose && got !== name) stop(r, 'FLD-01', `${this.did}: no sibling has this name, yet the folder is named ${quote(got)}`, exchange);
+    const folder = addFolder(m, mother.key, id, got);
+    this.did += ` → ${label(folder)}${got === name ? '' : ` named ${quote(got)}`}`;
+    // "... listed by the mother"
+    await verify(r, m, siblings, 'FLD-01', `after ${this.did}`);
+  }
+}
+
+class Upload extends Step<{ folder: number; name: string; content: Uint8Array; raw: boolean }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(liveFolders(m), this.p.folder);
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    const { name, content, raw } = this.p;
+    const requirement = raw ? 'UPL-03' : 'UPL-01';
+    this.did = `${raw ? 'createSimple' : 'upload'} ${quote(name)} (${content.length} B) into ${label(folder)}`;
+    const exchange = raw
+      ? await send(r, 'file.createSimple.raw', { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })
+      : await send(r, 'file.create.multipart', {
+          multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
+        });
+    const body = success(r, raw ? 'file.createSimple.raw' : 'file.create.multipart', exchange, requirement, this.did);
+    const file = body.file;
+    // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
+    if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
+      stop(r, requirement, `${this.did}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`, exchange);
+    }
+    const got = typeof file.name === 'string' ? file.name : name;
+    const problems: string[] = [];
+    if (!nameTaken(m, folder.key, 'file', name) && got !== name) problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
+    if (file.fileSize !== content.length) problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
+    if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
+    judge(r, problems.map((p) => finding(requirement, `${this.did}: ${p}`, exchange)));
+    const added = addFile(m, folder.key, { id: file.id, name: got, size: content.length, sha256: sha256(content) });
+    this.did += ` → ${label(added)}${got === name ? '' : ` named ${quote(got)}`}`;
+    await verify(r, m, { folder: folder.key, kind: 'file', view: 'master', wastebin: 'exclude' }, requirement, `after ${this.did}`);
+  }
+}
+
+class Copy extends Step<{ file: number; folder: number; newName: string | undefined }, [ModelFile, ModelFolder]> {
+  protected targets(m: Model): [ModelFile, ModelFolder] | undefined {
+    const file = pick(liveFiles(m), this.p.file);
+    const folder = pick(liveFolders(m), this.p.folder);
+    return file && folder ? [file, folder] : undefined;
+  }
+
+  protected async act(m: Model, r: Real, [source, target]: [ModelFile, ModelFolder]) {
+    const { newName } = this.p;
+    this.did = `copy ${label(source)} to ${label(target)}${newName === undefined ? '' : ` as ${quote(newName)}`}`;
+    const exchange = await send(r, 'file.copy', { json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) } });
+    const body = success(r, 'file.copy', exchange, 'FIL-01', this.did);
+    const file = body.file;
+    // "copy creates a new file (new id) in the target folder, named newFilename when given; the source is unchanged"
+    if (typeof file?.id !== 'number' || objectById(m, file.id)) stop(r, 'FIL-01', `${this.did}: expected a file with a new id, got id ${JSON.stringify(file?.id)}`, exchange);
+    const wanted = newName ?? source.name;
+    const got = typeof file.name === 'string' ? file.name : wanted;
+    const problems: string[] = [];
+    if (!nameTaken(m, target.key, 'file', wanted) && got !== wanted) problems.push(`the target folder has no file named ${quote(wanted)}, yet the copy is named ${quote(got)}`);
+    if (file.fileSize !== undefined && file.fileSize !== source.size) problems.push(`the copy has fileSize ${file.fileSize}, the source ${source.size}`);
+    if (file.folderId !== undefined && file.folderId !== target.id) problems.push(`the copy is in folder ${file.folderId}, expected ${target.id}`);
+    judge(r, problems.map((p) => finding('FIL-01', `${this.did}: ${p}`, exchange)));
+    const copy = addFile(m, target.key, { id: file.id, name: got, size: source.size, sha256: source.sha256 });
+    this.did += ` → ${label(copy)}${got === wanted ? '' : ` named ${quote(got)}`}`;
+    await verify(r, m, { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-01', `after ${this.did}`);
+    if (source.folder !== target.key) await verify(r, m, { folder: source.folder, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-01', `after ${this.did}, in the source folder`);
+  }
+}
+
+/** Files the commands may change: live, and without a localized copy (what a change of the master does to a copy is not shown). */
+const changeable = (m: Model) => liveFiles(m).filter((f) => !f.localized);
+
+class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolder]> {
+  protected targets(m: Model): [ModelFile, ModelFolder] | undefined {
+    const file = pick(changeable(m), this.p.file);
+    // A same-name file in the target folder: the contract does not say whether the move is refused or renames.
+    const folder = file && pick(liveFolders(m).filter((d) => d.key !== file.folder && !nameTaken(m, d.key, 'file', file.name)), this.p.folder);
+    return file && folder ? [file, folder] : undefined;
+  }
+
+  protected async act(m: Model, r: Real, [file, target]: [ModelFile, ModelFolder]) {
+    const from = file.folder;
+    this.did = `move ${label(file)} from ${from} to ${label(target)}`;
+    const exchange = await send(r, 'file.move', { path: { id: file.id }, json: { folderId: target.id } });
+    success(r, 'file.move', exchange, 'FIL-02', this.did);
+    moveFile(file, target.key);
+    // "move changes the file's folder: it leaves the old folder's listing and appears in the new one, same id"
+    await verify(r, m, { folder: from, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-02', `after ${this.did}, in the old folder`);
+    await verify(r, m, { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-02', `after ${this.did}, in the new folder`);
+  }
+}
+
+/** Loads a file and returns its record; a refusal is a finding of `requirement`. */
+async function loadFile(r: Real, file: ModelFile, requirement: string, context: string) {
+  const exchange = await send(r, 'file.load', { path: { id: file.id } });
+  const body = success(r, 'file.load', exchange, requirement, `${context}: loading ${label(file)}`);
+  if (!body.file || body.file.id !== file.id) stop(r, requirement, `${context}: loading ${label(file)} answered file id ${JSON.stringify(body.file?.id)}`, exchange);
+  return { exchange, file: body.file };
+}
+
+class Save extends Step<{ file: number; name: string | undefined; description: string | undefined; failOnDuplicate: boolean }, ModelFile> {
+  protected targets(m: Model) {
+    return pick(changeable(m), this.p.file);
+  }
+
+  protected async act(m: Model, r: Real, file: ModelFile) {
+    const { name, description, failOnDuplicate } = this.p;
+    const fields = { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
+    this.did = `save ${label(file)} ${JSON.stringify(fields)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
+    const exchange = await send(r, 'file.save.json', { path: { id: file.id }, json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const loose = name !== undefined && nameTaken(m, file.folder, 'file', name, { except: file.key });
+    if (failOnDuplicate && name !== undefined && (nameTaken(m, file.folder, 'file', name, { exact: true, except: file.key }) || (loose && isRefusal(exchange)))) {
+      // "failOnDuplicate refuses a name already used in the folder"; a refusal changes nothing
+      refused(r, exchange, 'FIL-03', `another file of the folder is named ${quote(name)} and failOnDuplicate is true`);
+      this.did += ' → refused';
+      const { exchange: load, file: record } = await loadFile(r, file, 'FIL-03', this.did);
+      if (record.name !== file.name) stop(r, 'FIL-03', `${this.did}: the refused save still renamed the file to ${JSON.stringify(record.name)}`, load);
+      return;
+    }
+    success(r, 'file.save.json', exchange, 'FIL-03', this.did);
+    // "save (JSON) updates the given fields (name, description), visible on load"
+    const { exchange: load, file: record } = await loadFile(r, file, 'FIL-03', this.did);
+    const wanted = name ?? file.name;
+    const got = typeof record.name === 'string' ? record.name : '';
+    const problems: string[] = [];
+    if (!loose && got !== wanted) problems.push(`load answers name ${JSON.stringify(record.name)}, expected ${quote(wanted)}`);
+    if (description !== undefined && record.description !== description) problems.push(`load answers description ${JSON.stringify(record.description)}, expected ${JSON.stringify(description)}`);
+    judge(r, problems.map((p) => finding('FIL-03', `${this.did}: ${p}`, load)));
+    renameFile(file, got);
+    if (got !== wanted) this.did += ` → named ${quote(got)}`;
+    await verify(r, m, { folder: file.folder, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-03', `after ${this.did}`);
+  }
+}
+
+class SaveContent extends Step<{ file: number; content: Uint8Array }, ModelFile> {
+  protected targets(m: Model) {
+    return pick(changeable(m), this.p.file);
+  }
+
+  protected async act(m: Model, r: Real, file: ModelFile) {
+    const { content } = this.p;
+    this.did = `saveContent ${label(file)} (${content.length} B)`;
+    const exchange = await send(r, 'file.save.multipart', {
+      path: { id: file.id },
+      multipart: { files: [{ name: 'fileBinaryData', filename: file.name, contentType: 'application/octet-stream', data: content }] },
+    });
+    success(r, 'file.save.multipart', exchange, 'UPL-06', this.did);
+    // "POST /file/save/{id} multipart replaces the content (new fileSize), keeping the id"
+    const { exchange: load, file: record } = await loadFile(r, file, 'UPL-06', this.did);
+    if (record.fileSize !== content.length) stop(r, 'UPL-06', `${this.did}: load answers fileSize ${JSON.stringify(record.fileSize)}, expected the ${content.length} bytes saved`, load);
+    replaceContent(file, content.length, sha256(content));
+  }
+}
+
+class Delete extends Step<{ folder: number }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(nonRoot(m), this.p.folder);
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    this.did = `delete ${label(folder)}`;
+    const inChannel = r.channel !== undefined && visibleInChannel(m, folder);
+    const exchange = await send(r, 'folder.delete', { path: { id: folder.id } });
+    success(r, 'folder.delete', exchange, 'DEL-05', this.did);
+    deleteFolder(folder);
+    const mother = parentOf(m, folder)!;
+    // "deleting a local folder succeeds; it leaves default listings"
+    await verify(r, m, { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' }, 'DEL-05', `after ${this.did}`);
+    // "deleting an inherited folder in its master succeeds, and the folder is gone from the channel's listings too"
+    if (inChannel) await verify(r, m, { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' }, 'DEL-03', `after ${this.did}, in the channel`);
+  }
+}
+
+class DeleteInChannel extends Step<{ folder: number }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(nonRoot(m).filter((f) => visibleInChannel(m, f)), this.p.folder);
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    const requirement = folder.localized ? 'DEL-02' : 'DEL-01';
+    this.did = `delete ${label(folder, channelIdOf(folder))} in channel ${r.channel} (${folder.localized ? 'localized' : 'inherited'})`;
+    const exchange = await send(r, 'folder.delete', { path: { id: channelIdOf(folder) }, query: { nodeId: r.channel } });
+    // "an inherited or localized folder cannot be deleted in a channel"
+    refused(r, exchange, requirement, `the folder is ${folder.localized ? 'localized' : 'inherited'} in the channel`);
+    this.did += ' → refused';
+    // "a refused delete changes nothing: same folders, files and counts before and after"
+    const mother = parentOf(m, folder)!;
+    await verify(r, m, { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, in the channel`);
+    await verify(r, m, { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, in the master`);
+    await verify(r, m, { folder: folder.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, its files`);
+  }
+}
+
+/** Objects of a kind that could be localized, unlocalized or hidden: live, and never the test's own folder. */
+function candidates(m: Model, kind: ObjectKind): ModelObject[] {
+  return kind === 'folder' ? nonRoot(m) : liveFiles(m);
+}
+
+class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
+  protected targets(m: Model) {
+    return pick(candidates(m, this.p.kind).filter((o) => !o.localized && visibleInChannel(m, o)), this.p.index);
+  }
+
+  protected async act(m: Model, r: Real, obj: ModelObject) {
+    this.did = `localize ${obj.kind} ${label(obj)} in channel ${r.channel}`;
+    const op = obj.kind === 'folder' ? 'folder.localize' : 'file.localize';
+    const exchange = await send(r, op, { path: { id: obj.id }, json: { channelId: r.channel } });
+    success(r, op, exchange, 'MCH-02', this.did);
+    const q: ListingQuery = { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' };
+    const listed = (await fetchListing(r, m, q, 'MCH-02'))!;
+    // The copy's id is the target's choice: a new id listed under the object's name, or the master's id no longer inherited.
+    const fresh = listed.records.filter((x) => typeof x.id === 'number' && !objectById(m, x.id) && !m.retired.has(x.id) && x.name === obj.name);
+    const copyId = fresh.length === 1 ? (fresh[0]!.id as number) : listed.records.some((x) => x.id === obj.id && x.inherited !== true) ? obj.id : undefined;
+    if (copyId === undefined) {
+      // "localize (folder, file) makes a localized copy in the target channel; the channel's view shows it as not inherited"
+      stop(r, 'MCH-02', `${this.did}: the channel's listing of ${q.folder} shows no localized copy (no new id named ${quote(obj.name)}, and id ${obj.id} ${listed.records.some((x) => x.id === obj.id) ? 'is still inherited' : 'is gone'})`, listed.exchange);
+    }
+    localize(obj, copyId);
+    this.did += ` → copy #${copyId}`;
+    judge(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), 'MCH-02', `after ${this.did}, in the channel`, listed.exchange));
+  }
+}
+
+class Unlocalize extends Step<{ index: number }, ModelObject> {
+  protected targets(m: Model) {
+    return pick([...nonRoot(m), ...liveFiles(m)].filter((o) => o.localized), this.p.index);
+  }
+
+  protected async act(m: Model, r: Real, obj: ModelObject) {
+    this.did = `unlocalize ${obj.kind} ${label(obj)} (copy #${obj.localized!.id}) in channel ${r.channel}`;
+    const exchange = await send(r, 'file.unlocalize', { path: { id: obj.id }, json: { channelId: r.channel } });
+    success(r, 'file.unlocalize', exchange, 'MCH-03', this.did);
+    unlocalize(m, obj);
+    // "unlocalize removes the localized copy; the channel sees the inherited master again"
+    await verify(r, m, { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' }, 'MCH-03', `after ${this.did}, in the channel`);
+  }
+}
+
+type DisinheritMode = 'exclude' | 'include' | 'disinherit' | 'reinherit';
+
+class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: DisinheritMode }, ModelObject> {
+  protected targets(m: Model) {
+    // With a localized copy in the channel the target may refuse ("unlocalize first"): the contract does not say.
+    return pick(candidates(m, this.p.kind).filter((o) => !o.localized && !(o.kind === 'folder' && hasLocalizedWithin(m, o))), this.p.index);
+  }
+
+  protected async act(m: Model, r: Real, obj: ModelObject) {
+    const { mode } = this.p;
+    const channel = r.channel!;
+    const body = mode === 'exclude' || mode === 'include' ? { exclude: mode === 'exclude' } : { [mode]: [channel] };
+    this.did = `${obj.kind === 'folder' ? 'folder' : 'file'} disinherit ${label(obj)} ${JSON.stringify(body)}`;
+    const exchange = obj.kind === 'folder'
+      ? await send(r, 'folder.disinherit.set', { path: { id: obj.id }, json: body })
+      : await send(r, 'file.disinherit.set', { query: { id: [obj.id] }, json: body });
+    success(r, obj.kind === 'folder' ? 'folder.disinherit.set' : 'file.disinherit.set', exchange, 'MCH-05', this.did);
+    if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
+    else obj.disinherited = mode === 'disinherit';
+    // "an object excluded or disinherited for a channel is not visible in that channel's listings"
+    const parent = parentOf(m, obj)!;
+    if (visibleInChannel(m, parent)) await verify(r, m, { folder: parent.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' }, 'MCH-06', `after ${this.did}, in the channel`);
+  }
+}
+
+/** A listing's parameters: `first`/`size` are skipCount/maxItems (Group L) or page-1/pageSize (Group P). */
+interface ListParams {
+  folder: number;
+  kind: ObjectKind;
+  style: ListStyle;
+  view: ViewName;
+  wastebin: WastebinMode;
+  recursive: boolean;
+  first: number;
+  size: number;
+}
+
+class List extends Step<ListParams, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(m.folders, this.p.folder);
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    const { kind, style, view, wastebin, recursive, first, size } = this.p;
+    const q: ListingQuery = { folder: folder.key, kind, view, wastebin, recursive };
+    const paging = style === 'legacy' ? { skipCount: first, maxItems: size } : { page: first + 1, pageSize: size };
+    const paged = first !== 0 || size !== -1;
+    const op = listOperation(kind, style);
+    this.did = `list ${op} ${label(folder, listing(m, q).folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${paged ? `, ${Object.entries(paging).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''})`;
+    const full = await fetchListing(r, m, q, r.t.requirement, style);
+    if (!full) return;
+    const prediction = listing(m, q);
+    const total = prediction.entries.length;
+    const findings = problemFindings(diffListing(m, q, prediction, full.records), r.t.requirement, this.did, full.exchange);
+    // "numItems is the number of items matching the filters before paging"; unpaged, nothing lies beyond the list.
+    if (full.numItems !== total) findings.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
+    if (full.hasMoreItems !== false) findings.push(finding(style === 'legacy' ? 'PAG-06' : 'PAG-01', `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`, full.exchange));
+    judge(r, findings);
+    if (!paged) return;
+    const page = (await fetchListing(r, m, q, r.t.requirement, style, paging))!;
+    const slice = style === 'legacy' ? legacySlice(total, first, size) : pageSlice(total, first + 1, size);
+    const want = full.records.slice(slice.start, slice.end).map((x) => x.id);
+    const got = page.records.map((x) => x.id);
+    const rule = style === 'legacy' ? 'PAG-07' : size === 0 ? 'PAG-02' : 'PAG-03';
+    const checks: Finding[] = [];
+    // PAG-07 "returns items s+1 .. s+m of the full ordered list"; PAG-03 "returns items (k-1)n+1 .. kn"
+    if (JSON.stringify(got) !== JSON.stringify(want)) checks.push(finding(rule, `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`, page.exchange));
+    // PAG-05 "hasMoreItems is true exactly when items exist beyond the returned slice"
+    if (page.numItems !== total) checks.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(page.numItems)}, expected ${total} (before paging)`, page.exchange));
+    if (page.hasMoreItems !== slice.hasMoreItems) checks.push(finding('PAG-05', `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`, page.exchange));
+    judge(r, checks);
+  }
+}
+
+class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMode; recursive: boolean }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(m.folders, this.p.folder);
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    const { view, wastebin, recursive } = this.p;
+    const q = (kind: ObjectKind, mode = wastebin): ListingQuery => ({ folder: folder.key, kind, view, wastebin: mode, recursive });
+    const folders = listing(m, q('folder'));
+    const files = listing(m, q('file'));
+    this.did = `count ${label(folder, folders.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''})`;
+    const query = { ...(view === 'channel' ? { nodeId: r.channel } : {}), ...(wastebin === 'exclude' ? {} : { wastebin }), ...(recursive ? { recursive } : {}) };
+    const exchange = await send(r, 'folder.count', { path: { id: folders.folderId }, query });
+    const counted = (body: ResponseOf['folder.count']) => `folders ${JSON.stringify(body.folders)}, files ${JSON.stringify(body.files)}`;
+    if (!folders.listable) {
+      judge(r, checkNo5xx(exchange, r.t.requirement));
+      const body = exchange.response?.json as ResponseOf['folder.count'] | undefined;
+      if (isRefusal(exchange) || !body || (!body.folders && !body.files)) return;
+      const rule = folders.unlistable === 'deleted' ? 'WST-04' : 'MCH-06';
+      stop(r, rule, `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, so a refusal or zero counts were expected, got ${counted(body)}`, exchange);
+    }
+    const body = success(r, 'folder.count', exchange, 'FLD-06', this.did);
+    if (body.folders === folders.entries.length && body.files === files.entries.length) return;
+    // FLD-06 "count reports folders, ..., files of the folder, matching what the listings return"; WST-04 leaves deleted items out
+    const withDeleted = body.folders === listing(m, q('folder', 'include')).entries.length && body.files === listing(m, q('file', 'include')).entries.length;
+    const rule = wastebin !== 'exclude' ? 'WST-04a' : withDeleted ? 'WST-04' : 'FLD-06';
+    stop(r, rule, `${this.did}: expected folders ${folders.entries.length}, files ${files.entries.length} as the model lists them, got ${counted(body)}`, exchange);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators and the tests
+
+const index = fc.nat({ max: 15 });
+const fileNames = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('report.txt', 'Report.txt', 'notes.md', 'data.bin', 'Übersicht 2024.pdf') }, { weight: 1, arbitrary: fileName() });
+const folderNames = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('Alpha', 'alpha', 'Beta', 'Café') }, { weight: 1, arbitrary: folderName() });
+const contents = fc.uint8Array({ maxLength: 64 });
+const kinds = fc.constantFrom<ObjectKind>('folder', 'file');
+
+const createFolder = fc.record({ parent: index, name: folderNames, failOnDuplicate: fc.boolean() }).map((p) => new CreateFolder(p));
+const upload = fc.record({ folder: index, name: fileNames, content: contents, raw: fc.boolean() }).map((p) => new Upload(p));
+const copy = fc.record({ file: index, folder: index, newName: fc.option(fileNames, { nil: undefined }) }).map((p) => new Copy(p));
+const move = fc.record({ file: index, folder: index }).map((p) => new Move(p));
+const save = fc.record({ file: index, name: fc.option(fileNames, { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
+const saveContent = fc.record({ file: index, content: contents }).map((p) => new SaveContent(p));
+const remove = fc.record({ folder: index }).map((p) => new Delete(p));
+const removeInChannel = fc.record({ folder: index }).map((p) => new DeleteInChannel(p));
+const localizeCmd = fc.record({ index, kind: kinds }).map((p) => new Localize(p));
+const unlocalizeCmd = fc.record({ index }).map((p) => new Unlocalize(p));
+const disinherit = fc.record({ index, kind: kinds, mode: fc.constantFrom<DisinheritMode>('exclude', 'include', 'disinherit', 'reinherit') }).map((p) => new Disinherit(p));
+
+/** What listings and counts may vary: views, wastebin modes, styles, paging. */
+interface ListVariety {
+  views: ViewName[];
+  wastebins: WastebinMode[];
+  styles?: ListStyle[];
+  paging?: boolean;
+  recursive?: boolean;
+}
+
+function list(v: ListVariety): fc.Arbitrary<List> {
+  const window = v.paging
+    ? fc.oneof({ weight: 1, arbitrary: fc.constant({ first: 0, size: -1 }) }, { weight: 4, arbitrary: fc.record({ first: fc.nat({ max: 4 }), size: fc.integer({ min: -1, max: 4 }) }) })
+    : fc.constant({ first: 0, size: -1 });
+  return fc
+    .record({ folder: index, kind: kinds, style: fc.constantFrom(...(v.styles ?? ['legacy'])), view: fc.constantFrom(...v.views), wastebin: fc.constantFrom(...v.wastebins), recursive: v.recursive ? fc.boolean() : fc.constant(false), window })
+    .map(({ window: w, ...p }) => new List({ ...p, ...w, wastebin: p.view === 'channel' ? 'exclude' : p.wastebin }));
+}
+
+function count(v: ListVariety): fc.Arbitrary<Count> {
+  return fc.record({ folder: index, view: fc.constantFrom(...v.views), wastebin: fc.constantFrom(...v.wastebins), recursive: fc.boolean() }).map((p) => new Count({ ...p, wastebin: p.view === 'channel' ? 'exclude' : p.wastebin }));
+}
+
+/** The views and wastebin modes the target offers: the channel with multichannelling, include/only with the wastebin feature. */
+function variety(t: ConformanceContext, extra: Partial<ListVariety> = {}): ListVariety {
+  const features = t.config.target.features;
+  return {
+    views: features.includes('multichannelling') && t.fixture.channelNodeId !== undefined ? ['master', 'channel'] : ['master'],
+    wastebins: features.includes('wastebin') ? ['exclude', 'include', 'only'] : ['exclude'],
+    ...extra,
+  };
+}
+
+/** Runs generated command sequences, each from a fresh folder of the sandbox, and records the findings of the shrunk failure. */
+async function sequences(t: ConformanceContext, commands: fc.Arbitrary<Step<unknown, unknown>>[]): Promise<void> {
+  const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
+  await t.property(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
+    const real: Real = { t, channel, findings: [] };
+    const root = await t.folder();
+    try {
+      await fc.asyncModelRun(() => ({ model: createModel(root), real }), cmds);
+    } catch (err) {
+      if (!(err instanceof Diverged)) throw err;
+    }
+    return real.findings;
+  });
+}
+
+type AnyStep = fc.Arbitrary<Step<unknown, unknown>>;
+const steps = (...arbs: fc.Arbitrary<Step<never, never>>[]): AnyStep[] => arbs as unknown as AnyStep[];
+
+conformance('FIL-02', 'copy, move and save sequences keep every listing as the model predicts', async (t) => {
+  await sequences(t, steps(createFolder, upload, upload, copy, move, move, save, saveContent, list({ views: ['master'], wastebins: ['exclude'] })));
+});
+
+conformance('WST-01', 'after random deletions, deleted folders and their content leave every default listing', async (t) => {
+  await sequences(t, steps(createFolder, createFolder, upload, upload, copy, move, remove, remove, list(variety(t, { recursive: true })), list(variety(t, { recursive: true }))));
+});
+
+conformance('FLD-06', 'counts after random creations, moves and deletions agree with the model', async (t) => {
+  await sequences(t, steps(createFolder, createFolder, upload, upload, copy, move, remove, count(variety(t)), count(variety(t))));
+});
+
+conformance('PAG-07', 'skipCount and maxItems slice listings correctly after random changes', async (t) => {
+  const paging = list(variety(t, { views: ['master'], styles: ['legacy', 'paged'], paging: true }));
+  await sequences(t, steps(createFolder, upload, upload, upload, remove, paging, paging, paging));
+});
+
+conformance('MCH-02', 'localize and unlocalize sequences give the channel the view the model predicts', async (t) => {
+  const views = list({ views: ['master', 'channel'], wastebins: ['exclude'] });
+  await sequences(t, steps(createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views));
+});
+
+conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what the model predicts in the channel', async (t) => {
+  const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
+  await sequences(t, steps(createFolder, createFolder, upload, upload, move, disinherit, disinherit, localizeCmd, unlocalizeCmd, views, count({ views: ['channel'], wastebins: ['exclude'] })));
+});
