@@ -13,7 +13,6 @@ import { problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type
 import type { Finding } from './checks.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
-import { createFolder } from './sandbox.ts';
 import { Transport, type Exchange, type RequestSpec } from './transport.ts';
 
 /** A finding as results.json and the reports carry it: the exchange trimmed, the replay lines added. */
@@ -123,10 +122,11 @@ export class ConformanceContext {
     return result.body;
   }
 
-  /** Creates a fresh folder of this test inside the run's sandbox and returns its id. */
+  /** Creates a fresh folder of this test inside the run's sandbox and returns its id (a failure ends the test with a step finding). */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
-    this.requests++;
-    return createFolder(this.transport, this.config.sandboxFolderId, `${name}-${Math.random().toString(36).slice(2, 8)}`);
+    const body = await this.must('folder.create', { json: { motherId: String(this.config.sandboxFolderId), name: `${name}-${Math.random().toString(36).slice(2, 8)}` } });
+    if (typeof body.folder?.id !== 'number') throw new StepFailed('folder.create answered without a folder id');
+    return body.folder.id;
   }
 
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */

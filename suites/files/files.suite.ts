@@ -17,7 +17,7 @@ type Created = File & { id: number };
 
 /** Uploads a file into a sandbox folder (a step: the test ends if it fails). */
 async function upload(t: ConformanceContext, folderId: number, name: string, data: Uint8Array | string): Promise<Created> {
-  const file = await upload(t, folderId, name, data);
+  const file = await uploadFileStep(t, folderId, name, data);
   return { ...file, id: file.id! };
 }
 

@@ -10,7 +10,7 @@ import type { Finding } from '../../harness/checks.ts';
 import { brief, duplicates, firstDifference, setDifference, type Direction } from '../../harness/oracles.ts';
 import { StepFailed, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, QueryValue } from '../../harness/transport.ts';
-import type { File, Folder, Page, Template } from '../../schemas/types.ts';
+import type { File, Folder, Page, Template, User } from '../../schemas/types.ts';
 
 /** The record type each listing operation returns. */
 export interface RecordOf {
@@ -142,6 +142,33 @@ export function partitionFindings(requirement: string, name: string, unset: List
   return out;
 }
 
+/** Ids of the records that satisfy a predicate. */
+export const idsWhere = <R extends { id?: number }>(records: readonly R[], keep: (r: R) => boolean): number[] => records.filter(keep).map((r) => r.id!);
+
+/** A search term (lower-case) matches a record: its id equals the term, or its name, description or an extra text contains it. */
+export function termMatches(r: { id?: number; name?: string; description?: string }, term: string, extra: readonly (string | undefined)[] = []): boolean {
+  return String(r.id) === term || [r.name, r.description, ...extra].some((s) => s?.toLowerCase().includes(term) ?? false);
+}
+
+/** The texts, lower-cased, a creator/editor pattern may be matched against: login, names, full name, e-mail. */
+export function userTexts(u: User | undefined): string[] {
+  return u ? [u.login, u.firstName, u.lastName, `${u.firstName ?? ''} ${u.lastName ?? ''}`, u.email].filter((s): s is string => !!s).map((s) => s.toLowerCase()) : [];
+}
+
+/**
+ * A timestamp bound: "since" keeps later items and drops earlier ones, "before" the reverse; an item
+ * stamped exactly at the bound may go either way (the contract does not say whether bounds are inclusive).
+ */
+export function boundFindings<R extends { id?: number }>(requirement: string, what: string, records: readonly R[], stamp: (r: R) => number | undefined, bound: number, since: boolean, l: Listing<unknown>): Finding[] {
+  const judgedRecords = records.filter((r) => typeof stamp(r) === 'number');
+  const inside = idsWhere(judgedRecords, (r) => (since ? stamp(r)! > bound : stamp(r)! < bound));
+  const outside = idsWhere(judgedRecords, (r) => (since ? stamp(r)! < bound : stamp(r)! > bound));
+  const out = expectIncludes(requirement, 'bound', inside, l, `${what}=${bound} must keep the items stamped ${since ? 'after' : 'before'} ${bound}`);
+  const wrong = l.ids.filter((id) => outside.includes(id));
+  if (wrong.length) out.push(fail(requirement, 'bound', `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`, l.exchange));
+  return out;
+}
+
 /** A comparable key of a record; undefined when the record lacks it. */
 export type Key<R> = (record: R) => string | number | boolean | undefined;
 
@@ -239,6 +266,17 @@ export function fixtureFolders(t: ConformanceContext): Promise<Folder[]> {
   })();
   fixtureFoldersOnce.catch(() => (fixtureFoldersOnce = undefined));
   return fixtureFoldersOnce;
+}
+
+/** The fixture folder (outside the sandbox) with the most descendant folders, or undefined when no fixture folder has sub-folders. */
+export async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefined> {
+  const folders = await fixtureFolders(t);
+  const parent = new Map(folders.map((f) => [f.id!, f.motherId]));
+  const count = new Map<number, number>();
+  for (const f of folders) {
+    for (let m = f.motherId, depth = 0; m !== undefined && parent.has(m) && depth < 100; m = parent.get(m), depth++) count.set(m, (count.get(m) ?? 0) + 1);
+  }
+  return [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 let fileFoldersOnce: Promise<{ folderId: number; files: File[] }[]> | undefined;
