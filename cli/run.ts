@@ -199,7 +199,8 @@ export const command: Command = {
     };
     const onSignal = (signal: NodeJS.Signals) => {
       console.error(`cms-conformance: ${signal}: removing the sandbox and stopping`);
-      void cleanup().finally(() => process.exit(130));
+      // The shell's convention: 128 + the signal's number.
+      void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);

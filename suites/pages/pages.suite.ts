@@ -65,7 +65,7 @@ async function sources(t: ConformanceContext): Promise<Source[]> {
   const queries: Record<string, boolean | number>[] = [{}, ...ADDONS.map((a) => ({ [a]: true })), { ...all, recursive: true }, ...(channel ? [{ ...all, nodeId: channel }] : [])];
   for (const query of queries) {
     const res = await t.call('folder.getPages', { path: { id: folder }, query });
-    if (res.body) add(`GET /folder/getPages/${folder}?${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`, res.exchange, res.body.pages);
+    if (res.body) add(`GET /folder/getPages/${folder}${Object.keys(query).length ? '?' : ''}${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`, res.exchange, res.body.pages);
   }
   const names = out.flatMap((s) => s.pages.map((p) => p.page.name)).filter((n): n is string => typeof n === 'string' && n.length >= 3);
   for (const query of [{}, ...(names[0] ? [{ query: names[0].slice(0, 3) }] : [])]) {

@@ -1,0 +1,310 @@
+/**
+ * Usage queries (USE-01..05) on the target's own fixture, which the suite cannot create usages in (no
+ * contract operation sets object tags): every check is metamorphic. The used files come from getFiles
+ * `used=true` over the master tree; the usage lists of those files must agree with each other, with
+ * their pages and counts, with the `used` filter, and (syncable objects) with the files' own tags.
+ */
+import fc from 'fast-check';
+import type { Finding } from '../../harness/checks.ts';
+import { brief, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
+import { conformance, StepFailed, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange, RequestSpec } from '../../harness/transport.ts';
+import type { File, Item } from '../../schemas/types.ts';
+import { step } from '../uploads/forms.ts';
+import { chunks, legacySlice, sliceDisagreement, tagReferences } from './relations.ts';
+
+/** The usage lists of contract 4.3 and the member that holds each list. */
+const KINDS = {
+  file: { op: 'file.usage.file', member: 'files' },
+  folder: { op: 'file.usage.folder', member: 'folders' },
+  page: { op: 'file.usage.page', member: 'pages' },
+} as const;
+type Kind = keyof typeof KINDS;
+const KIND_NAMES = Object.keys(KINDS) as Kind[];
+
+/** One usage answer, with the members the relations read. */
+interface UsageAnswer {
+  exchange: Exchange;
+  total?: number;
+  hasMoreItems?: boolean;
+  withoutPermission?: number;
+  /** The listed objects; undefined when the member is absent. */
+  list?: Item[];
+}
+
+/** A failed metamorphic relation. */
+function relation(requirement: string, message: string, exchange?: Exchange): Finding {
+  return { requirement, check: 'relation', severity: 'error', message, exchange };
+}
+
+/** A fixture without the data a relation needs: the test cannot judge, which the report should show. */
+function noData(requirement: string, message: string): Finding {
+  return { requirement, check: 'fixture', severity: 'warning', message };
+}
+
+/** Asks who of `kind` uses the files `ids`, in the view of `nodeId`; findings instead of a body when refused. */
+async function usage(t: ConformanceContext, kind: Kind, ids: readonly number[], nodeId: number, query: RequestSpec['query'] = {}): Promise<{ answer?: UsageAnswer; findings: Finding[] }> {
+  const { op, member } = KINDS[kind];
+  const got = await step(t, op, { query: { id: [...ids], nodeId, ...query } });
+  if (!got.body) return { findings: got.findings };
+  const body = got.body as Record<string, unknown>;
+  const list = body[member];
+  return {
+    answer: {
+      exchange: got.exchange,
+      ...(typeof body.total === 'number' ? { total: body.total } : {}),
+      ...(typeof body.hasMoreItems === 'boolean' ? { hasMoreItems: body.hasMoreItems } : {}),
+      ...(typeof body.withoutPermission === 'number' ? { withoutPermission: body.withoutPermission } : {}),
+      ...(Array.isArray(list) ? { list: list as Item[] } : {}),
+    },
+    findings: [],
+  };
+}
+
+/** Like usage, for setup the rest of the test relies on: a refusal ends the test with its finding. */
+async function mustUsage(t: ConformanceContext, kind: Kind, ids: readonly number[], nodeId: number, query: RequestSpec['query'] = {}): Promise<UsageAnswer> {
+  const got = await usage(t, kind, ids, nodeId, query);
+  if (got.answer) return got.answer;
+  t.record(got.findings);
+  throw new StepFailed(`usage/${kind} failed`);
+}
+
+/** The files getFiles lists over a whole tree (recursive, unpaged), filtered by `query`; a refusal ends the test. */
+async function treeFiles(t: ConformanceContext, folderId: number, query: RequestSpec['query'] = {}): Promise<{ files: File[]; exchange: Exchange }> {
+  const got = await t.call('folder.getFiles', { path: { folderId }, query: { recursive: true, maxItems: -1, ...query } });
+  if (!got.body) throw new StepFailed(`folder.getFiles: ${got.problem}`);
+  return { files: got.body.files ?? [], exchange: got.exchange };
+}
+
+const idsOf = (items: readonly { id?: unknown }[]): number[] => items.map((i) => i.id).filter((id): id is number => typeof id === 'number');
+
+/**
+ * The master's used files and, per kind, the ids to ask about: every used file, except that files
+ * that themselves use a given file may be left out of usage/file (a server may not list a given file
+ * as a user), so that kind asks about the used files that no used file uses.
+ */
+async function usedInMaster(t: ConformanceContext): Promise<{ used: number[]; idsFor: Record<Kind, number[]> }> {
+  const { files } = await treeFiles(t, t.fixture.masterRootFolderId, { used: true });
+  const used = idsOf(files);
+  const fileUsers = new Set<unknown>();
+  for (const id of used) for (const user of (await mustUsage(t, 'file', [id], t.fixture.masterNodeId)).list ?? []) fileUsers.add(user.id);
+  return { used, idsFor: { file: used.filter((id) => !fileUsers.has(id)), folder: used, page: used } };
+}
+
+/** A listed object's id and sort key for a `sortby` value (default name), for the slice relation. */
+const keyed = (items: readonly Item[], sortby: string | undefined) => items.map((i) => ({ id: i.id, key: (i as Record<string, unknown>)[sortby ?? 'name'] }));
+
+conformance('USE-01', 'usage lists list every user of the given files once and count them all in total', async (t) => {
+  const { used, idsFor } = await usedInMaster(t);
+  if (!used.length) return void t.record([noData('USE-01', 'getFiles used=true lists no file in the master tree: no usage to judge')]);
+  const findings: Finding[] = [];
+  let users = 0;
+  for (const kind of KIND_NAMES) {
+    const full = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { maxItems: -1 });
+    const list = full.list ?? [];
+    users += list.length;
+    // "usage/file, usage/folder, usage/page list the objects using the given files; total counts them before paging"
+    const hidden = full.withoutPermission ?? 0;
+    if (full.total !== list.length && full.total !== list.length + hidden) findings.push(relation('USE-01', `usage/${kind} lists ${list.length} users (${hidden} without permission) but answers total ${full.total}`, full.exchange));
+    const ids = idsOf(list);
+    if (new Set(ids).size !== ids.length) findings.push(relation('USE-01', `usage/${kind} lists a user more than once: ${brief(ids)}`, full.exchange));
+  }
+  if (!users) findings.push(noData('USE-01', `the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`));
+  t.record(findings);
+});
+
+conformance('USE-01', 'the users of several files are the users of each of them', async (t) => {
+  const { used } = await usedInMaster(t);
+  if (!used.length) return void t.record([noData('USE-01', 'getFiles used=true lists no file in the master tree: no usage to judge')]);
+  const findings: Finding[] = [];
+  for (const kind of KIND_NAMES) {
+    const each = new Set<unknown>();
+    for (const id of used) for (const user of (await mustUsage(t, kind, [id], t.fixture.masterNodeId)).list ?? []) each.add(user.id);
+    const all = await mustUsage(t, kind, used, t.fixture.masterNodeId);
+    // "list the objects using one of the given files": the union of each file's users; a given file may be left out as its own kind's user.
+    const { missing, extra } = setDifference([...each].filter((id) => !(kind === 'file' && used.includes(id as number))), idsOf(all.list ?? []));
+    if (missing.length) findings.push(relation('USE-01', `usage/${kind} for all ${used.length} used files leaves out ${brief(missing)}, which use one of them when asked one by one`, all.exchange));
+    const strangers = extra.filter((id) => !each.has(id));
+    if (strangers.length) findings.push(relation('USE-01', `usage/${kind} for all ${used.length} used files lists ${brief(strangers)}, which use none of them when asked one by one`, all.exchange));
+  }
+  t.record(findings);
+});
+
+conformance('USE-01', 'total counts every user whatever page of the list is asked for', async (t) => {
+  const { used, idsFor } = await usedInMaster(t);
+  if (!used.length) return void t.record([noData('USE-01', 'getFiles used=true lists no file in the master tree: no usage to judge')]);
+  const totals = {} as Record<Kind, number>;
+  for (const kind of KIND_NAMES) totals[kind] = (await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { maxItems: -1 })).total ?? 0;
+  const widest = Math.max(...Object.values(totals));
+  if (widest < 2) t.record([noData('USE-01', 'no usage list of the fixture has two users: paging cannot change what total counts')]);
+  await t.property(fc.record({ kind: fc.constantFrom(...KIND_NAMES), skip: fc.integer({ min: 0, max: widest + 1 }), max: fc.integer({ min: 0, max: widest + 1 }) }), async ({ kind, skip, max }) => {
+    const got = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { skipCount: skip, maxItems: max });
+    // "total counts them before paging"
+    if (got.answer && got.answer.total !== totals[kind]) {
+      return [relation('USE-01', `usage/${kind} with skipCount=${skip}&maxItems=${max} answers total ${got.answer.total}; without paging it is ${totals[kind]}`, got.answer.exchange)];
+    }
+    return got.findings;
+  });
+});
+
+conformance('USE-02', 'files=false and folders=false answer the counts without the list', async (t) => {
+  const { idsFor } = await usedInMaster(t);
+  const findings: Finding[] = [];
+  let judged = false;
+  for (const kind of ['file', 'folder'] as const) {
+    const flag = KINDS[kind].member;
+    const full = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId);
+    const counted = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { [flag]: false });
+    judged ||= (full.list ?? []).length > 0;
+    // "files (boolean, true; false returns counts only)"
+    if ((counted.list ?? []).length) findings.push(relation('USE-02', `usage/${kind} with ${flag}=false lists ${counted.list!.length} ${flag}; it returns counts only`, counted.exchange));
+    if (counted.total !== full.total) findings.push(relation('USE-02', `usage/${kind} with ${flag}=false answers total ${counted.total}; with the list it is ${full.total}`, counted.exchange));
+  }
+  if (!judged) findings.push(noData('USE-02', 'no used file of the master has a file or folder using it: the flags cannot be told apart'));
+  t.record(findings);
+});
+
+conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorder', async (t) => {
+  const { used, idsFor } = await usedInMaster(t);
+  if (!used.length) return void t.record([noData('USE-03', 'getFiles used=true lists no file in the master tree: no usage to judge')]);
+  const order = fc.record({
+    kind: fc.constantFrom(...KIND_NAMES),
+    sortby: fc.constantFrom(undefined, 'name', 'cdate', 'edate'),
+    // "asc or desc, other strings ignored"
+    sortorder: fc.constantFrom(undefined, 'asc', 'desc', 'sideways'),
+    skip: fc.integer({ min: 0, max: 4 }),
+    max: fc.integer({ min: -1, max: 4 }),
+  });
+  await t.property(order, async ({ kind, sortby, sortorder, skip, max }) => {
+    const sorting = { sortby, sortorder };
+    const full = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, maxItems: -1 });
+    if (!full.answer) return full.findings;
+    const all = full.answer.list ?? [];
+    const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
+    const keys = keyed(all, sortby).map((k) => k.key);
+    const asked = `sortby=${sortby ?? '(default name)'}&sortorder=${sortorder ?? '(default asc)'}`;
+    if (!valuesOrdered(keys, dir)) return [relation('USE-03', `usage/${kind} with ${asked} is not in ${dir === 'asc' ? 'ascending' : 'descending'} order: ${brief(keys)}`, full.answer.exchange)];
+    const page = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, skipCount: skip, maxItems: max });
+    if (!page.answer) return page.findings;
+    const items = page.answer.list ?? [];
+    // Group L: "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list"
+    const wrong = sliceDisagreement(keyed(all, sortby), keyed(items, sortby), skip, max);
+    if (wrong) return [relation('USE-03', `usage/${kind} with ${asked}&skipCount=${skip}&maxItems=${max}: ${wrong}`, page.answer.exchange)];
+    const more = legacySlice(all, skip, max).length + Math.max(0, skip) < all.length;
+    if (page.answer.hasMoreItems !== undefined && page.answer.hasMoreItems !== more) {
+      return [relation('USE-03', `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ${all.length} users in all, so ${more}`, page.answer.exchange)];
+    }
+    return [];
+  });
+});
+
+conformance('USE-04', 'syncableObjects reports the pages, files and images the given file refers to, with totals', async (t) => {
+  const { used } = await usedInMaster(t);
+  // The files that refer to other objects: the users of used files that are files themselves.
+  const referrers = new Set<number>();
+  for (const id of used) for (const user of (await mustUsage(t, 'file', [id], t.fixture.masterNodeId)).list ?? []) if (typeof user.id === 'number') referrers.add(user.id);
+  const findings: Finding[] = [];
+  let judged = 0;
+  for (const id of [...referrers].slice(0, 8)) {
+    const loaded = await t.call('file.load', { path: { id } });
+    const refs = tagReferences(loaded.body?.file?.tags);
+    if (!refs.pages.length && !refs.files.length && !refs.images.length) continue;
+    judged++;
+    // "objects linked directly or indirectly by the given files ... Direct dependencies are the members pages, files, images."
+    const got = await t.call('file.usage.syncableObjects', { query: { ids: [id], srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId } });
+    if (!got.body) continue;
+    const body = got.body;
+    const lists: [string, number[], unknown[] | undefined, number | undefined, number | undefined][] = [
+      ['pages', refs.pages, body.pages, body.pagesTotal, body.pagesWithoutPermission],
+      ['files', refs.files.filter((f) => f !== id), body.files, body.filesTotal, body.filesWithoutPermission],
+      ['images', refs.images, body.images, undefined, undefined],
+    ];
+    for (const [member, expected, listed, total, hidden] of lists) {
+      const ids = idsOf((listed ?? []) as { id?: unknown }[]);
+      const { missing } = setDifference(expected, ids);
+      if (missing.length) findings.push(relation('USE-04', `file ${id} refers to ${member} ${brief(missing)} in its tags, but syncableObjects does not list them in ${member} (listed: ${brief(ids)})`, got.exchange));
+      // "with totals": a total counts at least the listed objects, and exactly them when none is hidden for lack of permission.
+      if (total !== undefined && (total < ids.length || ((hidden ?? 0) === 0 && total !== ids.length))) {
+        findings.push(relation('USE-04', `syncableObjects lists ${ids.length} ${member} (${hidden ?? 0} without permission) but answers ${member}Total ${total}`, got.exchange));
+      }
+    }
+  }
+  if (!judged) findings.push(noData('USE-04', 'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged'));
+  t.record(findings);
+});
+
+conformance('USE-05', 'used=true and used=false partition the files, and unused files have no users', async (t) => {
+  const views: [string, number, number][] = [['master', t.fixture.masterRootFolderId, t.fixture.masterNodeId]];
+  if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId) views.push(['channel', t.fixture.channelRootFolderId, t.fixture.channelNodeId]);
+  const findings: Finding[] = [];
+  for (const [label, root, nodeId] of views) {
+    const all = await treeFiles(t, root, { nodeId });
+    const yes = await treeFiles(t, root, { nodeId, used: true });
+    const no = await treeFiles(t, root, { nodeId, used: false });
+    // "used (boolean; true only used files, false only unused)": the two filters split the unfiltered list.
+    const both = idsOf(yes.files).filter((id) => idsOf(no.files).includes(id));
+    if (both.length) findings.push(relation('USE-05', `in the ${label} view, files ${brief(both)} are listed by used=true and by used=false`, no.exchange));
+    const { missing, extra } = setDifference(idsOf(all.files), [...idsOf(yes.files), ...idsOf(no.files)]);
+    if (missing.length) findings.push(relation('USE-05', `in the ${label} view, files ${brief(missing)} are listed without the filter but by neither used=true nor used=false`, no.exchange));
+    if (extra.length) findings.push(relation('USE-05', `in the ${label} view, used=true or used=false list files ${brief(extra)} that the unfiltered listing does not hold`, yes.exchange));
+    // An unused file has no users: no usage list names a user of any of them.
+    for (const ids of chunks(idsOf(no.files), 50)) {
+      for (const kind of KIND_NAMES) {
+        const got = await usage(t, kind, ids, nodeId, { maxItems: -1 });
+        findings.push(...got.findings);
+        const users = got.answer?.list ?? [];
+        if (users.length) findings.push(relation('USE-05', `in the ${label} view, usage/${kind} names users ${brief(idsOf(users))} of files that used=false lists as unused`, got.answer!.exchange));
+      }
+    }
+  }
+  t.record(findings);
+});
+
+conformance('USE-05', 'without usedIn only users in the current channel make a file used', async (t) => {
+  const channel = t.fixture.channelNodeId;
+  const master = t.fixture.masterNodeId;
+  const root = t.fixture.masterRootFolderId;
+  if (!t.config.target.features.includes('multichannelling') || channel === undefined) {
+    return void t.record([noData('USE-05', 'the target declares no channel: the channel scope of used cannot be judged')]);
+  }
+  const findings: Finding[] = [];
+  const inMaster = new Set(idsOf((await treeFiles(t, root, { nodeId: master })).files));
+  const usedHere = await treeFiles(t, root, { nodeId: master, used: true });
+  const usedWithChannel = await treeFiles(t, root, { nodeId: master, used: true, usedIn: [channel] });
+  const usedInChannel = await treeFiles(t, root, { nodeId: channel, used: true });
+  // "usedIn (int, multivalued; channel IDs extending used)": a file used in the channel is used once the channel is added.
+  const extended = new Set(idsOf(usedWithChannel.files));
+  const notExtended = idsOf(usedInChannel.files).filter((id) => inMaster.has(id) && !extended.has(id));
+  if (notExtended.length) findings.push(relation('USE-05', `files ${brief(notExtended)} are used in channel ${channel} but used=true&usedIn=${channel} in the master leaves them out`, usedWithChannel.exchange));
+  // "without usedIn only the current channel is checked": a file used in the master has a user there.
+  let templates: Set<number> | undefined;
+  for (const id of idsOf(usedHere.files)) {
+    const counts = await Promise.all(KIND_NAMES.map(async (kind) => (await mustUsage(t, kind, [id], master)).list?.length ?? 0));
+    if (counts.some((n) => n > 0)) continue;
+    const elsewhere = await Promise.all(KIND_NAMES.map(async (kind) => ({ kind, users: (await mustUsage(t, kind, [id], channel)).list ?? [] })));
+    const channelUsers = elsewhere.filter((e) => e.users.length);
+    if (!channelUsers.length) continue;
+    // Templates also use files (no usage list shows them): a file a master template refers to is used in the master.
+    templates ??= await templateReferences(t, root);
+    if (!templates) return void t.record(findings);
+    if (templates.has(id)) continue;
+    const shown = channelUsers.map((e) => `usage/${e.kind} ${brief(idsOf(e.users))}`).join(', ');
+    findings.push(relation('USE-05', `file ${id} is listed by used=true in the master, but no object of the master uses it (no usage list names a user with nodeId=${master}, no template refers to it); only channel ${channel} does (${shown})`, usedHere.exchange));
+  }
+  t.record(findings);
+});
+
+/** The file and image ids the object tags of the master's templates refer to; undefined (a warning recorded) when the templates cannot be listed. */
+async function templateReferences(t: ConformanceContext, root: number): Promise<Set<number> | undefined> {
+  const got = await step(t, 'folder.getTemplates', { path: { folderId: root }, query: { recursive: true, maxItems: -1 } });
+  if (!got.body) {
+    t.record(got.findings.map((f) => ({ ...f, severity: 'warning' as const, message: `${f.message}; without the templates a file used only by a template cannot be told from a file used only in a channel` })));
+    return undefined;
+  }
+  const out = new Set<number>();
+  for (const template of got.body.templates ?? []) {
+    const refs = tagReferences(template.objectTags);
+    for (const id of [...refs.files, ...refs.images]) out.add(id);
+  }
+  return out;
+}
