@@ -1,12 +1,8 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
-import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
-import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
-import { Transport } from '../harness/transport.ts';
-import { ResultCollector } from '../reports/collector.ts';
+import { SANDBOX_PREFIX } from '../harness/sandbox.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun } from '../reports/index.ts';
 import { loadResults, summarize, type Results } from '../reports/results.ts';
@@ -14,7 +10,9 @@ import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import type { Target } from '../server/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
-import { SUITE_GLOB, collectTests, projectRoot as root } from './collect.ts';
+import { collectTests, projectRoot as root } from './collect.ts';
+import { SuiteEngine } from './engine.ts';
+import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
@@ -159,63 +157,27 @@ export const command: Command = {
     const style = values['refusal-style'];
     if (style !== undefined && style !== 'status' && style !== 'body') throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
 
-    let target: Target;
-    let close = async (): Promise<void> => {};
-    if (values.target) {
-      try {
-        target = loadTargetFile(values.target);
-      } catch (err) {
-        if (err instanceof TargetError) throw new UsageError(err.message);
-        throw err;
-      }
-      if (values['base-url']) {
-        if (!/^https?:\/\/[^/]/.test(values['base-url'])) throw new UsageError(`--base-url must be an http(s) URL, got "${values['base-url']}"`);
-        target = { ...target, baseUrl: values['base-url'].replace(/\/+$/, '') };
-      }
-      if (values['dry-run']) return dryRun(target, testNamePattern, outDir, runs);
-    } else if (values['dry-run']) {
-      return dryRun(undefined, testNamePattern, outDir, runs);
-    } else {
-      const { startReferenceServer } = await import('../server/index.ts');
-      let server;
-      try {
-        server = await startReferenceServer({ port: 0, faults: values.fault ?? [], ...(style ? { refusalStyle: style } : {}) });
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-      target = values['base-url'] ? { ...server.target, baseUrl: values['base-url'] } : server.target;
-      close = () => server.close();
-    }
-
-    const transport = new Transport(target, { timeoutMs, concurrency, ...(rate ? { rate } : {}) });
-    let sandboxFolderId: number | undefined;
-    const cleanup = async () => {
-      if (sandboxFolderId !== undefined && !(await removeFolder(transport, sandboxFolderId))) {
-        console.error(`cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`);
-      }
-      sandboxFolderId = undefined;
-      await transport.close();
-      await close();
+    const sessionOptions: SessionOptions = {
+      ...(values.target ? { targetFile: values.target } : {}),
+      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+      faults: values.fault ?? [],
+      ...(style ? { refusalStyle: style } : {}),
+      timeoutMs,
+      concurrency,
+      ...(rate ? { rate } : {}),
     };
-    const onSignal = (signal: NodeJS.Signals) => {
-      console.error(`cms-conformance: ${signal}: removing the sandbox and stopping`);
-      // The shell's convention: 128 + the signal's number.
-      void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    if (values['dry-run']) return dryRun(loadTarget(sessionOptions), testNamePattern, outDir, runs);
+    let session: Session;
     try {
-      const unreachable = await unreachableReason(transport);
-      if (unreachable) {
-        console.error(`cms-conformance: target unreachable: ${unreachable}`);
-        return 3;
-      }
-      try {
-        sandboxFolderId = await createFolder(transport, target.fixture.sandboxParentFolderId, sandboxName());
-      } catch (err) {
-        console.error(`cms-conformance: cannot create the sandbox under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`);
-        return 2;
-      }
+      session = await openSession(sessionOptions);
+    } catch (err) {
+      if (!(err instanceof SessionError)) throw err;
+      console.error(`cms-conformance: ${err.message}`);
+      return err.exitCode;
+    }
+    const { target } = session;
+    const stopWatching = closeOnSignals(session);
+    try {
       const replayArgs = [
         ...(values.target ? ['--target', values.target] : []),
         ...(values['base-url'] ? ['--base-url', values['base-url']] : []),
@@ -225,26 +187,16 @@ export const command: Command = {
         ...(values.strict ? ['--strict'] : []),
         ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
       ];
-      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId };
+      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId: session.sandboxFolderId };
       console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), seed ${seed}, ${runs} runs per property`);
       const startedAt = new Date();
-      const collector = new ResultCollector(root);
-      const vitest = await startVitest('test', [], {
-        config: false,
-        root,
-        include: [SUITE_GLOB],
-        watch: false,
-        reporters: [collector],
-        provide: { cmsRun: config },
-        ...(testNamePattern ? { testNamePattern } : {}),
-        passWithNoTests: true,
-        pool: 'threads',
-        fileParallelism: workers > 1,
-        maxWorkers: workers,
-        ...(shard ? { shard } : {}),
-      });
-      await vitest.close();
-      const tests = collector.results.sort((a, b) => a.id.localeCompare(b.id));
+      const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
+      let run;
+      try {
+        run = await engine.run(config, testNamePattern);
+      } finally {
+        await engine.close();
+      }
       const results: Results = {
         tool: { name: 'cms-conformance', version: '0.1.0' },
         target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
@@ -252,17 +204,16 @@ export const command: Command = {
         runs,
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),
-        summary: summarize(tests),
-        tests,
+        summary: summarize(run.tests),
+        tests: run.tests,
       };
       const secrets = [...Object.values(target.auth.query), ...Object.values(target.auth.headers)];
       const done = finishRun(results, { outDir, secrets, ...(values.expectations ? { expectationsFile: values.expectations } : {}), ...(values.baseline ? { baselineFile: values.baseline } : {}) });
-      printSummary(done.results, done.paths, collector.runErrors, done.lines);
-      return done.exitCode || collector.runErrors.length ? 1 : 0;
+      printSummary(done.results, done.paths, run.runErrors, done.lines);
+      return done.exitCode || run.runErrors.length ? 1 : 0;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await cleanup();
+      stopWatching();
+      await session.close();
     }
   },
 };

@@ -37,3 +37,33 @@ export async function uploadManyStep(t: ConformanceContext, folderId: number, co
 export async function deleteFolderStep(t: ConformanceContext, id: number, nodeId?: number): Promise<void> {
   await t.must('folder.delete', { path: { id }, ...(nodeId ? { query: { nodeId } } : {}) });
 }
+
+/** The ids of `roots` and of every folder below them, from a recursive listing's `motherId` links. */
+export function subtreeIds(folders: readonly { id?: number; motherId?: number }[], roots: readonly number[]): Set<number> {
+  const children = new Map<number, number[]>();
+  for (const f of folders) {
+    if (typeof f.id !== 'number' || typeof f.motherId !== 'number') continue;
+    children.set(f.motherId, [...(children.get(f.motherId) ?? []), f.id]);
+  }
+  const out = new Set<number>();
+  const queue = [...roots];
+  while (queue.length) {
+    const id = queue.pop()!;
+    if (out.has(id)) continue;
+    out.add(id);
+    queue.push(...(children.get(id) ?? []));
+  }
+  return out;
+}
+
+/**
+ * The target's own folders under `root` in the view of `nodeId`, without the sandboxes: tests that
+ * read the fixture tree-wide skip those, since other tests create, copy and delete files there while
+ * they read. Folders created after this listing are not in it, so their files are skipped too.
+ */
+export async function fixtureFoldersStep(t: ConformanceContext, root: number, nodeId?: number): Promise<Set<number>> {
+  const body = await t.must('folder.getFolders', { path: { id: root }, query: { recursive: true, maxItems: -1, ...(nodeId ? { nodeId } : {}) } });
+  const folders = body.folders ?? [];
+  const sandbox = subtreeIds(folders, [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])]);
+  return new Set([...subtreeIds(folders, [root])].filter((id) => !sandbox.has(id)));
+}

@@ -17,6 +17,12 @@ export class ResultCollector implements Reporter {
     private readonly out: NodeJS.WritableStream = process.stdout,
   ) {}
 
+  /** Forgets the results of an earlier run (the engine runs the suites several times). */
+  reset(): void {
+    this.results.length = 0;
+    this.runErrors.length = 0;
+  }
+
   onTestModuleStart(module: TestModule): void {
     this.out.write(`${relative(this.root, module.moduleId)}\n`);
   }

@@ -3,7 +3,7 @@
  * with multichannelling, through the channel), findPages, usage/page and syncableObjects. The pages are
  * the target's fixture, which the suite did not create: every rule is one that holds for any page.
  */
-import { problemOf, requestOf } from '../../harness/api.ts';
+import { problemOf, requestOf, stepFinding } from '../../harness/api.ts';
 import type { Finding } from '../../harness/checks.ts';
 import { brief, stringsOrdered } from '../../harness/oracles.ts';
 import { StepFailed, conformance, type ConformanceContext } from '../../harness/suite.ts';
@@ -50,38 +50,58 @@ function referencedFiles(pages: Seen[]): number[] {
 
 const ADDONS = ['folder', 'template', 'langvars', 'translationstatus', 'contenttags', 'objecttags'] as const;
 
+/** The page sources and the steps that failed while collecting them (their requirement is filled in by each test). */
+interface Collected {
+  sources: Source[];
+  problems: Finding[];
+}
+
 /**
  * Sends the requests that return pages and collects them. getPages and findPages are steps the tests
  * rely on; usage/page ("Parameters: not shown") and syncableObjects are asked about files the pages use
  * and skipped when the target refuses that question.
  */
-async function sources(t: ConformanceContext): Promise<Source[]> {
+async function collect(t: ConformanceContext): Promise<Collected> {
   const folder = t.fixture.pagesFolderId;
   if (folder === undefined) throw new StepFailed('the target declares pages but names no fixture.pagesFolderId');
-  const out: Source[] = [];
-  const add = (what: string, exchange: Exchange, pages: Page[] | undefined) => out.push({ what, exchange, pages: walk(pages, '/pages') });
+  const out: Collected = { sources: [], problems: [] };
+  const ask = async (what: string, spec: RequestSpec, optional = false) => {
+    const exchange = await t.send(spec);
+    const problem = problemOf(exchange);
+    if (!problem) out.sources.push({ what, exchange, pages: walk((exchange.response!.json as { pages?: Page[] }).pages, '/pages') });
+    else if (!optional) out.problems.push(stepFinding('', what, exchange, problem));
+  };
   const all = Object.fromEntries(ADDONS.map((a) => [a, true]));
   const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
   const queries: Record<string, boolean | number>[] = [{}, ...ADDONS.map((a) => ({ [a]: true })), { ...all, recursive: true }, ...(channel ? [{ ...all, nodeId: channel }] : [])];
   for (const query of queries) {
-    const res = await t.call('folder.getPages', { path: { id: folder }, query });
-    if (res.body) add(`GET /folder/getPages/${folder}${Object.keys(query).length ? '?' : ''}${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`, res.exchange, res.body.pages);
+    const text = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
+    await ask(`GET /folder/getPages/${folder}${text ? `?${text}` : ''}`, requestOf('folder.getPages', { path: { id: folder }, query }));
   }
-  const names = out.flatMap((s) => s.pages.map((p) => p.page.name)).filter((n): n is string => typeof n === 'string' && n.length >= 3);
+  const names = out.sources.flatMap((s) => s.pages.map((p) => p.page.name)).filter((n): n is string => typeof n === 'string' && n.length >= 3);
   for (const query of [{}, ...(names[0] ? [{ query: names[0].slice(0, 3) }] : [])]) {
-    const res = await t.call('folder.findPages', { query: { folderId: folder, maxItems: -1, ...query } });
-    if (res.body) add(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, res.exchange, res.body.pages);
+    await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, requestOf('folder.findPages', { query: { folderId: folder, maxItems: -1, ...query } }));
   }
-  const files = referencedFiles(out.flatMap((s) => s.pages));
+  const files = referencedFiles(out.sources.flatMap((s) => s.pages));
   if (files.length) {
-    const optional: [string, RequestSpec][] = [['GET /file/usage/page', requestOf('file.usage.page', { query: { id: files } })]];
-    if (channel) optional.push(['GET /file/usage/syncableObjects', requestOf('file.usage.syncableObjects', { query: { ids: files, srcNodeId: channel, dstNodeId: t.fixture.masterNodeId } })]);
-    for (const [what, spec] of optional) {
-      const exchange = await t.send(spec);
-      if (!problemOf(exchange)) add(`${what} for files ${files.join(', ')}`, exchange, (exchange.response!.json as { pages?: Page[] }).pages);
+    await ask(`GET /file/usage/page for files ${files.join(', ')}`, requestOf('file.usage.page', { query: { id: files } }), true);
+    if (channel) {
+      const query = { ids: files, srcNodeId: channel, dstNodeId: t.fixture.masterNodeId };
+      await ask(`GET /file/usage/syncableObjects for files ${files.join(', ')}`, requestOf('file.usage.syncableObjects', { query }), true);
     }
   }
   return out;
+}
+
+// The fixture's pages are only read: one collection serves every test of the worker.
+let collected: Promise<Collected> | undefined;
+
+/** The page sources, collected once; the collection's failed steps are recorded on every test that relies on them. */
+async function sources(t: ConformanceContext): Promise<Source[]> {
+  collected ??= collect(t);
+  const { sources: found, problems } = await collected;
+  t.record(problems.map((p) => ({ ...p, requirement: t.requirement })));
+  return found;
 }
 
 /** Judges every page record (`variants` only: just the variants) of every source; one finding per answer, listing the pages at fault. */

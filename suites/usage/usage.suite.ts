@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { Finding } from '../../harness/checks.ts';
 import { brief, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
+import { fixtureFoldersStep } from '../../harness/steps.ts';
 import { conformance, StepFailed, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
@@ -76,6 +77,10 @@ async function treeFiles(t: ConformanceContext, folderId: number, query: Request
   return { files: got.body.files ?? [], exchange: got.exchange };
 }
 
+/** Whether a listed object lives in the fixture folders: a folder by its id, a file or page by its folder. */
+const inFixture = (scope: ReadonlySet<number>, kind: Kind | 'file', item: Item & { folderId?: unknown }): boolean =>
+  scope.has((kind === 'folder' ? item.id : item.folderId) as number);
+
 const idsOf = (items: readonly { id?: unknown }[]): number[] => items.map((i) => i.id).filter((id): id is number => typeof id === 'number');
 
 /**
@@ -83,12 +88,13 @@ const idsOf = (items: readonly { id?: unknown }[]): number[] => items.map((i) =>
  * that themselves use a given file may be left out of usage/file (a server may not list a given file
  * as a user), so that kind asks about the used files that no used file uses.
  */
-async function usedInMaster(t: ConformanceContext): Promise<{ used: number[]; idsFor: Record<Kind, number[]> }> {
+async function usedInMaster(t: ConformanceContext): Promise<{ used: number[]; idsFor: Record<Kind, number[]>; scope: Set<number> }> {
+  const scope = await fixtureFoldersStep(t, t.fixture.masterRootFolderId, t.fixture.masterNodeId);
   const { files } = await treeFiles(t, t.fixture.masterRootFolderId, { used: true });
-  const used = idsOf(files);
+  const used = idsOf(files.filter((f) => inFixture(scope, 'file', f)));
   const fileUsers = new Set<unknown>();
   for (const id of used) for (const user of (await mustUsage(t, 'file', [id], t.fixture.masterNodeId)).list ?? []) fileUsers.add(user.id);
-  return { used, idsFor: { file: used.filter((id) => !fileUsers.has(id)), folder: used, page: used } };
+  return { used, idsFor: { file: used.filter((id) => !fileUsers.has(id)), folder: used, page: used }, scope };
 }
 
 /** A listed object's id and sort key for a `sortby` value (default name), for the slice relation. */
@@ -114,15 +120,16 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
 });
 
 conformance('USE-01', 'the users of several files are the users of each of them', async (t) => {
-  const { used } = await usedInMaster(t);
+  const { used, scope } = await usedInMaster(t);
   if (!used.length) return void t.record([noData('USE-01', 'getFiles used=true lists no file in the master tree: no usage to judge')]);
   const findings: Finding[] = [];
   for (const kind of KIND_NAMES) {
+    const fixtureUsers = (answer: UsageAnswer) => (answer.list ?? []).filter((u) => inFixture(scope, kind, u));
     const each = new Set<unknown>();
-    for (const id of used) for (const user of (await mustUsage(t, kind, [id], t.fixture.masterNodeId)).list ?? []) each.add(user.id);
+    for (const id of used) for (const user of fixtureUsers(await mustUsage(t, kind, [id], t.fixture.masterNodeId))) each.add(user.id);
     const all = await mustUsage(t, kind, used, t.fixture.masterNodeId);
     // "list the objects using one of the given files": the union of each file's users; a given file may be left out as its own kind's user.
-    const { missing, extra } = setDifference([...each].filter((id) => !(kind === 'file' && used.includes(id as number))), idsOf(all.list ?? []));
+    const { missing, extra } = setDifference([...each].filter((id) => !(kind === 'file' && used.includes(id as number))), idsOf(fixtureUsers(all)));
     if (missing.length) findings.push(relation('USE-01', `usage/${kind} for all ${used.length} used files leaves out ${brief(missing)}, which use one of them when asked one by one`, all.exchange));
     const strangers = extra.filter((id) => !each.has(id));
     if (strangers.length) findings.push(relation('USE-01', `usage/${kind} for all ${used.length} used files lists ${brief(strangers)}, which use none of them when asked one by one`, all.exchange));
@@ -199,10 +206,12 @@ conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorde
 });
 
 conformance('USE-04', 'syncableObjects reports the pages, files and images the given file refers to, with totals', async (t) => {
-  const { used } = await usedInMaster(t);
+  const { used, scope } = await usedInMaster(t);
   // The files that refer to other objects: the users of used files that are files themselves.
   const referrers = new Set<number>();
-  for (const id of used) for (const user of (await mustUsage(t, 'file', [id], t.fixture.masterNodeId)).list ?? []) if (typeof user.id === 'number') referrers.add(user.id);
+  for (const id of used) {
+    for (const user of (await mustUsage(t, 'file', [id], t.fixture.masterNodeId)).list ?? []) if (typeof user.id === 'number' && inFixture(scope, 'file', user)) referrers.add(user.id);
+  }
   const findings: Finding[] = [];
   let judged = 0;
   for (const id of [...referrers].slice(0, 8)) {
@@ -238,9 +247,12 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
   if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId) views.push(['channel', t.fixture.channelRootFolderId, t.fixture.channelNodeId]);
   const findings: Finding[] = [];
   for (const [label, root, nodeId] of views) {
-    const all = await treeFiles(t, root, { nodeId });
-    const yes = await treeFiles(t, root, { nodeId, used: true });
-    const no = await treeFiles(t, root, { nodeId, used: false });
+    const scope = await fixtureFoldersStep(t, root, nodeId);
+    const listed = async (query: RequestSpec['query']) => {
+      const got = await treeFiles(t, root, { nodeId, ...query });
+      return { ...got, files: got.files.filter((f) => inFixture(scope, 'file', f)) };
+    };
+    const [all, yes, no] = [await listed({}), await listed({ used: true }), await listed({ used: false })];
     // "used (boolean; true only used files, false only unused)": the two filters split the unfiltered list.
     const both = idsOf(yes.files).filter((id) => idsOf(no.files).includes(id));
     if (both.length) findings.push(relation('USE-05', `in the ${label} view, files ${brief(both)} are listed by used=true and by used=false`, no.exchange));
@@ -252,7 +264,7 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
       for (const kind of KIND_NAMES) {
         const got = await usage(t, kind, ids, nodeId, { maxItems: -1 });
         findings.push(...got.findings);
-        const users = got.answer?.list ?? [];
+        const users = (got.answer?.list ?? []).filter((u) => inFixture(scope, kind, u));
         if (users.length) findings.push(relation('USE-05', `in the ${label} view, usage/${kind} names users ${brief(idsOf(users))} of files that used=false lists as unused`, got.answer!.exchange));
       }
     }
@@ -268,13 +280,19 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
     return void t.record([noData('USE-05', 'the target declares no channel: the channel scope of used cannot be judged')]);
   }
   const findings: Finding[] = [];
-  const inMaster = new Set(idsOf((await treeFiles(t, root, { nodeId: master })).files));
-  const usedHere = await treeFiles(t, root, { nodeId: master, used: true });
-  const usedWithChannel = await treeFiles(t, root, { nodeId: master, used: true, usedIn: [channel] });
-  const usedInChannel = await treeFiles(t, root, { nodeId: channel, used: true });
+  const scope = await fixtureFoldersStep(t, root, master);
+  const listed = async (query: RequestSpec['query']) => {
+    const got = await treeFiles(t, root, query);
+    return { ...got, files: got.files.filter((f) => inFixture(scope, 'file', f)) };
+  };
+  const inMaster = new Set(idsOf((await listed({ nodeId: master })).files));
+  const usedHere = await listed({ nodeId: master, used: true });
+  const usedWithChannel = await listed({ nodeId: master, used: true, usedIn: [channel] });
+  const channelScope = await fixtureFoldersStep(t, t.fixture.channelRootFolderId ?? root, channel);
+  const usedInChannel = (await treeFiles(t, t.fixture.channelRootFolderId ?? root, { nodeId: channel, used: true })).files.filter((f) => inFixture(channelScope, 'file', f));
   // "usedIn (int, multivalued; channel IDs extending used)": a file used in the channel is used once the channel is added.
   const extended = new Set(idsOf(usedWithChannel.files));
-  const notExtended = idsOf(usedInChannel.files).filter((id) => inMaster.has(id) && !extended.has(id));
+  const notExtended = idsOf(usedInChannel).filter((id) => inMaster.has(id) && !extended.has(id));
   if (notExtended.length) findings.push(relation('USE-05', `files ${brief(notExtended)} are used in channel ${channel} but used=true&usedIn=${channel} in the master leaves them out`, usedWithChannel.exchange));
   // "without usedIn only the current channel is checked": a file used in the master has a user there.
   let templates: Set<number> | undefined;

@@ -3,10 +3,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { Transport } from '../../harness/transport.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+
+// Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
+vi.setConfig({ testTimeout: 300_000 });
 
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cms-live-'));

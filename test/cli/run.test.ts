@@ -4,8 +4,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Results } from '../../reports/results.ts';
+
+// Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
+vi.setConfig({ testTimeout: 300_000 });
 
 const exec = promisify(execFile);
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;

@@ -9,9 +9,12 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Results } from '../../reports/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+
+// Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
+vi.setConfig({ testTimeout: 300_000 });
 
 const exec = promisify(execFile);
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;

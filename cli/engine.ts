@@ -1,0 +1,74 @@
+/**
+ * The suite engine: one Vitest instance that runs the conformance suites, as many times as asked,
+ * each time against a given run configuration. `run` uses it once; `prove` once per planted fault,
+ * which saves Vitest's start-up for every one of them.
+ */
+import { createVitest, type Vitest } from 'vitest/node';
+import type { RunConfig } from '../harness/config.ts';
+import { ResultCollector } from '../reports/collector.ts';
+import type { TestResult } from '../reports/results.ts';
+import { SUITE_GLOB, projectRoot } from './collect.ts';
+
+/** What one run of the suites produced. */
+export interface SuiteRun {
+  tests: TestResult[];
+  /** Errors outside any test: a suite file that does not load. */
+  runErrors: string[];
+}
+
+/** Options of the engine: parallel workers, progress output, sharding. */
+export interface EngineOptions {
+  workers: number;
+  /** Where progress lines go (default stdout); `null` keeps quiet. */
+  progress?: NodeJS.WritableStream | null;
+  /** `i/n`: run only the i-th of n parts of the suite files. */
+  shard?: string;
+}
+
+const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+
+/** Runs the conformance suites against run configurations. */
+export class SuiteEngine {
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly collector: ResultCollector,
+  ) {}
+
+  /** Starts Vitest for the suites (nothing runs yet). */
+  static async create(options: EngineOptions): Promise<SuiteEngine> {
+    const collector = new ResultCollector(projectRoot, options.progress === null ? sink : (options.progress ?? process.stdout));
+    const vitest = await createVitest('test', {
+      config: false,
+      root: projectRoot,
+      include: [SUITE_GLOB],
+      watch: false,
+      reporters: [collector],
+      passWithNoTests: true,
+      pool: 'threads',
+      fileParallelism: options.workers > 1,
+      maxWorkers: options.workers,
+      ...(options.shard ? { shard: options.shard } : {}),
+    });
+    return new SuiteEngine(vitest, collector);
+  }
+
+  /**
+   * Runs the tests whose names match `pattern` (all when absent) against `config`. `files` (relative
+   * to the project) narrows the suite files loaded, when the caller knows where the tests are.
+   */
+  async run(config: RunConfig, pattern?: RegExp, files?: readonly string[]): Promise<SuiteRun> {
+    this.collector.reset();
+    this.vitest.getRootProject().provide('cmsRun', config);
+    if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
+    else this.vitest.resetGlobalTestNamePattern();
+    let specs = await this.vitest.getRelevantTestSpecifications();
+    if (files) specs = specs.filter((s) => files.some((f) => s.moduleId.endsWith(f)));
+    await this.vitest.runTestSpecifications(specs, true);
+    return { tests: [...this.collector.results].sort((a, b) => a.id.localeCompare(b.id)), runErrors: [...this.collector.runErrors] };
+  }
+
+  /** Stops Vitest and its workers. */
+  async close(): Promise<void> {
+    await this.vitest.close();
+  }
+}

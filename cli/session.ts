@@ -1,0 +1,121 @@
+/**
+ * A session with a target: the embedded reference server or a target file, checked to answer, with
+ * the run's sandbox folder created under the fixture's sandbox parent and removed when the session
+ * closes (also on SIGINT/SIGTERM).
+ */
+import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
+import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
+import { Transport } from '../harness/transport.ts';
+import type { RefusalStyle } from '../server/app.ts';
+import type { Target } from '../server/target.ts';
+import { UsageError } from './args.ts';
+
+/** How to reach the target. */
+export interface SessionOptions {
+  /** A target file; without it the embedded reference server is started. */
+  targetFile?: string;
+  /** Overrides the target's base URL. */
+  baseUrl?: string;
+  /** Planted faults and refusal style of the embedded server. */
+  faults?: string[];
+  refusalStyle?: RefusalStyle;
+  timeoutMs: number;
+  concurrency: number;
+  rate?: number;
+}
+
+/** Why a session could not be opened: the exit code and a one-line message. */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  constructor(
+    message: string,
+    readonly exitCode: 2 | 3,
+  ) {
+    super(message);
+  }
+}
+
+/** An open session: the target, its transport and the run's sandbox folder. */
+export interface Session {
+  target: Target;
+  transport: Transport;
+  sandboxFolderId: number;
+  /** Removes the sandbox (reporting a failure on stderr) and stops the embedded server. */
+  close(): Promise<void>;
+}
+
+/** Resolves the target of a session without sending anything (for --dry-run too). */
+export function loadTarget(options: Pick<SessionOptions, 'targetFile' | 'baseUrl'>): Target | undefined {
+  if (options.baseUrl !== undefined && !/^https?:\/\/[^/]/.test(options.baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${options.baseUrl}"`);
+  if (!options.targetFile) return undefined;
+  let target: Target;
+  try {
+    target = loadTargetFile(options.targetFile);
+  } catch (err) {
+    if (err instanceof TargetError) throw new UsageError(err.message);
+    throw err;
+  }
+  return options.baseUrl ? { ...target, baseUrl: options.baseUrl.replace(/\/+$/, '') } : target;
+}
+
+/** Opens a session: starts or loads the target, checks it answers, creates the sandbox. */
+export async function openSession(options: SessionOptions): Promise<Session> {
+  let target = loadTarget(options);
+  let stopServer = async (): Promise<void> => {};
+  if (!target) {
+    const { startReferenceServer } = await import('../server/index.ts');
+    let server;
+    try {
+      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    target = options.baseUrl ? { ...server.target, baseUrl: options.baseUrl.replace(/\/+$/, '') } : server.target;
+    stopServer = () => server.close();
+  }
+  const transport = new Transport(target, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rate ? { rate: options.rate } : {}) });
+  const abandon = async () => {
+    await transport.close();
+    await stopServer();
+  };
+  const unreachable = await unreachableReason(transport);
+  if (unreachable) {
+    await abandon();
+    throw new SessionError(`target unreachable: ${unreachable}`, 3);
+  }
+  let sandboxFolderId: number;
+  try {
+    sandboxFolderId = await createFolder(transport, target.fixture.sandboxParentFolderId, sandboxName());
+  } catch (err) {
+    await abandon();
+    throw new SessionError(`cannot create the sandbox (${SANDBOX_PREFIX}...) under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`, 2);
+  }
+  let closed = false;
+  return {
+    target,
+    transport,
+    sandboxFolderId,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (!(await removeFolder(transport, sandboxFolderId))) {
+        console.error(`cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`);
+      }
+      await abandon();
+    },
+  };
+}
+
+/** Closes the session when the process is told to stop, then exits with 128 + the signal's number. */
+export function closeOnSignals(session: Session): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`cms-conformance: ${signal}: removing the sandbox and stopping`);
+    void session.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

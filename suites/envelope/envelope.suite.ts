@@ -1,0 +1,283 @@
+/**
+ * Envelope and conventions (ENV): the response envelope, responseCode, success statuses and content type
+ * over a sample of every operation; global ids where the contract says "local or global"; multivalued
+ * parameters; integer ids and timestamps. The sample acts on the test's own sandbox and reads the fixture.
+ */
+import { problemOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { responseCode, type Finding } from '../../harness/checks.ts';
+import { brief, sameMultiset, setDifference } from '../../harness/oracles.ts';
+import { SetupError } from '../../harness/sandbox.ts';
+import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import type { Exchange } from '../../harness/transport.ts';
+import { getOperation } from '../../schemas/operations.ts';
+import type { Item } from '../../schemas/types.ts';
+import { idsOf } from '../wastebin/deletion.ts';
+import { conventionBreaks, envelopeProblems, isJsonContentType } from './conventions.ts';
+
+/** One exchange of the sample: a valid request (expected to succeed) or one that must be refused. */
+interface Sampled {
+  op: OperationId;
+  expect: 'success' | 'refusal';
+  exchange: Exchange;
+}
+
+/** The id of a created object in an answer, read leniently: the sample judges the answer, it must not trip over it. */
+function createdId(exchange: Exchange, member: 'folder' | 'file'): number {
+  const value = (exchange.response?.json as Record<string, { id?: unknown } | undefined> | undefined)?.[member]?.id;
+  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number') throw new SetupError(`${exchange.request.method} ${exchange.request.url} answered no ${member} id: status ${exchange.response?.status} ${exchange.response?.text.slice(0, 200) ?? exchange.error?.message}`);
+  return id;
+}
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+let sample: Promise<Sampled[]> | undefined;
+
+/**
+ * Sends one request of (almost) every operation, once per worker: valid requests on a sandbox folder of
+ * its own and on the fixture, and two requests naming unknown ids. Operations of undeclared features are
+ * left out, and so is the sourceURL create (it needs a file host; the operation sweep covers it).
+ */
+function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
+  sample ??= (async () => {
+    const f = t.fixture;
+    const has = (feature: string) => t.config.target.features.includes(feature as never);
+    const out: Sampled[] = [];
+    const add = async (op: OperationId, spec: CallSpec, expect: Sampled['expect'] = 'success') => {
+      const feature = getOperation(op).feature;
+      if (feature && !has(feature)) return undefined;
+      const exchange = await t.send(requestOf(op, spec));
+      out.push({ op, expect, exchange });
+      return exchange;
+    };
+    const top = await t.folder('env');
+    const sub = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Sub' } }))!, 'folder');
+    const doomed = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Doomed' } }))!, 'folder');
+    const fileA = createdId((await add('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: 'env-a.txt' }, files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a\n') }] } }))!, 'file');
+    const fileB = createdId((await add('file.createSimple.raw', { query: { folderId: sub, qqfile: 'env-b.txt' }, raw: { contentType: 'text/plain', data: 'b\n' } }))!, 'file');
+    await add('file.createSimple.multipart', { query: { folderId: top, qqfile: 'env-c.txt', databodypart: 'fileBinaryData' }, multipart: { files: [{ name: 'fileBinaryData', filename: 'env-c.txt', contentType: 'text/plain', data: text('c\n') }] } });
+    const pages = has('pages') && f.pagesFolderId !== undefined ? f.pagesFolderId : top;
+    const templates = has('templates') && f.templatesFolderId !== undefined ? f.templatesFolderId : top;
+    await add('folder.list', { query: { folderId: String(top), recursive: true } });
+    await add('folder.getFolders', { path: { id: top }, query: { recursive: true, tree: true } });
+    await add('folder.getFolders.post', { json: { id: String(top), recursive: true } });
+    await add('folder.breadcrumb', { path: { id: sub } });
+    await add('folder.count', { path: { id: top }, query: { recursive: true } });
+    await add('folder.getFiles', { path: { folderId: top }, query: { recursive: true, folder: true } });
+    await add('folder.getItems', { path: { folderId: top } });
+    await add('folder.load', { path: { id: top }, query: { privileges: true } });
+    await add('folder.findFiles', { query: { folderId: top, query: 'env-' } });
+    await add('folder.findPages', { query: { folderId: pages } });
+    await add('folder.getPages', { path: { id: pages }, query: { recursive: true, folder: true, template: true, langvars: true, translationstatus: true, contenttags: true, objecttags: true } });
+    await add('folder.getExternalLinks', { path: { folderId: pages }, query: { recursive: true } });
+    await add('folder.getTemplates', { path: { folderId: templates }, query: { recursive: true } });
+    await add('file.list', { query: { folderId: String(top), recursive: true } });
+    await add('file.load', { path: { id: fileA } });
+    for (const op of ['file.usage.file', 'file.usage.folder', 'file.usage.page'] as const) await add(op, { query: { id: fileA } });
+    await add('file.copy', { json: { file: { id: fileA }, targetFolder: { id: sub }, newFilename: 'env-copy.txt' } });
+    await add('file.move', { path: { id: fileB }, json: { folderId: top } });
+    await add('file.save.json', { path: { id: fileA }, json: { file: { id: fileA, description: 'saved by the envelope sample' } } });
+    await add('file.save.multipart', { path: { id: fileA }, multipart: { files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a, saved\n') }] } });
+    await add('folder.delete', { path: { id: doomed } });
+    const channel = f.channelNodeId;
+    if (has('multichannelling') && channel !== undefined) {
+      const disinherited = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Disinherited' } }))!, 'folder');
+      const localized = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Localized' } }))!, 'folder');
+      await add('folder.disinherit.get', { path: { id: sub } });
+      await add('folder.disinherit.getMany', { query: { id: [sub, top] } });
+      await add('folder.disinherit.set', { path: { id: disinherited }, json: { disinherit: [channel] } });
+      await add('folder.disinherit.setMany', { query: { id: [disinherited] }, json: { reinherit: [channel] } });
+      await add('file.disinherit.get', { query: { id: [fileA] } });
+      await add('file.disinherit.set', { query: { id: [fileB] }, json: { disinherit: [channel] } });
+      await add('folder.localize', { path: { id: localized }, json: { channelId: channel } });
+      await add('folder.localizations', { path: { id: localized } });
+      await add('folder.localizationinfo', { path: { id: top }, query: { recursive: true, nodeId: channel } });
+      await add('folder.getFolders', { path: { id: top }, query: { nodeId: channel } });
+      await add('file.localize', { path: { id: fileA }, json: { channelId: channel } });
+      await add('file.localizations', { path: { id: fileA } });
+      await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
+      await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
+      await add('file.push2master', { path: { id: fileA }, json: { channelId: channel } });
+      await add('file.unlocalize', { path: { id: fileA }, json: { channelId: channel } });
+    }
+    await add('folder.load', { path: { id: 2_147_483_000 } }, 'refusal');
+    await add('file.load', { path: { id: 2_147_483_001 } }, 'refusal');
+    return out;
+  })();
+  return sample;
+}
+
+function finding(requirement: string, check: string, message: string, exchange?: Exchange): Finding {
+  return { requirement, check, severity: 'error', message, exchange };
+}
+
+const line = (s: Sampled) => `${s.op} (${s.exchange.request.method} ${new URL(s.exchange.request.url).pathname})`;
+
+conformance('ENV-01', 'every JSON answer of a sample of every operation carries messages and responseInfo', async (t) => {
+  for (const s of await sampleOf(t)) {
+    if (!s.exchange.response || s.exchange.response.jsonError !== undefined) continue;
+    // "Every JSON response body shown carries these two members (the response envelope): messages ... responseInfo"
+    const problems = envelopeProblems(s.exchange.response.json);
+    if (problems.length) t.record([finding('ENV-01', 'envelope', `${line(s)}: ${problems.join('; ')}`, s.exchange)]);
+  }
+});
+
+conformance('ENV-02', 'every successful answer of a sample of every operation carries responseCode OK', async (t) => {
+  for (const s of (await sampleOf(t)).filter((x) => x.expect === 'success')) {
+    const code = responseCode(s.exchange);
+    // "a successful request answers `responseInfo.responseCode` = `OK`" ("the only value shown is OK").
+    if (code !== 'OK') t.record([finding('ENV-02', 'responseCode', `${line(s)}, a valid request, answered status ${s.exchange.response?.status ?? s.exchange.error?.code} with responseCode ${JSON.stringify(code ?? null)}`, s.exchange)]);
+  }
+});
+
+conformance('ENV-03', 'every successful answer of a sample of every operation has status 200 for GET and 201 for POST', async (t) => {
+  for (const s of (await sampleOf(t)).filter((x) => x.expect === 'success')) {
+    // "All success statuses: 200 for GET, 201 for POST."
+    const expected = s.exchange.request.method === 'GET' ? 200 : 201;
+    const status = s.exchange.response?.status;
+    if (status !== expected) t.record([finding('ENV-03', 'status', `${line(s)}, a valid request, answered status ${status ?? s.exchange.error?.code}, expected ${expected}`, s.exchange)]);
+  }
+});
+
+conformance('ENV-04', 'every answer of a sample of every operation is labelled Content-Type application/json', async (t) => {
+  for (const s of await sampleOf(t)) {
+    if (!s.exchange.response) continue;
+    // "Every request asks for Accept: application/json": the answers are JSON and say so.
+    const type = s.exchange.response.headers['content-type'];
+    if (!isJsonContentType(type)) t.record([finding('ENV-04', 'contentType', `${line(s)} answered status ${s.exchange.response.status} with Content-Type ${JSON.stringify(type ?? null)}`, s.exchange)]);
+  }
+});
+
+conformance('ENV-07', 'ids are integers, globalIds strings and timestamps integers in a sample of every operation', async (t) => {
+  for (const s of await sampleOf(t)) {
+    if (!s.exchange.response || s.exchange.response.jsonError !== undefined) continue;
+    // "Identifiers (id, folderId, nodeId, ...) are integers unless a field says otherwise. globalId is a string. Timestamps are numbers (integers)."
+    const breaks = conventionBreaks(s.exchange.response.json);
+    if (breaks.length) t.record([finding('ENV-07', 'types', `${line(s)}: ${breaks.slice(0, 6).map((b) => `${b.path} = ${JSON.stringify(b.value)} (${b.rule})`).join('; ')}${breaks.length > 6 ? `; … ${breaks.length - 6} more` : ''}`, s.exchange)]);
+  }
+});
+
+/** The global id of a folder, from its load. */
+async function globalIdOf(t: ConformanceContext, id: number): Promise<string | undefined> {
+  const body = await t.must('folder.load', { path: { id } });
+  return body.folder?.globalId;
+}
+
+/** A list answer in the order given, with its count, to compare two answers of one server. */
+function listAnswer(body: unknown, member: string): string {
+  const b = body as Record<string, unknown>;
+  return JSON.stringify({ ids: idsOf(b[member] as Item[] | undefined), numItems: b.numItems });
+}
+
+conformance('ENV-05', 'a folder globalId gives the same folder wherever the path id is local or global', async (t) => {
+  const top = await t.folder();
+  const child = await createFolderStep(t, top, 'Child');
+  const doomed = await createFolderStep(t, top, 'Deleted by global id');
+  const f = t.fixture;
+  const has = (feature: string) => t.config.target.features.includes(feature as never);
+  const ids = [top, child.id!, doomed.id!, ...(has('pages') && f.pagesFolderId !== undefined ? [f.pagesFolderId] : []), ...(has('templates') && f.templatesFolderId !== undefined ? [f.templatesFolderId] : [])];
+  const global = new Map<number, string>();
+  for (const id of new Set(ids)) {
+    const g = await globalIdOf(t, id);
+    if (typeof g === 'string') global.set(id, g);
+  }
+  if (!global.has(child.id!)) {
+    t.record([finding('ENV-05', 'globalId', `folder ${child.id} carries no globalId to address it by`)]);
+    return;
+  }
+  /** Sends the request by local and by global id; the global one must answer as the local one. */
+  const same = async (op: OperationId, id: number, param: string, spec: CallSpec, member: string) => {
+    const g = global.get(id);
+    if (g === undefined) return;
+    const [local, byGlobal] = [await t.send(requestOf(op, { ...spec, path: { [param]: id } })), await t.send(requestOf(op, { ...spec, path: { [param]: g } }))];
+    const problem = problemOf(byGlobal);
+    // "Where a path parameter id is described as local or global id, either form is accepted."
+    if (problem) t.record([finding('ENV-05', 'globalId', `${op} with the globalId ${g} of folder ${id}: ${problem}`, byGlobal)]);
+    else if (!problemOf(local) && listAnswer(local.response!.json, member) !== listAnswer(byGlobal.response!.json, member)) {
+      t.record([finding('ENV-05', 'globalId', `${op} by globalId ${g} answers ${listAnswer(byGlobal.response!.json, member)}, by id ${id} ${listAnswer(local.response!.json, member)}`, byGlobal)]);
+    }
+  };
+  const loaded = await t.send(requestOf('folder.load', { path: { id: global.get(child.id!)! } }));
+  const loadProblem = problemOf(loaded);
+  const loadedId = (loaded.response?.json as { folder?: { id?: unknown } } | undefined)?.folder?.id;
+  if (loadProblem || loadedId !== child.id) t.record([finding('ENV-05', 'globalId', `folder.load by globalId ${global.get(child.id!)} ${loadProblem ?? `answers folder ${JSON.stringify(loadedId)}`}, expected folder ${child.id}`, loaded)]);
+  await same('folder.getFolders', top, 'id', { query: { recursive: true } }, 'folders');
+  if (has('pages') && f.pagesFolderId !== undefined) await same('folder.getPages', f.pagesFolderId, 'id', { query: { recursive: true } }, 'pages');
+  if (has('templates') && f.templatesFolderId !== undefined) await same('folder.getTemplates', f.templatesFolderId, 'folderId', { query: { recursive: true } }, 'templates');
+  const doomedGlobal = global.get(doomed.id!);
+  if (doomedGlobal !== undefined) {
+    const deleted = await t.send(requestOf('folder.delete', { path: { id: doomedGlobal } }));
+    const problem = problemOf(deleted);
+    if (problem) t.record([finding('ENV-05', 'globalId', `folder.delete by globalId ${doomedGlobal} of folder ${doomed.id}: ${problem}`, deleted)]);
+    else {
+      const after = await t.must('folder.getFolders', { path: { id: top } });
+      const left = idsOf(after.folders);
+      if (left.includes(doomed.id!) || !left.includes(child.id!)) t.record([finding('ENV-05', 'globalId', `after folder.delete by globalId ${doomedGlobal} of folder ${doomed.id}, the mother lists ${brief(left)}`, deleted)]);
+    }
+  }
+});
+
+/** Records a finding unless the answer for several values equals the union of the answers for each value. */
+function unionFinding(what: string, multi: { ids: number[]; exchange: Exchange }, singles: number[][]): Finding[] {
+  const union = [...new Set(singles.flat())];
+  if (sameMultiset([...new Set(multi.ids)], union)) return [];
+  const { missing, extra } = setDifference(union, multi.ids);
+  return [finding('ENV-06', 'multivalued', `${what}: the values together give ${brief(multi.ids)}, one by one ${brief(union)} (missing ${brief(missing)}, unexpected ${brief(extra)})`, multi.exchange)];
+}
+
+conformance('ENV-06', 'a multivalued query parameter given several times applies every value', async (t) => {
+  const f = t.fixture;
+  const has = (feature: string) => t.config.target.features.includes(feature as never);
+  // recursiveIds (GET /folder, getFolders): the children of every named folder are fetched.
+  const top = await t.folder();
+  const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((n) => createFolderStep(t, top, n)));
+  const [a1, b1] = await Promise.all([createFolderStep(t, a!.id!, 'A1'), createFolderStep(t, b!.id!, 'B1'), createFolderStep(t, c!.id!, 'C1')]);
+  const expected = [a!.id!, b!.id!, c!.id!, a1!.id!, b1!.id!];
+  for (const [op, spec, member] of [
+    ['folder.list', { query: { folderId: String(top), recursive: true, recursiveIds: [top, a!.id!, b!.id!] } }, 'items'],
+    ['folder.getFolders', { path: { id: top }, query: { recursive: true, recursiveIds: [top, a!.id!, b!.id!] } }, 'folders'],
+  ] as const) {
+    const r = await t.call(op, spec);
+    if (!r.body) continue;
+    const got = idsOf((r.body as Record<string, unknown>)[member] as Item[] | undefined);
+    if (!sameMultiset(got, expected)) t.record([finding('ENV-06', 'multivalued', `${op} recursive with recursiveIds given three times (the test folder, A, B) lists ${brief(got)}; expected A, B, C and the children of A and B ${brief(expected)}`, r.exchange)]);
+  }
+  // template_id (getPages): the pages of all the templates given.
+  if (has('pages') && f.pagesFolderId !== undefined) {
+    const all = await t.must('folder.getPages', { path: { id: f.pagesFolderId } });
+    const templates = [...new Set((all.pages ?? []).map((p) => p.templateId).filter((id): id is number => typeof id === 'number'))].slice(0, 3);
+    if (templates.length >= 2) {
+      const pagesOf = async (ids: number[]) => {
+        const r = await t.call('folder.getPages', { path: { id: f.pagesFolderId! }, query: { template_id: ids } });
+        return { ids: idsOf(r.body?.pages), exchange: r.exchange };
+      };
+      const singles = await Promise.all(templates.map((id) => pagesOf([id])));
+      for (const order of [templates, [...templates].reverse()]) t.record(unionFinding(`getPages template_id=${order.join(',')}`, await pagesOf(order), singles.map((s) => s.ids)));
+    }
+  }
+  const channel = f.channelNodeId;
+  if (!has('multichannelling') || channel === undefined) return;
+  // id (disinherit): setting for two folders sets both; reading two folders reports what either has.
+  const [x, y, z] = await Promise.all(['X', 'Y', 'Z'].map((n) => createFolderStep(t, top, n)));
+  await t.must('folder.disinherit.setMany', { query: { id: [x!.id!, y!.id!] }, json: { disinherit: [channel] } });
+  for (const folder of [x!, y!]) {
+    const r = await t.call('folder.disinherit.get', { path: { id: folder.id! } });
+    if (r.body && !(r.body.disinherit ?? []).includes(channel)) t.record([finding('ENV-06', 'multivalued', `after POST /folder/disinherit with id ${x!.id} and id ${y!.id} disinheriting channel ${channel}, folder ${folder.id} reports disinherit ${brief(r.body.disinherit ?? [])}`, r.exchange)]);
+  }
+  const many = await t.call('folder.disinherit.getMany', { query: { id: [z!.id!, x!.id!] } });
+  if (many.body && ![...(many.body.disinherit ?? []), ...(many.body.partialDisinherit ?? [])].includes(channel)) {
+    t.record([finding('ENV-06', 'multivalued', `GET /folder/disinherit with id ${z!.id} (inherited) and id ${x!.id} (disinherited for channel ${channel}) reports neither disinherit nor partialDisinherit of that channel: ${JSON.stringify({ disinherit: many.body.disinherit, partialDisinherit: many.body.partialDisinherit })}`, many.exchange)]);
+  }
+  // usedIn (getFiles used=true): usages in every channel given count, as the union of each channel alone.
+  const roots = await t.must('folder.getFolders', { path: { id: f.masterRootFolderId } });
+  const folders = idsOf(roots.folders).filter((id) => id !== f.sandboxParentFolderId).slice(0, 8);
+  for (const folder of folders) {
+    const used = async (nodes: number[]) => {
+      const r = await t.call('folder.getFiles', { path: { folderId: folder }, query: { used: true, usedIn: nodes } });
+      return { ids: idsOf(r.body?.files), exchange: r.exchange };
+    };
+    const singles = [await used([f.masterNodeId]), await used([channel])];
+    t.record(unionFinding(`getFiles of folder ${folder} used=true usedIn=${f.masterNodeId},${channel}`, await used([f.masterNodeId, channel]), singles.map((s) => s.ids)));
+  }
+});
