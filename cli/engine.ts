@@ -14,6 +14,9 @@ export interface SuiteRun {
   tests: TestResult[];
   /** Errors outside any test: a suite file that does not load. */
   runErrors: string[];
+  /** Milliseconds from the start of the run to the first failed test, if one failed. */
+  firstFailureMs?: number;
+  durationMs: number;
 }
 
 /** Options of the engine: parallel workers, progress output, sharding. */
@@ -58,13 +61,20 @@ export class SuiteEngine {
    */
   async run(config: RunConfig, pattern?: RegExp, files?: readonly string[]): Promise<SuiteRun> {
     this.collector.reset();
+    const started = performance.now();
     this.vitest.getRootProject().provide('cmsRun', config);
     if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
     else this.vitest.resetGlobalTestNamePattern();
     let specs = await this.vitest.getRelevantTestSpecifications();
     if (files) specs = specs.filter((s) => files.some((f) => s.moduleId.endsWith(f)));
     await this.vitest.runTestSpecifications(specs, true);
-    return { tests: [...this.collector.results].sort((a, b) => a.id.localeCompare(b.id)), runErrors: [...this.collector.runErrors] };
+    const failedAt = this.collector.firstFailureAt;
+    return {
+      tests: [...this.collector.results].sort((a, b) => a.id.localeCompare(b.id)),
+      runErrors: [...this.collector.runErrors],
+      ...(failedAt !== undefined ? { firstFailureMs: Math.round(failedAt - started) } : {}),
+      durationMs: Math.round(performance.now() - started),
+    };
   }
 
   /** Stops Vitest and its workers. */

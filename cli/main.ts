@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   serve: () => import('./serve.ts'),
   run: () => import('./run.ts'),
   clean: () => import('./clean.ts'),
+  prove: () => import('./prove.ts'),
   'update-expectations': () => import('./update-expectations.ts'),
   merge: () => import('./merge.ts'),
 };

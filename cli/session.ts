@@ -18,6 +18,8 @@ export interface SessionOptions {
   baseUrl?: string;
   /** Planted faults and refusal style of the embedded server. */
   faults?: string[];
+  /** Harmless variations of the embedded server (server/variations.ts). */
+  variations?: string[];
   refusalStyle?: RefusalStyle;
   timeoutMs: number;
   concurrency: number;
@@ -66,7 +68,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const { startReferenceServer } = await import('../server/index.ts');
     let server;
     try {
-      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
+      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

@@ -11,6 +11,8 @@ export class ResultCollector implements Reporter {
   readonly results: TestResult[] = [];
   /** Errors outside any test (a suite file that does not load, an unhandled rejection). */
   readonly runErrors: string[] = [];
+  /** performance.now() when the first failed test was reported, for time-to-first-failure. */
+  firstFailureAt: number | undefined;
 
   constructor(
     private readonly root: string,
@@ -21,6 +23,7 @@ export class ResultCollector implements Reporter {
   reset(): void {
     this.results.length = 0;
     this.runErrors.length = 0;
+    this.firstFailureAt = undefined;
   }
 
   onTestModuleStart(module: TestModule): void {
@@ -55,6 +58,7 @@ export class ResultCollector implements Reporter {
       findings,
     };
     this.results.push(test);
+    if (status === 'failed') this.firstFailureAt ??= performance.now();
     const mark = status === 'passed' ? '✓' : status === 'failed' ? '✗' : '-';
     const warn = findings.filter((f) => f.severity === 'warning').length;
     const tail = status === 'skipped' ? ` (skipped: ${reason})` : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;

@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { getValidator } from '../schemas/index.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
+import { varyBody } from './variations.ts';
 
 /** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
 export const API_PREFIX = '/rest';
@@ -38,6 +39,8 @@ export interface AppOptions<S> {
   handlers: Record<string, Handler<S>>;
   /** Names of the planted faults switched on (HTTP-level and semantic). */
   faults?: FaultSet;
+  /** Names of the harmless variations switched on (server/variations.ts). */
+  variations?: ReadonlySet<string>;
   refusalStyle?: RefusalStyle;
   /** When set, requests must carry `sid=TOKEN` or `Authorization: Bearer TOKEN`. */
   authToken?: string;
@@ -224,13 +227,15 @@ function withoutNulls(_key: string, value: unknown): unknown {
 /** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
 export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   const { state, handlers, authToken } = options;
-  const faults: FaultSet = options.faults ?? new Set();
-  const style = options.refusalStyle ?? 'status';
+  const variations = options.variations ?? new Set<string>();
+  // Handlers see faults and variations as one set of switches.
+  const faults: FaultSet = new Set([...(options.faults ?? []), ...variations]);
+  const style = options.refusalStyle ?? (variations.has('refusals-as-200') ? 'body' : 'status');
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
 
   function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
     const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return reply.code(status).type(type).send(JSON.stringify(body, withoutNulls));
+    return reply.code(status).type(type).send(JSON.stringify(varyBody(body, variations), withoutNulls));
   }
 
   function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
 import { defaultDataset, loadDataset, type Dataset } from './dataset.ts';
 import { faults, getFault } from './faults.ts';
+import { getVariation, variations } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { createState, fixtureIds, type State } from './state.ts';
 import type { Feature, Target } from './target.ts';
@@ -17,6 +18,8 @@ export interface ReferenceServerOptions {
   fixture?: 'default' | string | Dataset;
   /** Planted faults to switch on, by name; an unknown name is an error. */
   faults?: string[];
+  /** Harmless variations to switch on, by name (server/variations.ts); an unknown name is an error. */
+  variations?: string[];
   refusalStyle?: RefusalStyle;
   /** Require `sid=TOKEN` or `Authorization: Bearer TOKEN` on every request. */
   authToken?: string;
@@ -52,6 +55,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (unknown.length > 0) {
     throw new Error(`unknown fault ${unknown.join(', ')}; known faults: ${faults.map((f) => f.name).join(', ')}`);
   }
+  const unknownVariations = (options.variations ?? []).filter((name) => !getVariation(name));
+  if (unknownVariations.length > 0) {
+    throw new Error(`unknown variation ${unknownVariations.join(', ')}; known variations: ${variations.map((v) => v.name).join(', ')}`);
+  }
   const fixture = options.fixture ?? 'default';
   const dataset = fixture === 'default' ? defaultDataset() : typeof fixture === 'string' ? await loadDataset(fixture) : fixture;
   const state = createState(dataset);
@@ -60,6 +67,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     state,
     handlers,
     faults: new Set(options.faults),
+    variations: new Set(options.variations),
     refusalStyle: options.refusalStyle,
     authToken,
     limits: options.limits,

@@ -23,7 +23,7 @@ function rawValues(req: OpRequest, name: string): string[] {
   return (req.rawQuery[name] ?? []).filter((v) => v !== '');
 }
 
-function parseInt(value: string, name: string): number {
+function parseInteger(value: string, name: string): number {
   const n = Number(value);
   if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw new Refusal('INVALIDDATA', `${name}: "${value}" is not an integer`, name);
   return n;
@@ -40,9 +40,9 @@ export function qInt(req: OpRequest, name: string): number | undefined;
 export function qInt(req: OpRequest, name: string, fallback?: number): number | undefined {
   const v = req.query[name];
   if (typeof v === 'number') return v;
-  if (typeof v === 'string') return parseInt(v, name);
+  if (typeof v === 'string') return parseInteger(v, name);
   const raw = rawValues(req, name)[0];
-  return raw === undefined ? fallback : parseInt(raw, name);
+  return raw === undefined ? fallback : parseInteger(raw, name);
 }
 
 /** A boolean query parameter (see qInt). */
@@ -66,9 +66,9 @@ export function qStr(req: OpRequest, name: string): string | undefined {
 /** A multivalued integer parameter: every value given (ENV-06), empty when absent. */
 export function qInts(req: OpRequest, name: string): number[] {
   const v = req.query[name];
-  if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'number' ? x : parseInt(String(x), name)));
+  if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'number' ? x : parseInteger(String(x), name)));
   if (typeof v === 'number') return [v];
-  return rawValues(req, name).map((x) => parseInt(x, name));
+  return rawValues(req, name).map((x) => parseInteger(x, name));
 }
 
 /** A multivalued string parameter (see qInts). */

@@ -51,7 +51,8 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
       out.push({ op, expect, exchange });
       return exchange;
     };
-    const top = await t.folder('env');
+    // Created leniently (not with t.folder): a step refused here would end this test only and leave the others judging nothing.
+    const top = createdId((await add('folder.create', { json: { motherId: String(t.config.sandboxFolderId), name: `env-${Math.random().toString(36).slice(2, 8)}` } }))!, 'folder');
     const sub = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Sub' } }))!, 'folder');
     const doomed = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Doomed' } }))!, 'folder');
     const fileA = createdId((await add('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: 'env-a.txt' }, files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a\n') }] } }))!, 'file');
@@ -104,7 +105,10 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
     await add('folder.load', { path: { id: 2_147_483_000 } }, 'refusal');
     await add('file.load', { path: { id: 2_147_483_001 } }, 'refusal');
     return out;
-  })();
+  })().catch((err: Error) => {
+    // Every test sharing the sample fails with the reason, never passes on an empty sample.
+    throw err instanceof SetupError ? err : new SetupError(`the envelope sample could not be built: ${err.message}`);
+  });
   return sample;
 }
 
@@ -255,6 +259,16 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
       const singles = await Promise.all(templates.map((id) => pagesOf([id])));
       for (const order of [templates, [...templates].reverse()]) t.record(unionFinding(`getPages template_id=${order.join(',')}`, await pagesOf(order), singles.map((s) => s.ids)));
     }
+    // publisherId (getPages): the pages of all the publishers given.
+    const publishers = [...new Set((all.pages ?? []).map((p) => p.publisher?.id).filter((id): id is number => typeof id === 'number'))].slice(0, 3);
+    if (publishers.length >= 2) {
+      const byPublisher = async (ids: number[]) => {
+        const r = await t.call('folder.getPages', { path: { id: f.pagesFolderId! }, query: { publisherId: ids } });
+        return { ids: idsOf(r.body?.pages), exchange: r.exchange };
+      };
+      const singles = await Promise.all(publishers.map((id) => byPublisher([id])));
+      t.record(unionFinding(`getPages publisherId=${publishers.join(',')}`, await byPublisher(publishers), singles.map((s) => s.ids)));
+    }
   }
   const channel = f.channelNodeId;
   if (!has('multichannelling') || channel === undefined) return;
@@ -272,12 +286,25 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
   // usedIn (getFiles used=true): usages in every channel given count, as the union of each channel alone.
   const roots = await t.must('folder.getFolders', { path: { id: f.masterRootFolderId } });
   const folders = idsOf(roots.folders).filter((id) => id !== f.sandboxParentFolderId).slice(0, 8);
+  const usedFiles: number[] = [];
   for (const folder of folders) {
     const used = async (nodes: number[]) => {
       const r = await t.call('folder.getFiles', { path: { folderId: folder }, query: { used: true, usedIn: nodes } });
       return { ids: idsOf(r.body?.files), exchange: r.exchange };
     };
     const singles = [await used([f.masterNodeId]), await used([channel])];
+    usedFiles.push(...singles[0]!.ids);
     t.record(unionFinding(`getFiles of folder ${folder} used=true usedIn=${f.masterNodeId},${channel}`, await used([f.masterNodeId, channel]), singles.map((s) => s.ids)));
+  }
+  // id (usage): the users of all the files given.
+  const pair = [...new Set(usedFiles)].slice(0, 2);
+  if (pair.length < 2) return;
+  for (const [op, member] of [['file.usage.file', 'files'], ['file.usage.folder', 'folders'], ['file.usage.page', 'pages']] as const) {
+    const users = async (ids: number[]) => {
+      const r = await t.call(op, { query: { id: ids } });
+      return { ids: idsOf((r.body as Record<string, unknown> | undefined)?.[member] as Item[] | undefined), exchange: r.exchange };
+    };
+    const singles = [await users([pair[0]!]), await users([pair[1]!])];
+    t.record(unionFinding(`${op} id=${pair.join(',')}`, await users(pair), singles.map((s) => s.ids)));
   }
 });

@@ -91,7 +91,8 @@ conformance('FIL-03', 'save (JSON) updates name and description, visible on load
     if (!saved.body) return saved.findings;
     const loaded = await step(t, 'file.load', { path: { id: file.id } });
     const now = loaded.body?.file;
-    if (loaded.body && (now?.name !== name || now.description !== text)) {
+    // An empty description may come back absent: a server may store it as no description.
+    if (loaded.body && (now?.name !== name || (now.description ?? '') !== text)) {
       return [modelFinding('FIL-03', `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`, loaded.exchange)];
     }
     return loaded.findings;

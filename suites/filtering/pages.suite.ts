@@ -107,7 +107,7 @@ conformance('FLT-09', 'publishedbefore and publishedsince restrict by publish da
       else out.push(...boundFindings('FLT-09', param, pages, (p) => (p.pdate > 0 ? p.pdate : since ? 0 : undefined), value, since, l));
     }
     return out;
-  });
+  }, { runs: Math.ceil(t.config.runs / 2) });
 }, { operation: 'folder.getPages' });
 
 /** The time-management moments of a page that change its status: publishing an offline page, taking an online page offline. */
@@ -157,5 +157,5 @@ conformance('FLT-09', 'permission only ever removes pages; more permissions remo
       out.push(...expectSubset('FLT-09', 'permission', one.ids, l, `requiring ${permission.join(',')} must list no page that requiring ${permission[0]} alone does not`));
     }
     return out;
-  });
+  }, { runs: Math.ceil(t.config.runs / 2) });
 }, { operation: 'folder.getPages' });

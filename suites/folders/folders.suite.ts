@@ -155,14 +155,16 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
     search: fc.constantFrom(undefined, 'a', 'Alpha', 'one', 'ET'),
     wastebin,
     inChannel: fc.boolean(),
+    inherited: fc.option(fc.boolean(), { nil: undefined }),
+    createdBefore: fc.constantFrom(undefined, 0, 1),
     addPrivileges: fc.option(fc.boolean(), { nil: undefined }),
   });
   await t.property(params, async (p) => {
     const nodeId = p.inChannel ? channel : undefined;
-    const common = { recursive: p.q.recursive, tree: p.q.tree, skipCount: p.skipCount, maxItems: p.maxItems, search: p.search, wastebin: p.wastebin, nodeId, addPrivileges: p.addPrivileges };
-    const sorting = p.sortorder ? { sortby: 'name', sortorder: p.sortorder } : {};
-    const get = await attempt(t, 'folder.getFolders', { path: { id: top }, query: { ...common, ...sorting, recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined } });
-    const body = Object.fromEntries(Object.entries({ ...common, ...(p.sortorder ? { sortBy: 'name', sortOrder: p.sortorder } : {}) }).filter(([, v]) => v !== undefined));
+    const common = { recursive: p.q.recursive, tree: p.q.tree, skipCount: p.skipCount, maxItems: p.maxItems, search: p.search, wastebin: p.wastebin, nodeId, inherited: p.inherited, addPrivileges: p.addPrivileges };
+    // The body spells some names in camel case: sortBy, sortOrder, createdBefore (contract 4.2 FolderListRequest).
+    const get = await attempt(t, 'folder.getFolders', { path: { id: top }, query: { ...common, sortby: p.sortorder && 'name', sortorder: p.sortorder, createdbefore: p.createdBefore, recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined } });
+    const body = Object.fromEntries(Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(([, v]) => v !== undefined));
     const post = await attempt(t, 'folder.getFolders.post', { json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) } });
     if (!get.body || !post.body) return [...get.findings, ...post.findings];
     // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters."

@@ -36,10 +36,15 @@ function fail(t: ConformanceContext, message: string, exchange?: Exchange, check
   return { requirement: t.requirement, check, severity: 'error', message, exchange };
 }
 
+/** The fixture's channel (a target file declaring multichannelling must name it: harness/target.ts checks). */
 function channelOf(t: ConformanceContext): number {
-  const channel = t.fixture.channelNodeId;
-  if (channel === undefined) throw new StepFailed('the target declares multichannelling but names no fixture.channelNodeId');
-  return channel;
+  return t.fixture.channelNodeId!;
+}
+
+/** Records why the test cannot go on (a step finding) and returns the error that ends it. */
+function stop(t: ConformanceContext, message: string, exchange?: Exchange): StepFailed {
+  t.record([fail(t, message, exchange, 'step')]);
+  return new StepFailed(message);
 }
 
 /** Distinct realistic names from the test's seed. */
@@ -96,7 +101,7 @@ async function localize(t: ConformanceContext, obj: Created, channel: number): P
 async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
   const lists = (await listings(t, parent, channel)).filter((l) => l.kind === obj.kind && l.what.includes('/get'));
   const record = lists.flatMap((l) => l.items).find((i) => i.name === obj.name && i.inherited !== true);
-  if (typeof record?.id !== 'number') throw new StepFailed(`the channel ${channel} does not list a localized copy of ${obj.kind} "${obj.name}"`);
+  if (typeof record?.id !== 'number') throw stop(t, `after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`, lists[0]?.exchange);
   return record.id;
 }
 
@@ -127,8 +132,7 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
 
 conformance('MCH-01', "inherited objects in the channel's root folder name the node they come from", async (t) => {
   const channel = channelOf(t);
-  const root = t.fixture.channelRootFolderId;
-  if (root === undefined) throw new StepFailed('the target declares multichannelling but names no fixture.channelRootFolderId');
+  const root = t.fixture.channelRootFolderId!;
   const lists = (await listings(t, root, channel)).filter((l) => l.what.includes('/get'));
   const findings: Finding[] = [];
   for (const list of lists) {

@@ -6,7 +6,7 @@
 import { problemOf, requestOf, stepFinding } from '../../harness/api.ts';
 import type { Finding } from '../../harness/checks.ts';
 import { brief, stringsOrdered } from '../../harness/oracles.ts';
-import { StepFailed, conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
 import { validateBody } from '../../schemas/validate.ts';
@@ -62,8 +62,8 @@ interface Collected {
  * and skipped when the target refuses that question.
  */
 async function collect(t: ConformanceContext): Promise<Collected> {
-  const folder = t.fixture.pagesFolderId;
-  if (folder === undefined) throw new StepFailed('the target declares pages but names no fixture.pagesFolderId');
+  // A target file declaring pages must name the folder (harness/target.ts checks).
+  const folder = t.fixture.pagesFolderId!;
   const out: Collected = { sources: [], problems: [] };
   const ask = async (what: string, spec: RequestSpec, optional = false) => {
     const exchange = await t.send(spec);

@@ -295,6 +295,12 @@ export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: n
   return fileFoldersOnce;
 }
 
+/** A fixture folder with files to filter and sort: the fullest one holding at most `max` files (else the smallest), so lists stay quick. */
+export async function fixtureFileFolder(t: ConformanceContext, max = 60): Promise<{ folderId: number; files: File[] } | undefined> {
+  const folders = await fixtureFileFolders(t);
+  return folders.find((f) => f.files.length <= max) ?? folders.at(-1);
+}
+
 /** Whether the target declares a feature (for checks inside a test that only some targets can answer). */
 export function hasFeature(t: ConformanceContext, feature: ConformanceContext['config']['target']['features'][number]): boolean {
   return t.config.target.features.includes(feature);

@@ -244,34 +244,44 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
   }
 }
 
-class Upload extends Step<{ folder: number; name: string; content: Uint8Array; raw: boolean }, ModelFolder> {
+/** One file an upload command sends. */
+interface Blob {
+  name: string;
+  content: Uint8Array;
+}
+
+class Upload extends Step<{ folder: number; files: Blob[]; raw: boolean }, ModelFolder> {
   protected targets(m: Model) {
     return pick(liveFolders(m), this.p.folder);
   }
 
   protected async act(m: Model, r: Real, folder: ModelFolder) {
-    const { name, content, raw } = this.p;
+    const { files, raw } = this.p;
     const requirement = raw ? 'UPL-03' : 'UPL-01';
-    this.did = `${raw ? 'createSimple' : 'upload'} ${quote(name)} (${content.length} B) into ${label(folder)}`;
-    const exchange = raw
-      ? await send(r, 'file.createSimple.raw', { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })
-      : await send(r, 'file.create.multipart', {
-          multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
-        });
-    const body = success(r, raw ? 'file.createSimple.raw' : 'file.create.multipart', exchange, requirement, this.did);
-    const file = body.file;
-    // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
-    if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
-      stop(r, requirement, `${this.did}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`, exchange);
+    const op = raw ? 'file.createSimple.raw' : 'file.create.multipart';
+    this.did = `${raw ? 'createSimple' : 'upload'} into ${label(folder)}:`;
+    for (const { name, content } of files) {
+      const exchange = raw
+        ? await send(r, op, { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })
+        : await send(r, op, {
+            multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
+          });
+      const what = `${this.did} ${quote(name)} (${content.length} B)`;
+      const body = success(r, op, exchange, requirement, what);
+      const file = body.file;
+      // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
+      if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
+        stop(r, requirement, `${what}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`, exchange);
+      }
+      const got = typeof file.name === 'string' ? file.name : name;
+      const problems: string[] = [];
+      if (!nameTaken(m, folder.key, 'file', name) && got !== name) problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
+      if (file.fileSize !== content.length) problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
+      if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
+      judge(r, problems.map((p) => finding(requirement, `${what}: ${p}`, exchange)));
+      const added = addFile(m, folder.key, { id: file.id, name: got, size: content.length, sha256: sha256(content) });
+      this.did += ` ${quote(name)} (${content.length} B) → ${label(added)}${got === name ? '' : ` named ${quote(got)}`};`;
     }
-    const got = typeof file.name === 'string' ? file.name : name;
-    const problems: string[] = [];
-    if (!nameTaken(m, folder.key, 'file', name) && got !== name) problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
-    if (file.fileSize !== content.length) problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
-    if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
-    judge(r, problems.map((p) => finding(requirement, `${this.did}: ${p}`, exchange)));
-    const added = addFile(m, folder.key, { id: file.id, name: got, size: content.length, sha256: sha256(content) });
-    this.did += ` → ${label(added)}${got === name ? '' : ` named ${quote(got)}`}`;
     await verify(r, m, { folder: folder.key, kind: 'file', view: 'master', wastebin: 'exclude' }, requirement, `after ${this.did}`);
   }
 }
@@ -519,14 +529,17 @@ class List extends Step<ListParams, ModelFolder> {
   protected async act(m: Model, r: Real, folder: ModelFolder) {
     const { kind, style, view, wastebin, recursive, first, size } = this.p;
     const q: ListingQuery = { folder: folder.key, kind, view, wastebin, recursive };
-    const paging: Record<string, number> = style === 'legacy' ? { skipCount: first, maxItems: size } : { page: first + 1, pageSize: size };
-    const paged = first !== 0 || size !== -1;
-    const op = listOperation(kind, style);
-    this.did = `list ${op} ${label(folder, listing(m, q).folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${paged ? `, ${Object.entries(paging).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''})`;
-    const full = await fetchListing(r, m, q, r.t.requirement, style);
-    if (!full) return;
     const prediction = listing(m, q);
     const total = prediction.entries.length;
+    // The window is resolved against the predicted total, so it mostly lands inside the list (and at most one step past it).
+    const skip = first % (total + 2);
+    const pageNo = 1 + (size > 0 ? first % (Math.ceil(total / size) + 1) : first);
+    const paging: Record<string, number> = style === 'legacy' ? { skipCount: skip, maxItems: size } : { page: pageNo, pageSize: size };
+    const paged = first !== 0 || size !== -1;
+    const op = listOperation(kind, style);
+    this.did = `list ${op} ${label(folder, prediction.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${paged ? `, ${Object.entries(paging).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''})`;
+    const full = await fetchListing(r, m, q, r.t.requirement, style);
+    if (!full) return;
     const findings = problemFindings(diffListing(m, q, prediction, full.records), r.t.requirement, this.did, full.exchange);
     // "numItems is the number of items matching the filters before paging"; unpaged, nothing lies beyond the list.
     if (full.numItems !== total) findings.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
@@ -534,7 +547,7 @@ class List extends Step<ListParams, ModelFolder> {
     judge(r, findings);
     if (!paged) return;
     const page = (await fetchListing(r, m, q, r.t.requirement, style, paging))!;
-    const slice = style === 'legacy' ? legacySlice(total, first, size) : pageSlice(total, first + 1, size);
+    const slice = style === 'legacy' ? legacySlice(total, skip, size) : pageSlice(total, pageNo, size);
     const want = full.records.slice(slice.start, slice.end).map((x) => x.id);
     const got = page.records.map((x) => x.id);
     const rule = style === 'legacy' ? 'PAG-07' : size === 0 ? 'PAG-02' : 'PAG-03';
@@ -588,7 +601,10 @@ const contents = fc.uint8Array({ maxLength: 64 });
 const kinds = fc.constantFrom<ObjectKind>('folder', 'file');
 
 const createFolder = fc.record({ parent: index, name: folderNames, failOnDuplicate: fc.boolean() }).map((p) => new CreateFolder(p));
-const upload = fc.record({ folder: index, name: fileNames, content: contents, raw: fc.boolean() }).map((p) => new Upload(p));
+const blob = fc.record({ name: fileNames, content: contents });
+const upload = fc.record({ folder: index, files: fc.tuple(blob), raw: fc.boolean() }).map((p) => new Upload(p));
+/** A few files at once, to give listings something to page (at most ~150 files per test with the default runs). */
+const uploadBatch = fc.record({ folder: index, files: fc.array(blob, { minLength: 2, maxLength: 4 }), raw: fc.boolean() }).map((p) => new Upload(p));
 const copy = fc.record({ file: index, folder: index, newName: fc.option(fileNames, { nil: undefined }) }).map((p) => new Copy(p));
 const move = fc.record({ file: index, folder: index }).map((p) => new Move(p));
 const save = fc.record({ file: index, name: fc.option(fileNames, { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
@@ -662,7 +678,7 @@ conformance('FLD-06', 'counts after random creations, moves and deletions agree 
 conformance('PAG-07', 'skipCount and maxItems slice listings correctly after random changes', async (t) => {
   // Mostly live items, so that pages have something to slice.
   const paging = list({ ...variety(t), views: ['master'], styles: ['legacy', 'paged'], paging: true, wastebins: t.config.target.features.includes('wastebin') ? ['exclude', 'exclude', 'exclude', 'include', 'only'] : ['exclude'] });
-  await sequences(t, createFolder, upload, upload, upload, remove, paging, paging, paging);
+  await sequences(t, createFolder, upload, uploadBatch, remove, paging, paging, paging);
 });
 
 conformance('MCH-02', 'localize and unlocalize sequences give the channel the view the model predicts', async (t) => {

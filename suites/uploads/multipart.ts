@@ -43,14 +43,14 @@ export function multipartType(boundary: string): string {
 }
 
 /**
- * Content that imitates the body's own boundary without containing a delimiter (RFC 2046: a delimiter
- * is CRLF, "--" and the boundary): the boundary at the start of a line with its last character
- * changed, the closing delimiter in mid-line, dashes and bare CRLFs.
+ * Content that imitates the body's own boundary without containing it (RFC 2046: a delimiter is CRLF,
+ * "--" and the boundary): at the start of lines, the boundary with its last character changed, with a
+ * closing "--", cut short, and bare "--" and CRLF lines. The exact boundary string never occurs, even
+ * mid-line, where strict parsers accept it and lenient ones split.
  */
 export function boundaryLookalike(boundary: string): Uint8Array {
-  const last = boundary.at(-1) === 'x' ? 'y' : 'x';
-  const near = `--${boundary.slice(0, -1)}${last}`;
-  return encoder.encode(`${near}\r\n\r\n${near}--\r\nvalue x--${boundary}--\r\n--\r\n\r\n-- ${boundary}\r\n\r\n`);
+  const near = `--${boundary.slice(0, -1)}${boundary.at(-1) === 'x' ? 'y' : 'x'}`;
+  return encoder.encode(`${near}\r\n\r\n${near}--\r\n--${boundary.slice(0, -1)}\r\n--\r\n\r\n`);
 }
 
 /** The body cut inside the last part's data: no closing delimiter, as a client that died mid-upload sends it. */

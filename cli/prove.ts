@@ -1,0 +1,126 @@
+/**
+ * `cms-conformance prove`: proves the suite on the reference server. Every planted fault must be
+ * found (a finding on one of the requirement ids it breaks), every harmless variation and the clean
+ * server must pass. One Vitest instance serves all the runs.
+ */
+import { writeFileSync } from 'node:fs';
+import type { RunConfig } from '../harness/config.ts';
+import type { TestResult } from '../reports/results.ts';
+import { getRequirement } from '../schemas/requirements.ts';
+import { faults as faultCatalogue } from '../server/faults.ts';
+import { variations as variationCatalogue } from '../server/variations.ts';
+import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { SuiteEngine, type SuiteRun } from './engine.ts';
+import { onlyPattern } from './run.ts';
+import { SessionError, openSession, type SessionOptions } from './session.ts';
+
+const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--clean-seeds N,...]
+                              [--seed N] [--runs N] [--json FILE] [--no-faults] [--no-variations]
+
+Runs the suite against the reference server with each planted fault switched on (only the tests of
+the requirements the fault breaks): each must be found. Then with each harmless variation (the tests
+of the requirements it touches) and clean under the given seeds (the whole suite): each must pass.
+Prints one line per case and "killed K/N"; --json writes every case with its timings.
+Exit: 0 every fault found and every clean or harmless case passed, 1 otherwise, 2 usage error.`;
+
+/** One proof case: a fault that must be found, or a variation or clean run that must pass. */
+export interface ProofCase {
+  kind: 'fault' | 'variation' | 'clean';
+  name: string;
+  /** Requirement ids the case is about (a fault's broken ids, a variation's touched ids); empty: all. */
+  requirements: string[];
+  seed: number;
+  /** Faults: a finding on one of the ids was found. Others: the run passed. */
+  ok: boolean;
+  /** Why the case is not ok, or what found the fault. */
+  detail: string;
+  tests: number;
+  durationMs: number;
+  firstFailureMs?: number;
+}
+
+/** A finding that proves a fault: on one of its ids; an error, or a warning of a SHOULD requirement. */
+function provingFinding(tests: readonly TestResult[], ids: readonly string[]): string | undefined {
+  for (const t of tests) {
+    for (const f of t.findings) {
+      if (!ids.includes(f.requirement)) continue;
+      const should = getRequirement(f.requirement).level === 'SHOULD';
+      if (f.severity === 'error' || should) return `${t.id}: [${f.requirement}] ${f.check}: ${f.message}`.slice(0, 300);
+    }
+  }
+  return undefined;
+}
+
+function failures(run: SuiteRun): string {
+  const failed = run.tests.filter((t) => t.status === 'failed');
+  if (run.runErrors.length) return `run error: ${run.runErrors[0]}`;
+  const first = failed[0];
+  if (!first) return '';
+  const f = first.findings.find((x) => x.severity === 'error');
+  return `${failed.length} failed, first ${first.id}: ${f ? `[${f.requirement}] ${f.message}` : (first.reason ?? '')}`.slice(0, 300);
+}
+
+export const command: Command = {
+  summary: 'prove the suite: every planted fault found, harmless variations and the clean server pass',
+  usage,
+  async run(args) {
+    const { values } = parseOptions(args, {
+      fault: { type: 'string', multiple: true },
+      variation: { type: 'string', multiple: true },
+      'clean-seeds': { type: 'string' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      json: { type: 'string' },
+      'no-faults': { type: 'boolean' },
+      'no-variations': { type: 'boolean' },
+    });
+    const seed = intOption('seed', values.seed, 1);
+    const runs = intOption('runs', values.runs, 10, 1);
+    const cleanSeeds = (values['clean-seeds'] ?? '').split(',').filter(Boolean).map((s) => intOption('clean-seeds', s, 0));
+    const unknownFault = (values.fault ?? []).filter((n) => !faultCatalogue.some((f) => f.name === n));
+    if (unknownFault.length) throw new UsageError(`unknown fault ${unknownFault.join(', ')}`);
+    const unknownVariation = (values.variation ?? []).filter((n) => !variationCatalogue.some((v) => v.name === n));
+    if (unknownVariation.length) throw new UsageError(`unknown variation ${unknownVariation.join(', ')}`);
+    const faults = values['no-faults'] ? [] : faultCatalogue.filter((f) => !values.fault || values.fault.includes(f.name));
+    const variations = values['no-variations'] ? [] : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
+
+    const engine = await SuiteEngine.create({ workers: 2, progress: null });
+    const cases: ProofCase[] = [];
+    const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
+      let s;
+      try {
+        s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
+      } catch (err) {
+        if (!(err instanceof SessionError)) throw err;
+        cases.push({ kind, name, requirements: ids, seed: caseSeed, ok: kind === 'fault', detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
+        return;
+      }
+      try {
+        const config: RunConfig = { target: s.target, replayArgs: [], seed: caseSeed, runs, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: s.sandboxFolderId };
+        const run = await engine.run(config, ids.length ? onlyPattern(ids) : undefined);
+        const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
+        const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
+        const detail = kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
+        const c: ProofCase = { kind, name, requirements: ids, seed: caseSeed, ok, detail, tests: run.tests.length, durationMs: run.durationMs, ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}) };
+        cases.push(c);
+        const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
+        console.log(`${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`);
+      } finally {
+        await s.close();
+      }
+    };
+    try {
+      for (const s of cleanSeeds) await attempt('clean', `clean seed ${s}`, [], s, {});
+      for (const v of variations) await attempt('variation', v.name, v.touches, seed, { variations: [v.name] });
+      for (const f of faults) await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
+    } finally {
+      await engine.close();
+    }
+    const faultCases = cases.filter((c) => c.kind === 'fault');
+    const killed = faultCases.filter((c) => c.ok).length;
+    const others = cases.filter((c) => c.kind !== 'fault');
+    console.log(`killed ${killed}/${faultCases.length}; harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`);
+    if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, runs, cases }, null, 2)}\n`);
+    return cases.every((c) => c.ok) ? 0 : 1;
+  },
+};
