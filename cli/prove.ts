@@ -8,7 +8,8 @@ import type { RunConfig } from '../harness/config.ts';
 import type { TestResult } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
-import { variations as variationCatalogue } from '../server/variations.ts';
+import type { FaultDef } from '../server/types.ts';
+import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { onlyPattern } from './run.ts';
@@ -60,6 +61,57 @@ function failures(run: SuiteRun): string {
   return `${failed.length} failed, first ${first.id}: ${f ? `[${f.requirement}] ${f.message}` : (first.reason ?? '')}`.slice(0, 300);
 }
 
+/** What to prove: the faults and variations (catalogue entries), the clean seeds, seed and runs. */
+export interface ProveOptions {
+  faults: readonly FaultDef[];
+  variations: readonly VariationDef[];
+  cleanSeeds: readonly number[];
+  seed: number;
+  runs: number;
+  /** Receives one line per case as it ends. */
+  log?: (line: string) => void;
+}
+
+/** Runs every proof case with one suite engine and returns the cases in the order they ran. */
+export async function prove(options: ProveOptions): Promise<ProofCase[]> {
+  const { runs, seed } = options;
+  const log = options.log ?? (() => undefined);
+  const engine = await SuiteEngine.create({ workers: 2, progress: null });
+  const cases: ProofCase[] = [];
+  const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
+    let s;
+    try {
+      s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
+    } catch (err) {
+      if (!(err instanceof SessionError)) throw err;
+      // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
+      cases.push({ kind, name, requirements: ids, seed: caseSeed, ok: false, detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
+      return;
+    }
+    try {
+      const config: RunConfig = { target: s.target, replayArgs: [], seed: caseSeed, runs, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: s.sandboxFolderId };
+      const run = await engine.run(config, ids.length ? onlyPattern(ids) : undefined);
+      const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
+      const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
+      const detail = kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
+      const c: ProofCase = { kind, name, requirements: ids, seed: caseSeed, ok, detail, tests: run.tests.length, durationMs: run.durationMs, ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}) };
+      cases.push(c);
+      const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
+      log(`${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`);
+    } finally {
+      await s.close();
+    }
+  };
+  try {
+    for (const s of options.cleanSeeds) await attempt('clean', `clean seed ${s}`, [], s, {});
+    for (const v of options.variations) await attempt('variation', v.name, v.touches, seed, { variations: [v.name] });
+    for (const f of options.faults) await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
+  } finally {
+    await engine.close();
+  }
+  return cases;
+}
+
 export const command: Command = {
   summary: 'prove the suite: every planted fault found, harmless variations and the clean server pass',
   usage,
@@ -84,38 +136,7 @@ export const command: Command = {
     const faults = values['no-faults'] ? [] : faultCatalogue.filter((f) => !values.fault || values.fault.includes(f.name));
     const variations = values['no-variations'] ? [] : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
 
-    const engine = await SuiteEngine.create({ workers: 2, progress: null });
-    const cases: ProofCase[] = [];
-    const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
-      let s;
-      try {
-        s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
-      } catch (err) {
-        if (!(err instanceof SessionError)) throw err;
-        cases.push({ kind, name, requirements: ids, seed: caseSeed, ok: kind === 'fault', detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
-        return;
-      }
-      try {
-        const config: RunConfig = { target: s.target, replayArgs: [], seed: caseSeed, runs, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: s.sandboxFolderId };
-        const run = await engine.run(config, ids.length ? onlyPattern(ids) : undefined);
-        const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
-        const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
-        const detail = kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
-        const c: ProofCase = { kind, name, requirements: ids, seed: caseSeed, ok, detail, tests: run.tests.length, durationMs: run.durationMs, ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}) };
-        cases.push(c);
-        const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
-        console.log(`${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`);
-      } finally {
-        await s.close();
-      }
-    };
-    try {
-      for (const s of cleanSeeds) await attempt('clean', `clean seed ${s}`, [], s, {});
-      for (const v of variations) await attempt('variation', v.name, v.touches, seed, { variations: [v.name] });
-      for (const f of faults) await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
-    } finally {
-      await engine.close();
-    }
+    const cases = await prove({ faults, variations, cleanSeeds, seed, runs, log: (line) => console.log(line) });
     const faultCases = cases.filter((c) => c.kind === 'fault');
     const killed = faultCases.filter((c) => c.ok).length;
     const others = cases.filter((c) => c.kind !== 'fault');

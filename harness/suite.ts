@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
+import { validatedCount } from '../schemas/validate.ts';
 import type { TargetFixture } from '../server/target.ts';
 import { problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
@@ -36,6 +37,8 @@ export interface TestMeta {
   findings: ReportedFinding[];
   /** Requests the test sent. */
   requests: number;
+  /** Responses the test validated against their operation's schema. */
+  validated: number;
 }
 
 declare module 'vitest' {
@@ -213,7 +216,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
   const feature = req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
   test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
-    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0 };
+    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0, validated: 0 };
     ctx.task.meta.cms = meta;
     const { config, transport } = runContext();
     if (feature && !config.target.features.includes(feature as never)) {
@@ -221,6 +224,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
       return;
     }
     const t = new ConformanceContext(id, requirement, config, transport);
+    const validatedBefore = validatedCount();
     try {
       await body(t);
     } catch (err) {
@@ -228,6 +232,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
       if (!(err instanceof StepFailed)) throw err;
     } finally {
       meta.requests = t.requests;
+      meta.validated = validatedCount() - validatedBefore;
       // A SHOULD requirement is robustness: "A SHOULD failure is reported as a warning, never fails a run by itself."
       meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => ({ ...f, severity: 'warning' as const })) : t.findings;
     }

@@ -54,7 +54,7 @@ export class ResultCollector implements Reporter {
       status,
       ...(reason ? { reason } : {}),
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
-      ...(meta ? { requests: meta.requests } : {}),
+      ...(meta ? { requests: meta.requests, validated: meta.validated } : {}),
       findings,
     };
     this.results.push(test);

@@ -18,6 +18,8 @@ export interface TestResult {
   durationMs: number;
   /** Requests the test sent (setup included). */
   requests?: number;
+  /** Responses the test validated against their operation's schema. */
+  validated?: number;
   findings: ReportedFinding[];
   /** Set when the run's expectation file lists the test (reports/expectations.ts). */
   expected?: 'FAIL';

@@ -68,9 +68,17 @@ export function validateBody(schemaRef: string, body: unknown, requirement: stri
   return findings;
 }
 
+let validatedResponses = 0;
+
+/** How many responses validateResponse judged in this thread so far (the benchmark's validated exchanges). */
+export function validatedCount(): number {
+  return validatedResponses;
+}
+
 /** Judges one response of an operation: status (ENV-03), content type (ENV-04), envelope and code (ENV-01/02), schema (OP-id). */
 export function validateResponse(operationId: string, response: ResponseUnderTest, options: ValidateOptions = {}): SchemaFinding[] {
   const op = getOperation(operationId);
+  validatedResponses++;
   const requirement = `OP-${op.id}`;
   const findings: SchemaFinding[] = [];
   const at = (req: string, keyword: string, message: string): SchemaFinding => ({ requirement: req, severity: 'error', instancePath: '', schemaPath: '', keyword, message });

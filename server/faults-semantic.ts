@@ -14,7 +14,7 @@ export const semanticFaults: FaultDef[] = [
   { name: 'skipcount-ignored', breaks: ['PAG-07'], description: 'Group L skipCount is ignored' },
   { name: 'findfiles-default-maxitems-10', breaks: ['PAG-08'], description: 'findFiles returns 10 items by default instead of 100' },
   { name: 'sortorder-desc-ignored', breaks: ['SRT-02', 'SRT-04'], description: 'descending order (sortorder=desc, sort=-attr) is ignored' },
-  { name: 'sort-case-sensitive', breaks: ['SRT-01'], description: 'names are compared case-sensitively, so "beta" sorts after "Gamma"' },
+  { name: 'name-sort-ignored', breaks: ['SRT-01', 'SRT-04'], description: 'sorting by name (the default) leaves lists in id order' },
   // Filters
   { name: 'search-ignores-description', breaks: ['FLT-01'], description: 'search matches id and name but not the description' },
   { name: 'createdsince-ignored', breaks: ['FLT-03'], description: 'the createdsince filter is ignored' },

@@ -176,9 +176,12 @@ export type SortKey = (o: Obj) => SortValue;
 
 type SortValue = string | number | boolean | undefined;
 
-/** A sort value ready for comparison: strings lower-cased, since names compare ignoring case (reference notes). */
-function normalized(v: SortValue, faults: FaultSet): SortValue {
-  return typeof v === 'string' && !faults.has('sort-case-sensitive') ? v.toLowerCase() : v;
+/**
+ * A sort value ready for comparison: strings lower-cased, since names compare ignoring case (reference
+ * notes), unless the harmless variation `name-order-codepoint` asks for code point order.
+ */
+function normalized(v: SortValue, switches: FaultSet): SortValue {
+  return typeof v === 'string' && !switches.has('name-order-codepoint') ? v.toLowerCase() : v;
 }
 
 /** Compares normalized sort values: undefined first, numbers numerically, strings by code unit, false before true. */
@@ -194,6 +197,9 @@ function compareNormalized(a: SortValue, b: SortValue): number {
 export function compareValues(a: SortValue, b: SortValue, faults: FaultSet): number {
   return compareNormalized(normalized(a, faults), normalized(b, faults));
 }
+
+/** The id as a sort key (the planted fault `name-sort-ignored` sorts by it instead of the name). */
+const byId: SortKey = (o) => o.id;
 
 /** Group L sort keys by lower-cased `sortby` name (SRT-03); a key a kind lacks falls back to name. */
 export function legacySortKeys(state: State, view: View): Record<string, SortKey> {
@@ -220,7 +226,9 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
  * `desc` in any case descends, anything else ascends; ties by id in the same direction (reference notes).
  */
 export function sortLegacy<T extends Obj>(items: T[], sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): T[] {
-  const key = keys[(sortby ?? 'name').toLowerCase()] ?? keys.name!;
+  const asked = (sortby ?? 'name').toLowerCase();
+  const attribute = Object.hasOwn(keys, asked) ? asked : 'name';
+  const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
   const decorated = items.map((o) => ({ o, k: normalized(key(o), faults) }));
   decorated.sort((a, b) => dir * (compareNormalized(a.k, b.k) || a.o.id - b.o.id));
@@ -237,7 +245,7 @@ export function sortByAttributes<T extends Obj>(items: T[], sort: string | undef
     const s = raw.trim();
     const dir = s.startsWith('-') ? -1 : 1;
     const name = s.replace(/^[+-]/, '').trim();
-    const key = Object.hasOwn(keys, name) ? keys[name] : undefined;
+    const key = name === 'name' && faults.has('name-sort-ignored') ? byId : Object.hasOwn(keys, name) ? keys[name] : undefined;
     if (key) specs.push({ key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
   }
   const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), faults)) }));

@@ -72,13 +72,19 @@ function termArbitrary(records: readonly { id?: number; name?: string; descripti
 conformance('FLT-01', 'Group L search lists the items whose id equals the term or whose name or description contains it', async (t) => {
   const folderId = await searchWorld(t);
   const all = { 'folder.getFiles': await mustList(t, 'folder.getFiles', folderId), 'folder.getFolders': await mustList(t, 'folder.getFolders', folderId) };
-  const op = fc.constantFrom('folder.getFiles' as const, 'folder.getFolders' as const);
-  await t.property(op.chain((o) => fc.record({ op: fc.constant(o), term: termArbitrary(all[o].records as Listed[]) })), async ({ op, term }) => {
-    const records = all[op].records as Listed[];
+  const check = (op: keyof typeof all, term: string) => {
     // "search (string; matches ID, or partial name or description)"
-    const expected = idsWhere(records, (r) => termMatches(r as File, term));
+    const expected = idsWhere(all[op].records as Listed[], (r) => termMatches(r as File, term));
     return judged(fetchList(t, op, folderId, { search: term }), (l) => expectSet('FLT-01', 'search', expected, l, `search=${term} must list the items whose id is ${term} or whose name or description contains it`));
-  });
+  };
+  // Each way of matching once on each list, then random terms.
+  for (const op of Object.keys(all) as (keyof typeof all)[]) {
+    const first = all[op].records[0];
+    if (!first) continue;
+    for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0]]) if (term) t.record(await check(op, term));
+  }
+  const op = fc.constantFrom('folder.getFiles' as const, 'folder.getFolders' as const);
+  await t.property(op.chain((o) => fc.record({ op: fc.constant(o), term: termArbitrary(all[o].records as Listed[]) })), ({ op, term }) => check(op, term));
 }, { operation: 'folder.getFiles' });
 
 conformance('FLT-02', 'Group P q filters GET /file by id, name, description, niceUrl and alternateUrls, and GET /folder by name', async (t) => {
@@ -91,11 +97,15 @@ conformance('FLT-02', 'Group P q filters GET /file by id, name, description, nic
   }
   const fileRecords = (await mustList(t, 'file.list', folderId)).records;
   const folders = await mustList(t, 'folder.list', folderId);
-  await t.property(termArbitrary(fileRecords, urlWords), async (term) => {
+  const check = (term: string) => {
     // "The list may be filtered by id, name, description, niceUrl, alternateUrls"
     const expected = idsWhere(fileRecords, (f) => termMatches(f, term, [f.niceUrl, ...(f.alternateUrls ?? [])]));
     return judged(fetchList(t, 'file.list', folderId, { q: term }), (l) => expectSet('FLT-02', 'q', expected, l, `GET /file q=${term} must list the files whose id, name, description, niceUrl or alternateUrls match`));
-  });
+  };
+  // Each field once, then random terms.
+  const first = fileRecords[0]!;
+  for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0], urlWords[0], urlWords[3]]) if (term) t.record(await check(term));
+  await t.property(termArbitrary(fileRecords, urlWords), check);
   // GET /folder: "q (string, filter query)": a folder's own name finds it, and the filter only removes folders.
   for (const f of folders.records.slice(0, 2)) {
     const l = await mustList(t, 'folder.list', folderId, { q: f.name });
@@ -259,6 +269,14 @@ conformance('FLT-07', 'getFiles broken, online and used each partition the files
         const wrong = l.records.filter((f) => flag.member?.(f) === !value);
         if (wrong.length) t.record([fail('FLT-07', 'record', `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`, l.exchange)]);
       }
+    }
+  }
+  // "used ... false only unused": no file or folder (usage lists) uses a file that used=false lists.
+  const unused = (await mustList(t, 'folder.getFiles', chosen.folderId, { used: false })).ids;
+  if (unused.length) {
+    for (const op of ['file.usage.file', 'file.usage.folder'] as const) {
+      const usage = await t.must(op, { query: { id: unused } });
+      if ((usage.total ?? 0) > 0) t.record([fail('FLT-07', 'used', `used=false lists ${brief(unused)}, but ${op} counts ${usage.total} objects using them`)]);
     }
   }
   const channel = t.fixture.channelNodeId;

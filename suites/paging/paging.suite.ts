@@ -116,25 +116,50 @@ conformance('PAG-04', 'Group P pages 1..N of a fixed size concatenate to the who
   });
 }, { operation: 'file.list' });
 
-/** Group P or Group L paging parameters for a PAG-05 case. */
-type PagingCase = { kind: 'P'; op: GroupP; page: number; pageSize: number; filter: boolean } | { kind: 'L'; op: GroupL; skipCount: number; maxItems: number; filter: boolean };
+/** A PAG-05 case: a listing, where its slice ends (exactly at the end, one item short of it, or anywhere), and whether it is filtered. */
+interface PagingCase {
+  op: GroupP | GroupL;
+  at: 'exact' | 'oneShort' | 'anywhere';
+  a: number;
+  b: number;
+  filter: boolean;
+}
+
+/** The paging parameters of a case, given the number of matching items, and the position after the slice's last item. */
+function pagingOf(c: PagingCase, total: number): { query: Query; end: number } {
+  if (c.op === 'file.list' || c.op === 'folder.list') {
+    const divisors = Array.from({ length: total }, (_, i) => i + 1).filter((d) => total % d === 0);
+    const size = c.at === 'anywhere' || !divisors.length ? c.a : divisors[c.a % divisors.length]!;
+    // exact: the last page ends at the last item; oneShort: the page before it.
+    const page = c.at === 'anywhere' || !divisors.length ? c.b : Math.max(1, total / size - (c.at === 'oneShort' ? 1 : 0));
+    return { query: { page, pageSize: size }, end: page * size };
+  }
+  if (c.at === 'anywhere') return { query: { skipCount: c.b, maxItems: c.a - 2 }, end: c.a - 2 < 0 ? Number.POSITIVE_INFINITY : c.b + c.a - 2 };
+  const skipCount = c.b % (total + 1);
+  const maxItems = Math.max(0, total - skipCount - (c.at === 'oneShort' ? 1 : 0));
+  return { query: { skipCount, maxItems }, end: skipCount + maxItems };
+}
 
 conformance('PAG-05', 'numItems counts every matching item before paging and hasMoreItems is true exactly when items lie beyond the slice', async (t) => {
   const w = await pagingWorld(t);
-  // A filter term shared by some names (the first letters of a created word), so numItems differs from the folder's size.
+  // A filter term shared by some names (a letter of a created word), so numItems differs from the folder's size.
   const term = words(t.seed, 1)[0]!.slice(0, 1);
   const n = Math.max(w.fileIds.length, w.folderIds.length) + 2;
-  const groupP = fc.record({ kind: fc.constant('P' as const), op: fc.constantFrom(...GROUP_P), page: fc.integer({ min: 1, max: n }), pageSize: fc.integer({ min: 1, max: n }), filter: fc.boolean() });
-  const groupL = fc.record({ kind: fc.constant('L' as const), op: fc.constantFrom(...GROUP_L), skipCount: fc.integer({ min: 0, max: n }), maxItems: fc.integer({ min: -1, max: n }), filter: fc.boolean() });
-  await t.property(fc.oneof(groupP, groupL) as fc.Arbitrary<PagingCase>, async (c) => {
-    const filter: Query = c.filter ? (c.kind === 'P' ? { q: term } : { search: term }) : {};
+  const cases = fc.record({
+    op: fc.constantFrom(...GROUP_P, ...GROUP_L),
+    at: fc.constantFrom('exact' as const, 'oneShort' as const, 'anywhere' as const),
+    a: fc.integer({ min: 1, max: n }),
+    b: fc.integer({ min: 1, max: n }),
+    filter: fc.boolean(),
+  });
+  await t.property(cases, async (c) => {
+    const filter: Query = c.filter ? (c.op === 'file.list' || c.op === 'folder.list' ? { q: term } : { search: term }) : {};
     // "numItems is the number of items matching the filters before paging": the same query unpaged.
     const whole = await fetchList(t, c.op, w.folderId, filter);
     if (!isListing(whole)) return [whole];
     const total = whole.ids.length;
-    const query: Query = c.kind === 'P' ? { ...filter, page: c.page, pageSize: c.pageSize } : { ...filter, skipCount: c.skipCount, maxItems: c.maxItems };
-    const end = c.kind === 'P' ? c.page * c.pageSize : c.maxItems < 0 ? Number.POSITIVE_INFINITY : c.skipCount + c.maxItems;
-    return judged(fetchList(t, c.op, w.folderId, query), (l) => {
+    const { query, end } = pagingOf(c, total);
+    return judged(fetchList(t, c.op, w.folderId, { ...filter, ...query }), (l) => {
       const out: Finding[] = [];
       if (l.numItems !== undefined && l.numItems !== total) out.push(fail('PAG-05', 'numItems', `numItems is ${l.numItems}, but ${total} items match before paging (${described(l.exchange)})`, l.exchange));
       // "hasMoreItems is true exactly when items exist beyond the returned slice".
@@ -165,6 +190,13 @@ conformance('PAG-07', 'Group L skipCount=s&maxItems=m returns items s+1 .. s+m o
   if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined) lists.push({ op: 'folder.getPages', folderId: t.fixture.pagesFolderId, query: { recursive: true } });
   if (hasFeature(t, 'templates') && t.fixture.templatesFolderId !== undefined) lists.push({ op: 'folder.getTemplates', folderId: t.fixture.templatesFolderId, query: {} });
   const full = await Promise.all(lists.map(async (l) => (await mustList(t, l.op, l.folderId, { ...l.query, maxItems: -1 })).ids));
+  // "maxItems=0 returns none", and -1 all, on every list, before random slices.
+  for (const [which, { op, folderId, query }] of lists.entries()) {
+    for (const [skipCount, maxItems] of [[0, 0], [2, 0], [0, -1], [2, -1]] as const) {
+      const expected = maxItems < 0 ? full[which]!.slice(skipCount) : [];
+      t.record(expectSequence('PAG-07', 'skipMax', expected, await mustList(t, op, folderId, { ...query, skipCount, maxItems }), `skipCount=${skipCount}&maxItems=${maxItems} must return ${maxItems < 0 ? `items ${skipCount + 1}.. of the whole list` : 'no items'}`));
+    }
+  }
   const n = Math.max(...full.map((ids) => ids.length)) + 2;
   await t.property(fc.record({ which: fc.nat({ max: lists.length - 1 }), skipCount: fc.integer({ min: 0, max: n }), maxItems: fc.integer({ min: -1, max: n }) }), async ({ which, skipCount, maxItems }) => {
     const { op, folderId, query } = lists[which]!;

@@ -82,6 +82,10 @@ describe('sorting', () => {
     expect(sortLegacy(list, undefined, undefined, keys, none).map((o) => o.id)).toEqual([1, 2, 3, 4]);
   });
 
+  it('the harmless variation name-order-codepoint sorts names by code point', () => {
+    expect(sortLegacy(list, 'name', 'asc', keys, new Set(['name-order-codepoint'])).map((o) => o.name)).toEqual(['Alpha', 'Gamma', 'alpha', 'beta']);
+  });
+
   it('SRT-02: desc in any case reverses, ties by id in the same direction; other strings ascend', () => {
     expect(sortLegacy(list, 'NAME', 'DeSc', keys, none).map((o) => o.id)).toEqual([4, 3, 2, 1]);
     expect(sortLegacy(list, 'name', 'backwards', keys, none).map((o) => o.id)).toEqual([1, 2, 3, 4]);
