@@ -6,6 +6,13 @@
 /** Members holding timestamps: "Timestamps are numbers (integers)" (contract 2.1). */
 export const TIMESTAMP_MEMBERS: ReadonlySet<string> = new Set(['cdate', 'edate', 'pdate', 'at', 'timestamp', 'lockedSince', 'versionTimestamp', 'customCdate', 'customEdate', 'offlineAt']);
 
+/**
+ * Members whose content the contract does not show ("The fields of a message element: not shown", the
+ * fields of options, selectedOptions, overview, construct parts, privilegeMap languages, latestVersion,
+ * the indirect dependencies, and startPageId's type): the conventions cannot be judged there.
+ */
+const NOT_SHOWN: ReadonlySet<string> = new Set(['messages', 'options', 'selectedOptions', 'overview', 'parts', 'languages', 'latestVersion', 'dependencies', 'startPageId']);
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -42,8 +49,8 @@ export interface ConventionBreak {
 /**
  * Every value of a JSON body that breaks "Identifiers (`id`, `folderId`, `nodeId`, ...) are integers ...
  * `globalId` is a string. Timestamps are numbers (integers)" (contract 2.1). Null values are left out
- * (members without a value), and so are the members whose type the contract leaves open: the folder's
- * `startPageId` ("object; its type: not shown", 2.3) and the file's `channelId` (2.4).
+ * (members without a value), and so are the members the contract does not show (NOT_SHOWN) and the
+ * file's `channelId` ("object in the shapes; its type: not shown", 2.4).
  */
 export function conventionBreaks(body: unknown, path = '$'): ConventionBreak[] {
   const out: ConventionBreak[] = [];
@@ -58,7 +65,7 @@ export function conventionBreaks(body: unknown, path = '$'): ConventionBreak[] {
     if (value === null || value === undefined) continue;
     if (key === 'globalId') {
       if (typeof value !== 'string') out.push({ path: at, value, rule: 'a globalId is a string' });
-    } else if (key === 'startPageId' || (key === 'channelId' && fileRecord)) {
+    } else if (NOT_SHOWN.has(key) || (key === 'channelId' && fileRecord)) {
       continue;
     } else if (isIdMember(key)) {
       const values = Array.isArray(value) ? value : [value];

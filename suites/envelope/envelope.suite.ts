@@ -7,7 +7,7 @@ import { problemOf, requestOf, type CallSpec, type OperationId } from '../../har
 import { responseCode, type Finding } from '../../harness/checks.ts';
 import { brief, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { SetupError } from '../../harness/sandbox.ts';
-import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { createFolderStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import { getOperation } from '../../schemas/operations.ts';
@@ -99,8 +99,16 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
       await add('file.localizations', { path: { id: fileA } });
       await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
       await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
-      await add('file.push2master', { path: { id: fileA }, json: { channelId: channel } });
-      await add('file.unlocalize', { path: { id: fileA }, json: { channelId: channel } });
+      // Which variant's id push2master and unlocalize take is not said: the master's, else the localized copy's.
+      const listed = await t.send(requestOf('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } }));
+      const copy = ((listed.response?.json as { files?: { id?: unknown; name?: unknown }[] } | undefined)?.files ?? []).find((x) => x.name === 'env-a.txt')?.id;
+      const either = async (op: OperationId, json: unknown) => {
+        const first = await t.send(requestOf(op, { path: { id: fileA }, json }));
+        const exchange = problemOf(first) && typeof copy === 'number' && copy !== fileA ? await t.send(requestOf(op, { path: { id: copy }, json })) : first;
+        out.push({ op, expect: 'success', exchange });
+      };
+      await either('file.push2master', { channelId: channel });
+      await either('file.unlocalize', { channelId: channel });
     }
     await add('folder.load', { path: { id: 2_147_483_000 } }, 'refusal');
     await add('file.load', { path: { id: 2_147_483_001 } }, 'refusal');

@@ -105,6 +105,15 @@ async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, cha
   return record.id;
 }
 
+/** The node names of the first group that has any, in order of trust; [] when no group names one. */
+function nodeNames(groups: (string | undefined)[][]): string[] {
+  for (const group of groups) {
+    const names = group.filter((n): n is string => typeof n === 'string' && n !== '');
+    if (names.length) return [...new Set(names)];
+  }
+  return [];
+}
+
 // ---- MCH-01 ----------------------------------------------------------------------------------
 
 conformance('MCH-01', 'folders and files created in the master are listed in the channel as inherited from the master node', async (t) => {
@@ -115,10 +124,8 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
   const inChannel = await listings(t, top, channel);
   const findings: Finding[] = [];
   for (const obj of objs) {
-    // The master node's name as the target spells it: the master's own records name it (masterNode).
-    const own = [...recordsOf(master, obj), ...recordsOf(inChannel, obj)];
-    let names = own.map((r) => r.masterNode).filter((n): n is string => typeof n === 'string' && n !== '');
-    if (names.length === 0) names = recordsOf(master, obj).map((r) => r.inheritedFrom).filter((n): n is string => typeof n === 'string' && n !== '');
+    // The master node's name as the target spells it: first as the master's own records name it.
+    const names = nodeNames([recordsOf(master, obj).map((r) => r.masterNode), recordsOf(master, obj).map((r) => r.inheritedFrom), recordsOf(inChannel, obj).map((r) => r.masterNode)]);
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
       // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true".
       if (record.inherited !== true) findings.push(fail(t, `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`, list.exchange));
@@ -141,7 +148,7 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
       const exchange = await t.send(requestOf(list.kind === 'folder' ? 'folder.load' : 'file.load', { path: { id: record.id! } }));
       if (problemOf(exchange)) continue;
       const own = (exchange.response!.json as { folder?: Item; file?: Item })[list.kind];
-      const names = [own?.masterNode, own?.inheritedFrom, record.masterNode].filter((n): n is string => typeof n === 'string' && n !== '');
+      const names = nodeNames([[own?.masterNode, own?.inheritedFrom], [record.masterNode]]);
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
       if (!names.includes(record.inheritedFrom ?? '')) {
         findings.push(fail(t, `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`, list.exchange, 'metamorphic'));

@@ -31,14 +31,17 @@ class Bench {
     return this.t.fixture.channelNodeId ?? this.t.fixture.masterNodeId;
   }
 
+  /** A fresh realistic folder name from the test's seed. */
   folderName(): string {
     return fc.sample(uniqueFolderName(), { seed: this.t.seed + this.n++, numRuns: 1 })[0]!;
   }
 
+  /** A fresh realistic file name from the test's seed. */
   fileName(): string {
     return fc.sample(uniqueFileName(), { seed: this.t.seed + this.n++, numRuns: 1 })[0]!;
   }
 
+  /** The test's folder (in the run's sandbox), a sub-folder and a file in it, created on first use. */
   objects(): Promise<{ top: number; sub: number; file: number }> {
     this.made ??= (async () => {
       const top = await this.t.folder();
@@ -49,6 +52,7 @@ class Bench {
     return this.made;
   }
 
+  /** A new folder in the test's folder, for an operation that uses its folder up (delete). */
   async freshFolder(): Promise<number> {
     return (await createFolderStep(this.t, (await this.objects()).top, this.folderName())).id!;
   }
@@ -57,8 +61,8 @@ class Bench {
   localizedFile(): Promise<{ master: number; copy: number }> {
     this.localized ??= (async () => {
       const { top } = await this.objects();
-      const name = this.fileName();
-      const master = (await uploadFileStep(this.t, top, name, `${name}\n`, 'text/plain')).id!;
+      const made = await uploadFileStep(this.t, top, this.fileName(), 'localized\n', 'text/plain');
+      const [master, name] = [made.id!, made.name];
       await this.t.must('file.localize', { path: { id: master }, json: { channelId: this.channel } });
       const listed = await this.t.must('folder.getFiles', { path: { folderId: top }, query: { nodeId: this.channel } });
       const copy = listed.files?.find((f) => f.name === name && f.inherited !== true)?.id;
@@ -84,6 +88,7 @@ class Bench {
     return `${(await this.host).url}/${encodeURIComponent(name)}`;
   }
 
+  /** Stops the file host, if one was started. */
   async close(): Promise<void> {
     await (await this.host)?.close();
   }

@@ -90,7 +90,25 @@ const idsOf = (items: readonly { id?: unknown }[]): number[] => items.map((i) =>
  * about: all of them, except that usage/file asks only about those no given file uses, since a server
  * may leave a given file out of the users of the others. `kinds` are those with ids to ask about.
  */
-async function usedInMaster(t: ConformanceContext): Promise<{ used: number[]; idsFor: Record<Kind, number[]>; kinds: Kind[]; scope: Set<number>; fileUsers: number[] }> {
+async function usedInMaster(t: ConformanceContext): Promise<Discovery> {
+  // The fixture does not change during a run: the tests of this file share one discovery (only a complete one).
+  discovery ??= await discover(t);
+  return discovery;
+}
+
+/** What usedInMaster finds. */
+interface Discovery {
+  used: number[];
+  idsFor: Record<Kind, number[]>;
+  kinds: Kind[];
+  scope: Set<number>;
+  fileUsers: number[];
+}
+
+let discovery: Discovery | undefined;
+
+/** The discovery of usedInMaster, sent through the test that asks first. */
+async function discover(t: ConformanceContext): Promise<Discovery> {
   const master = t.fixture.masterNodeId;
   const scope = await fixtureFoldersStep(t, t.fixture.masterRootFolderId, master);
   const { files } = await treeFiles(t, t.fixture.masterRootFolderId, { used: true });

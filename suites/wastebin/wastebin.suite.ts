@@ -55,8 +55,8 @@ interface DeletedWorld {
 }
 
 /**
- * Builds top/{Live/live.txt, Deleted/{deleted.txt, Inner/inner.txt}, top.txt} and deletes `Deleted`:
- * "Deleting a sandbox folder (folder.delete) is how you make deleted items."
+ * Builds top/{Live/live.txt, Deleted/{deleted.txt, Inner/inner.txt}, top.txt} and deletes `Deleted`;
+ * what lies inside it is deleted too ("deleted (a deleted, masterDeleted or folderDeleted DeleteInfo is present)").
  */
 async function deletedWorld(t: ConformanceContext): Promise<DeletedWorld> {
   const top = await t.folder();
@@ -187,7 +187,7 @@ conformance('WST-03', 'wastebin=only and exclude partition the include listing o
       const union = [...idsOf(exclude.items), ...idsOf(only.items)];
       if (!sameMultiset(idsOf(include.items), union)) {
         const { missing, extra } = setDifference(union, idsOf(include.items));
-        t.record([{ requirement: 'WST-03', check: 'partition', severity: 'error', message: `${label}: wastebin=include ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, exchange: include.exchange }]);
+        t.record([{ requirement: 'WST-03', check: 'partition', severity: 'error', message: `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, exchange: include.exchange }]);
       }
     }
   }

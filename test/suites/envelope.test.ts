@@ -42,6 +42,7 @@ describe('id and timestamp conventions', () => {
 
   it('leaves null values and the members whose type is not shown alone', () => {
     expect(conventionBreaks({ motherId: null, startPageId: { id: 'x' }, file: { fileSize: 3, channelId: { id: 'x' } } })).toEqual([]);
+    expect(conventionBreaks({ messages: [{ id: 'm1', timestamp: '2024' }], properties: { p: { options: [{ id: 'a' }] } } })).toEqual([]);
     expect(conventionBreaks({ folder: { channelId: '2' } })).toHaveLength(1);
   });
 });
