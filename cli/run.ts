@@ -8,7 +8,7 @@ import { ReportInputError, finishRun } from '../reports/index.ts';
 import { loadResults, summarize, type Results } from '../reports/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
-import type { Target } from '../server/target.ts';
+import type { Target } from '../schemas/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { collectTests, projectRoot as root } from './collect.ts';
 import { SuiteEngine } from './engine.ts';

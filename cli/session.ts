@@ -7,7 +7,7 @@ import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harn
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import type { RefusalStyle } from '../server/app.ts';
-import type { Target } from '../server/target.ts';
+import type { Target } from '../schemas/target.ts';
 import { UsageError } from './args.ts';
 
 /** How to reach the target. */

@@ -19,7 +19,7 @@ import type {
   PushToMasterRequest,
   UnlocalizeRequest,
 } from '../schemas/types.ts';
-import type { Feature, TargetFixture } from '../server/target.ts';
+import type { Feature, TargetFixture } from '../schemas/target.ts';
 import { description, fileContent, fileName, folderName, searchTerm, userLogin } from './faker.ts';
 
 /** What exists on the target: the only source of the ids a generated request carries. */

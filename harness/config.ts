@@ -1,5 +1,5 @@
 /** The configuration one run hands to every suite (through vitest's provide/inject). */
-import type { Target } from '../server/target.ts';
+import type { Target } from '../schemas/target.ts';
 
 /** Everything a suite needs to know about the run it belongs to. */
 export interface RunConfig {

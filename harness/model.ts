@@ -290,6 +290,13 @@ function marksDeletion(info: unknown): boolean {
   return (typeof at === 'number' && at !== 0) || by !== undefined;
 }
 
+/** A DeleteInfo with both members the catalogue asks for: a deletion time and the user. */
+function completeDeleteInfo(info: unknown): boolean {
+  if (info === null || typeof info !== 'object') return false;
+  const { at, by } = info as { at?: unknown; by?: unknown };
+  return typeof at === 'number' && at !== 0 && by !== null && typeof by === 'object';
+}
+
 /** Whether a record says it is deleted: itself, its master or its folder (contract 2.2). */
 export function deletionMarked(record: ListedRecord): boolean {
   return marksDeletion(record.deleted) || marksDeletion(record.folderDeleted) || marksDeletion(record.masterDeleted);
@@ -344,13 +351,15 @@ export function diffListing(m: Model, q: ListingQuery, prediction: Prediction, r
       problems.push(q.view === 'channel' ? { requirement: 'MCH-02', message: `${what} is localized in the channel but listed as inherited` } : { message: `${what} is listed as inherited in its own (master) node` });
     }
     if (q.wastebin !== 'exclude') {
-      const marked = deletionMarked(r);
-      const obj = objectById(m, e.id)!;
-      if (e.deleted && !marked) {
-        const inDeletedFolder = !(obj.kind === 'folder' && obj.deleted);
-        problems.push(inDeletedFolder ? { requirement: 'WST-05', message: `${what} lies in a deleted folder but carries no folderDeleted (nor deleted)` } : { requirement: 'WST-02', message: `${what} is deleted but carries no deleted member` });
+      const parent = parentOf(m, objectById(m, e.id)!);
+      if (parent && isDeleted(m, parent)) {
+        // WST-05 "items inside a deleted folder, listed with include, carry folderDeleted"
+        if (!marksDeletion(r.folderDeleted)) problems.push({ requirement: 'WST-05', message: `${what} lies in the deleted folder ${parent.key} but carries folderDeleted ${JSON.stringify(r.folderDeleted)}` });
+      } else if (e.deleted && !completeDeleteInfo(r.deleted)) {
+        // WST-02 "deleted ones carry deleted with at and by"
+        problems.push({ requirement: 'WST-02', message: `${what} is deleted but carries deleted ${JSON.stringify(r.deleted)}, expected at and by` });
       }
-      if (!e.deleted && marked) problems.push({ requirement: 'WST-02', message: `${what} is not deleted but its record says it is` });
+      if (!e.deleted && deletionMarked(r)) problems.push({ requirement: 'WST-02', message: `${what} is not deleted but its record says it is` });
     }
   }
   const listed = new Set(ids);

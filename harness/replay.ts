@@ -3,7 +3,7 @@
  * credentials as shell variables the reader sets, never their values) and the run line that repeats
  * exactly that case.
  */
-import type { Target } from '../server/target.ts';
+import type { Target } from '../schemas/target.ts';
 import type { Exchange } from './transport.ts';
 
 function shellQuote(s: string): string {

@@ -9,7 +9,7 @@ import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { validatedCount } from '../schemas/validate.ts';
-import type { TargetFixture } from '../server/target.ts';
+import type { TargetFixture } from '../schemas/target.ts';
 import { problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
 import type { RunConfig } from './config.ts';

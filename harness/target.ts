@@ -1,6 +1,6 @@
 /** Reading a target file and checking that the target answers at all. */
 import { readFileSync } from 'node:fs';
-import { FEATURES, type Feature, type Target } from '../server/target.ts';
+import { FEATURES, type Feature, type Target } from '../schemas/target.ts';
 import type { Transport } from './transport.ts';
 
 /** A target file that cannot be used: exit 2 with this message. */

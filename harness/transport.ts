@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, FormData, request } from 'undici';
-import type { Target } from '../server/target.ts';
+import type { Target } from '../schemas/target.ts';
 
 /** A query value; arrays repeat the parameter (multivalued). */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;

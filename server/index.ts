@@ -6,7 +6,7 @@ import { faults, getFault } from './faults.ts';
 import { getVariation, variations } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { createState, fixtureIds, type State } from './state.ts';
-import type { Feature, Target } from './target.ts';
+import type { Feature, Target } from '../schemas/target.ts';
 
 /** How to start the reference server; everything has a default. */
 export interface ReferenceServerOptions {

@@ -13,6 +13,7 @@ import {
   addFile,
   addFolder,
   channelIdOf,
+  childrenOf,
   createModel,
   deleteFolder,
   diffListing,
@@ -346,13 +347,18 @@ async function loadFile(r: Real, file: ModelFile, requirement: string, context: 
   return { exchange, file: body.file };
 }
 
-class Save extends Step<{ file: number; name: string | undefined; description: string | undefined; failOnDuplicate: boolean }, ModelFile> {
+/** A new name, or (a number) the name of the n-th other file of the folder, to meet the duplicate rules often. */
+type Rename = string | number | undefined;
+
+class Save extends Step<{ file: number; name: Rename; description: string | undefined; failOnDuplicate: boolean }, ModelFile> {
   protected targets(m: Model) {
     return pick(changeable(m), this.p.file);
   }
 
   protected async act(m: Model, r: Real, file: ModelFile) {
-    const { name, description, failOnDuplicate } = this.p;
+    const { description, failOnDuplicate } = this.p;
+    const siblings = childrenOf(m, file.folder, 'file').filter((o) => o.key !== file.key);
+    const name = typeof this.p.name === 'number' ? (pick(siblings, this.p.name)?.name ?? file.name) : this.p.name;
     const fields = { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
     this.did = `save ${label(file)} ${JSON.stringify(fields)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
     const exchange = await send(r, 'file.save.json', { path: { id: file.id }, json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
@@ -607,7 +613,7 @@ const upload = fc.record({ folder: index, files: fc.tuple(blob), raw: fc.boolean
 const uploadBatch = fc.record({ folder: index, files: fc.array(blob, { minLength: 2, maxLength: 4 }), raw: fc.boolean() }).map((p) => new Upload(p));
 const copy = fc.record({ file: index, folder: index, newName: fc.option(fileNames, { nil: undefined }) }).map((p) => new Copy(p));
 const move = fc.record({ file: index, folder: index }).map((p) => new Move(p));
-const save = fc.record({ file: index, name: fc.option(fileNames, { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
+const save = fc.record({ file: index, name: fc.option(fc.oneof(fileNames, index), { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
 const saveContent = fc.record({ file: index, content: contents }).map((p) => new SaveContent(p));
 const remove = fc.record({ folder: index }).map((p) => new Delete(p));
 const removeInChannel = fc.record({ folder: index }).map((p) => new DeleteInChannel(p));

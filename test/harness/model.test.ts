@@ -126,9 +126,14 @@ describe('judging a listing', () => {
     expect(diffListing(m, only, listing(m, only), [{ id: 11, name: 'Alpha' }])).toMatchObject([{ requirement: 'WST-03' }]);
     const include = q('D1', 'file', { wastebin: 'include' });
     expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5 }])).toEqual([]);
+    const deletedAt = { at: 5, by: { id: 1 } };
+    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([{ requirement: 'WST-02' }]);
+    const folders = q('D1', 'folder', { wastebin: 'include' });
+    expect(diffListing(m, folders, listing(m, folders), [{ id: 12, name: 'Beta', deleted: { at: 5 } }])).toMatchObject([{ requirement: 'WST-02' }]);
+    expect(diffListing(m, folders, listing(m, folders), [{ id: 12, name: 'Beta', deleted: deletedAt }])).toEqual([]);
     deleteFolder(m.folders[1]!);
-    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5 }])).toMatchObject([{ requirement: 'WST-05' }]);
-    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, folderDeleted: { at: 5, by: {} } }])).toEqual([]);
+    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([{ requirement: 'WST-05' }]);
+    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, folderDeleted: deletedAt }])).toEqual([]);
   });
 
   it('flags channel views that ignore localization and exclusion', () => {

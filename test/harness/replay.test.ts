@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlCommand, runLine } from '../../harness/replay.ts';
 import { Transport } from '../../harness/transport.ts';
-import type { Target } from '../../server/target.ts';
+import type { Target } from '../../schemas/target.ts';
 
 const run = promisify(execFile);
 const seen: { url: string; auth?: string; body: string; contentType?: string }[] = [];

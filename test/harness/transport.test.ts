@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport, retryAfterMs } from '../../harness/transport.ts';
-import type { Target } from '../../server/target.ts';
+import type { Target } from '../../schemas/target.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 

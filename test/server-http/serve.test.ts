@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { httpFaults } from '../../server/faults-http.ts';
-import type { Target } from '../../server/target.ts';
+import type { Target } from '../../schemas/target.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repo, 'bin/cms-conformance.mjs');
