@@ -81,7 +81,8 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
     let s;
     try {
-      s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
+      // With a token the embedded server declares the feature auth, so NEG-06 runs (and no-auth-check can be found).
+      s = await openSession({ ...session, authToken: 'prove-token', timeoutMs: 10_000, concurrency: 8 });
     } catch (err) {
       if (!(err instanceof SessionError)) throw err;
       // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.

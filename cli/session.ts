@@ -21,6 +21,8 @@ export interface SessionOptions {
   /** Harmless variations of the embedded server (server/variations.ts). */
   variations?: string[];
   refusalStyle?: RefusalStyle;
+  /** Makes the embedded server require this token (the target then declares the feature auth). */
+  authToken?: string;
   timeoutMs: number;
   concurrency: number;
   rate?: number;
@@ -68,7 +70,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const { startReferenceServer } = await import('../server/index.ts');
     let server;
     try {
-      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
+      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.authToken ? { authToken: options.authToken } : {}), ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

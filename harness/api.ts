@@ -102,3 +102,13 @@ export function problemOf(exchange: Exchange): string | undefined {
 export function stepFinding(requirement: string, operationId: string, exchange: Exchange, problem: string): Finding {
   return { requirement, check: 'step', severity: 'error', message: `${operationId} (a step this test relies on) failed: ${problem}`, exchange };
 }
+
+/**
+ * The id of a created object as a number, also when a target sends it as a numeric string: setup must
+ * go on so that the requirement about id types (ENV-07) can judge it, instead of the run stopping first.
+ */
+export function idOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}

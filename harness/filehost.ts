@@ -16,6 +16,8 @@ export interface HostedFile {
 
 /** A running file host. */
 export interface FileHost {
+  /** The host's origin, e.g. `http://127.0.0.1:40123`; paths under it reach the fallback. */
+  url: string;
   /** Serves `data` under a fresh random path ending in `name` and returns its URL. */
   serve(name: string, data: Uint8Array, contentType?: string): string;
   /** How many times the URL was downloaded (a GET answered with the bytes). */
@@ -65,6 +67,7 @@ export async function startFileHost(options: FileHostOptions = {}): Promise<File
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const pathOf = (url: string): string => (url.startsWith(origin) ? url.slice(origin.length) : url);
   return {
+    url: origin,
     serve(name, data, contentType = 'application/octet-stream') {
       const path = `/${randomBytes(8).toString('hex')}/${encodeURIComponent(name)}`;
       files.set(path, { data, contentType });

@@ -2,6 +2,7 @@
  * The run's sandbox: every object the suite mutates lives in a folder it created itself under the
  * target's sandbox parent, recognisable by its name prefix, removed at the end of the run.
  */
+import { idOf } from './api.ts';
 import type { Transport } from './transport.ts';
 
 /** Every sandbox folder name starts with this; `cms-conformance clean` looks for it. */
@@ -21,8 +22,8 @@ export class SetupError extends Error {
 /** Creates a folder under `motherId` (in the master view unless nodeId is given) and returns its id. */
 export async function createFolder(transport: Transport, motherId: number, name: string, nodeId?: number): Promise<number> {
   const exchange = await transport.send({ method: 'POST', path: '/folder/create', json: { motherId: String(motherId), name, ...(nodeId ? { nodeId } : {}) } });
-  const id = (exchange.response?.json as { folder?: { id?: unknown } } | undefined)?.folder?.id;
-  if (typeof id !== 'number') {
+  const id = idOf((exchange.response?.json as { folder?: { id?: unknown } } | undefined)?.folder?.id);
+  if (id === undefined) {
     const why = exchange.error ? exchange.error.message : `status ${exchange.response?.status}: ${exchange.response?.text.slice(0, 200)}`;
     throw new SetupError(`could not create folder "${name}" under ${motherId}: ${why}`);
   }

@@ -3,13 +3,15 @@
  * step relies on its operation succeeding (t.must): if it does not, the test ends with a step finding.
  */
 import type { File, Folder } from '../schemas/types.ts';
+import { idOf } from './api.ts';
 import { StepFailed, type ConformanceContext } from './suite.ts';
 
 /** Creates a folder named `name` under `motherId` (master view unless nodeId) and returns its record. */
 export async function createFolderStep(t: ConformanceContext, motherId: number, name: string, extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {}): Promise<Folder> {
   const body = await t.must('folder.create', { json: { motherId: String(motherId), name, ...extra } });
-  if (!body.folder || typeof body.folder.id !== 'number') throw new StepFailed(`folder.create answered without a folder id`);
-  return body.folder;
+  const id = idOf(body.folder?.id);
+  if (!body.folder || id === undefined) throw new StepFailed(`folder.create answered without a folder id`);
+  return { ...body.folder, id };
 }
 
 /** Uploads bytes as a new file into a folder (multipart create, data part `fileBinaryData`) and returns the file record. */
@@ -18,8 +20,9 @@ export async function uploadFileStep(t: ConformanceContext, folderId: number, na
   const body = await t.must('file.create.multipart', {
     multipart: { fields: { folderId: String(folderId), fileName: name, ...extra }, files: [{ name: 'fileBinaryData', filename: name, contentType, data: bytes }] },
   });
-  if (!body.file || typeof body.file.id !== 'number') throw new StepFailed(`file.create answered without a file id`);
-  return body.file;
+  const id = idOf(body.file?.id);
+  if (!body.file || id === undefined) throw new StepFailed(`file.create answered without a file id`);
+  return { ...body.file, id };
 }
 
 /** Creates `count` files named by `nameOf(i)` in a folder, in parallel batches, and returns their records in index order. */

@@ -10,7 +10,7 @@ import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { validatedCount } from '../schemas/validate.ts';
 import type { TargetFixture } from '../schemas/target.ts';
-import { problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
+import { idOf, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
@@ -128,8 +128,9 @@ export class ConformanceContext {
   /** Creates a fresh folder of this test inside the run's sandbox and returns its id (a failure ends the test with a step finding). */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
     const body = await this.must('folder.create', { json: { motherId: String(this.config.sandboxFolderId), name: `${name}-${Math.random().toString(36).slice(2, 8)}` } });
-    if (typeof body.folder?.id !== 'number') throw new StepFailed('folder.create answered without a folder id');
-    return body.folder.id;
+    const id = idOf(body.folder?.id);
+    if (id === undefined) throw new StepFailed('folder.create answered without a folder id');
+    return id;
   }
 
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */

@@ -5,8 +5,7 @@
  * created in its sandbox; fixture objects are only read.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFileHost, type HostedFile } from '../../harness/filehost.ts';
 import { validRequest, mediaTypeOf, type World } from '../../generators/requests.ts';
 import { checkSuccess, isRefusal } from '../../harness/checks.ts';
 import { SetupError } from '../../harness/sandbox.ts';
@@ -159,17 +158,10 @@ function rebound(spec: RequestSpec, fresh: Created): RequestSpec {
   return { ...spec, path: [...segments, encodeURIComponent(ref)].join('/') };
 }
 
-/** A file host on 127.0.0.1 serving bytes derived from the path, so a replayed request downloads the same content. */
-async function startFileHost(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    const seed = createHash('sha256').update(req.url ?? '/').digest();
-    const body = Buffer.concat(Array.from({ length: 1 + (seed[0] ?? 0) }, () => seed));
-    res.writeHead(200, { 'content-type': mediaTypeOf(decodeURIComponent(req.url ?? '')), 'content-length': body.length });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/files`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+/** Content derived from the path, so a replayed request downloads the same bytes. */
+function derivedContent(path: string): HostedFile {
+  const seed = createHash('sha256').update(path).digest();
+  return { data: Buffer.concat(Array.from({ length: 1 + (seed[0] ?? 0) }, () => seed)), contentType: mediaTypeOf(decodeURIComponent(path)) };
 }
 
 const freshFolder: Plan['fresh'] = (t, w) => newFolder(t, w.folders[0]!);
@@ -201,9 +193,9 @@ for (const op of operations) {
     async (t) => {
       const plan = plans[op.id] ?? {};
       const world = await prepareWorld(t, plan);
-      const host = plan.fileHost ? await startFileHost() : undefined;
+      const host = plan.fileHost ? await startFileHost({ fallback: derivedContent }) : undefined;
       try {
-        const requests = validRequest(op.id, host ? { ...world, sourceUrl: host.url } : world);
+        const requests = validRequest(op.id, host ? { ...world, sourceUrl: `${host.url}/files` } : world);
         await t.property(requests, async (request) => {
           const sent = plan.fresh ? rebound(request, await plan.fresh(t, world)) : request;
           return checkSuccess(await t.send(sent), op.id, { strict: t.config.strict });

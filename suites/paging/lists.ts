@@ -192,7 +192,7 @@ function compareKey(a: string | number | boolean | undefined, b: string | number
 /**
  * The first position where consecutive records break a multi-key order (later keys break ties of
  * earlier ones; equal records may come in any order), or -1. Strings compare ignoring case: the
- * suites use it on names made of one case-insensitive alphabet, where every collation agrees.
+ * suites use it on lower-case names of one alphabet, where every collation agrees.
  */
 export function orderViolation<R>(records: readonly R[], specs: readonly OrderSpec<R>[]): number {
   for (let i = 1; i < records.length; i++) {
@@ -206,15 +206,10 @@ export function orderViolation<R>(records: readonly R[], specs: readonly OrderSp
   return -1;
 }
 
-/** Orders names alphabetically ignoring case, the order "name ascending" means for the names the suites create. */
-export function alphabetical(names: readonly string[]): string[] {
-  return [...names].sort((a, b) => compareKey(a, b));
-}
-
 /**
- * `count` distinct names of one letter case pattern: each starts with a different letter, the initial
- * of every second name (alphabetically) upper-cased, so that ordering by code point (all upper-case
- * initials first) differs from alphabetical order; the rest is lower-case letters.
+ * `count` distinct names in mixed case: each starts with a different letter, the initial of every
+ * second name (alphabetically) upper-cased, so that code point order (upper-case initials first) and
+ * case-insensitive order differ and a listing shows which collation it follows; the rest is lower-case.
  */
 export function mixedCaseNames(seed: number, count: number): string[] {
   const letters = fc.sample(fc.shuffledSubarray([...'abcdefghijklmnopqrstuvwxyz'], { minLength: count, maxLength: count }), { seed, numRuns: 1 })[0]!;

@@ -664,7 +664,7 @@ async function sequences(t: ConformanceContext, ...commands: fc.Arbitrary<fc.Asy
     } catch (err) {
       if (!(err instanceof Diverged)) throw err;
     }
-    if (process.env.S5_DEBUG) (await import('node:fs')).appendFileSync('/tmp/s5/seq.log', `${t.requirement} ${String(cmds)}\n`);
+    if (process.env.S5_DEBUG) (await import('node:fs')).appendFileSync('/tmp/s5/seq.log', `${t.requirement} gen=${[...cmds].length} ${String(cmds)}\n`);
     return real.findings;
   });
 }
