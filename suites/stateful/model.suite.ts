@@ -1,8 +1,9 @@
 /**
  * Model-based tests: fast-check generates sequences of commands (create, upload, copy, move, save,
  * delete, localize, unlocalize, disinherit, list, count), runs them against the target from a fresh
- * sandbox folder, and checks every answer against harness/model.ts. A failing sequence shrinks to the
- * shortest one; its commands print as the list of requests they sent (model labels and ids).
+ * sandbox folder (holding D1 "Start", f1 and f2, see `start`), and checks every answer against
+ * harness/model.ts. A failing sequence shrinks to the shortest one; its commands print as the list of
+ * requests they sent (model labels and ids).
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -17,6 +18,7 @@ import {
   createModel,
   deleteFolder,
   diffListing,
+  folderByKey,
   hasLocalizedWithin,
   legacySlice,
   listing,
@@ -88,7 +90,7 @@ function send(r: Real, op: OperationId, spec: CallSpec): Promise<Exchange> {
 }
 
 /** The typed body of a request the contract says succeeds; otherwise a finding of `requirement` ends the sequence. */
-function success<K extends OperationId>(r: Real, _op: K, exchange: Exchange, requirement: string, what: string): ResponseOf[K] {
+function success<K extends OperationId = OperationId>(r: Real, exchange: Exchange, requirement: string, what: string): ResponseOf[K] {
   const problem = problemOf(exchange);
   if (problem) stop(r, requirement, `${what}: expected success, got ${problem}`, exchange);
   return exchange.response!.json as ResponseOf[K];
@@ -142,7 +144,7 @@ async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: str
   const prediction = listing(m, q);
   const op = listOperation(q.kind, style);
   const exchange = await send(r, op, listSpec(r, q, prediction.folderId, style, paging));
-  const where = `${op} of ${label(folderOfQuery(m, q), prediction.folderId)} (${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
+  const where = `${op} of ${label(folderByKey(m, q.folder), prediction.folderId)} (${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
   if (!prediction.listable) {
     judge(r, checkNo5xx(exchange, requirement));
     if (isRefusal(exchange)) return undefined;
@@ -155,21 +157,16 @@ async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: str
     }
     return undefined;
   }
-  const body = success(r, op, exchange, requirement, where) as Record<string, unknown>;
+  const body = success<op>(r, exchange, requirement, where) as Record<string, unknown>;
   const list = body.folders ?? body.files ?? body.items;
   if (!Array.isArray(list)) stop(r, requirement, `${where}: the answer has no list of ${q.kind}s`, exchange);
   return { exchange, records: list as ListedRecord[], numItems: body.numItems, hasMoreItems: body.hasMoreItems };
 }
 
-function folderOfQuery(m: Model, q: ListingQuery): ModelFolder {
-  return m.folders.find((f) => f.key === q.folder)!;
-}
-
 /** Lists a folder (unpaged) and compares it with the model; differences are findings of `requirement` unless they name their own rule. */
-async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, context: string): Promise<Listed | undefined> {
+async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, context: string): Promise<void> {
   const listed = await fetchListing(r, m, q, requirement);
   if (listed) judge(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), requirement, context, listed.exchange));
-  return listed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,8 +174,9 @@ async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, c
 
 /**
  * A command: `targets` resolves its generated indexes to model objects (undefined: it cannot run now,
- * the pure precondition), `act` sends ONE mutating or listing request, checks the answer against the
- * model, updates the model, and reads back what the change must have changed.
+ * the pure precondition); `act` does ONE action (a mutation, a listing or a count; an upload batch sends
+ * its files one by one), checks the answer against the model, updates the model, and reads back what
+ * the change must have changed.
  */
 abstract class Step<P, T> implements fc.AsyncCommand<Model, Real> {
   /** What the latest run of this instance sent, with labels and ids: the line the counterexample prints. */
@@ -232,7 +230,7 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
       await verify(r, m, siblings, 'FLD-02', `after the refused ${this.did}`);
       return;
     }
-    const body = success(r, 'folder.create', exchange, 'FLD-01', this.did);
+    const body = success<'folder.create'>(r, exchange, 'FLD-01', this.did);
     const id = body.folder?.id;
     // "create makes a folder under motherId, returned in FolderLoadResponse"
     if (typeof id !== 'number' || objectById(m, id)) stop(r, 'FLD-01', `${this.did}: expected the new folder with a new id, got id ${JSON.stringify(id)}`, exchange);
@@ -246,12 +244,12 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
 }
 
 /** One file an upload command sends. */
-interface Blob {
+interface Payload {
   name: string;
   content: Uint8Array;
 }
 
-class Upload extends Step<{ folder: number; files: Blob[]; raw: boolean }, ModelFolder> {
+class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, ModelFolder> {
   protected targets(m: Model) {
     return pick(liveFolders(m), this.p.folder);
   }
@@ -268,7 +266,7 @@ class Upload extends Step<{ folder: number; files: Blob[]; raw: boolean }, Model
             multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
           });
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
-      const body = success(r, op, exchange, requirement, what);
+      const body = success<op>(r, exchange, requirement, what);
       const file = body.file;
       // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
       if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
@@ -298,7 +296,7 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
     const { newName } = this.p;
     this.did = `copy ${label(source)} to ${label(target)}${newName === undefined ? '' : ` as ${quote(newName)}`}`;
     const exchange = await send(r, 'file.copy', { json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) } });
-    const body = success(r, 'file.copy', exchange, 'FIL-01', this.did);
+    const body = success<'file.copy'>(r, exchange, 'FIL-01', this.did);
     const file = body.file;
     // "copy creates a new file (new id) in the target folder, named newFilename when given; the source is unchanged"
     if (typeof file?.id !== 'number' || objectById(m, file.id)) stop(r, 'FIL-01', `${this.did}: expected a file with a new id, got id ${JSON.stringify(file?.id)}`, exchange);
@@ -331,7 +329,7 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
     const from = file.folder;
     this.did = `move ${label(file)} from ${from} to ${label(target)}`;
     const exchange = await send(r, 'file.move', { path: { id: file.id }, json: { folderId: target.id } });
-    success(r, 'file.move', exchange, 'FIL-02', this.did);
+    success(r, exchange, 'FIL-02', this.did);
     moveFile(file, target.key);
     // "move changes the file's folder: it leaves the old folder's listing and appears in the new one, same id"
     await verify(r, m, { folder: from, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-02', `after ${this.did}, in the old folder`);
@@ -342,7 +340,7 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
 /** Loads a file and returns its record; a refusal is a finding of `requirement`. */
 async function loadFile(r: Real, file: ModelFile, requirement: string, context: string) {
   const exchange = await send(r, 'file.load', { path: { id: file.id } });
-  const body = success(r, 'file.load', exchange, requirement, `${context}: loading ${label(file)}`);
+  const body = success<'file.load'>(r, exchange, requirement, `${context}: loading ${label(file)}`);
   if (!body.file || body.file.id !== file.id) stop(r, requirement, `${context}: loading ${label(file)} answered file id ${JSON.stringify(body.file?.id)}`, exchange);
   return { exchange, file: body.file };
 }
@@ -371,7 +369,7 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
       if (record.name !== file.name) stop(r, 'FIL-03', `${this.did}: the refused save still renamed the file to ${JSON.stringify(record.name)}`, load);
       return;
     }
-    success(r, 'file.save.json', exchange, 'FIL-03', this.did);
+    success(r, exchange, 'FIL-03', this.did);
     // "save (JSON) updates the given fields (name, description), visible on load"
     const { exchange: load, file: record } = await loadFile(r, file, 'FIL-03', this.did);
     const wanted = name ?? file.name;
@@ -398,7 +396,7 @@ class SaveContent extends Step<{ file: number; content: Uint8Array }, ModelFile>
       path: { id: file.id },
       multipart: { files: [{ name: 'fileBinaryData', filename: file.name, contentType: 'application/octet-stream', data: content }] },
     });
-    success(r, 'file.save.multipart', exchange, 'UPL-06', this.did);
+    success(r, exchange, 'UPL-06', this.did);
     // "POST /file/save/{id} multipart replaces the content (new fileSize), keeping the id"
     const { exchange: load, file: record } = await loadFile(r, file, 'UPL-06', this.did);
     if (record.fileSize !== content.length) stop(r, 'UPL-06', `${this.did}: load answers fileSize ${JSON.stringify(record.fileSize)}, expected the ${content.length} bytes saved`, load);
@@ -415,7 +413,7 @@ class Delete extends Step<{ folder: number }, ModelFolder> {
     this.did = `delete ${label(folder)}`;
     const inChannel = r.channel !== undefined && visibleInChannel(m, folder);
     const exchange = await send(r, 'folder.delete', { path: { id: folder.id } });
-    success(r, 'folder.delete', exchange, 'DEL-05', this.did);
+    success(r, exchange, 'DEL-05', this.did);
     deleteFolder(folder);
     const mother = parentOf(m, folder)!;
     // "deleting a local folder succeeds; it leaves default listings"
@@ -459,7 +457,7 @@ class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
     this.did = `localize ${obj.kind} ${label(obj)} in channel ${r.channel}`;
     const op = obj.kind === 'folder' ? 'folder.localize' : 'file.localize';
     const exchange = await send(r, op, { path: { id: obj.id }, json: { channelId: r.channel } });
-    success(r, op, exchange, 'MCH-02', this.did);
+    success(r, exchange, 'MCH-02', this.did);
     const q: ListingQuery = { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' };
     const listed = (await fetchListing(r, m, q, 'MCH-02'))!;
     // The copy's id is the target's choice: a new id listed under the object's name, or the master's id no longer inherited.
@@ -483,7 +481,7 @@ class Unlocalize extends Step<{ index: number }, ModelObject> {
   protected async act(m: Model, r: Real, obj: ModelObject) {
     this.did = `unlocalize ${obj.kind} ${label(obj)} (copy #${obj.localized!.id}) in channel ${r.channel}`;
     const exchange = await send(r, 'file.unlocalize', { path: { id: obj.id }, json: { channelId: r.channel } });
-    success(r, 'file.unlocalize', exchange, 'MCH-03', this.did);
+    success(r, exchange, 'MCH-03', this.did);
     unlocalize(m, obj);
     // "unlocalize removes the localized copy; the channel sees the inherited master again"
     await verify(r, m, { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' }, 'MCH-03', `after ${this.did}, in the channel`);
@@ -506,7 +504,7 @@ class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Disinheri
     const exchange = obj.kind === 'folder'
       ? await send(r, 'folder.disinherit.set', { path: { id: obj.id }, json: body })
       : await send(r, 'file.disinherit.set', { query: { id: [obj.id] }, json: body });
-    success(r, obj.kind === 'folder' ? 'folder.disinherit.set' : 'file.disinherit.set', exchange, 'MCH-05', this.did);
+    success(r, exchange, 'MCH-05', this.did);
     if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
     else obj.disinherited = mode === 'disinherit';
     // "an object excluded or disinherited for a channel is not visible in that channel's listings"
@@ -588,7 +586,7 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
       const rule = folders.unlistable === 'deleted' ? 'WST-04' : 'MCH-06';
       stop(r, rule, `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, so a refusal or zero counts were expected, got ${counted(body)}`, exchange);
     }
-    const body = success(r, 'folder.count', exchange, 'FLD-06', this.did);
+    const body = success<'folder.count'>(r, exchange, 'FLD-06', this.did);
     if (body.folders === folders.entries.length && body.files === files.entries.length) return;
     // FLD-06 "count reports folders, ..., files of the folder, matching what the listings return"; WST-04 leaves deleted items out
     const withDeleted = body.folders === listing(m, q('folder', 'include')).entries.length && body.files === listing(m, q('file', 'include')).entries.length;
@@ -607,10 +605,10 @@ const contents = fc.uint8Array({ maxLength: 64 });
 const kinds = fc.constantFrom<ObjectKind>('folder', 'file');
 
 const createFolder = fc.record({ parent: index, name: folderNames, failOnDuplicate: fc.boolean() }).map((p) => new CreateFolder(p));
-const blob = fc.record({ name: fileNames, content: contents });
-const upload = fc.record({ folder: index, files: fc.tuple(blob), raw: fc.boolean() }).map((p) => new Upload(p));
+const payload = fc.record({ name: fileNames, content: contents });
+const upload = fc.record({ folder: index, files: fc.tuple(payload), raw: fc.boolean() }).map((p) => new Upload(p));
 /** A few files at once, to give listings something to page (at most ~150 files per test with the default runs). */
-const uploadBatch = fc.record({ folder: index, files: fc.array(blob, { minLength: 2, maxLength: 4 }), raw: fc.boolean() }).map((p) => new Upload(p));
+const uploadBatch = fc.record({ folder: index, files: fc.array(payload, { minLength: 2, maxLength: 4 }), raw: fc.boolean() }).map((p) => new Upload(p));
 const copy = fc.record({ file: index, folder: index, newName: fc.option(fileNames, { nil: undefined }) }).map((p) => new Copy(p));
 const move = fc.record({ file: index, folder: index }).map((p) => new Move(p));
 const save = fc.record({ file: index, name: fc.option(fc.oneof(fileNames, index), { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
@@ -653,18 +651,30 @@ function variety(t: ConformanceContext, extra: Partial<ListVariety> = {}): ListV
   };
 }
 
-/** Runs generated command sequences, each from a fresh folder of the sandbox, and records the findings of the shrunk failure. */
+/**
+ * The world every sequence starts from, so that most generated commands find something to act on: D0
+ * (a fresh sandbox folder) holding folder D1 "Start" and file f1 "start.txt", and f2 "Start 2.bin" in D1.
+ */
+function start(): Step<unknown, unknown>[] {
+  return [
+    new CreateFolder({ parent: 0, name: 'Start', failOnDuplicate: false }),
+    new Upload({ folder: 0, files: [{ name: 'start.txt', content: new TextEncoder().encode('start\n') }], raw: false }),
+    new Upload({ folder: 1, files: [{ name: 'Start 2.bin', content: Uint8Array.of(0, 1, 2, 255) }], raw: true }),
+  ] as Step<unknown, unknown>[];
+}
+
+/** Runs generated command sequences, each from a fresh start world in the sandbox, and records the findings of the shrunk failure. */
 async function sequences(t: ConformanceContext, ...commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]): Promise<void> {
   const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
   await t.property(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (cmds) => {
     const real: Real = { t, channel, findings: [] };
-    const root = await t.folder();
+    const model = createModel(await t.folder());
     try {
-      await fc.asyncModelRun(() => ({ model: createModel(root), real }), cmds);
+      for (const step of start()) await step.run(model, real);
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
     } catch (err) {
       if (!(err instanceof Diverged)) throw err;
     }
-    if (process.env.S5_DEBUG) (await import('node:fs')).appendFileSync('/tmp/s5/seq.log', `${t.requirement} gen=${[...cmds].length} ${String(cmds)}\n`);
     return real.findings;
   });
 }

@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxTime } from '../../cli/clean.ts';
 import { createFolder, sandboxName } from '../../harness/sandbox.ts';
 import { Transport } from '../../harness/transport.ts';
+import { cli } from '../support/cli.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 
-const exec = promisify(execFile);
-const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 let server: ReferenceServer;
 let transport: Transport;
 let targetFile: string;
@@ -44,10 +41,11 @@ describe('cms-conformance clean', () => {
     await createFolder(transport, parent, old);
     await createFolder(transport, parent, fresh);
     await createFolder(transport, parent, 'cmsconf-kept-not-a-timestamp');
-    const dry = await exec(process.execPath, [bin, 'clean', '--target', targetFile, '--dry-run']);
+    const dry = await cli('clean', '--target', targetFile, '--dry-run');
     expect(dry.stdout).toMatch(new RegExp(`would remove \\d+ ${old}`));
     expect(await childNames()).toContain(old);
-    const { stdout } = await exec(process.execPath, [bin, 'clean', '--target', targetFile]);
+    const { stdout, code } = await cli('clean', '--target', targetFile);
+    expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`removed \\d+ ${old}`));
     const names = await childNames();
     expect(names).not.toContain(old);
@@ -56,6 +54,6 @@ describe('cms-conformance clean', () => {
   });
 
   it('needs a target file', async () => {
-    await expect(exec(process.execPath, [bin, 'clean'])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/clean needs --target FILE/) });
+    expect(await cli('clean')).toMatchObject({ code: 2, stderr: expect.stringMatching(/clean needs --target FILE/) });
   });
 });

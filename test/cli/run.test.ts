@@ -1,28 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import type { Results } from '../../reports/results.ts';
+import { cli } from '../support/cli.ts';
 
 // Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
 vi.setConfig({ testTimeout: 300_000 });
 
-const exec = promisify(execFile);
-const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cms-run-'));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** A port nothing listens on: bind one, note it, close it. */
 async function closedPort(): Promise<number> {

@@ -1,23 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.ts';
 
-const run = promisify(execFile);
-const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cms-validate-'));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 function file(name: string, content: unknown): string {
   const path = join(dir, name);

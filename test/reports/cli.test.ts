@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { finishRun } from '../../reports/index.ts';
 import { sampleResults, sampleTests } from './sample.ts';
+import { cli } from '../support/cli.ts';
 
-const run = promisify(execFile);
-const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cms-reports-cli-'));
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const PAG01 = 'PAG-01 without pageSize every item comes back';
 const PAG02 = 'PAG-02 pageSize 0 returns no items';
