@@ -9,7 +9,7 @@ import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { validatedCount } from '../schemas/validate.ts';
-import type { TargetFixture } from '../schemas/target.ts';
+import type { Feature, TargetFixture } from '../schemas/target.ts';
 import { idOf, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
 import type { RunConfig } from './config.ts';
@@ -204,6 +204,8 @@ function describeFailure(findings: ReportedFinding[]): string {
 export interface ConformanceOptions {
   /** The operation the test exercises, for the operation matrix of the reports. */
   operation?: string;
+  /** A feature the test needs beyond its requirement's (e.g. pages for the page part of SRT-03): skipped without it. */
+  feature?: Feature;
   timeout?: number;
 }
 
@@ -214,7 +216,7 @@ export interface ConformanceOptions {
 export function conformance(requirement: string, title: string, body: (t: ConformanceContext) => Promise<void>, options: ConformanceOptions = {}): void {
   const req = getRequirement(requirement);
   const operation = options.operation ?? req.operation ?? undefined;
-  const feature = req.feature ?? (operation ? getOperation(operation).feature : null);
+  const feature = options.feature ?? req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
   test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
     const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0, validated: 0 };

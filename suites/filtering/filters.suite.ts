@@ -24,22 +24,16 @@ import {
   hasFeature,
   idsWhere,
   isListing,
+  judged,
   mustList,
   partitionFindings,
   termMatches,
   userTexts,
   words,
-  type Listing,
   type Query,
 } from '../paging/lists.ts';
 
 type Listed = File | Folder | Page | Template;
-
-/** Runs a check over a fetched listing, or returns the step finding when the listing was refused. */
-async function judged<R>(result: Promise<Listing<R> | Finding>, check: (l: Listing<R>) => Finding[]): Promise<Finding[]> {
-  const l = await result;
-  return isListing(l) ? check(l) : [l];
-}
 
 /**
  * A sandbox folder whose files and sub-folders carry names and descriptions of distinct words; the
@@ -192,26 +186,30 @@ conformance('FLT-04', 'creator/editor patterns and creatorId/editorId restrict b
   });
 }, { operation: 'folder.getFiles' });
 
-conformance('FLT-05', 'inherited=true lists only inherited objects in the channel, false only local ones, unset both', async (t) => {
+conformance('FLT-05', 'inherited=true lists only inherited objects in the channel, false only local and localized ones, unset both', async (t) => {
   const channel = t.fixture.channelNodeId!;
   const folderId = await t.folder();
   const names = words(t.seed, 8);
   // Master objects are inherited into the channel; those created with the channel's nodeId are local there.
   const master = [...(await uploadManyStep(t, folderId, 2, (i) => `${names[i]}.txt`)), await createFolderStep(t, folderId, names[2]!)];
   const local = [await uploadFileStep(t, folderId, `${names[3]}.txt`, 'local\n', 'text/plain', { nodeId: String(channel) }), await createFolderStep(t, folderId, names[4]!, { nodeId: channel })];
+  // The second master file gets a localized copy in the channel, which the channel lists in its place.
+  await t.must('file.localize', { path: { id: master[1]!.id! }, json: { channelId: channel } });
+  const copy = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).records.find((f) => f.name === master[1]!.name);
+  if (!copy?.id) return void t.record([fail('FLT-05', 'step', `after localizing file ${master[1]!.id} in channel ${channel}, the channel's listing of folder ${folderId} does not show it`)]);
   const kinds = [
-    { op: 'folder.getFiles' as const, master: [master[0]!.id!, master[1]!.id!], local: [local[0]!.id!] },
-    { op: 'file.list' as const, master: [master[0]!.id!, master[1]!.id!], local: [local[0]!.id!] },
-    { op: 'folder.getFolders' as const, master: [master[2]!.id!], local: [local[1]!.id!] },
-    { op: 'folder.list' as const, master: [master[2]!.id!], local: [local[1]!.id!] },
+    { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
+    { op: 'file.list' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
+    { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
+    { op: 'folder.list' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
   ];
   for (const k of kinds) {
     const [unset, yes, no] = await Promise.all([undefined, true, false].map((inherited) => mustList(t, k.op, folderId, { nodeId: channel, inherited })));
     // "inherited (boolean): true: only inherited in the given node; false: only local/localized; unset: both"
     t.record([
-      ...expectSet('FLT-05', 'unset', [...k.master, ...k.local], unset!, `${k.op} in the channel without inherited must list inherited and local objects`),
-      ...expectSet('FLT-05', 'inheritedTrue', k.master, yes!, `${k.op} with inherited=true must list only the objects inherited from the master`),
-      ...expectSet('FLT-05', 'inheritedFalse', k.local, no!, `${k.op} with inherited=false must list only the channel's local objects`),
+      ...expectSet('FLT-05', 'unset', [...k.inherited, ...k.local], unset!, `${k.op} in the channel without inherited must list inherited, local and localized objects`),
+      ...expectSet('FLT-05', 'inheritedTrue', k.inherited, yes!, `${k.op} with inherited=true must list only the objects inherited from the master`),
+      ...expectSet('FLT-05', 'inheritedFalse', k.local, no!, `${k.op} with inherited=false must list only the channel's local and localized objects`),
     ]);
   }
 }, { operation: 'folder.getFiles' });
@@ -244,7 +242,7 @@ conformance('FLT-06', 'getPages with recursive=true lists the union of the pages
   const union: number[] = [];
   for (const id of [pagesFolder, ...subs]) union.push(...(await mustList(t, 'folder.getPages', id)).ids);
   t.record(expectSet('FLT-06', 'union', union, await mustList(t, 'folder.getPages', pagesFolder, { recursive: true }), 'getPages with recursive=true must equal the pages of the folder and of all its sub-folders'));
-}, { operation: 'folder.getPages' });
+}, { feature: 'pages', operation: 'folder.getPages' });
 
 /** The boolean file filters of getFiles and GET /file, and the record member each agrees with. */
 const FILE_FLAGS: { name: string; member?: (f: File) => boolean | undefined }[] = [
@@ -354,4 +352,4 @@ conformance('FLT-10', 'findPages query matches page names; sub-folders by defaul
     out.push(...expectIncludes('FLT-10', 'allFolders', matching(deep), everywhere, `findPages folderId=0 query=${query} must search every folder`));
     return out;
   });
-}, { operation: 'folder.findPages' });
+}, { feature: 'pages', operation: 'folder.findPages' });

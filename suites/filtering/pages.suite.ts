@@ -9,7 +9,7 @@ import type { Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
-import { boundFindings, described, expectIncludes, expectSet, expectSubset, fail, fetchList, idsWhere, isListing, mustList, partitionFindings, type Listing, type Query } from '../paging/lists.ts';
+import { boundFindings, described, expectIncludes, expectSet, expectSubset, fail, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, type Listing, type Query } from '../paging/lists.ts';
 
 /** The pages folder and its sub-folders: every getPages call of this suite lists them. */
 const BASE: Query = { recursive: true };
@@ -19,12 +19,6 @@ async function pagesOf(t: ConformanceContext): Promise<{ pages: Page[]; list: (q
   const folderId = t.fixture.pagesFolderId!;
   const pages = (await mustList(t, 'folder.getPages', folderId, BASE)).records;
   return { pages, list: (query) => fetchList(t, 'folder.getPages', folderId, { ...BASE, ...query }) };
-}
-
-/** Runs a check over a fetched listing, or returns the step finding when the listing was refused. */
-async function judged<R>(result: Promise<Listing<R> | Finding>, check: (l: Listing<R>) => Finding[]): Promise<Finding[]> {
-  const l = await result;
-  return isListing(l) ? check(l) : [l];
 }
 
 const distinct = <T>(values: readonly (T | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v !== undefined))];

@@ -157,7 +157,7 @@ async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: str
     }
     return undefined;
   }
-  const body = success<op>(r, exchange, requirement, where) as Record<string, unknown>;
+  const body = success(r, exchange, requirement, where) as Record<string, unknown>;
   const list = body.folders ?? body.files ?? body.items;
   if (!Array.isArray(list)) stop(r, requirement, `${where}: the answer has no list of ${q.kind}s`, exchange);
   return { exchange, records: list as ListedRecord[], numItems: body.numItems, hasMoreItems: body.hasMoreItems };
@@ -266,7 +266,7 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
             multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
           });
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
-      const body = success<op>(r, exchange, requirement, what);
+      const body = success<typeof op>(r, exchange, requirement, what);
       const file = body.file;
       // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
       if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
@@ -544,7 +544,8 @@ class List extends Step<ListParams, ModelFolder> {
     this.did = `list ${op} ${label(folder, prediction.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${paged ? `, ${Object.entries(paging).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''})`;
     const full = await fetchListing(r, m, q, r.t.requirement, style);
     if (!full) return;
-    const findings = problemFindings(diffListing(m, q, prediction, full.records), r.t.requirement, this.did, full.exchange);
+    // A recursive listing that differs without a rule of its own breaks FLT-06 "recursive=true includes objects of all sub-folders".
+    const findings = problemFindings(diffListing(m, q, prediction, full.records), recursive ? 'FLT-06' : r.t.requirement, this.did, full.exchange);
     // "numItems is the number of items matching the filters before paging"; unpaged, nothing lies beyond the list.
     if (full.numItems !== total) findings.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
     if (full.hasMoreItems !== false) findings.push(finding(style === 'legacy' ? 'PAG-06' : 'PAG-01', `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`, full.exchange));

@@ -22,6 +22,7 @@ const listing = (ids: number[]): Listing<{ id: number }> => ({ records: ids.map(
 describe('id list comparisons', () => {
   it('names the request without the base path', () => {
     expect(described(exchange)).toBe('GET /folder/getFiles/7?search=x');
+    expect(described({ ...exchange, request: { ...exchange.request, url: 'http://h/file-api/rest/file?folderId=3' } })).toBe('GET /file?folderId=3');
   });
 
   it('accepts the expected sequence and reports the first difference otherwise', () => {
