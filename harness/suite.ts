@@ -172,8 +172,9 @@ export class ConformanceContext {
       },
     );
     if (result.failed) {
-      this.currentPath = result.counterexamplePath ?? undefined;
       this.currentCounterexample = fc.stringify(result.counterexample?.[0]);
+      // Command sequences replay from their own metadata, which a path alone cannot carry: the seed replays them.
+      this.currentPath = /replayPath=/.test(this.currentCounterexample) ? undefined : (result.counterexamplePath ?? undefined);
       if (lastFailure.length) this.record(lastFailure);
       else this.record([{ requirement: this.requirement, check: 'property', severity: 'error', message: `property failed: ${String(result.errorInstance ?? 'no findings recorded')}` }]);
       this.currentPath = undefined;

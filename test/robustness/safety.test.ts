@@ -1,0 +1,107 @@
+/**
+ * The suite never damages what it did not create: a full run against a served reference server goes
+ * through a recording proxy; every mutating request must name only objects the run created (the run's
+ * own sandbox is created under the fixture's sandbox parent), every object that existed before the
+ * run must be unchanged afterwards, and the sandbox must be gone.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
+import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+import { cli } from '../support/cli.ts';
+
+vi.setConfig({ testTimeout: 900_000 });
+
+interface Recorded {
+  method: string;
+  url: string;
+  body: string;
+}
+
+let upstream: ReferenceServer;
+let proxy: Server;
+let targetFile: string;
+const recorded: Recorded[] = [];
+
+beforeAll(async () => {
+  upstream = await startReferenceServer({ port: 0 });
+  const up = new URL(upstream.baseUrl);
+  proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method !== 'GET') recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
+      const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      fwd.on('error', () => res.destroy());
+      fwd.end(body);
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const { port } = proxy.address() as { port: number };
+  targetFile = join(mkdtempSync(join(tmpdir(), 'cms-safety-')), 'target.json');
+  writeFileSync(targetFile, JSON.stringify({ ...upstream.target, baseUrl: `http://127.0.0.1:${port}/rest` }));
+});
+
+afterAll(async () => {
+  proxy.closeAllConnections();
+  proxy.close();
+  await upstream.close();
+});
+
+/** Every id a mutating request names: the path id, id query parameters, and id members of a JSON or multipart body. */
+function namedIds(r: Recorded): { where: string; id: string }[] {
+  const url = new URL(r.url, 'http://x');
+  const out: { where: string; id: string }[] = [];
+  const last = url.pathname.split('/').pop() ?? '';
+  if (/^\d+$|^[A-Za-z0-9]{4}\.[0-9a-f-]{36}$/.test(last)) out.push({ where: 'path', id: decodeURIComponent(last) });
+  for (const name of ['id', 'folderId']) for (const v of url.searchParams.getAll(name)) out.push({ where: `query ${name}`, id: v });
+  let json: unknown;
+  try {
+    json = JSON.parse(r.body);
+  } catch {
+    for (const m of r.body.matchAll(/name="(folderId)"\r\n\r\n(\d+)/g)) out.push({ where: `part ${m[1]}`, id: m[2]! });
+  }
+  const body = json as { motherId?: unknown; folderId?: unknown; targetFolder?: { id?: unknown }; file?: { id?: unknown } } | undefined;
+  if (body && typeof body === 'object') {
+    for (const [where, v] of [['motherId', body.motherId], ['folderId', body.folderId], ['targetFolder.id', body.targetFolder?.id], ['file.id', body.file?.id]] as const) {
+      if (typeof v === 'number' || typeof v === 'string') out.push({ where: `body ${where}`, id: String(v) });
+    }
+  }
+  return out;
+}
+
+describe('safety on a live target', () => {
+  it('mutates only what the run created, leaves every fixture object as it was, and removes its sandbox', async () => {
+    const state = upstream.state;
+    const before = new Map([...state.objects].map(([id, o]) => [id, JSON.stringify(o)]));
+    const globalIds = new Map([...state.byGlobalId]);
+    const r = await cli('run', '--target', targetFile, '--runs', '5', '--concurrency', '4', '--seed', '21', '--out', join(tmpdir(), `cms-safety-out-${process.pid}`));
+    expect(r.code, r.stdout.slice(-3000)).toBe(0);
+
+    const parent = String(upstream.target.fixture.sandboxParentFolderId);
+    const violations: string[] = [];
+    for (const req of recorded) {
+      for (const { where, id } of namedIds(req)) {
+        const local = /^\d+$/.test(id) ? Number(id) : globalIds.get(id);
+        if (local === undefined || !before.has(local)) continue;
+        // The one mutation outside a sandbox: creating the run's sandbox folder under the sandbox parent.
+        const createsSandbox = req.url.endsWith('/folder/create') && where === 'body motherId' && id === parent && new RegExp(`"name":"${SANDBOX_PREFIX}`).test(req.body);
+        if (!createsSandbox) violations.push(`${req.method} ${req.url} names fixture object ${id} (${where})`);
+      }
+    }
+    expect(violations).toEqual([]);
+
+    const changed = [...before].filter(([id, json]) => JSON.stringify(state.objects.get(id)) !== json).map(([id]) => id);
+    expect(changed).toEqual([]);
+    const left = [...state.objects.values()].filter((o) => typeof (o as { name?: unknown }).name === 'string' && (o as { name: string }).name.startsWith(SANDBOX_PREFIX) && !(o as { deleted?: unknown }).deleted);
+    expect(left).toEqual([]);
+    expect(recorded.length).toBeGreaterThan(500);
+  });
+});
