@@ -87,16 +87,23 @@ describe('safety on a live target', () => {
 
     const parent = String(upstream.target.fixture.sandboxParentFolderId);
     const violations: string[] = [];
+    let named = 0;
+    let sandboxes = 0;
     for (const req of recorded) {
       for (const { where, id } of namedIds(req)) {
+        named++;
         const local = /^\d+$/.test(id) ? Number(id) : globalIds.get(id);
         if (local === undefined || !before.has(local)) continue;
         // The one mutation outside a sandbox: creating the run's sandbox folder under the sandbox parent.
         const createsSandbox = req.url.endsWith('/folder/create') && where === 'body motherId' && id === parent && new RegExp(`"name":"${SANDBOX_PREFIX}`).test(req.body);
-        if (!createsSandbox) violations.push(`${req.method} ${req.url} names fixture object ${id} (${where})`);
+        if (createsSandbox) sandboxes++;
+        else violations.push(`${req.method} ${req.url} names fixture object ${id} (${where})`);
       }
     }
     expect(violations).toEqual([]);
+    // The audit saw the requests' ids (it is not vacuous) and exactly one mutation of a fixture folder: the sandbox.
+    expect(named).toBeGreaterThan(500);
+    expect(sandboxes).toBe(1);
 
     const changed = [...before].filter(([id, json]) => JSON.stringify(state.objects.get(id)) !== json).map(([id]) => id);
     expect(changed).toEqual([]);
