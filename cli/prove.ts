@@ -11,6 +11,7 @@ import { faults as faultCatalogue } from '../server/faults.ts';
 import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { collectTests } from './collect.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { onlyPattern } from './run.ts';
 import { SessionError, openSession, type SessionOptions } from './session.ts';
@@ -76,6 +77,8 @@ export interface ProveOptions {
 export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
   const log = options.log ?? (() => undefined);
+  // Each case loads only the suite files that hold its requirements' tests: start-up is most of a small case.
+  const declared = await collectTests();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   const cases: ProofCase[] = [];
   const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
@@ -91,7 +94,9 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
     }
     try {
       const config: RunConfig = { target: s.target, replayArgs: [], seed: caseSeed, runs, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: s.sandboxFolderId };
-      const run = await engine.run(config, ids.length ? onlyPattern(ids) : undefined);
+      const pattern = ids.length ? onlyPattern(ids) : undefined;
+      const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
+      const run = await engine.run(config, pattern, files);
       const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
       const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
       const detail = kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);

@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { getValidator } from '../schemas/index.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
+import { shapeFaultName } from './faults-http.ts';
 import { varyBody } from './variations.ts';
 
 /** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
@@ -262,6 +263,21 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     return send(reply, status, body);
   }
 
+  /**
+   * The shape fault: every member beyond the envelope goes out with the wrong JSON type, except records
+   * with an id (so a client can still follow them); an answer with nothing else gets a text responseInfo.
+   */
+  function misshape(body: Record<string, unknown>): void {
+    let changed = false;
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'messages' || key === 'responseInfo' || value === null || value === undefined) continue;
+      if (typeof value === 'object' && !Array.isArray(value) && 'id' in value) continue;
+      body[key] = typeof value === 'string' ? value.length : JSON.stringify(value);
+      changed = true;
+    }
+    if (!changed) body.responseInfo = 'OK';
+  }
+
   function sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply {
     const body: Record<string, unknown> = {
       ...result,
@@ -269,6 +285,7 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
       responseInfo: { responseCode: faults.has('response-code-lowercase') ? 'ok' : 'OK', responseMessage: 'Success' },
     };
     if (faults.has('envelope-missing-messages')) delete body.messages;
+    if (faults.has(shapeFaultName(op.response.schema))) misshape(body);
     return send(reply, op.method === 'POST' && faults.has('post-answers-200') ? 200 : op.response.status, body);
   }
 

@@ -2,6 +2,8 @@
  * Planted faults of the HTTP layer (server/app.ts): realistic transport-level deviations, off by
  * default, that the suite's self-tests switch on one at a time to prove the named requirement catches them.
  */
+import { getSchema } from '../schemas/index.ts';
+import { operations } from '../schemas/operations.ts';
 import type { FaultDef } from './types.ts';
 
 /** The HTTP layer's planted faults. */
@@ -62,3 +64,23 @@ export const httpFaults: FaultDef[] = [
     description: 'requests without the configured credentials are served as if authenticated',
   },
 ];
+
+/** The name of the shape fault of a response type, e.g. `shape-legacy-file-list-response`. */
+export function shapeFaultName(responseSchema: string): string {
+  const title = responseSchema.replace(/^.*\//, '').replace(/\.json$/, '');
+  return `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
+}
+
+/**
+ * One shape fault per response type: the answer's members are serialised with the wrong JSON type
+ * (a field serialised as a string, a list as text), which every operation answering that type breaks.
+ */
+export const shapeFaults: FaultDef[] = [...new Set(operations.map((op) => op.response.schema))].map((schema) => ({
+  name: shapeFaultName(schema),
+  breaks: [
+    ...operations.filter((op) => op.response.schema === schema).map((op) => `OP-${op.id}`),
+    // An answer that is only the envelope has nothing else to misshape: its responseInfo goes out as text.
+    ...(Object.keys(getSchema(schema).properties ?? {}).length === 0 && (getSchema(schema).allOf ?? []).length <= 1 ? ['ENV-01'] : []),
+  ],
+  description: `${schema.replace(/^.*\//, '').replace(/\.json$/, '')} answers carry their members with the wrong JSON type (numbers and lists as strings)`,
+}));

@@ -1,12 +1,13 @@
 /** The catalogue of every planted fault of the reference server: HTTP-level and semantic. */
-import { httpFaults } from './faults-http.ts';
+import { httpFaults, shapeFaults } from './faults-http.ts';
 import { semanticFaults } from './faults-semantic.ts';
 import type { FaultDef } from './types.ts';
 
-/** Every planted fault, HTTP-level first, sorted by name within each layer. */
+/** Every planted fault: HTTP-level, then semantic, then one shape fault per response type; sorted by name within each. */
 export const faults: readonly FaultDef[] = [
   ...[...httpFaults].sort((a, b) => a.name.localeCompare(b.name)),
   ...[...semanticFaults].sort((a, b) => a.name.localeCompare(b.name)),
+  ...[...shapeFaults].sort((a, b) => a.name.localeCompare(b.name)),
 ];
 
 const byName = new Map(faults.map((f) => [f.name, f]));
