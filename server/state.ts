@@ -9,12 +9,13 @@ import {
   type Dataset,
   type DatasetConstruct,
   type DatasetGroup,
+  type DatasetObject,
+  type DatasetPage,
   type DatasetImage,
   type DatasetLanguage,
   type DatasetMarkupLanguage,
   type DatasetNode,
   type DatasetTag,
-  type DatasetTimeManagement,
   type DatasetUser,
 } from './dataset.ts';
 
@@ -81,27 +82,10 @@ export interface FileObj extends StoredBase {
 }
 
 /** A stored page; `templateSet` is the channel set of its template. */
-export interface PageObj extends StoredBase {
+export interface PageObj extends StoredBase, Omit<DatasetPage, keyof DatasetObject | 'folderId' | 'templateId'> {
   kind: 'page';
+  /** The template's channel set (the dataset names the template by id). */
   templateSet: number;
-  fileName: string;
-  language?: string;
-  contentSetId?: number;
-  contentId: number;
-  priority: number;
-  online: boolean;
-  modified: boolean;
-  pdate: number;
-  publisherId?: number;
-  lockedBy?: number;
-  lockedSince?: number;
-  timeManagement?: DatasetTimeManagement;
-  translation?: { masterPageId: number; inSync: boolean };
-  niceUrl?: string;
-  alternateUrls?: string[];
-  customCdate?: number;
-  customEdate?: number;
-  workflow?: { userId: number; groupIds: number[]; message: string; modified: boolean; timestamp: number };
 }
 
 /** A stored template; `parentSet` is its home folder. */
