@@ -4,14 +4,15 @@
  * never a crash, a hang or a stack trace; a target that dies mid-run still gets its reports, exit 1.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Results } from '../../reports/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+import { startProxy } from '../support/proxy.ts';
 
 // Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
 vi.setConfig({ testTimeout: 300_000 });
@@ -19,27 +20,6 @@ vi.setConfig({ testTimeout: 300_000 });
 const exec = promisify(execFile);
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cms-misbehave-'));
-
-type Misbehaviour = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-/** A proxy to the reference server; `misbehave` answers instead of it when it returns true. */
-async function proxy(upstream: ReferenceServer, misbehave: Misbehaviour): Promise<{ server: Server; targetFile: string }> {
-  const up = new URL(upstream.baseUrl);
-  const server = createServer((req, res) => {
-    if (misbehave(req, res)) return;
-    const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    fwd.on('error', () => res.destroy());
-    req.pipe(fwd);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  const targetFile = join(dir, `target-${port}.json`);
-  writeFileSync(targetFile, JSON.stringify({ ...upstream.target, baseUrl: `http://127.0.0.1:${port}/rest` }));
-  return { server, targetFile };
-}
 
 async function run(...args: string[]): Promise<{ code: number; output: string }> {
   try {
@@ -91,10 +71,9 @@ describe('misbehaving targets', () => {
         res.end(`{"pages": [${'"x",'.repeat(3_000_000)}"x"]}`);
       },
     };
-    const { server, targetFile } = await proxy(upstream, (req, res) => {
+    const { server, targetFile } = await startProxy(upstream, (req, res) => {
       const entry = Object.entries(broken).find(([prefix]) => req.url?.startsWith(prefix));
       if (!entry) return false;
-      req.resume();
       entry[1](res, req);
       return true;
     });
@@ -123,7 +102,7 @@ describe('misbehaving targets', () => {
     let served = 0;
     const sockets = new Set<import('node:net').Socket>();
     const holder: { server?: Server } = {};
-    const { server, targetFile } = await proxy(upstream, () => {
+    const { server, targetFile } = await startProxy(upstream, () => {
       // After enough requests for setup and a few tests, the target goes away for good.
       if (++served === 150) {
         holder.server!.close();

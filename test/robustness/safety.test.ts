@@ -4,14 +4,14 @@
  * own sandbox is created under the fixture's sandbox parent), every object that existed before the
  * run must be unchanged afterwards, and the sandbox must be gone.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 import { cli } from '../support/cli.ts';
+import { startProxy } from '../support/proxy.ts';
 
 vi.setConfig({ testTimeout: 900_000 });
 
@@ -28,25 +28,10 @@ const recorded: Recorded[] = [];
 
 beforeAll(async () => {
   upstream = await startReferenceServer({ port: 0 });
-  const up = new URL(upstream.baseUrl);
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (req.method !== 'GET') recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
-      const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      fwd.on('error', () => res.destroy());
-      fwd.end(body);
-    });
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const { port } = proxy.address() as { port: number };
-  targetFile = join(mkdtempSync(join(tmpdir(), 'cms-safety-')), 'target.json');
-  writeFileSync(targetFile, JSON.stringify({ ...upstream.target, baseUrl: `http://127.0.0.1:${port}/rest` }));
+  ({ server: proxy, targetFile } = await startProxy(upstream, (req, _res, body) => {
+    if (req.method !== 'GET') recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
+    return false;
+  }));
 });
 
 afterAll(async () => {

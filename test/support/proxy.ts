@@ -1,0 +1,33 @@
+/** A proxy in front of a reference server, for tests that watch or break what a target answers. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReferenceServer } from '../../server/index.ts';
+
+/** Sees each request with its whole body; answers it itself and returns true, or returns false to forward it. */
+export type Intercept = (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean;
+
+/** Starts the proxy and writes a target file naming it (the upstream's fixture and credentials). */
+export async function startProxy(upstream: ReferenceServer, intercept: Intercept): Promise<{ server: Server; targetFile: string }> {
+  const up = new URL(upstream.baseUrl);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (intercept(req, res, body)) return;
+      const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      fwd.on('error', () => res.destroy());
+      fwd.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  const targetFile = join(mkdtempSync(join(tmpdir(), 'cms-proxy-')), 'target.json');
+  writeFileSync(targetFile, JSON.stringify({ ...upstream.target, baseUrl: `http://127.0.0.1:${port}/rest` }));
+  return { server, targetFile };
+}
