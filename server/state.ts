@@ -468,3 +468,18 @@ export function fixtureIds(state: State): {
     templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
   };
 }
+
+/** Every channel set below a folder channel set, depth first, with its kind (the tree walk the handlers share). */
+export function* setsBelow(state: State, folderSet: number): Generator<{ set: number; kind: ChildKind }> {
+  const stack = [folderSet];
+  while (stack.length > 0) {
+    const idx = state.children.get(stack.pop()!);
+    if (!idx) continue;
+    for (const kind of ['folder', 'file', 'image', 'page'] as ChildKind[]) {
+      for (const set of idx[kind]) {
+        yield { set, kind };
+        if (kind === 'folder') stack.push(set);
+      }
+    }
+  }
+}

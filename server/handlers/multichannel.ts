@@ -22,6 +22,7 @@ import {
   type Obj,
   type State,
   type View,
+  setsBelow,
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
 import { bodyOf, nodeView, qBool, qInt, qStrs, resolveObject } from './common.ts';
@@ -83,17 +84,9 @@ export const fileDisinheritGet: Handler<State> = (state, req, ctx) => multiStatu
 /** Master variants of everything below a folder channel set that lives in the given node. */
 function descendantMasters(state: State, folderSet: number, nodeId: number): Obj[] {
   const out: Obj[] = [];
-  const stack = [folderSet];
-  while (stack.length > 0) {
-    const idx = state.children.get(stack.pop()!);
-    if (!idx) continue;
-    for (const kind of ['folder', 'file', 'image', 'page'] as ChildKind[]) {
-      for (const set of idx[kind]) {
-        const m = masterVariant(state, set);
-        if (m && m.nodeId === nodeId) out.push(m);
-        if (kind === 'folder') stack.push(set);
-      }
-    }
+  for (const { set } of setsBelow(state, folderSet)) {
+    const m = masterVariant(state, set);
+    if (m && m.nodeId === nodeId) out.push(m);
   }
   return out;
 }
@@ -199,17 +192,9 @@ export const fileLocalize: Handler<State> = (state, req) => localize(state, req,
 /** Localized copies (in a node) of everything below a folder channel set, of the given kinds. */
 function localizedBelow(state: State, folderSet: number, nodeId: number, kinds: readonly string[]): Obj[] {
   const out: Obj[] = [];
-  const stack = [folderSet];
-  while (stack.length > 0) {
-    const idx = state.children.get(stack.pop()!);
-    if (!idx) continue;
-    for (const kind of ['folder', 'file', 'image', 'page'] as ChildKind[]) {
-      for (const set of idx[kind]) {
-        const copy = state.sets.get(set)?.find((v) => v.nodeId === nodeId && v.masterId !== undefined);
-        if (copy && (kinds.length === 0 || kinds.includes(kind))) out.push(copy);
-        if (kind === 'folder') stack.push(set);
-      }
-    }
+  for (const { set, kind } of setsBelow(state, folderSet)) {
+    const copy = state.sets.get(set)?.find((v) => v.nodeId === nodeId && v.masterId !== undefined);
+    if (copy && (kinds.length === 0 || kinds.includes(kind))) out.push(copy);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import {
   allocateTagId,
   globalIdFor,
   insertObject,
-  type ChildKind,
+  setsBelow,
   type DeleteMark,
   type Obj,
   type State,
@@ -20,16 +20,8 @@ import {
  * object (and, for a folder, everything in it, recursively) in the wastebin").
  */
 export function deleteRecursively(state: State, setId: number, mark: DeleteMark): void {
-  const stack = [setId];
-  for (let guard = 0; stack.length > 0 && guard < 10_000_000; guard++) {
-    const set = stack.pop()!;
+  for (const set of [setId, ...[...setsBelow(state, setId)].map((c) => c.set)]) {
     for (const v of state.sets.get(set) ?? []) v.deleted ??= { ...mark };
-    const idx = state.children.get(set);
-    if (!idx) continue;
-    for (const kind of ['file', 'image', 'page'] as ChildKind[]) {
-      for (const child of idx[kind]) for (const v of state.sets.get(child) ?? []) v.deleted ??= { ...mark };
-    }
-    stack.push(...idx.folder);
   }
 }
 
