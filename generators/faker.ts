@@ -128,15 +128,8 @@ function pseudoRandomBytes(size: number, seed: number): Uint8Array {
 }
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+// Buffer is a Uint8Array: Node's own concatenation serves.
+const concat = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 // A lone continuation byte, a truncated sequence, an overlong form, an encoded surrogate, a byte never valid in UTF-8.
 const INVALID_UTF8 = [[0x80], [0xc3, 0x28], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]];
 
