@@ -3,5 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../cli/main.ts');
+const { main, survivePipeClose } = await import('../cli/main.ts');
+survivePipeClose();
 process.exitCode = await main(process.argv.slice(2));

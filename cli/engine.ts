@@ -6,7 +6,7 @@
 import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
-import type { TestResult } from '../reports/results.ts';
+import type { TestResult } from '../schemas/results.ts';
 import { SUITE_GLOB, projectRoot } from './collect.ts';
 
 /** What one run of the suites produced. */

@@ -24,6 +24,21 @@ async function usage(): Promise<string> {
   return lines.join('\n');
 }
 
+/**
+ * Lets the process outlive a closed stdout or stderr (`cms-conformance ... | head`): what could be
+ * written was, the rest is dropped, and the command still finishes its work (a run removes its
+ * sandbox and writes its reports) instead of dying on an EPIPE stack trace.
+ */
+export function survivePipeClose(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      // Once the reader is gone every later write fails too: EPIPE first, then a destroyed stream.
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+      throw err;
+    });
+  }
+}
+
 /** Runs the CLI with the given arguments and returns the exit code (0 ok, 1 failures, 2 usage, 3 unreachable). */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { RunConfig } from '../harness/config.ts';
-import type { TestResult } from '../reports/results.ts';
+import type { TestResult } from '../schemas/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import type { FaultDef } from '../server/types.ts';
@@ -41,14 +41,23 @@ export interface ProofCase {
   firstFailureMs?: number;
 }
 
-/** A finding that proves a fault: on one of its ids; an error, or a warning of a SHOULD requirement. */
+/**
+ * What proves a fault, preferring a test that carries one of its ids (issue 15: its own test, not a
+ * neighbour): such a test failed, or warned on its own SHOULD requirement (a SHOULD never fails a
+ * test). Otherwise any test's finding on one of the ids: an error, or a warning of a SHOULD id.
+ */
 function provingFinding(tests: readonly TestResult[], ids: readonly string[]): string | undefined {
+  const should = (id: string) => getRequirement(id).level === 'SHOULD';
+  const proof = (t: TestResult, f: TestResult['findings'][number] | undefined) =>
+    `${t.id}: ${f ? `[${f.requirement}] ${f.check}: ${f.message}` : (t.reason ?? 'failed')}`.slice(0, 300);
   for (const t of tests) {
-    for (const f of t.findings) {
-      if (!ids.includes(f.requirement)) continue;
-      const should = getRequirement(f.requirement).level === 'SHOULD';
-      if (f.severity === 'error' || should) return `${t.id}: [${f.requirement}] ${f.check}: ${f.message}`.slice(0, 300);
-    }
+    if (!ids.includes(t.requirement)) continue;
+    const own = t.findings.find((f) => f.severity === 'error') ?? (should(t.requirement) ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
+    if (t.status === 'failed' || own) return proof(t, own);
+  }
+  for (const t of tests) {
+    const f = t.findings.find((x) => ids.includes(x.requirement) && (x.severity === 'error' || should(x.requirement)));
+    if (f) return proof(t, f);
   }
   return undefined;
 }
@@ -84,8 +93,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
     let s;
     try {
-      // With a token the embedded server declares the feature auth, so NEG-06 runs (and no-auth-check can be found).
-      s = await openSession({ ...session, authToken: 'prove-token', timeoutMs: 10_000, concurrency: 8 });
+      s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
     } catch (err) {
       if (!(err instanceof SessionError)) throw err;
       // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.

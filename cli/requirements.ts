@@ -1,7 +1,8 @@
 /** `cms-conformance requirements`: lists the requirement catalogue as a table or as JSON, optionally with coverage. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Results } from '../reports/results.ts';
+import { ReportInputError, loadResults } from '../reports/results.ts';
+import type { Results } from '../schemas/results.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { UsageError, parseOptions, type Command } from './args.ts';
 import { collectTests, projectRoot, type DeclaredTest } from './collect.ts';
@@ -92,9 +93,10 @@ export const command: Command = {
     let results: Results | undefined;
     if (values.results || existsSync(resultsFile)) {
       try {
-        results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
+        results = loadResults(resultsFile);
       } catch (err) {
-        throw new UsageError(`cannot read results ${resultsFile}: ${(err as Error).message}`);
+        if (err instanceof ReportInputError) throw new UsageError(err.message);
+        throw err;
       }
     }
     const coverage = coverageOf(await collectTests(), results);

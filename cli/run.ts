@@ -1,39 +1,50 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
-import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { RunConfig } from '../harness/config.ts';
+import { DEFAULT_SEED, type RunConfig } from '../harness/config.ts';
 import { SANDBOX_PREFIX } from '../harness/sandbox.ts';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun } from '../reports/index.ts';
-import { loadResults, summarize, type Results } from '../reports/results.ts';
+import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
+import type { Results, SeedSource } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
-import type { Target } from '../schemas/target.ts';
+import { FEATURES, type Target } from '../schemas/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { collectTests, projectRoot as root } from './collect.ts';
 import { SuiteEngine } from './engine.ts';
+import { profileOption } from './serve.ts';
 import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
 
-const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N] [--runs N]
+const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N] [--dry-run] [--expectations FILE]
+                          [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS]
+                          [--dry-run] [--expectations FILE]
                           [--baseline FILE] [--shard i/n]
-                          [--fault NAME]... [--refusal-style status|body]
+                          [--fault NAME]... [--refusal-style status|body] [--profile default|field]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
-127.0.0.1 (a free port); --fault and --refusal-style configure that embedded server.
+127.0.0.1 (a free port) with a random token, so it declares every feature, auth included; --fault,
+--refusal-style and --profile configure that embedded server (--profile field: the deployed
+open-source server's behaviour, see \`cms-conformance help serve\`).
   --target FILE      a target file (as written by \`serve --write-target\`): base URL, credentials,
                      features, fixture ids
   --base-url URL     overrides the target file's base URL
   --out DIR          where reports go (default reports/out)
-  --seed N           the run's seed (default: random, printed)
+  --seed N|random    the run's seed: every generated request derives from it. Default ${DEFAULT_SEED},
+                     always the same, so two runs against one target agree test by test; \`random\`
+                     draws one to explore. Printed and stored in results.json (seed, seedSource)
   --runs N           fast-check runs per property (default 20)
   --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01)
   --strict           members the contract does not name are errors, not warnings
   --timeout MS       per request (default 10000)
   --rate N           at most N requests per second (default: no cap)
   --concurrency N    at most N requests in flight (default 1 for --target, 8 embedded)
+  --retries N        repeat a request answered 429 (any method) or 503 with Retry-After (GET only)
+                     at most N times, after the wait Retry-After asks for (default ${DEFAULT_MAX_RETRIES})
+  --max-retry-wait S wait at most S seconds in all for one request's retries; past that its
+                     429 or 503 stands (default ${DEFAULT_MAX_RETRY_WAIT_MS / 1000})
   --expectations F   a per-target expectation file: expected failures do not fail the run
   --baseline F       an earlier results.json: print and write (regression.md) new, fixed and
                      still failing tests
@@ -42,6 +53,14 @@ Runs the conformance suites. Without --target, against the bundled reference ser
   --dry-run          print what the run would do (suites, requirement ids, requests, fixture
                      objects it reads) without sending anything
 Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable.`;
+
+/** The run's seed and where it came from: `--seed N`, `--seed random` (drawn now) or the documented default. */
+export function seedOption(value: string | undefined): { seed: number; seedSource: SeedSource } {
+  if (value === undefined) return { seed: DEFAULT_SEED, seedSource: 'default' };
+  if (value === 'random') return { seed: Math.floor(Math.random() * 2 ** 31), seedSource: 'random' };
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--seed must be an integer or "random", got "${value}"`);
+  return { seed: Number(value), seedSource: 'given' };
+}
 
 /** The test-name filter for --only: test names start with their requirement id and a space. */
 export function onlyPattern(patterns: string[]): RegExp | undefined {
@@ -65,7 +84,9 @@ function printSummary(results: Results, paths: string[], runErrors: string[], no
   for (const [reason, n] of Object.entries(s.skipReasons)) lines.push(`  skipped ${n}: ${reason}`);
   for (const e of runErrors) lines.push(`  run error: ${e}`);
   for (const note of notes) lines.push(`  ${note}`);
-  lines.push(`  seed ${results.seed} (repeat this run with --seed ${results.seed})`);
+  const totals = exchangeTotals(s);
+  if (totals) lines.push(`  ${totals}`);
+  lines.push(`  ${seedText(results)} (repeat this run with --seed ${results.seed})`);
   lines.push(`  reports: ${paths.map((p) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p))).join(', ')}`);
   const verdict = verdictOf(results);
   lines.push(runErrors.length ? 'VERDICT: the run is incomplete: a suite did not load (see the run errors above)' : `VERDICT: ${verdict.text}`);
@@ -75,8 +96,8 @@ function printSummary(results: Results, paths: string[], runErrors: string[], no
 /** --dry-run: what the run would do, from the declared tests and the last run's measurements; sends nothing. */
 async function dryRun(target: Target | undefined, pattern: RegExp | undefined, outDir: string, runs: number): Promise<number> {
   const tests = (await collectTests()).filter((t) => !pattern || pattern.test(`${t.id}`));
-  const features: string[] = target ? target.features : ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'];
-  const lines = ['cms-conformance: dry run, nothing is sent', target ? `  target ${target.baseUrl} (features: ${features.join(', ') || 'none'})` : '  target: the bundled reference server, started on 127.0.0.1 (all features but auth)'];
+  const features: readonly string[] = target ? target.features : FEATURES;
+  const lines = ['cms-conformance: dry run, nothing is sent', target ? `  target ${target.baseUrl} (features: ${features.join(', ') || 'none'})` : `  target: the bundled reference server, started on 127.0.0.1 with a random token (features: ${features.join(', ')})`];
   if (target) {
     const ids = Object.entries(target.fixture).map(([k, v]) => `${k} ${v}`).join(', ');
     lines.push(`  fixture objects it reads, never changes: ${ids}`);
@@ -95,9 +116,10 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
   for (const [feature, n] of skipped) lines.push(`  ${n} would be skipped: the target does not declare "${feature}"`);
   let last: Results | undefined;
   try {
-    last = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as Results;
-  } catch {
-    // No earlier run: the request count is unknown, and the line says so.
+    last = loadResults(outDir);
+  } catch (err) {
+    // No earlier run (or none this version can read): the request count is unknown, and the line says so.
+    if (!(err instanceof ReportInputError)) throw err;
   }
   const measured = last ? tests.map((t) => last.tests.find((r) => r.id === t.id)?.requests) : [];
   const known = measured.filter((n): n is number => n !== undefined);
@@ -126,8 +148,11 @@ export const command: Command = {
       'replay-path': { type: 'string' },
       fault: { type: 'string', multiple: true },
       'refusal-style': { type: 'string' },
+      profile: { type: 'string' },
       rate: { type: 'string' },
       concurrency: { type: 'string' },
+      retries: { type: 'string' },
+      'max-retry-wait': { type: 'string' },
       'dry-run': { type: 'boolean' },
       baseline: { type: 'string' },
       expectations: { type: 'string' },
@@ -144,16 +169,19 @@ export const command: Command = {
     const shard = values.shard;
     if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new UsageError(`--shard must be i/n (e.g. 1/3), got "${shard}"`);
     if (shard && Number(shard.split('/')[0]) > Number(shard.split('/')[1])) throw new UsageError(`--shard ${shard}: i must not exceed n`);
-    const seed = intOption('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
+    const { seed, seedSource } = seedOption(values.seed);
     const runs = intOption('runs', values.runs, 20, 1);
     const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
     const rate = intOption('rate', values.rate, 0, 0);
     // A live server gets one request at a time unless told otherwise; the embedded one can take more.
     const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
     const workers = values.target ? 1 : 2;
+    const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
+    const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
     const outDir = resolve(values.out ?? join(root, 'reports/out'));
     const testNamePattern = onlyPattern((values.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean));
-    if (values.target && (values.fault || values['refusal-style'])) throw new UsageError('--fault and --refusal-style configure the embedded server; they do not go with --target');
+    if (values.target && (values.fault || values['refusal-style'] || values.profile)) throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
+    const profile = profileOption(values.profile);
     const style = values['refusal-style'];
     if (style !== undefined && style !== 'status' && style !== 'body') throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
 
@@ -161,10 +189,13 @@ export const command: Command = {
       ...(values.target ? { targetFile: values.target } : {}),
       ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
       faults: values.fault ?? [],
+      profile,
       ...(style ? { refusalStyle: style } : {}),
       timeoutMs,
       concurrency,
       ...(rate ? { rate } : {}),
+      maxRetries,
+      maxRetryWaitMs,
     };
     if (values['dry-run']) return dryRun(loadTarget(sessionOptions), testNamePattern, outDir, runs);
     let session: Session;
@@ -183,12 +214,13 @@ export const command: Command = {
         ...(values['base-url'] ? ['--base-url', values['base-url']] : []),
         ...(values.fault ?? []).flatMap((f) => ['--fault', f]),
         ...(style ? ['--refusal-style', style] : []),
+        ...(values.profile ? ['--profile', profile] : []),
         ...(values.runs ? ['--runs', String(runs)] : []),
         ...(values.strict ? ['--strict'] : []),
         ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
       ];
-      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId: session.sandboxFolderId };
-      console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), seed ${seed}, ${runs} runs per property`);
+      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), maxRetries, maxRetryWaitMs, ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId: session.sandboxFolderId };
+      console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ${seedText({ seed, seedSource })}, ${runs} runs per property`);
       const startedAt = new Date();
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
       let run;
@@ -201,6 +233,7 @@ export const command: Command = {
         tool: { name: 'cms-conformance', version: '0.1.0' },
         target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
         seed,
+        seedSource,
         runs,
         startedAt: startedAt.toISOString(),
         durationMs: Date.now() - startedAt.getTime(),

@@ -1,6 +1,14 @@
 /** `cms-conformance serve`: runs the bundled reference server until SIGINT or SIGTERM. */
 import { writeFileSync } from 'node:fs';
+import { getProfile, profiles } from '../server/profiles.ts';
 import { intOption, parseOptions, UsageError, type Command } from './args.ts';
+
+/** The --profile option of serve and run, checked against the reference server's profiles. */
+export function profileOption(value: string | undefined): string {
+  const name = value ?? 'default';
+  if (!getProfile(name)) throw new UsageError(`--profile must be one of ${profiles.map((p) => p.name).join(', ')}, got "${name}"`);
+  return name;
+}
 
 const usage = `usage: cms-conformance serve [options]
 
@@ -14,6 +22,9 @@ options:
   --write-target FILE           write the target file for this server (for cms-conformance run --target)
   --fault NAME                  switch on a planted fault; repeatable (see --list-faults)
   --list-faults                 print the planted faults (name, requirement ids, description) and exit
+  --profile default|field       default: the contract as written; field: the deployed open-source server
+                                (refusals as 200, successful POSTs as 200, no responseInfo on successful
+                                findFiles/findPages/getExternalLinks, no multichannelling endpoints)
   --refusal-style status|body   answer refusals with 4xx statuses (default) or with 200 and the code in
                                 the body, as the deployed implementation does
   --auth-token TOKEN            refuse requests without sid=TOKEN or Authorization: Bearer TOKEN`;
@@ -45,6 +56,7 @@ export const command: Command = {
       'list-faults': { type: 'boolean' },
       'refusal-style': { type: 'string' },
       'auth-token': { type: 'string' },
+      profile: { type: 'string' },
     });
     // Loaded here so that `serve --help` and usage errors do not pay for the server.
     const { faults, getFault } = await import('../server/faults.ts');
@@ -54,8 +66,9 @@ export const command: Command = {
     }
     const port = intOption('port', values.port, 8080, 0);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-    const refusalStyle = values['refusal-style'] ?? 'status';
-    if (refusalStyle !== 'status' && refusalStyle !== 'body') {
+    const profile = profileOption(values.profile);
+    const refusalStyle = values['refusal-style'];
+    if (refusalStyle !== undefined && refusalStyle !== 'status' && refusalStyle !== 'body') {
       throw new UsageError(`--refusal-style must be status or body, got "${refusalStyle}"`);
     }
     for (const name of values.fault ?? []) {
@@ -71,11 +84,12 @@ export const command: Command = {
     try {
       fixture = file === 'default' ? 'default' : await loadDataset(file);
     } catch (err) {
-      throw new UsageError(`--fixture ${file}: ${(err as Error).message}`);
+      // loadDataset names the file and the member already: `fixture FILE: /folders/1/name must be string`.
+      throw new UsageError((err as Error).message);
     }
     let server;
     try {
-      server = await startReferenceServer({ host: values.host, port, fixture, faults: values.fault, refusalStyle, authToken, logger: true });
+      server = await startReferenceServer({ host: values.host, port, fixture, profile, faults: values.fault, ...(refusalStyle ? { refusalStyle } : {}), authToken, logger: true });
     } catch (err) {
       throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as Error).message}`);
     }

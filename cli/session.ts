@@ -3,6 +3,7 @@
  * the run's sandbox folder created under the fixture's sandbox parent and removed when the session
  * closes (also on SIGINT/SIGTERM).
  */
+import { randomBytes } from 'node:crypto';
 import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
@@ -21,11 +22,17 @@ export interface SessionOptions {
   /** Harmless variations of the embedded server (server/variations.ts). */
   variations?: string[];
   refusalStyle?: RefusalStyle;
-  /** Makes the embedded server require this token (the target then declares the feature auth). */
+  /** The embedded server's profile (server/profiles.ts). */
+  profile?: string;
+  /** The token the embedded server requires (default: a random one, so the target declares the feature auth). */
   authToken?: string;
   timeoutMs: number;
   concurrency: number;
   rate?: number;
+  /** How often a throttled request is repeated; absent: the transport's default. */
+  maxRetries?: number;
+  /** The most one request waits for Retry-After in all, in milliseconds; absent: the transport's default. */
+  maxRetryWaitMs?: number;
 }
 
 /** Why a session could not be opened: the exit code and a one-line message. */
@@ -70,14 +77,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const { startReferenceServer } = await import('../server/index.ts');
     let server;
     try {
-      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.authToken ? { authToken: options.authToken } : {}), ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
+      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.profile ? { profile: options.profile } : {}), authToken: options.authToken ?? randomBytes(16).toString('hex'), ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
     target = options.baseUrl ? { ...server.target, baseUrl: options.baseUrl.replace(/\/+$/, '') } : server.target;
     stopServer = () => server.close();
   }
-  const transport = new Transport(target, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rate ? { rate: options.rate } : {}) });
+  const transport = new Transport(target, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rate ? { rate: options.rate } : {}), maxRetries: options.maxRetries, maxRetryWaitMs: options.maxRetryWaitMs });
   const abandon = async () => {
     await transport.close();
     await stopServer();
@@ -89,7 +96,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   }
   let sandboxFolderId: number;
   try {
-    sandboxFolderId = await createFolder(transport, target.fixture.sandboxParentFolderId, sandboxName());
+    sandboxFolderId = (await createFolder((spec) => transport.send(spec), target.fixture.sandboxParentFolderId, sandboxName())).id;
   } catch (err) {
     await abandon();
     throw new SessionError(`cannot create the sandbox (${SANDBOX_PREFIX}...) under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`, 2);

@@ -1,8 +1,10 @@
 /**
  * Named invalid inputs for the negative suite: values of a JSON type a schema does not allow, request
  * bodies with one member of the wrong type, texts that are not JSON, and query values that do not parse
- * as their parameter's type. Each is a client mistake in every JSON dialect: nothing here is merely
- * lenient input (numeric strings for integers, trailing tokens, comments), which a server may accept.
+ * as their parameter's type. A wrong-type body member says whether it converts to the member's type
+ * the way the deployed server's JSON reader converts scalars (reference notes, "What the server
+ * accepts"), since NEG-04 lets a server accept those; the other inputs are client mistakes in every
+ * JSON dialect.
  */
 import * as fc from 'fast-check';
 import { SCHEMA_BASE, resolveSchemaId, schemasById, type JsonSchema } from '../schemas/index.ts';
@@ -10,7 +12,7 @@ import type { Parameter } from '../schemas/operations.ts';
 import { fromSchema } from './fromSchema.ts';
 
 /** The JSON types of the project's schemas (null is never sent: servers read it as "absent"). */
-type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
 /** A schema node with the `$id` its relative `$ref`s resolve against. */
 interface Located {
@@ -23,6 +25,12 @@ export interface InvalidBody {
   pointer: string;
   value: unknown;
   body: Record<string, unknown>;
+  /**
+   * The value a server that converts scalars stores for `value`, when it converts (a number for a
+   * string member reads as its decimal text); absent when it cannot be converted (`"x"` for an
+   * integer, an object for a string), which a server must refuse.
+   */
+  converted?: string | number | boolean;
 }
 
 function follow(loc: Located): Located {
@@ -44,8 +52,8 @@ function typeOf(schema: JsonSchema): JsonType | undefined {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * One value of every JSON type other than `type`. Numbers stand in for strings (`name: 5`, the
- * catalogue's own example); `false` for booleans, so a server that coerces it to an id gets 0, which
+ * One value of every JSON type other than `type`. Numbers stand in for strings (`name: 5`, which a
+ * server may read as "5"); `false` for booleans, so a server that coerces it to an id gets 0, which
  * names nothing; integers get no fractional numbers, which common parsers truncate.
  */
 function otherTypes(type: JsonType | undefined, current: unknown): unknown[] {
@@ -59,6 +67,30 @@ function otherTypes(type: JsonType | undefined, current: unknown): unknown[] {
     [['array'], ['x']],
   ];
   return all.filter(([types]) => type === undefined || !types.includes(type)).map(([, v]) => v);
+}
+
+/**
+ * What a scalar of the wrong JSON type converts to for a member of `type`, or undefined when it cannot
+ * be converted. Reference notes: "A JSON number is accepted for a string member (`"motherId": 110`
+ * reads as `"110"`), an integer-valued string for an integer member (`"folderId": "7"`), and
+ * `"true"`/`"false"` for a boolean. A value that cannot be converted (`"folderId": "x"`, an object
+ * for a string) is refused". Jackson's defaults also read a boolean as its text for a string member
+ * and an integer as `!= 0` for a boolean member; objects and arrays never convert to a scalar, nor
+ * scalars to an object or array.
+ */
+export function convertedValue(type: JsonType | undefined, value: unknown): string | number | boolean | undefined {
+  if (value === null || typeof value === 'object') return undefined;
+  if (type === 'string') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  if (type === 'integer' || type === 'number') {
+    const text = typeof value === 'string' ? value.trim() : '';
+    const pattern = type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    return pattern.test(text) && Number.isFinite(Number(text)) && (type === 'number' || Number.isSafeInteger(Number(text))) ? Number(text) : undefined;
+  }
+  if (type === 'boolean') {
+    if (typeof value === 'number') return Number.isInteger(value) ? value !== 0 : undefined;
+    if (value === 'true' || value === 'false') return value === 'true';
+  }
+  return undefined;
 }
 
 /** Values of a JSON type the schema does not allow (a `$ref` resolves against `base`); `current` is the valid value they replace. */
@@ -82,14 +114,16 @@ function setPointer(body: Record<string, unknown>, path: string[], value: unknow
 /**
  * Every body a request schema refuses because one member has the wrong type: `base` (a valid body)
  * with one top-level member, or one member of a nested object, map value or array item, replaced by
- * a value of another JSON type.
+ * a value of another JSON type; each says what that value converts to, if it does.
  */
 export function invalidBodies(schemaRef: string, base: Record<string, unknown>): InvalidBody[] {
   const root = follow({ schema: schemasById.get(resolveSchemaId(schemaRef))!, base: resolveSchemaId(schemaRef) });
   const out: InvalidBody[] = [];
   const add = (path: string[], schema: Located, current: unknown) => {
-    for (const value of otherTypes(typeOf(follow(schema).schema), current)) {
-      out.push({ pointer: `/${path.join('/')}`, value, body: setPointer(base, path, value) });
+    const type = typeOf(follow(schema).schema);
+    for (const value of otherTypes(type, current)) {
+      const converted = convertedValue(type, value);
+      out.push({ pointer: `/${path.join('/')}`, value, body: setPointer(base, path, value), ...(converted === undefined ? {} : { converted }) });
     }
   };
   for (const [name, raw] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {

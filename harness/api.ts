@@ -98,6 +98,21 @@ export function problemOf(exchange: Exchange): string | undefined {
   return undefined;
 }
 
+/**
+ * A step the test relies on (a setup request, a shared sample) failed: the test cannot judge its
+ * requirement. The one setup error of the harness; the test wrapper turns it into a `step` finding
+ * with the exchange that shows why.
+ */
+export class SetupError extends Error {
+  override name = 'SetupError';
+  constructor(
+    message: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
 /** A finding for a step the test relied on and that failed: the test cannot judge its requirement. */
 export function stepFinding(requirement: string, operationId: string, exchange: Exchange, problem: string): Finding {
   return { requirement, check: 'step', severity: 'error', message: `${operationId} (a step this test relies on) failed: ${problem}`, exchange };

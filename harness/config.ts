@@ -1,6 +1,12 @@
 /** The configuration one run hands to every suite (through vitest's provide/inject). */
 import type { Target } from '../schemas/target.ts';
 
+/**
+ * The seed of a run without --seed: fixed, so the same target and suite version get the same
+ * verdict test by test (documented in `cms-conformance help run`, README.md and INTERPRETING.md).
+ */
+export const DEFAULT_SEED = 20260101;
+
 /** Everything a suite needs to know about the run it belongs to. */
 export interface RunConfig {
   target: Target;
@@ -17,6 +23,10 @@ export interface RunConfig {
   rate?: number;
   /** Requests each worker may have in flight (--concurrency). */
   concurrency: number;
+  /** How often a throttled request is repeated (--retries); absent: the transport's default. */
+  maxRetries?: number;
+  /** The most one request waits for Retry-After in all, in milliseconds (--max-retry-wait); absent: the transport's default. */
+  maxRetryWaitMs?: number;
   /** A fast-check path to replay one exact case (with --only and --seed). */
   replayPath?: string;
   /** The folder the run created for everything it mutates; suites create their folders inside it. */

@@ -85,3 +85,8 @@ export function brief(values: readonly unknown[], max = 8): string {
   const shown = values.slice(0, max).map((v) => JSON.stringify(v)).join(', ');
   return values.length > max ? `[${shown}, … ${values.length - max} more]` : `[${shown}]`;
 }
+
+/** The numeric ids of records; records without a numeric id are left out. */
+export function idsOf(records: readonly { id?: unknown }[] | undefined): number[] {
+  return (records ?? []).map((r) => r.id).filter((id): id is number => typeof id === 'number');
+}

@@ -2,8 +2,9 @@
  * The run's sandbox: every object the suite mutates lives in a folder it created itself under the
  * target's sandbox parent, recognisable by its name prefix, removed at the end of the run.
  */
-import { idOf } from './api.ts';
-import type { Transport } from './transport.ts';
+import type { Folder, FolderLoadResponse } from '../schemas/types.ts';
+import { SetupError, idOf, problemOf, requestOf } from './api.ts';
+import type { Exchange, RequestSpec, Transport } from './transport.ts';
 
 /** Every sandbox folder name starts with this; `cms-conformance clean` looks for it. */
 export const SANDBOX_PREFIX = 'cmsconf-';
@@ -14,20 +15,23 @@ export function sandboxName(now = new Date()): string {
   return `${SANDBOX_PREFIX}${stamp}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** A setup step against the target failed: the test cannot judge anything, and says why. */
-export class SetupError extends Error {
-  override name = 'SetupError';
-}
+/** Sends one request: a test's judged `send` or, before any test runs, the session's transport. */
+export type Sender = (spec: RequestSpec) => Promise<Exchange>;
 
-/** Creates a folder under `motherId` (in the master view unless nodeId is given) and returns its id. */
-export async function createFolder(transport: Transport, motherId: number, name: string, nodeId?: number): Promise<number> {
-  const exchange = await transport.send({ method: 'POST', path: '/folder/create', json: { motherId: String(motherId), name, ...(nodeId ? { nodeId } : {}) } });
-  const id = idOf((exchange.response?.json as { folder?: { id?: unknown } } | undefined)?.folder?.id);
-  if (id === undefined) {
-    const why = exchange.error ? exchange.error.message : `status ${exchange.response?.status}: ${exchange.response?.text.slice(0, 200)}`;
-    throw new SetupError(`could not create folder "${name}" under ${motherId}: ${why}`);
+/**
+ * Creates a folder under `motherId` (in the master view unless `extra.nodeId` says otherwise) and
+ * returns its record with the id as a number: the one way the suite creates folders, for the run's
+ * sandbox and for every test. A refusal throws a SetupError carrying the exchange.
+ */
+export async function createFolder(send: Sender, motherId: number, name: string, extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {}): Promise<Folder & { id: number }> {
+  const exchange = await send({ ...requestOf('folder.create', { json: { motherId: String(motherId), name, ...extra } }) });
+  const problem = problemOf(exchange);
+  const folder = (exchange.response?.json as FolderLoadResponse | undefined)?.folder;
+  const id = idOf(folder?.id);
+  if (problem || !folder || id === undefined) {
+    throw new SetupError(`folder.create (a step this test relies on) failed: ${problem ?? 'the answer has no folder id'} (folder "${name}" under ${motherId})`, exchange);
   }
-  return id;
+  return { ...folder, id };
 }
 
 /** Deletes a folder the suite created; returns false (never throws) when the target refuses. */

@@ -3,15 +3,15 @@
  * step relies on its operation succeeding (t.must): if it does not, the test ends with a step finding.
  */
 import type { File, Folder } from '../schemas/types.ts';
-import { idOf } from './api.ts';
-import { StepFailed, type ConformanceContext } from './suite.ts';
+import { SetupError, idOf, stepFinding, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
+import type { Finding } from './checks.ts';
+import { createFolder } from './sandbox.ts';
+import type { ConformanceContext } from './suite.ts';
+import type { Exchange } from './transport.ts';
 
-/** Creates a folder named `name` under `motherId` (master view unless nodeId) and returns its record. */
-export async function createFolderStep(t: ConformanceContext, motherId: number, name: string, extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {}): Promise<Folder> {
-  const body = await t.must('folder.create', { json: { motherId: String(motherId), name, ...extra } });
-  const id = idOf(body.folder?.id);
-  if (!body.folder || id === undefined) throw new StepFailed(`folder.create answered without a folder id`);
-  return { ...body.folder, id };
+/** Creates a folder named `name` under `motherId` in the test's sandbox (master view unless nodeId) and returns its record. */
+export function createFolderStep(t: ConformanceContext, motherId: number, name: string, extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {}): Promise<Folder & { id: number }> {
+  return createFolder((spec) => t.send(spec, 'folder.create'), motherId, name, extra);
 }
 
 /** Uploads bytes as a new file into a folder (multipart create, data part `fileBinaryData`) and returns the file record. */
@@ -21,7 +21,7 @@ export async function uploadFileStep(t: ConformanceContext, folderId: number, na
     multipart: { fields: { folderId: String(folderId), fileName: name, ...extra }, files: [{ name: 'fileBinaryData', filename: name, contentType, data: bytes }] },
   });
   const id = idOf(body.file?.id);
-  if (!body.file || id === undefined) throw new StepFailed(`file.create answered without a file id`);
+  if (!body.file || id === undefined) throw new SetupError(`file.create answered without a file id`);
   return { ...body.file, id };
 }
 
@@ -59,14 +59,30 @@ export function subtreeIds(folders: readonly { id?: number; motherId?: number }[
   return out;
 }
 
+/** An operation tried inside a property: the typed body, or the step finding saying why there is none. */
+export interface Attempt<T> {
+  exchange: Exchange;
+  body?: T;
+  findings: Finding[];
+}
+
 /**
- * The target's own folders under `root` in the view of `nodeId`, without the sandboxes: tests that
- * read the fixture tree-wide skip those, since other tests create, copy and delete files there while
- * they read. Folders created after this listing are not in it, so their files are skipped too.
+ * Tries an operation and returns its body or its step finding, without recording it: inside a
+ * property the findings go back to fast-check, which shrinks the case and records the smallest.
  */
-export async function fixtureFoldersStep(t: ConformanceContext, root: number, nodeId?: number): Promise<Set<number>> {
-  const body = await t.must('folder.getFolders', { path: { id: root }, query: { recursive: true, maxItems: -1, ...(nodeId ? { nodeId } : {}) } });
-  const folders = body.folders ?? [];
-  const sandbox = subtreeIds(folders, [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])]);
-  return new Set([...subtreeIds(folders, [root])].filter((id) => !sandbox.has(id)));
+export async function attempt<K extends OperationId>(t: ConformanceContext, operationId: K, spec: CallSpec = {}): Promise<Attempt<ResponseOf[K]>> {
+  const { exchange, body, problem } = await t.try(operationId, spec);
+  if (!body) return { exchange, findings: [stepFinding(t.requirement, operationId, exchange, problem ?? '')] };
+  return { exchange, body, findings: [] };
+}
+
+/** The files of a folder (getFiles, all of them), as an attempt. */
+export async function filesOf(t: ConformanceContext, folderId: number): Promise<Attempt<File[]>> {
+  const listed = await attempt(t, 'folder.getFiles', { path: { folderId }, query: { maxItems: -1 } });
+  return { ...listed, body: listed.body ? (listed.body.files ?? []) : undefined };
+}
+
+/** A file record as the model compares it, for messages. */
+export function fileSummary(f: File | undefined): string {
+  return f ? `{id ${f.id}, name ${JSON.stringify(f.name)}, folderId ${f.folderId}, fileSize ${f.fileSize}}` : 'no file';
 }

@@ -8,27 +8,15 @@ import fc from 'fast-check';
 import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
-import { validatedCount } from '../schemas/validate.ts';
+import type { ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
-import { idOf, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
+import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
 import type { Finding } from './checks.ts';
+import { judge, severityIn } from './judge.ts';
+import { createFolderStep } from './steps.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
 import { Transport, type Exchange, type RequestSpec } from './transport.ts';
-
-/** A finding as results.json and the reports carry it: the exchange trimmed, the replay lines added. */
-export interface ReportedFinding {
-  requirement: string;
-  check: string;
-  severity: 'error' | 'warning';
-  message: string;
-  exchange?: Exchange;
-  curl?: string;
-  replay: string;
-  /** The fast-check counterexample and path, for findings of a property. */
-  counterexample?: string;
-  path?: string;
-}
 
 /** What a conformance test leaves in vitest's task meta for the reporters. */
 export interface TestMeta {
@@ -37,8 +25,14 @@ export interface TestMeta {
   findings: ReportedFinding[];
   /** Requests the test sent. */
   requests: number;
-  /** Responses the test validated against their operation's schema. */
+  /** Requests that got an answer. */
+  answers: number;
+  /** Answers with a JSON body. */
+  jsonAnswers: number;
+  /** Answers the judge validated against a schema (the operation's, or the envelope for a refusal). */
   validated: number;
+  /** Attempts repeated after a 429 or 503 with Retry-After. */
+  retries: number;
 }
 
 declare module 'vitest' {
@@ -56,7 +50,7 @@ export function runContext(): { config: RunConfig; transport: Transport } {
   if (!shared) {
     const config = inject('cmsRun');
     if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
-    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs, concurrency: config.concurrency, ...(config.rate ? { rate: config.rate } : {}) }) };
+    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs, concurrency: config.concurrency, ...(config.rate ? { rate: config.rate } : {}), maxRetries: config.maxRetries, maxRetryWaitMs: config.maxRetryWaitMs }) };
   }
   return shared;
 }
@@ -77,12 +71,18 @@ function trimExchange(exchange: Exchange): Exchange {
 /** The context a conformance test body works with. */
 export class ConformanceContext {
   readonly findings: ReportedFinding[] = [];
-  /** Requests this test sent so far. */
-  requests = 0;
+  /** Answers the judge validated in this test. */
+  validated = 0;
   /** The test's own seed, derived from the run seed and the test id, so tests differ yet replay exactly. */
   readonly seed: number;
   private currentPath: string | undefined;
   private currentCounterexample: string | undefined;
+  /** While a property runs one case, the judge's findings join that case's (so a failure shrinks). */
+  private caseFindings: Finding[] | undefined;
+  /** Names handed out by uniqueName. */
+  private names = 0;
+  /** Keys of the judge's findings recorded so far: one deviation is reported once per test. */
+  private readonly seen = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -98,10 +98,33 @@ export class ConformanceContext {
     return this.config.target.fixture;
   }
 
-  /** Sends one request through the run's transport. */
-  send(spec: RequestSpec): Promise<Exchange> {
-    this.requests++;
-    return this.transport.send(spec);
+  /**
+   * Sends one request and has its answer judged: the one path of every request a test sends. The
+   * operation is found from the method, path and body form unless the caller names it.
+   */
+  async send(spec: RequestSpec, operation?: OperationId): Promise<Exchange> {
+    const exchange = await this.transport.send(spec);
+    const judged = judge(exchange, { ...(operation ? { operation } : {}), strict: this.config.strict });
+    if (judged.validated) this.validated++;
+    const own: Finding[] = [];
+    for (const f of judged.findings) {
+      const key = f.key ?? `${f.requirement}|${f.check}|${f.message}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      own.push({ ...f, severity: severityIn(f, this.requirement, judged.operation?.id) });
+    }
+    if (own.length) {
+      if (this.caseFindings) this.caseFindings.push(...own);
+      else this.record(own);
+    }
+    return exchange;
+  }
+
+  /** Sends an operation's request and returns the outcome without relying on it: the test decides what a refusal means. */
+  async try<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<CallResult<ResponseOf[K]>> {
+    const exchange = await this.send(requestOf(operationId, spec), operationId);
+    const problem = problemOf(exchange);
+    return problem ? { exchange, body: undefined, problem } : { exchange, body: exchange.response!.json as ResponseOf[K] };
   }
 
   /**
@@ -109,28 +132,35 @@ export class ConformanceContext {
    * unanswered, a `step` finding says the test could not judge, and the body is undefined.
    */
   async call<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<CallResult<ResponseOf[K]>> {
-    const exchange = await this.send(requestOf(operationId, spec));
-    const problem = problemOf(exchange);
-    if (problem) {
-      this.record([stepFinding(this.requirement, operationId, exchange, problem)]);
-      return { exchange, body: undefined, problem };
-    }
-    return { exchange, body: exchange.response!.json as ResponseOf[K] };
+    const result = await this.try(operationId, spec);
+    if (result.problem) this.record([stepFinding(this.requirement, operationId, result.exchange, result.problem)]);
+    return result;
   }
 
   /** Like call, but a failed step ends the test (for setup the rest of the test cannot do without). */
   async must<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<ResponseOf[K]> {
-    const result = await this.call(operationId, spec);
-    if (!result.body) throw new StepFailed(`${operationId}: ${result.problem}`);
+    const result = await this.try(operationId, spec);
+    if (!result.body) throw new SetupError(stepFinding(this.requirement, operationId, result.exchange, result.problem ?? '').message, result.exchange);
     return result.body;
+  }
+
+  /** The finding of a setup error: the step that failed, with its exchange. */
+  setupFinding(err: SetupError): Finding {
+    return { requirement: this.requirement, check: 'step', severity: 'error', message: err.message, ...(err.exchange ? { exchange: err.exchange } : {}) };
+  }
+
+  /**
+   * A name no other object of the run's sandbox has: the stem, the test's id hashed and a counter.
+   * Derived, not random, so the same run sends the same requests and gets the same verdict.
+   */
+  uniqueName(stem: string): string {
+    return `${stem}-${fnv1a(this.id).toString(36)}${(this.names++).toString(36)}`;
   }
 
   /** Creates a fresh folder of this test inside the run's sandbox and returns its id (a failure ends the test with a step finding). */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
-    const body = await this.must('folder.create', { json: { motherId: String(this.config.sandboxFolderId), name: `${name}-${Math.random().toString(36).slice(2, 8)}` } });
-    const id = idOf(body.folder?.id);
-    if (id === undefined) throw new StepFailed('folder.create answered without a folder id');
-    return id;
+    const folder = await createFolderStep(this, this.config.sandboxFolderId, this.uniqueName(name));
+    return folder.id!;
   }
 
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */
@@ -158,9 +188,20 @@ export class ConformanceContext {
     let lastFailure: Finding[] = [];
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
-        const found = await check(value);
+        this.caseFindings = [];
+        let found: Finding[];
+        try {
+          found = [...(await check(value)), ...this.caseFindings];
+        } catch (err) {
+          if (!(err instanceof SetupError)) throw err;
+          found = [...this.caseFindings, this.setupFinding(err)];
+        } finally {
+          this.caseFindings = undefined;
+        }
         const failed = found.some((f) => f.severity === 'error');
         if (failed) lastFailure = found;
+        // A passing case's warnings (unknown members) are still the test's.
+        else this.record(found);
         return !failed;
       }),
       {
@@ -181,11 +222,6 @@ export class ConformanceContext {
       this.currentCounterexample = undefined;
     }
   }
-}
-
-/** Thrown by `must` when a step fails: the test ends, its step finding already recorded. */
-export class StepFailed extends Error {
-  override name = 'StepFailed';
 }
 
 function describeFailure(findings: ReportedFinding[]): string {
@@ -220,7 +256,7 @@ export function conformance(requirement: string, title: string, body: (t: Confor
   const feature = options.feature ?? req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
   test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
-    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0, validated: 0 };
+    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0, answers: 0, jsonAnswers: 0, validated: 0, retries: 0 };
     ctx.task.meta.cms = meta;
     const { config, transport } = runContext();
     if (feature && !config.target.features.includes(feature as never)) {
@@ -228,17 +264,21 @@ export function conformance(requirement: string, title: string, body: (t: Confor
       return;
     }
     const t = new ConformanceContext(id, requirement, config, transport);
-    const validatedBefore = validatedCount();
+    // Tests of one worker run one at a time, so the transport's counts over the test are the test's own.
+    const before = { ...transport.counts };
     try {
       await body(t);
     } catch (err) {
-      // A failed step is already a finding; anything else is a bug of the suite and fails as itself.
-      if (!(err instanceof StepFailed)) throw err;
+      // A failed step becomes the test's finding; anything else is a bug of the suite and fails as itself.
+      if (!(err instanceof SetupError)) throw err;
+      // A step that failed through t.call is already a finding; the first failed step says why the test stopped.
+      if (!t.findings.some((f) => f.check === 'step')) t.record([t.setupFinding(err)]);
     } finally {
-      meta.requests = t.requests;
-      meta.validated = validatedCount() - validatedBefore;
-      // A SHOULD requirement is robustness: "A SHOULD failure is reported as a warning, never fails a run by itself."
-      meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => ({ ...f, severity: 'warning' as const })) : t.findings;
+      const after = transport.counts;
+      Object.assign(meta, { requests: after.requests - before.requests, answers: after.answers - before.answers, jsonAnswers: after.json - before.json, retries: after.retries - before.retries, validated: t.validated });
+      // "A SHOULD failure is reported as a warning, never fails a run by itself": the probe's own findings.
+      // What the judge found (a 5xx, ENV-08; a malformed success body) is wrong whatever the probe, and keeps its severity.
+      meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => (f.requirement === requirement ? { ...f, severity: 'warning' as const } : f)) : t.findings;
     }
     const errors = meta.findings.filter((f) => f.severity === 'error');
     if (errors.length) {

@@ -1,6 +1,7 @@
 /** Reading a target file and checking that the target answers at all. */
 import { readFileSync } from 'node:fs';
-import { FEATURES, type Feature, type Target } from '../schemas/target.ts';
+import { fileProblem } from '../schemas/files.ts';
+import type { Feature, Target, TargetFixture } from '../schemas/target.ts';
 import type { Transport } from './transport.ts';
 
 /** A target file that cannot be used: exit 2 with this message. */
@@ -8,40 +9,29 @@ export class TargetError extends Error {
   override name = 'TargetError';
 }
 
-function isRecordOfStrings(v: unknown): v is Record<string, string> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
-}
-
-/** Checks the shape of a parsed target file and returns it typed; every problem is named. */
+/** Checks a parsed target file against its schema and what its features need; returns it typed. The first problem is named. */
 export function parseTarget(data: unknown, source: string): Target {
-  const problems: string[] = [];
-  const t = data as Partial<Target> & Record<string, unknown>;
-  if (typeof t !== 'object' || t === null || Array.isArray(t)) throw new TargetError(`${source}: a target file is a JSON object`);
-  if (typeof t.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(t.baseUrl)) problems.push('"baseUrl" must be an http(s) URL');
-  const auth = (t.auth ?? { query: {}, headers: {} }) as Partial<Target['auth']>;
-  if (!isRecordOfStrings(auth.query ?? {}) || !isRecordOfStrings(auth.headers ?? {})) problems.push('"auth.query" and "auth.headers" must map names to strings');
+  const problem = fileProblem('target', data);
+  if (problem) throw new TargetError(`${source}: ${problem}`);
+  // The file may leave out auth and features; the schema has checked every member it has.
+  const t = data as Omit<Target, 'auth' | 'features'> & { auth?: Partial<Target['auth']>; features?: Feature[] };
+  const fixture: Partial<TargetFixture> = t.fixture;
   const features = t.features ?? [];
-  if (!Array.isArray(features)) problems.push('"features" must be an array');
-  else for (const f of features) if (!FEATURES.includes(f as Feature)) problems.push(`unknown feature "${String(f)}" (known: ${FEATURES.join(', ')})`);
-  const fixture = (t.fixture ?? {}) as Record<string, unknown>;
-  for (const key of ['masterNodeId', 'masterRootFolderId', 'sandboxParentFolderId']) {
-    if (!Number.isInteger(fixture[key])) problems.push(`"fixture.${key}" must be an integer id`);
-  }
-  for (const [key, value] of Object.entries(fixture)) if (value !== undefined && !Number.isInteger(value)) problems.push(`"fixture.${key}" must be an integer id`);
-  const needs: [Feature, string[]][] = [
+  // Which fixture ids a feature needs is about the run, not the file's shape: it stays out of the schema.
+  const needs: [Feature, (keyof TargetFixture)[]][] = [
     ['multichannelling', ['channelNodeId', 'channelRootFolderId']],
     ['pages', ['pagesFolderId']],
     ['templates', ['templatesFolderId']],
   ];
   for (const [feature, keys] of needs) {
-    if (Array.isArray(features) && features.includes(feature)) for (const k of keys) if (!Number.isInteger(fixture[k])) problems.push(`feature "${feature}" needs "fixture.${k}"`);
+    const missing = features.includes(feature) ? keys.find((k) => fixture[k] === undefined) : undefined;
+    if (missing) throw new TargetError(`${source}: /fixture/${missing} is missing: feature "${feature}" needs it`);
   }
-  if (problems.length) throw new TargetError(`${source}: ${[...new Set(problems)].join('; ')}`);
   return {
-    baseUrl: (t.baseUrl as string).replace(/\/+$/, ''),
-    auth: { query: { ...(auth.query ?? {}) }, headers: { ...(auth.headers ?? {}) } },
-    features: [...(features as Feature[])],
-    fixture: fixture as unknown as Target['fixture'],
+    baseUrl: t.baseUrl.replace(/\/+$/, ''),
+    auth: { query: { ...(t.auth?.query ?? {}) }, headers: { ...(t.auth?.headers ?? {}) } },
+    features: [...features],
+    fixture: { ...t.fixture },
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, FormData, request } from 'undici';
+import type { Exchange, RecordedBody } from '../schemas/results.ts';
 import type { Target } from '../schemas/target.ts';
 
 /** A query value; arrays repeat the parameter (multivalued). */
@@ -33,24 +34,8 @@ export interface RequestSpec {
   withoutCredentials?: boolean;
 }
 
-/** A body as recorded: JSON and short text verbatim, binary as size and digest. */
-export type RecordedBody =
-  | { kind: 'json'; text: string }
-  | { kind: 'text'; contentType: string; text: string }
-  | { kind: 'binary'; contentType: string; size: number; sha256: string }
-  | { kind: 'multipart'; fields: Record<string, string>; files: { name: string; filename?: string; contentType: string; size: number; sha256: string }[] };
-
-/** One request and its answer (or the transport error), as every report shows it. */
-export interface Exchange {
-  seq: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: RecordedBody };
-  response?: { status: number; headers: Record<string, string>; text: string; truncated: boolean; json?: unknown; jsonError?: string };
-  /** How often the request was retried after a 429/503 with Retry-After. */
-  retries?: number;
-  /** Set when no response came: timeout, refused or reset connection. */
-  error?: { code: string; message: string };
-  durationMs: number;
-}
+// The recorded exchange is part of the results format; it lives there so reports need no harness internals.
+export type { Exchange, RecordedBody } from '../schemas/results.ts';
 
 /** Limits of a transport; the defaults suit the embedded reference server. */
 export interface TransportOptions {
@@ -63,11 +48,18 @@ export interface TransportOptions {
   rate?: number;
   /** At most this many requests in flight (default 16). */
   concurrency?: number;
-  /** How often a 429 or 503 with Retry-After is waited for and retried (never for a POST). */
+  /** How often one request is repeated after a 429 (any method) or a 503 with Retry-After (GET only). */
   maxRetries?: number;
-  /** The longest Retry-After the transport honours, in milliseconds; a longer one is not retried. */
+  /** The most one request waits in all for Retry-After, in milliseconds; a wait beyond it is not made and the answer stands. */
   maxRetryWaitMs?: number;
 }
+
+/** Default of TransportOptions.maxRetries. */
+export const DEFAULT_MAX_RETRIES = 5;
+/** Default of TransportOptions.maxRetryWaitMs. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+// A 429 without a usable Retry-After still asks us to slow down; one second is what servers commonly mean.
+const DEFAULT_429_WAIT_MS = 1000;
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
@@ -75,6 +67,17 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * How long to wait before sending a request again after this answer, or undefined when it must not be
+ * sent again: a 429 says the server did not act, so every method is repeated; a 503 does not say so,
+ * so only a GET is.
+ */
+export function retryWaitMs(method: string, response: Exchange['response'], now = Date.now()): number | undefined {
+  if (response?.status === 429) return retryAfterMs(response.headers['retry-after'], now) ?? DEFAULT_429_WAIT_MS;
+  if (response?.status === 503 && method === 'GET') return retryAfterMs(response.headers['retry-after'], now);
+  return undefined;
 }
 
 /** Connection failures in a row after which the target counts as unreachable. */
@@ -125,9 +128,23 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return out;
 }
 
+/** What a transport has sent and received so far; a test's own counts are the difference over its run. */
+export interface TransportCounts {
+  /** Requests asked to send (a retried request counts once). */
+  requests: number;
+  /** Requests that got an answer (any status). */
+  answers: number;
+  /** Answers whose body is JSON. */
+  json: number;
+  /** Repeated attempts after a 429 or 503 with Retry-After. */
+  retries: number;
+}
+
 /** Sends requests to one target and keeps the exchanges. */
 export class Transport {
   readonly exchanges: Exchange[] = [];
+  /** Running totals of this transport, read by the suite wrapper per test. */
+  readonly counts: TransportCounts = { requests: 0, answers: 0, json: 0, retries: 0 };
   private seq = 0;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
@@ -152,8 +169,8 @@ export class Transport {
     this.keep = options.keep ?? 10_000;
     this.concurrency = Math.max(1, options.concurrency ?? 16);
     this.minIntervalMs = options.rate ? 1000 / options.rate : 0;
-    this.maxRetries = options.maxRetries ?? 3;
-    this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: this.concurrency });
   }
 
@@ -213,6 +230,7 @@ export class Transport {
       Object.assign(headers, lower(this.target.auth.headers));
     }
     const started = performance.now();
+    let waited = 0;
     // A target that died mid-run: the remaining tests fail fast instead of each waiting for timeouts.
     for (let attempt = 0; !this.unreachable || (exchange.error = { code: 'UNREACHABLE', message: `target unreachable: ${this.connectFailures} connections in a row failed; the request was not sent` }, false); attempt++) {
       await this.acquire();
@@ -221,15 +239,21 @@ export class Transport {
       } finally {
         this.release();
       }
-      // Politeness: a server that asks us to wait gets its wait, but a POST is never sent twice.
       this.connectFailures = exchange.error && CONNECT_ERRORS.has(exchange.error.code) ? this.connectFailures + 1 : 0;
-      const res = exchange.response;
-      const wait = res && (res.status === 429 || res.status === 503) ? retryAfterMs(res.headers['retry-after']) : undefined;
-      if (spec.method === 'POST' || wait === undefined || wait > this.maxRetryWaitMs || attempt >= this.maxRetries) break;
+      // Politeness: a server that asks us to wait gets its wait, within bounds, so a throttled run does not stall.
+      const wait = retryWaitMs(spec.method, exchange.response);
+      if (wait === undefined || attempt >= this.maxRetries || waited + wait > this.maxRetryWaitMs) break;
+      waited += wait;
       exchange.retries = attempt + 1;
       await sleep(wait);
     }
     exchange.durationMs = Math.round(performance.now() - started);
+    this.counts.requests++;
+    this.counts.retries += exchange.retries ?? 0;
+    if (exchange.response) {
+      this.counts.answers++;
+      if (exchange.response.jsonError === undefined) this.counts.json++;
+    }
     this.exchanges.push(exchange);
     if (this.exchanges.length > this.keep) this.exchanges.splice(0, this.exchanges.length - this.keep);
     return exchange;

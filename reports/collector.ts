@@ -4,7 +4,18 @@
  */
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { familyOf, type TestResult } from './results.ts';
+import { EXCHANGE_COUNTS, type ExchangeCounts, type TestResult } from '../schemas/results.ts';
+import { familyOf } from './results.ts';
+
+/** The exchange counts a test's meta carries; the suite wrapper fills them, and a count it lacks stays out. */
+function countsOf(meta: Partial<Record<keyof ExchangeCounts, unknown>>): ExchangeCounts {
+  const counts: ExchangeCounts = {};
+  for (const key of EXCHANGE_COUNTS) {
+    const n = meta[key];
+    if (typeof n === 'number' && Number.isInteger(n)) counts[key] = n;
+  }
+  return counts;
+}
 
 /** Collects the results of a run and prints progress to the given stream. */
 export class ResultCollector implements Reporter {
@@ -54,7 +65,7 @@ export class ResultCollector implements Reporter {
       status,
       ...(reason ? { reason } : {}),
       durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
-      ...(meta ? { requests: meta.requests, validated: meta.validated } : {}),
+      ...(meta ? countsOf(meta) : {}),
       findings,
     };
     this.results.push(test);

@@ -6,12 +6,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReportedFinding } from '../harness/suite.ts';
-import type { Exchange, RecordedBody } from '../harness/transport.ts';
 import { operations } from '../schemas/operations.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
-import { expectationCounts, isUnexpectedFailure, verdictOf } from './expectations.ts';
-import type { Results, TestResult } from './results.ts';
+import { expectationCounts, isExcusedFailure, isUnexpectedFailure, verdictOf } from './expectations.ts';
+import { exchangeTotals } from './results.ts';
+import type { Exchange, RecordedBody, ReportedFinding, Results, TestResult } from '../schemas/results.ts';
 
 /** Bodies longer than this are cut in the page (results.json keeps what was recorded). */
 const MAX_BODY_CHARS = 20_000;
@@ -86,7 +85,7 @@ const badgeText: Record<RowStatus, string> = { passed: 'pass', failed: 'FAIL', s
 
 function badge(status: RowStatus, tests: readonly TestResult[]): string {
   const failed = tests.filter((t) => t.status === 'failed');
-  if (failed.length && failed.every((t) => t.outcome === 'expected-fail')) return '<span class="badge xfail">FAIL (expected)</span>';
+  if (failed.length && failed.every(isExcusedFailure)) return `<span class="badge xfail">FAIL (${failed.every((t) => t.outcome === 'flaky') ? 'flaky' : 'expected'})</span>`;
   const expired = status === 'failed' && failed.some((t) => t.outcome === 'expired') ? ' (expired)' : '';
   return `<span class="badge ${status}">${badgeText[status]}${expired}</span>`;
 }
@@ -162,6 +161,7 @@ function testBadge(t: TestResult): string {
   if (t.outcome === 'expected-fail') return '<span class="badge xfail">FAIL (expected)</span>';
   if (t.outcome === 'expired') return '<span class="badge failed">FAIL (expired)</span>';
   if (t.outcome === 'unexpected-pass') return '<span class="badge passed">pass (unexpected)</span>';
+  if (t.outcome === 'flaky') return `<span class="badge ${t.status === 'failed' ? 'xfail' : 'passed'}">${t.status === 'failed' ? 'FAIL' : 'pass'} (flaky)</span>`;
   return badge(t.status, [t]);
 }
 
@@ -172,7 +172,7 @@ function detailsHtml(t: TestResult, anchor: string, requirement: Requirement | u
   ];
   const x = t.expectation;
   const expectation = x
-    ? `<p class="expectation">Expected to fail: ${esc(x.reason)}${x.issue ? ` (${/^https?:\/\//.test(x.issue) ? `<a href="${esc(x.issue)}">${esc(x.issue)}</a>` : esc(x.issue)})` : ''}${x.until ? `, until ${esc(x.until)}` : ''}${t.outcome === 'expired' ? ': <b>expired, the failure counts again</b>' : ''}</p>`
+    ? `<p class="expectation">${t.expected === 'FLAKY' ? 'Flaky, either outcome allowed' : 'Expected to fail'}: ${esc(x.reason)}${x.issue ? ` (${/^https?:\/\//.test(x.issue) ? `<a href="${esc(x.issue)}">${esc(x.issue)}</a>` : esc(x.issue)})` : ''}${x.until ? `, until ${esc(x.until)}` : ''}${t.outcome === 'expired' ? ': <b>expired, the failure counts again</b>' : ''}</p>`
     : '';
   const reason = t.reason && t.status !== 'skipped' ? `<p class="msg">${esc(t.reason)}</p>` : '';
   const findings = [...t.findings].sort((a, b) => Number(a.severity === 'warning') - Number(b.severity === 'warning'));
@@ -186,9 +186,9 @@ ${findings.map(findingHtml).join('\n')}
 </details>`;
 }
 
-/** Failures that count first, then expired ones, then expected ones; within each, by id. */
+/** Failures that count first, then expired ones, then expected and flaky ones; within each, by id. */
 function failureRank(t: TestResult): number {
-  if (t.outcome === 'expected-fail') return 2;
+  if (isExcusedFailure(t)) return 2;
   return t.outcome === 'expired' ? 1 : 0;
 }
 
@@ -269,16 +269,19 @@ export function renderHtml(results: Results): string {
           ['expected-failures', x.expectedFailures, 'expected failures'],
           ['unexpected-passes', x.unexpectedPasses, 'unexpected passes'],
           ['expired', x.expired, 'expired expectations'],
+          ...(x.flaky ? ([['flaky', x.flaky, 'flaky tests']] as [string, number, string][]) : []),
           ['stale', x.stale.length, 'stale expectations'],
         ] as [string, number, string][])
       : []),
   ];
+  const totals = exchangeTotals(s);
   const facts: [string, string][] = [
     ['Target', `${esc(results.target.baseUrl)}${results.target.embedded ? ' <span class="muted">(bundled reference server)</span>' : ''}`],
     ['Features', esc(results.target.features.join(', ') || 'none')],
     ['Started', esc(results.startedAt)],
     ['Duration', seconds(results.durationMs)],
-    ['Seed', `<code>${results.seed}</code> <span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`],
+    ['Seed', `<code>${results.seed}</code>${results.seedSource ? ` ${esc(results.seedSource)}` : ''} <span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`],
+    ...(totals ? ([['Answers', esc(totals)]] as [string, string][]) : []),
     ['Runs per property', String(results.runs)],
     ...(x ? ([['Expectations', esc(x.file)]] as [string, string][]) : []),
     ['Tool', `${esc(results.tool.name)} ${esc(results.tool.version)}`],
@@ -328,6 +331,7 @@ export function renderHtml(results: Results): string {
 <p>From <code>${esc(x.file)}</code>: ${expectationCounts(x)}.</p>
 ${list('Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)', results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id))}
 ${list('Expired entries (the failure counts again)', results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`))}
+${list('Flaky tests (either outcome allowed), with what they did in this run', results.tests.filter((t) => t.outcome === 'flaky').map((t) => `${t.id} (${t.status})`))}
 ${list('Stale ids (no test of this run has them)', x.stale)}
 </section>`
     : '';

@@ -10,7 +10,8 @@ import { writeJunit } from './junit.ts';
 import { writeMarkdown } from './markdown.ts';
 import { redact } from './redact.ts';
 import { compareResults, renderRegressionMarkdown, renderRegressionText } from './regression.ts';
-import { ReportInputError, loadResults, summarize, writeResults, type Results, type TestResult } from './results.ts';
+import type { Results, TestResult } from '../schemas/results.ts';
+import { ReportInputError, loadResults, summarize, writeResults } from './results.ts';
 
 export { ReportInputError } from './results.ts';
 
@@ -98,6 +99,7 @@ export function mergeResults(list: readonly Results[]): Results {
     tool: first.tool,
     target: { ...first.target, features: [...new Set(list.flatMap((r) => r.target.features))], embedded: list.every((r) => r.target.embedded) },
     seed: first.seed,
+    ...(first.seedSource ? { seedSource: first.seedSource } : {}),
     runs: Math.max(...list.map((r) => r.runs)),
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,

@@ -1,10 +1,11 @@
 /**
  * junit.xml for CI systems: one testcase per test, named by its stable id, grouped by requirement
- * family. Expected failures (reports/expectations.ts) appear as skipped, with their findings.
+ * family. Expected failures and failures of flaky tests (reports/expectations.ts) appear as skipped, with their findings.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Results, TestResult } from './results.ts';
+import type { Results, TestResult } from '../schemas/results.ts';
+import { isExcusedFailure, isUnexpectedFailure } from './expectations.ts';
 
 function xml(text: string): string {
   // XML 1.0 forbids most control characters even when escaped; findings may quote binary-ish bodies.
@@ -35,9 +36,10 @@ function testcase(t: TestResult): string {
   const props = [`<property name="requirement" value="${xml(t.requirement)}"/>`, ...(t.operation ? [`<property name="operation" value="${xml(t.operation)}"/>`] : [])];
   const open = `    <testcase classname="${xml(t.family)}" name="${xml(t.id)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">\n      <properties>${props.join('')}</properties>\n`;
   let inner = '';
-  if (t.outcome === 'expected-fail') {
+  if (isExcusedFailure(t)) {
     // Like pytest's xfail: a failure the expectation file excuses is reported as skipped, so CI stays green.
-    inner = `      <skipped message="${xml(`expected failure: ${t.expectation?.reason ?? ''}`)}">${xml(failureText(t))}</skipped>\n`;
+    const kind = t.outcome === 'flaky' ? 'flaky test failed' : 'expected failure';
+    inner = `      <skipped message="${xml(`${kind}: ${t.expectation?.reason ?? ''}`)}">${xml(failureText(t))}</skipped>\n`;
   } else if (t.status === 'failed') {
     const first = t.findings.find((f) => f.severity === 'error');
     inner = `      <failure message="${xml(first ? `[${first.requirement}] ${first.message}` : (t.reason ?? 'failed'))}">${xml(failureText(t))}</failure>\n`;
@@ -55,8 +57,8 @@ function testcase(t: TestResult): string {
 export function renderJunit(results: Results): string {
   const families = new Map<string, TestResult[]>();
   for (const t of results.tests) families.set(t.family, [...(families.get(t.family) ?? []), t]);
-  const failedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'failed' && t.outcome !== 'expected-fail').length;
-  const skippedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'skipped' || t.outcome === 'expected-fail').length;
+  const failedIn = (tests: readonly TestResult[]) => tests.filter(isUnexpectedFailure).length;
+  const skippedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'skipped' || isExcusedFailure(t)).length;
   let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length}" failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="0" time="${(results.durationMs / 1000).toFixed(3)}">\n`;
   for (const [family, tests] of families) {
     const failed = failedIn(tests);

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectationCounts, isUnexpectedFailure, verdictOf } from './expectations.ts';
-import type { Results, TestResult } from './results.ts';
+import { exchangeTotals, seedText } from './results.ts';
+import type { Results, TestResult } from '../schemas/results.ts';
 
 /** Failed tests listed in full; the rest are counted (a PR comment has a size limit). */
 const MAX_FAILED_ROWS = 25;
@@ -37,6 +38,7 @@ function firstFinding(t: TestResult): string {
 
 function failureMark(t: TestResult): string {
   if (t.outcome === 'expected-fail') return '➖ expected';
+  if (t.outcome === 'flaky') return '➖ flaky';
   return t.outcome === 'expired' ? '❌ expired' : '❌';
 }
 
@@ -47,12 +49,14 @@ export function renderMarkdown(results: Results): string {
   const out = [
     `## ${verdict.exitCode ? '❌' : '✅'} cms-conformance: ${mdText(verdict.text)}`,
     '',
-    `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ${seconds(results.durationMs)} · seed ${results.seed}`,
+    `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ${seconds(results.durationMs)} · ${seedText(results)}`,
     '',
     '| tests | passed | failed | skipped | warnings |',
     '|---:|---:|---:|---:|---:|',
     `| ${s.total} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.warnings} |`,
   ];
+  const totals = exchangeTotals(s);
+  if (totals) out.push('', `${totals}.`);
   const x = s.expectations;
   if (x) {
     out.push('', `Expectations (${mdText(x.file)}): ${expectationCounts(x)}.`);
@@ -68,6 +72,11 @@ export function renderMarkdown(results: Results): string {
   if (passes.length) {
     out.push('', `### Unexpected passes (${passes.length}): remove them from the expectation file`, '');
     for (const t of passes) out.push(`- ${mdText(t.id, 120)}`);
+  }
+  const flaky = results.tests.filter((t) => t.outcome === 'flaky');
+  if (flaky.length) {
+    out.push('', `### Flaky tests (${flaky.length}): either outcome allowed by the expectation file`, '');
+    for (const t of flaky) out.push(`- ${mdText(t.id, 120)} (${t.status})`);
   }
   if (x?.stale.length) {
     out.push('', `### Stale expectations (${x.stale.length}): no such test in this run`, '');

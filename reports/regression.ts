@@ -4,7 +4,8 @@
  * expected or not: the comparison is about behaviour, the expectation file about gating.
  */
 import { mdText, oneLine } from './markdown.ts';
-import type { Results, TestResult } from './results.ts';
+import type { Results, SeedSource, TestResult } from '../schemas/results.ts';
+import { seedText } from './results.ts';
 
 /** One test or requirement in a regression list. */
 export interface RegressionEntry {
@@ -25,10 +26,18 @@ export interface RegressionLists {
   notRunNow: RegressionEntry[];
 }
 
+/** Which run a side of a comparison is. */
+export interface RunHead {
+  startedAt: string;
+  seed: number;
+  seedSource?: SeedSource;
+  baseUrl: string;
+}
+
 /** A comparison of a run with its baseline. */
 export interface Regression {
-  baseline: { startedAt: string; seed: number; baseUrl: string };
-  current: { startedAt: string; seed: number; baseUrl: string };
+  baseline: RunHead;
+  current: RunHead;
   tests: RegressionLists;
   requirements: RegressionLists;
 }
@@ -89,8 +98,15 @@ export function compareResults(baseline: Results, current: Results): Regression 
     const expected = n.some((t) => t.status === 'failed') && n.every((t) => t.status !== 'failed' || t.outcome === 'expected-fail');
     classify(requirements, requirementStatus(b), requirementStatus(n), (side) => entry(id, id, failing(side), expected, true));
   }
-  const head = (r: Results) => ({ startedAt: r.startedAt, seed: r.seed, baseUrl: r.target.baseUrl });
+  const head = (r: Results): RunHead => ({ startedAt: r.startedAt, seed: r.seed, ...(r.seedSource ? { seedSource: r.seedSource } : {}), baseUrl: r.target.baseUrl });
   return { baseline: head(baseline), current: head(current), tests, requirements };
+}
+
+/** Says when the two runs used different seeds: generated requests differ, so a change may come from the seed, not the target. */
+export function seedNote(regression: Regression): string | undefined {
+  const { baseline: b, current: c } = regression;
+  if (b.seed === c.seed) return undefined;
+  return `the baseline and this run used different seeds (baseline ${seedText(b)}, this run ${seedText(c)}): a difference may come from the generated requests, not the target`;
 }
 
 const headings: [keyof RegressionLists, string][] = [
@@ -108,6 +124,8 @@ export function renderRegressionText(regression: Regression): string[] {
     `regression against the baseline of ${regression.baseline.startedAt}: ${t.newFailures.length} new failures, ${t.fixed.length} fixed, ${t.stillFailing.length} still failing` +
       `${t.notRunNow.length ? `, ${t.notRunNow.length} not run now` : ''} (requirements: ${r.newFailures.length} new, ${r.fixed.length} fixed, ${r.stillFailing.length} still failing)`,
   ];
+  const seeds = seedNote(regression);
+  if (seeds) lines.push(`  note: ${seeds}`);
   const marks: Record<keyof RegressionLists, string> = { newFailures: 'NEW', fixed: 'FIXED', stillFailing: 'STILL', notRunNow: 'NOT RUN' };
   for (const [key] of headings) {
     if (key === 'stillFailing') continue;
@@ -121,12 +139,14 @@ const md = (text: string) => mdText(text, 300);
 /** The comparison as regression.md: counts, then a table per list, tests and requirements. */
 export function renderRegressionMarkdown(regression: Regression): string {
   const { baseline: b, current: c, tests, requirements } = regression;
+  const note = seedNote(regression);
   const out = [
     '# cms-conformance regression report',
     '',
-    `Baseline: run of ${md(b.startedAt)} against ${md(b.baseUrl)}, seed ${b.seed}.  `,
-    `This run: ${md(c.startedAt)} against ${md(c.baseUrl)}, seed ${c.seed}.`,
+    `Baseline: run of ${md(b.startedAt)} against ${md(b.baseUrl)}, ${seedText(b)}.  `,
+    `This run: ${md(c.startedAt)} against ${md(c.baseUrl)}, ${seedText(c)}.`,
     '',
+    ...(note ? [`**Note:** ${md(note)}.`, ''] : []),
     '| | tests | requirements |',
     '|---|---:|---:|',
     ...headings.map(([key, title]) => `| ${title} | ${tests[key].length} | ${requirements[key].length} |`),

@@ -1,73 +1,8 @@
-/** results.json: the machine-readable truth of a run, from which every other report is derived. */
+/** results.json: written once per run, read back by merge, update-expectations, --baseline and the reports. The format is schemas/results.ts. */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReportedFinding } from '../harness/suite.ts';
-
-/** One test's outcome. `id` is stable across runs: it never contains a seed or a generated value. */
-export interface TestResult {
-  id: string;
-  title: string;
-  /** The suite file, relative to the project (e.g. suites/operations/sweep.suite.ts). */
-  file: string;
-  requirement: string;
-  family: string;
-  operation?: string;
-  status: 'passed' | 'failed' | 'skipped';
-  /** Why a test was skipped, or the error of a test that failed without a finding (a setup failure). */
-  reason?: string;
-  durationMs: number;
-  /** Requests the test sent (setup included). */
-  requests?: number;
-  /** Responses the test validated against their operation's schema. */
-  validated?: number;
-  findings: ReportedFinding[];
-  /** Set when the run's expectation file lists the test (reports/expectations.ts). */
-  expected?: 'FAIL';
-  /** The test against its expectation; absent when no expectation file lists it. */
-  outcome?: 'expected-fail' | 'unexpected-pass' | 'expired';
-  /** The expectation entry's reason, issue and end date, for the reports. */
-  expectation?: { reason: string; issue?: string; until?: string };
-}
-
-/** Counts of one group of tests. */
-export interface Counts {
-  total: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
-/** What an expectation file did to a run: failures it excused, passes and expired entries it did not foresee. */
-export interface ExpectationSummary {
-  /** The expectation file, as given. */
-  file: string;
-  expectedFailures: number;
-  unexpectedPasses: number;
-  expired: number;
-  /** Ids of the file that name no test of this run. */
-  stale: string[];
-}
-
-/** The counts of a run, overall and per requirement family, and the reasons of skips. */
-export interface Summary extends Counts {
-  warnings: number;
-  byFamily: Record<string, Counts>;
-  skipReasons: Record<string, number>;
-  /** Present when an expectation file was applied; `failed` still counts every failure. */
-  expectations?: ExpectationSummary;
-}
-
-/** A whole run. */
-export interface Results {
-  tool: { name: 'cms-conformance'; version: string };
-  target: { baseUrl: string; features: string[]; embedded: boolean };
-  seed: number;
-  runs: number;
-  startedAt: string;
-  durationMs: number;
-  summary: Summary;
-  tests: TestResult[];
-}
+import { fileProblem } from '../schemas/files.ts';
+import { EXCHANGE_COUNTS, type Counts, type Results, type Summary, type TestResult } from '../schemas/results.ts';
 
 function emptyCounts(): Counts {
   return { total: 0, passed: 0, failed: 0, skipped: 0 };
@@ -78,9 +13,14 @@ export function familyOf(requirement: string): string {
   return requirement.split('-')[0] ?? requirement;
 }
 
-/** Counts tests overall and per family; warnings are findings of severity warning. */
+/** Counts tests overall and per family, and totals their exchange counts; warnings are findings of severity warning. */
 export function summarize(tests: readonly TestResult[]): Summary {
   const summary: Summary = { ...emptyCounts(), warnings: 0, byFamily: {}, skipReasons: {} };
+  // A total is left out when no test carries its count (results of a version that did not count it).
+  for (const key of EXCHANGE_COUNTS) {
+    const counted = tests.filter((t) => t[key] !== undefined);
+    if (counted.length) summary[key] = counted.reduce((n, t) => n + (t[key] ?? 0), 0);
+  }
   for (const t of tests) {
     const family = (summary.byFamily[t.family] ??= emptyCounts());
     for (const c of [summary, family]) {
@@ -91,6 +31,19 @@ export function summarize(tests: readonly TestResult[]): Summary {
     summary.warnings += t.findings.filter((f) => f.severity === 'warning').length;
   }
   return summary;
+}
+
+/** The exchange totals in one line, "7,900 of 7,900 answers validated; 12 retries", or undefined for results that did not count them. */
+export function exchangeTotals(summary: Summary): string | undefined {
+  if (summary.answers === undefined || summary.validated === undefined) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const retries = summary.retries ?? 0;
+  return `${n(summary.validated)} of ${n(summary.answers)} answers validated; ${n(retries)} ${retries === 1 ? 'retry' : 'retries'}`;
+}
+
+/** The seed and where it came from: "seed 20260101 (default)", "seed 7 (given)", "seed 123 (random)". */
+export function seedText(results: Pick<Results, 'seed' | 'seedSource'>): string {
+  return `seed ${results.seed}${results.seedSource ? ` (${results.seedSource})` : ''}`;
 }
 
 /** Writes results.json into the output folder (created if needed) and returns its path. */
@@ -106,9 +59,7 @@ export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
 
-const statuses: readonly string[] = ['passed', 'failed', 'skipped'];
-
-/** Reads a results.json written by a run (or the one in a report folder), checking the shape every report relies on. */
+/** Reads a results.json written by a run (or the one in a report folder), checked against schemas/results/results.json. */
 export function loadResults(fileOrDir: string): Results {
   const path = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? join(fileOrDir, 'results.json') : fileOrDir;
   let data: unknown;
@@ -118,18 +69,7 @@ export function loadResults(fileOrDir: string): Results {
     const e = err as NodeJS.ErrnoException;
     throw new ReportInputError(e.code ? `cannot read ${path}: ${e.code}` : `${path} is not valid JSON: ${e.message}`);
   }
-  const r = data as Partial<Results> | null;
-  const fail = (what: string): never => {
-    throw new ReportInputError(`${path} is not a cms-conformance results.json: ${what}`);
-  };
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) fail('not a JSON object');
-  if (r?.tool?.name !== 'cms-conformance') fail('"tool.name" is not "cms-conformance"');
-  if (typeof r?.target?.baseUrl !== 'string' || typeof r.seed !== 'number' || typeof r.durationMs !== 'number') fail('"target.baseUrl", "seed" or "durationMs" missing');
-  if (typeof r?.startedAt !== 'string' || Number.isNaN(Date.parse(r.startedAt))) fail('"startedAt" is not a date');
-  if (!Array.isArray(r?.tests)) fail('"tests" is not an array');
-  r?.tests?.forEach((t, i) => {
-    const bad = typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.requirement !== 'string' || !statuses.includes(t.status) || !Array.isArray(t.findings);
-    if (bad) fail(`tests[${i}] lacks a string "id" and "requirement", a "status" (passed, failed, skipped) or a "findings" array`);
-  });
-  return r as Results;
+  const problem = fileProblem('results', data);
+  if (problem) throw new ReportInputError(`${path}: ${problem}`);
+  return data as Results;
 }

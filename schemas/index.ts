@@ -1,6 +1,7 @@
 /**
- * The one Ajv instance of the project: every schema under schemas/{records,requests,responses}
- * is added once, compiled once on first use, and looked up by its `$id` or short name.
+ * The one Ajv instance of the project: every schema under schemas/{records,requests,responses} (the
+ * contract) and schemas/{results,inputs} (the project's own files) is added once, compiled once on
+ * first use, and looked up by its `$id` or short name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,8 +12,11 @@ import addFormatsModule from 'ajv-formats';
 /** Base of every schema `$id`; a schema file `records/Folder.json` has `$id` SCHEMA_BASE + 'records/Folder.json'. */
 export const SCHEMA_BASE = 'https://cms-conformance.dev/schemas/';
 
-/** The folders holding schema files, in the order they are loaded. */
+/** The folders holding the contract's schema files, in the order they are loaded. */
 export const SCHEMA_DIRS = ['records', 'requests', 'responses'] as const;
+
+/** The folders holding the schemas of the project's own files: results.json, target, expectation and fixture files. */
+export const FILE_SCHEMA_DIRS = ['results', 'inputs'] as const;
 
 /** A JSON Schema as this project writes it (object form, draft 2020-12). */
 export type JsonSchema = AnySchemaObject;
@@ -24,9 +28,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv2020,
 ) => Ajv2020;
 
-function loadSchemaFiles(): Map<string, JsonSchema> {
+function loadSchemaFiles(dirs: readonly string[]): Map<string, JsonSchema> {
   const byId = new Map<string, JsonSchema>();
-  for (const dir of SCHEMA_DIRS) {
+  for (const dir of dirs) {
     let names: string[];
     try {
       names = readdirSync(join(here, dir)).filter((n) => n.endsWith('.json')).sort();
@@ -45,8 +49,12 @@ function loadSchemaFiles(): Map<string, JsonSchema> {
   return byId;
 }
 
-/** Every schema of the project keyed by `$id`. */
-export const schemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles();
+/** Every schema of the contract keyed by `$id` (what generators, types and the OpenAPI document are built from). */
+export const schemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles(SCHEMA_DIRS);
+
+// Kept apart from the contract's map so that generators, types and OpenAPI never see them.
+/** Every schema of the project's own files keyed by `$id`. */
+export const fileSchemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles(FILE_SCHEMA_DIRS);
 
 /** Creates the project's Ajv configuration: strict on our schemas, all errors kept, formats added. */
 function createAjv(): Ajv2020 {
@@ -54,10 +62,14 @@ function createAjv(): Ajv2020 {
     strict: true,
     allErrors: true,
     // Open enumerations ("complete enumeration: not shown") list the values seen; they annotate, never fail.
-    keywords: [{ keyword: 'x-knownValues', schemaType: 'array' }],
+    // The project's file schemas say in words what a pattern or a choice means, for one-line errors (schemas/files.ts).
+    keywords: [
+      { keyword: 'x-knownValues', schemaType: 'array' },
+      { keyword: 'x-mustBe', schemaType: 'string' },
+    ],
   });
   addFormats(instance);
-  for (const schema of schemasById.values()) instance.addSchema(schema);
+  for (const schema of [...schemasById.values(), ...fileSchemasById.values()]) instance.addSchema(schema);
   return instance;
 }
 
@@ -73,10 +85,16 @@ for (const id of schemasById.keys()) {
   // A bare type name resolves only when it is unambiguous across the folders.
   shortNames.set(base, shortNames.has(base) ? '' : id);
 }
+// The project's own files are named with their folder only (`results/results`), never bare.
+for (const id of fileSchemasById.keys()) {
+  const rel = id.slice(SCHEMA_BASE.length);
+  shortNames.set(rel, id);
+  shortNames.set(rel.replace(/\.json$/, ''), id);
+}
 
 /** Resolves a schema reference given as full `$id`, `dir/Name(.json)` or a unique bare `Name`. */
 export function resolveSchemaId(ref: string): string {
-  if (schemasById.has(ref)) return ref;
+  if (schemasById.has(ref) || fileSchemasById.has(ref)) return ref;
   const id = shortNames.get(ref);
   if (!id) throw new Error(`unknown or ambiguous schema: ${ref}`);
   return id;
@@ -84,7 +102,8 @@ export function resolveSchemaId(ref: string): string {
 
 /** Returns the schema object for a reference (see resolveSchemaId). */
 export function getSchema(ref: string): JsonSchema {
-  return schemasById.get(resolveSchemaId(ref))!;
+  const id = resolveSchemaId(ref);
+  return (schemasById.get(id) ?? fileSchemasById.get(id))!;
 }
 
 /** Returns the compiled validator for a schema reference; compiles at most once per schema. */

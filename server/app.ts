@@ -5,8 +5,7 @@
  */
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv/dist/2020.js';
-import { getValidator } from '../schemas/index.ts';
+import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
 import { shapeFaultName } from './faults-http.ts';
@@ -45,6 +44,8 @@ export interface AppOptions<S> {
   refusalStyle?: RefusalStyle;
   /** When set, requests must carry `sid=TOKEN` or `Authorization: Bearer TOKEN`. */
   authToken?: string;
+  /** False: the multichannelling operations are absent (404), as in the open-source edition (reference notes). */
+  multichannelling?: boolean;
   limits?: Partial<Limits>;
   /** Log warnings and errors (our own 500s among them) to stdout. */
   logger?: boolean;
@@ -60,6 +61,9 @@ const STATUS_BY_CODE: Record<Exclude<ResponseCode, 'OK'>, number> = {
   LOCKED: 409,
   MAINTENANCEMODE: 503,
 };
+
+/** The operations whose successful answers the deployed implementation sends without responseInfo. */
+const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', 'folder.findPages', 'folder.getExternalLinks']);
 
 /** The planted faults that turn a refusal of the HTTP layer into a 500. */
 type RequestFault = 'malformed-json-500' | 'wrong-type-500' | 'invalid-body-500' | 'oversized-body-500' | 'multipart-malformed-500';
@@ -134,20 +138,31 @@ function parseQuery(op: Operation, rawQuery: Record<string, string[]>): OpReques
     if (param.multivalued) query[param.name] = values.map((v) => convert(param, v)) as ParamValue;
     else if (values[0] !== undefined) query[param.name] = convert(param, values[0]);
     else if (param.default !== undefined) query[param.name] = param.default;
-    else if (param.required) throw new RequestRefusal(undefined, `${param.name}: required query parameter missing`, param.name);
+    else if (param.required) {
+      const zero = zeroValue(param);
+      if (zero === undefined) throw new RequestRefusal(undefined, `${param.name}: required query parameter missing`, param.name);
+      query[param.name] = zero;
+    }
   }
   return query;
 }
 
-/** The request field an ajv error is about, as a dotted path (`file.name`), or undefined for the whole body. */
-function errorProperty(error: ErrorObject): string | undefined {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
-  return segments.length > 0 ? segments.join('.') : undefined;
+/**
+ * The value an absent required parameter takes when it is a primitive. Reference notes: "A query
+ * parameter declared as a Java primitive (`boolean`, `int`) that is absent takes its zero value
+ * (`false`, `0`) instead of being refused; the contract's "(..., required)" marks such parameters."
+ * A string is no primitive there, so an absent required string stays refused (undefined).
+ */
+export function zeroValue(param: Parameter): number | boolean | undefined {
+  if (param.type === 'integer' || param.type === 'number') return 0;
+  if (param.type === 'boolean') return false;
+  return undefined;
 }
 
-/** Parses and validates a JSON body against the operation's request schema. */
+/**
+ * Parses a JSON body and reads it against the operation's request schema: scalars converted as
+ * Jackson's defaults convert them, what cannot be converted refused naming the member (server/coerce.ts).
+ */
 function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest): unknown {
   if (mediaType(request.headers['content-type']) !== 'application/json') {
     throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
@@ -160,11 +175,12 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
     throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
   }
   if (schema === null) return body;
-  const validate = getValidator(schema);
-  const error = validate(body) ? undefined : validate.errors?.[0];
-  if (!error) return body;
-  const property = errorProperty(error);
-  throw new RequestRefusal('invalid-body-500', `${property ?? 'request body'}: ${error.message ?? 'is invalid'}`, property);
+  try {
+    return readRequestBody(schema, body);
+  } catch (err) {
+    if (err instanceof Refusal) throw new RequestRefusal('invalid-body-500', err.message, err.property);
+    throw err;
+  }
 }
 
 /** Buffers every part of a multipart body; the parts without a filename are also the form's text fields. */
@@ -285,6 +301,8 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
       responseInfo: { responseCode: faults.has('response-code-lowercase') ? 'ok' : 'OK', responseMessage: 'Success' },
     };
     if (faults.has('envelope-missing-messages')) delete body.messages;
+    // Reference notes: "findFiles, findPages and getExternalLinks omit responseInfo on success."
+    if (faults.has('success-without-responseinfo') && WITHOUT_RESPONSEINFO.has(op.id)) delete body.responseInfo;
     if (faults.has(shapeFaultName(op.response.schema))) misshape(body);
     return send(reply, op.method === 'POST' && faults.has('post-answers-200') ? 200 : op.response.status, body);
   }
@@ -324,7 +342,8 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   }
 
   // One route per method and path; where forms share it, findOperation picks one by Content-Type.
-  const routes = new Map(operations.map((op) => [`${op.method} ${op.path}`, op] as const));
+  const served = operations.filter((op) => options.multichannelling !== false || op.feature !== 'multichannelling');
+  const routes = new Map(served.map((op) => [`${op.method} ${op.path}`, op] as const));
   for (const routeOp of routes.values()) {
     app.route({
       method: routeOp.method,

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileProblem } from '../schemas/files.ts';
 
 /** The `format` member every dataset carries; a file without it is not a dataset. */
 export const DATASET_FORMAT = 'cms-conformance-dataset/1';
@@ -238,7 +239,8 @@ export interface Dataset {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Validation: a fixture file is user input, so every mistake gets a message naming where it is.
+// Validation: a fixture file is user input, so every mistake gets a message naming where it is. The
+// shape is schemas/inputs/fixture.json; what a schema cannot say (unique ids, references) is checked here.
 
 type Json = Record<string, unknown>;
 
@@ -246,77 +248,39 @@ class DatasetError extends Error {
   override name = 'DatasetError';
 }
 
+/** `files[0].folderId` as the JSON pointer `/files/0/folderId`, the way schema problems name members. */
+function pointer(where: string): string {
+  return `/${where.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+}
+
 function check(ok: boolean, where: string, what: string): void {
-  if (!ok) throw new DatasetError(`${where}: ${what}`);
+  if (!ok) throw new DatasetError(`${pointer(where)}: ${what}`);
 }
 
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-
-type FieldType = 'int' | 'string' | 'bool' | 'array' | 'object' | 'int|null' | 'string|null';
-
-/** Checks member types; a `?` prefix makes the member optional. */
-function fields(obj: Json, where: string, spec: Record<string, FieldType | `?${FieldType}`>): void {
-  for (const [name, type] of Object.entries(spec)) {
-    const v = obj[name];
-    const optional = type.startsWith('?');
-    if (optional && v === undefined) continue;
-    const base = type.replace('?', '');
-    const ok =
-      base === 'int' ? isInt(v)
-      : base === 'string' ? isStr(v)
-      : base === 'bool' ? typeof v === 'boolean'
-      : base === 'array' ? Array.isArray(v)
-      : base === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v)
-      : base === 'int|null' ? v === null || isInt(v)
-      : v === null || isStr(v);
-    check(ok, `${where}.${name}`, `must be ${base.replace('|', ' or ')}${optional ? ' when present' : ''}, got ${JSON.stringify(v)}`);
-  }
-}
 
 function checkTags(tags: unknown, where: string, constructs: Set<number>): void {
-  if (tags === undefined) return;
-  check(Array.isArray(tags), where, 'must be an array');
-  (tags as Json[]).forEach((tag, i) => {
-    const w = `${where}[${i}]`;
-    check(typeof tag === 'object' && tag !== null, w, 'must be an object');
-    fields(tag, w, { id: 'int', name: 'string', constructId: 'int', active: 'bool', type: 'string', properties: 'object' });
-    check(['CONTENTTAG', 'OBJECTTAG', 'TEMPLATETAG'].includes(tag.type as string), `${w}.type`, 'must be CONTENTTAG, OBJECTTAG or TEMPLATETAG');
-    check(constructs.has(tag.constructId as number), `${w}.constructId`, `${String(tag.constructId)} does not name a construct`);
-    for (const [key, prop] of Object.entries(tag.properties as Json)) {
-      check(typeof prop === 'object' && prop !== null, `${w}.properties.${key}`, 'must be an object');
-      fields(prop as Json, `${w}.properties.${key}`, { partId: 'int', type: 'string', stringValue: '?string', fileId: '?int', imageId: '?int', pageId: '?int', folderId: '?int' });
-    }
+  ((tags as Json[] | undefined) ?? []).forEach((tag, i) => {
+    check(constructs.has(tag.constructId as number), `${where}[${i}].constructId`, `${String(tag.constructId)} does not name a construct`);
   });
 }
 
-/** Checks a dataset's shape and references; throws an Error naming the first defect (`source: path: problem`). */
+/** Checks a dataset's shape (against its schema) and references; throws an Error naming the first defect (`source: /path: problem`). */
 export function validateDataset(value: unknown, source = 'dataset'): asserts value is Dataset {
+  const problem = fileProblem('fixture', value);
+  if (problem) throw new Error(`${source}: ${problem}`);
   try {
-    check(typeof value === 'object' && value !== null && !Array.isArray(value), source, 'must be a JSON object');
     const ds = value as Json;
-    check(ds.format === DATASET_FORMAT, 'format', `must be "${DATASET_FORMAT}", got ${JSON.stringify(ds.format)}`);
-    fields(ds, '$', {
-      requesterId: 'int', users: 'array', groups: 'array', languages: 'array', markupLanguages: 'array', constructs: 'array',
-      nodes: 'array', folders: 'array', files: 'array', images: 'array', pages: 'array', templates: 'array', roles: '?object',
-    });
     const list = (name: string) => ds[name] as Json[];
     const ids = new Map<string, Set<number>>();
     for (const name of ['users', 'groups', 'languages', 'markupLanguages', 'constructs', 'nodes']) {
       const seen = new Set<number>();
       list(name).forEach((item, i) => {
-        check(typeof item === 'object' && item !== null, `${name}[${i}]`, 'must be an object');
-        fields(item, `${name}[${i}]`, { id: 'int' });
         check(!seen.has(item.id as number), `${name}[${i}].id`, `duplicate id ${String(item.id)}`);
         seen.add(item.id as number);
       });
       ids.set(name, seen);
     }
-    list('users').forEach((u, i) => fields(u, `users[${i}]`, { login: 'string', firstName: 'string', lastName: 'string', email: '?string', groupIds: '?array' }));
-    list('groups').forEach((g, i) => fields(g, `groups[${i}]`, { name: 'string' }));
-    list('languages').forEach((l, i) => fields(l, `languages[${i}]`, { code: 'string', name: 'string' }));
-    list('markupLanguages').forEach((m, i) => fields(m, `markupLanguages[${i}]`, { name: 'string', extension: 'string', contentType: 'string' }));
-    list('constructs').forEach((c, i) => fields(c, `constructs[${i}]`, { globalId: 'string', keyword: 'string', name: 'string', parts: 'array', cdate: 'int', edate: 'int' }));
     const users = ids.get('users')!;
     check(users.has(ds.requesterId as number), 'requesterId', `${String(ds.requesterId)} does not name a user`);
     const objectIds = new Map<number, string>();
@@ -324,17 +288,10 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     for (const kind of kinds) {
       list(kind).forEach((o, i) => {
         const w = `${kind}[${i}]`;
-        check(typeof o === 'object' && o !== null, w, 'must be an object');
-        fields(o, w, {
-          id: 'int', globalId: 'string', nodeId: 'int', channelSetId: 'int', masterId: '?int', name: 'string', description: '?string',
-          cdate: 'int', edate: 'int', creatorId: 'int', editorId: 'int', deleted: '?object', excluded: '?bool', disinheritDefault: '?bool',
-          disinherit: '?array', tags: '?array',
-        });
         check(!objectIds.has(o.id as number), `${w}.id`, `duplicate object id ${String(o.id)} (ids are unique across folders, files, images, pages and templates)`);
         objectIds.set(o.id as number, kind);
         check(ids.get('nodes')!.has(o.nodeId as number), `${w}.nodeId`, `${String(o.nodeId)} does not name a node`);
         check(users.has(o.creatorId as number) && users.has(o.editorId as number), w, 'creatorId and editorId must name users');
-        if (o.deleted !== undefined) fields(o.deleted as Json, `${w}.deleted`, { at: 'int', by: 'int' });
         checkTags(o.tags, `${w}.tags`, ids.get('constructs')!);
       });
     }
@@ -363,37 +320,25 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       check(isInt(id) && want.includes(objectIds.get(id) ?? ''), w, `${JSON.stringify(id)} does not name an object of ${want.join('/')}`);
     };
     list('folders').forEach((f, i) => {
-      fields(f, `folders[${i}]`, { motherId: 'int|null', publishDir: 'string', templateIds: '?array' });
       if (f.motherId !== null) ref(`folders[${i}].motherId`, f.motherId, 'folders');
       for (const t of (f.templateIds as unknown[] | undefined) ?? []) ref(`folders[${i}].templateIds`, t, 'templates');
     });
     for (const kind of ['files', 'images'] as const) {
       list(kind).forEach((f, i) => {
-        fields(f, `${kind}[${i}]`, { folderId: 'int', fileType: 'string', data: 'string|null', niceUrl: '?string', alternateUrls: '?array', online: '?bool', forceOnline: '?bool' });
         ref(`${kind}[${i}].folderId`, f.folderId, 'folders');
-        if (kind === 'images') fields(f, `images[${i}]`, { sizeX: 'int', sizeY: 'int' });
       });
     }
     list('pages').forEach((p, i) => {
-      fields(p, `pages[${i}]`, {
-        folderId: 'int', templateId: 'int', fileName: 'string', language: '?string', contentId: 'int', priority: 'int', online: 'bool',
-        modified: 'bool', pdate: 'int', lockedBy: '?int', lockedSince: '?int', timeManagement: '?object', translation: '?object',
-      });
       ref(`pages[${i}].folderId`, p.folderId, 'folders');
       ref(`pages[${i}].templateId`, p.templateId, 'templates');
       if (p.translation) ref(`pages[${i}].translation.masterPageId`, (p.translation as Json).masterPageId, 'pages');
     });
     list('templates').forEach((t, i) => {
-      fields(t, `templates[${i}]`, { folderId: 'int', markupLanguageId: 'int', source: 'string', templateTags: '?array' });
       ref(`templates[${i}].folderId`, t.folderId, 'folders');
       check(ids.get('markupLanguages')!.has(t.markupLanguageId as number), `templates[${i}].markupLanguageId`, 'does not name a markup language');
       checkTags(t.templateTags, `templates[${i}].templateTags`, ids.get('constructs')!);
     });
     list('nodes').forEach((n, i) => {
-      fields(n, `nodes[${i}]`, {
-        globalId: 'string', name: 'string', masterId: '?int', rootFolderId: 'int', host: 'string', https: 'bool', publishDir: 'string',
-        binaryPublishDir: 'string', languageIds: 'array', contentEditor: 'string',
-      });
       ref(`nodes[${i}].rootFolderId`, n.rootFolderId, 'folders');
       if (n.masterId !== undefined) check(ids.get('nodes')!.has(n.masterId as number) && n.masterId !== n.id, `nodes[${i}].masterId`, 'must name another node');
     });

@@ -24,23 +24,28 @@ export const httpFaults: FaultDef[] = [
     description: 'successful answers leave out the messages member of the envelope',
   },
   {
+    name: 'success-without-responseinfo',
+    breaks: ['ENV-01'],
+    description: 'successful findFiles, findPages and getExternalLinks answers leave out responseInfo, as the deployed implementation does',
+  },
+  {
     name: 'response-code-lowercase',
     breaks: ['ENV-02'],
     description: 'successful answers carry responseCode "ok" instead of "OK"',
   },
   {
     name: 'malformed-json-500',
-    breaks: ['NEG-01'],
+    breaks: ['NEG-01', 'ENV-08'],
     description: 'an unparsable JSON body escapes as a 500 FAILURE instead of a 400 refusal',
   },
   {
     name: 'wrong-type-500',
-    breaks: ['NEG-02'],
+    breaks: ['NEG-02', 'ENV-08'],
     description: 'a query value of the wrong type (maxItems=abc) escapes as a 500 FAILURE',
   },
   {
     name: 'unknown-id-500',
-    breaks: ['NEG-03'],
+    breaks: ['NEG-03', 'ENV-08'],
     description: 'a not-found refusal escapes as a 500 FAILURE (a null dereference in the handler)',
   },
   {

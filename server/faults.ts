@@ -1,12 +1,14 @@
 /** The catalogue of every planted fault of the reference server: HTTP-level and semantic. */
 import { httpFaults, shapeFaults } from './faults-http.ts';
+import { paramShapeFaults } from './faults-params.ts';
 import { semanticFaults } from './faults-semantic.ts';
 import type { FaultDef } from './types.ts';
 
-/** Every planted fault: HTTP-level, then semantic, then one shape fault per response type; sorted by name within each. */
+/** Every planted fault: HTTP-level, semantic, shape faults under one parameter value, then one shape fault per response type; sorted by name within each. */
 export const faults: readonly FaultDef[] = [
   ...[...httpFaults].sort((a, b) => a.name.localeCompare(b.name)),
   ...[...semanticFaults].sort((a, b) => a.name.localeCompare(b.name)),
+  ...[...paramShapeFaults].sort((a, b) => a.name.localeCompare(b.name)),
   ...[...shapeFaults].sort((a, b) => a.name.localeCompare(b.name)),
 ];
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
 import { defaultDataset, loadDataset, type Dataset } from './dataset.ts';
 import { faults, getFault } from './faults.ts';
+import { getProfile, profiles } from './profiles.ts';
 import { getVariation, variations } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { createState, fixtureIds, type State } from './state.ts';
@@ -20,6 +21,8 @@ export interface ReferenceServerOptions {
   faults?: string[];
   /** Harmless variations to switch on, by name (server/variations.ts); an unknown name is an error. */
   variations?: string[];
+  /** How the server behaves where profiles differ (server/profiles.ts): `default` or `field`; explicit options win. */
+  profile?: string;
   refusalStyle?: RefusalStyle;
   /** Require `sid=TOKEN` or `Authorization: Bearer TOKEN` on every request. */
   authToken?: string;
@@ -59,6 +62,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (unknownVariations.length > 0) {
     throw new Error(`unknown variation ${unknownVariations.join(', ')}; known variations: ${variations.map((v) => v.name).join(', ')}`);
   }
+  const profile = getProfile(options.profile ?? 'default');
+  if (!profile) throw new Error(`unknown profile ${options.profile}; known profiles: ${profiles.map((p) => p.name).join(', ')}`);
   const fixture = options.fixture ?? 'default';
   const dataset = fixture === 'default' ? defaultDataset() : typeof fixture === 'string' ? await loadDataset(fixture) : fixture;
   const state = createState(dataset);
@@ -66,9 +71,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const app = buildApp({
     state,
     handlers,
-    faults: new Set(options.faults),
+    faults: new Set([...profile.deviations, ...(options.faults ?? [])]),
     variations: new Set(options.variations),
-    refusalStyle: options.refusalStyle,
+    refusalStyle: options.refusalStyle ?? profile.refusalStyle,
+    multichannelling: profile.multichannelling,
     authToken,
     limits: options.limits,
     logger: options.logger,
@@ -85,7 +91,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const target: Target = {
     baseUrl,
     auth: { query: authToken === undefined ? {} : { sid: authToken }, headers: {} },
-    features: authToken === undefined ? [...FEATURES] : [...FEATURES, 'auth'],
+    features: [...FEATURES.filter((f) => profile.multichannelling || f !== 'multichannelling'), ...(authToken === undefined ? [] : ['auth' as const])],
     fixture: fixtureIds(state),
   };
   return { baseUrl, target, state, close: () => app.close() };

@@ -1,14 +1,26 @@
 /** The operation and requirement catalogues agree with the shared contract and catalogue, and with the schemas. */
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi, type TestContext } from 'vitest';
 import { SCHEMA_BASE, schemasById } from '../schemas/index.ts';
 import { findOperation, getOperation, matchPath, operations, type Parameter } from '../schemas/operations.ts';
 import { getRequirement, matchRequirements, requirements } from '../schemas/requirements.ts';
 import { main } from '../cli/main.ts';
 
-// Resolved beside the repository so a CI clone with shared/ next to it finds the same files.
-const sharedCatalogue = readFileSync(new URL('../../shared/contract/requirements.md', import.meta.url), 'utf8');
-const contract = readFileSync(new URL('../../shared/contract/content-management-service.md', import.meta.url), 'utf8');
+// Resolved beside the repository so a CI clone with shared/ next to it finds the same files; a clone of
+// the project alone has no shared/, and only the comparisons with it skip.
+const sharedDir = new URL('../../shared/contract/', import.meta.url);
+const hasShared = existsSync(sharedDir);
+const readShared = (name: string): string => (hasShared ? readFileSync(new URL(name, sharedDir), 'utf8') : '');
+const sharedCatalogue = readShared('requirements.md');
+const contract = readShared('content-management-service.md');
+
+/** Makes a test that compares with ../shared skip, saying why, where that folder is absent. */
+function withShared(body: () => void): (context: TestContext) => void {
+  return ({ skip }) => {
+    skip(!hasShared, '../shared/contract is absent: the comparison with the shared catalogue runs in CI');
+    body();
+  };
+}
 
 /** Rows of the shared operation table: id, method, path and the response column. */
 const tableRows = sharedCatalogue
@@ -42,20 +54,20 @@ const param = (opId: string, name: string): Parameter | undefined =>
   getOperation(opId).parameters.find((p) => p.in === 'query' && p.name === name);
 
 describe('operation catalogue', () => {
-  it('parses the shared operation table', () => {
+  it('parses the shared operation table', withShared(() => {
     expect(tableRows).toHaveLength(43);
-  });
+  }));
 
-  it('has exactly the operations of the shared table, in its order, with its methods and paths', () => {
+  it('has exactly the operations of the shared table, in its order, with its methods and paths', withShared(() => {
     expect(operations.map((op) => [op.id, op.method, op.path])).toEqual(tableRows.map((r) => [r.id, r.method, r.path]));
-  });
+  }));
 
-  it('names a response schema of the type the shared table gives', () => {
+  it('names a response schema of the type the shared table gives', withShared(() => {
     for (const row of tableRows) {
       const typeName = /^[A-Z][A-Za-z]+/.exec(row.response)?.[0];
       if (typeName) expect(getOperation(row.id).response.schema, row.id).toMatch(new RegExp(`^responses/${typeName}`));
     }
-  });
+  }));
 
   it('names request and response schemas that exist', () => {
     for (const op of operations) {
@@ -171,34 +183,37 @@ describe('operation catalogue', () => {
 });
 
 describe('requirement catalogue', () => {
-  it('parses the shared requirement lines', () => {
+  it('parses the shared requirement lines', withShared(() => {
     expect(sharedRequirements.length).toBeGreaterThan(80);
-  });
+  }));
 
-  it('has unique ids whose family is their prefix, in a known section, with a known feature', () => {
+  it('has unique ids whose family is their prefix, with a known feature', () => {
     expect(new Set(requirements.map((r) => r.id)).size).toBe(requirements.length);
     for (const r of requirements) {
       expect(r.id.startsWith(`${r.family}-`), r.id).toBe(true);
-      expect(contractSections, r.id).toContain(r.section);
       if (r.feature !== null) expect(features, r.id).toContain(r.feature);
       expect(r.statement, r.id).toMatch(/^[^\n]+$/);
     }
   });
 
-  it('contains every id of the shared catalogue at the same level', () => {
-    for (const shared of sharedRequirements) expect(getRequirement(shared.id).level, shared.id).toBe(shared.level);
-  });
+  it('places every requirement in a section of the shared contract', withShared(() => {
+    for (const r of requirements) expect(contractSections, r.id).toContain(r.section);
+  }));
 
-  it('derives every split id from a shared id at the same level', () => {
+  it('contains every id of the shared catalogue at the same level', withShared(() => {
+    for (const shared of sharedRequirements) expect(getRequirement(shared.id).level, shared.id).toBe(shared.level);
+  }));
+
+  it('derives every split id from a shared id at the same level', withShared(() => {
     const shared = new Map(sharedRequirements.map((s) => [s.id, s]));
     for (const r of requirements.filter((r) => r.family !== 'OP' && !shared.has(r.id))) {
       const parent = shared.get(r.id.replace(/[a-z]$/, ''));
       expect(parent, r.id).toBeDefined();
       expect(r.level, r.id).toBe(parent?.level);
     }
-  });
+  }));
 
-  it('tags requirements with the features the shared catalogue names', () => {
+  it('tags requirements with the features the shared catalogue names', withShared(() => {
     for (const shared of sharedRequirements) {
       // "(feature X)" closing a line, or a family header "— feature X" without a qualifying "for".
       const feature = /\(feature (\w+)\)\.?$/.exec(shared.text)?.[1] ?? /— feature (\w+)$/.exec(shared.header)?.[1];
@@ -206,7 +221,7 @@ describe('requirement catalogue', () => {
     }
     // "WST — feature wastebin for include/only": the include/only requirements need the feature, WST-01 does not.
     expect(matchRequirements(['WST']).filter((r) => r.feature === 'wastebin').map((r) => r.id)).toEqual(['WST-02', 'WST-03', 'WST-04a', 'WST-05']);
-  });
+  }));
 
   it('has one OP requirement per operation, carrying its section and feature', () => {
     const ops = requirements.filter((r) => r.family === 'OP');
@@ -218,7 +233,7 @@ describe('requirement catalogue', () => {
   });
 
   it('matches ids and prefixes, and refuses a pattern matching nothing', () => {
-    expect(matchRequirements(['PAG']).map((r) => r.id)).toEqual(sharedRequirements.filter((s) => s.id.startsWith('PAG')).map((s) => s.id));
+    expect(matchRequirements(['PAG']).map((r) => r.id)).toEqual(requirements.filter((r) => r.family === 'PAG').map((r) => r.id));
     expect(matchRequirements(['WST-04']).map((r) => r.id)).toEqual(['WST-04', 'WST-04a']);
     expect(matchRequirements(['OP-folder.getFolders']).map((r) => r.id)).toEqual(['OP-folder.getFolders.post', 'OP-folder.getFolders']);
     expect(matchRequirements(['OP-file.create', 'ENV-01']).map((r) => r.id)).toEqual(['OP-file.create.multipart', 'OP-file.create.json', 'ENV-01']);

@@ -14,6 +14,8 @@ import {
   type State,
   type View,
 } from '../state.ts';
+import { getOperation } from '../../schemas/operations.ts';
+import { readRequestBody, readScalar } from '../coerce.ts';
 import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
 
 /** The wastebin modes of the `wastebin` parameter. */
@@ -86,14 +88,25 @@ export function qWastebin(req: OpRequest, faults: FaultSet, name = 'wastebin'): 
   return mode === 'only' && faults.has('wastebin-only-ignored') ? 'include' : mode;
 }
 
-/** The JSON body as the request schema's type (the HTTP layer validated it); `{}` when absent. */
+/**
+ * The JSON body as the request schema's type; `{}` when absent. The HTTP layer has already read it
+ * (server/coerce.ts); reading it again here is a no-op for such a body and gives a handler called
+ * directly the same conversions and refusals ("What the server accepts", reference notes).
+ */
 export function bodyOf<T>(req: OpRequest): Partial<T> {
-  return req.body !== null && typeof req.body === 'object' ? (req.body as Partial<T>) : {};
+  if (req.body === undefined || req.body === null) return {};
+  const schema = getOperation(req.operationId).requestBody?.schema;
+  if (!schema) return typeof req.body === 'object' ? (req.body as Partial<T>) : {};
+  return readRequestBody(schema, req.body) as Partial<T>;
 }
 
 type Member<T> = T | undefined;
 
-/** A member of a loosely typed request record (`file` of FileSaveRequest): absent, or of the type asked, else refused INVALIDDATA (NEG-04). */
+/**
+ * A member of a loosely typed request record (`file` of FileSaveRequest, whose schema gives no members):
+ * absent (also for null), or converted to the type asked by the same rules as every schema member
+ * (server/coerce.ts, "What the server accepts"), else refused INVALIDDATA naming it (NEG-04).
+ */
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'string', property: string): Member<string>;
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'boolean', property: string): Member<boolean>;
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'integer', property: string): Member<number>;
@@ -101,12 +114,17 @@ export function member(record: Record<string, unknown> | undefined, key: string,
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'string' | 'boolean' | 'integer' | 'strings', property: string): Member<string | boolean | number | string[]> {
   const v = record?.[key];
   if (v === undefined || v === null) return undefined;
-  const ok =
-    type === 'integer' ? Number.isSafeInteger(v)
-    : type === 'strings' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
-    : typeof v === type;
-  if (!ok) throw new Refusal('INVALIDDATA', `${property}: must be ${type === 'strings' ? 'an array of strings' : `a ${type}`}`, property);
-  return v as string | boolean | number | string[];
+  if (type === 'strings') {
+    if (!Array.isArray(v)) throw new Refusal('INVALIDDATA', `${property}: must be an array of strings`, property);
+    return v.map((item, i) => {
+      const read = readScalar('string', item);
+      if (!('value' in read)) throw new Refusal('INVALIDDATA', `${property}.${i}: ${'refused' in read ? read.refused : 'must not be null'}`, `${property}.${i}`);
+      return read.value as string;
+    });
+  }
+  const read = readScalar(type, v);
+  if ('refused' in read) throw new Refusal('INVALIDDATA', `${property}: ${read.refused}`, property);
+  return 'value' in read ? read.value : undefined;
 }
 
 /** The view a `nodeId` asks for; undefined for 0 or absent ("no channel"); unknown nodes are refused NOTFOUND. */

@@ -77,6 +77,8 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const render = (f: FolderObj, order: (fs: FolderObj[]) => FolderObj[]) => {
     const record = folderRecord(rctx, f, p.render);
+    // Planted: the tree answer has its own serialisation path, so only tree=true answers are misshapen.
+    if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree')) Object.assign(record, { motherId: String(record.motherId) });
     if (p.tree && p.recursive && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
       const subs = collectChildren(state, f, 'folder', { ...walk, recursive: false }).filter(keep);
       record.subfolders = order(subs).map((s) => render(s, order));

@@ -71,6 +71,8 @@ export function userRecord(state: State, id: number | undefined): User | undefin
 /** DeleteInfo with `at` in seconds and the deleting user. */
 export function deleteInfo(state: State, mark: DeleteMark, faults: FaultSet): DeleteInfo {
   const by = faults.has('deleted-missing-by') ? undefined : userRecord(state, mark.by);
+  // Planted: only wastebin listings show deleted items, so the sweep rarely meets this user record.
+  if (by && faults.has('shape-wastebin-deleted-by')) (by as Record<string, unknown>).id = String(by.id);
   return { at: mark.at, ...(by ? { by } : {}) };
 }
 
@@ -211,6 +213,7 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
     ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
   };
   if (faults.has('folder-id-as-string')) (record as Record<string, unknown>).id = String(f.id);
+  if (o.privileges && faults.has('shape-folder-privilegebits')) (record as Record<string, unknown>).privilegeBits = 2 ** FOLDER_PRIVILEGES.length - 1;
   return record;
 }
 
@@ -416,7 +419,25 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     ...(p.customEdate ? { customEdate: p.customEdate } : {}),
   };
   if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
+  misshapeAddOns(record, faults);
   return record;
+}
+
+/**
+ * Planted shape faults of the getPages add-ons: each misshapes a member only a parameter adds
+ * (langvars, contenttags, template), which the semantic tests send and the sweep seldom does.
+ */
+function misshapeAddOns(record: PageRecord, faults: FaultSet): void {
+  if (faults.has('shape-getpages-langvars')) {
+    for (const v of Object.values(record.languageVariants ?? {})) Object.assign(v, { folderId: String(v.folderId), templateId: String(v.templateId) });
+  }
+  if (faults.has('shape-getpages-contenttags')) {
+    for (const tag of Object.values(record.tags ?? {})) if (tag.type === 'CONTENTTAG') Object.assign(tag, { active: tag.active ? 1 : 0 });
+  }
+  if (faults.has('shape-getpages-template') && record.template) {
+    const { cdate, edate } = record.template;
+    Object.assign(record.template, { cdate: new Date((cdate ?? 0) * 1000).toISOString(), edate: new Date((edate ?? 0) * 1000).toISOString() });
+  }
 }
 
 /**

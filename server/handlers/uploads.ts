@@ -170,12 +170,15 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
   return executeUpload(state, plan, ctx.faults);
 };
 
-/** POST /file/createSimple (raw body): `qqfile` names the file and is required, `folderId` is required (UPL-03). */
+/**
+ * POST /file/createSimple (raw body): `qqfile` names the file and is required (UPL-03). `folderId`
+ * ("required int") is a Java primitive there: "`createSimple` without `folderId` looks for folder 0,
+ * which does not exist, and is refused as not found" (reference notes).
+ */
 export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
   const qqfile = qStr(req, 'qqfile');
   if (!qqfile) throw new Refusal('INVALIDDATA', 'qqfile: the file name is required', 'qqfile');
-  const folderId = qInt(req, 'folderId');
-  if (folderId === undefined) throw new Refusal('INVALIDDATA', 'folderId: the folder is required', 'folderId');
+  const folderId = qInt(req, 'folderId', 0);
   const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
   const plan = planUpload(state, ctx, {
     folderId, nodeId: qInt(req, 'nodeId', 0), name: qqfile, data: req.raw?.data ?? Buffer.alloc(0), fileType,

@@ -34,14 +34,19 @@ function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj
   return { files, view: explicit ?? viewOf(state, top) };
 }
 
-/** Objects of a kind whose object tags refer to one of the files, live in the view, each once. */
+/**
+ * Objects of a kind whose object tags refer to one of the files, live in the view, each once. A given
+ * file that uses another given file is listed too: contract 4.3 "GET /file/usage/file: files using one
+ * of the given files" makes no exception for the given files themselves. A file referring to itself
+ * does not use itself: "an object tag of another object refers to it" (reference notes).
+ */
 function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View): Obj[] {
   const out = new Map<number, Obj>();
   const fileSets = new Set(files.map((f) => f.channelSetId));
   for (const set of fileSets) {
     for (const id of state.referrers.get(set) ?? []) {
       const ref = state.objects.get(id);
-      if (!ref || ref.kind !== kind || fileSets.has(ref.channelSetId)) continue;
+      if (!ref || ref.kind !== kind || ref.channelSetId === set) continue;
       const visible = resolveInView(state, ref.channelSetId, view);
       if (visible === ref && ancestorsVisible(state, ref, view) && !inWastebin(state, ref, view)) out.set(ref.id, ref);
     }
@@ -60,7 +65,10 @@ function usageList(state: State, req: OpRequest, faults: FaultSet, kind: 'file' 
   const paged = pageLegacy(sorted, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1), faults);
   const total = faults.has('usage-total-after-paging') ? paged.items.length : found.length;
   const counts = { withoutPermission: 0, total, numItems: paged.numItems };
-  if (!qBool(req, member, true) && !faults.has('usage-counts-flag-ignored')) return { ...counts, hasMoreItems: false };
+  if (!qBool(req, member, true) && !faults.has('usage-counts-flag-ignored')) {
+    // Planted: the counts-only answer has its own serialisation path, which the fault misshapes.
+    return { ...counts, hasMoreItems: false, ...(faults.has('shape-usage-counts-only') ? { numItems: String(counts.numItems) } : {}) };
+  }
   const rctx: RenderCtx = { state, view, faults };
   const records = paged.items.map((o) =>
     o.kind === 'folder' ? folderRecord(rctx, o) : o.kind === 'page' ? pageRecord(rctx, o) : fileRecord(rctx, o as FileObj),

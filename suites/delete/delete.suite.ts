@@ -4,21 +4,19 @@
  * unlocalized"), on the test's own sandbox folders seen from the fixture's channel; local deletes; and
  * that a refused delete changes nothing.
  */
-import { problemOf, requestOf, stepFinding, type CallSpec } from '../../harness/api.ts';
-import { checkRefused, isRefusal, type Finding } from '../../harness/checks.ts';
-import { brief } from '../../harness/oracles.ts';
+import { SetupError, stepFinding, type CallSpec } from '../../harness/api.ts';
+import { checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
+import { brief, idsOf } from '../../harness/oracles.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { conformance, StepFailed, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder } from '../../schemas/types.ts';
-import { idsOf } from '../wastebin/deletion.ts';
 
 /** The fixture's channel; the multichannelling feature promises one. */
 function channelOf(t: ConformanceContext): number {
   const id = t.fixture.channelNodeId;
   if (id !== undefined) return id;
-  t.record([{ requirement: t.requirement, check: 'step', severity: 'error', message: 'the target declares multichannelling but its fixture names no channelNodeId' }]);
-  throw new StepFailed('no channel in the fixture');
+  throw new SetupError('the target declares multichannelling but its fixture names no channelNodeId');
 }
 
 const where = (nodeId: number | undefined) => (nodeId === undefined ? 'the master' : `channel ${nodeId}`);
@@ -26,12 +24,8 @@ const where = (nodeId: number | undefined) => (nodeId === undefined ? 'the maste
 /** The sub-folders of `top` in a node's view (the master's without nodeId). */
 async function foldersIn(t: ConformanceContext, top: number, nodeId?: number): Promise<{ folders: Folder[]; exchange: Exchange }> {
   const r = await t.call('folder.getFolders', { path: { id: top }, query: { nodeId } });
-  if (!r.body) throw new StepFailed(`getFolders of ${top} in ${where(nodeId)}: ${r.problem}`);
+  if (!r.body) throw new SetupError(`getFolders of ${top} in ${where(nodeId)}: ${r.problem}`);
   return { folders: r.body.folders ?? [], exchange: r.exchange };
-}
-
-function finding(requirement: string, check: string, message: string, exchange?: Exchange): Finding {
-  return { requirement, check, severity: 'error', message, exchange };
 }
 
 /** Records a finding unless `folder` is listed under `top` in the node's view (by getFolders and getFiles of the folder). */
@@ -49,8 +43,7 @@ async function inheritedFolder(t: ConformanceContext, channel: number, name: str
   const file = await uploadFileStep(t, folder.id!, `${name.toLowerCase()}.txt`, `${name}\n`, 'text/plain');
   const { folders, exchange } = await foldersIn(t, top, channel);
   if (!idsOf(folders).includes(folder.id!)) {
-    t.record([stepFinding(t.requirement, 'folder.getFolders', exchange, `the sandbox folder ${folder.id} is not inherited into channel ${channel}, so the channel side cannot be judged`)]);
-    throw new StepFailed('not inherited');
+    throw new SetupError(stepFinding(t.requirement, 'folder.getFolders', exchange, `the sandbox folder ${folder.id} is not inherited into channel ${channel}, so the channel side cannot be judged`).message, exchange);
   }
   return { top, folder, file: file.id! };
 }
@@ -61,8 +54,7 @@ async function localizedCopy(t: ConformanceContext, top: number, folder: Folder,
   const { folders, exchange } = await foldersIn(t, top, channel);
   const copy = folders.find((f) => f.name === folder.name);
   if (!copy || copy.inherited !== false || typeof copy.id !== 'number') {
-    t.record([stepFinding(t.requirement, 'folder.localize', exchange, `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} instead of a localized copy (inherited false)`)]);
-    throw new StepFailed('no localized copy');
+    throw new SetupError(stepFinding(t.requirement, 'folder.localize', exchange, `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} instead of a localized copy (inherited false)`).message, exchange);
   }
   return copy;
 }
@@ -70,7 +62,7 @@ async function localizedCopy(t: ConformanceContext, top: number, folder: Folder,
 conformance('DEL-01', 'deleting an inherited folder in a channel is refused and the folder stays listed in channel and master', async (t) => {
   const channel = channelOf(t);
   const { top, folder, file } = await inheritedFolder(t, channel, 'Inherited');
-  const refused = await t.send(requestOf('folder.delete', { path: { id: folder.id! }, query: { nodeId: channel } }));
+  const { exchange: refused } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: channel } });
   // "an inherited or localized folder cannot be deleted in a channel"
   t.record(checkRefused(refused, 'DEL-01', `folder ${folder.id} is inherited into channel ${channel} and "cannot be deleted in a channel"`));
   for (const nodeId of [channel, undefined]) await expectListed(t, top, folder.id!, file, nodeId, 'after the delete in the channel');
@@ -82,7 +74,7 @@ conformance('DEL-02', 'deleting a localized folder in a channel is refused and t
   const copy = await localizedCopy(t, top, folder, channel);
   // "an inherited or localized folder cannot be deleted in a channel ... a localized folder can be unlocalized"
   for (const id of new Set([copy.id!, folder.id!])) {
-    const refused = await t.send(requestOf('folder.delete', { path: { id }, query: { nodeId: channel } }));
+    const { exchange: refused } = await t.try('folder.delete', { path: { id }, query: { nodeId: channel } });
     t.record(checkRefused(refused, 'DEL-02', `folder ${id} is localized in channel ${channel} (copy ${copy.id}) and "cannot be deleted in a channel"`));
   }
   const { folders, exchange } = await foldersIn(t, top, channel);
@@ -108,9 +100,8 @@ async function channelListings(t: ConformanceContext, top: number, channel: numb
 conformance('DEL-03', 'deleting an inherited folder in its master removes it from the channel listings too', async (t) => {
   const channel = channelOf(t);
   const { top, folder, file } = await inheritedFolder(t, channel, 'Master');
-  const deleted = await t.send(requestOf('folder.delete', { path: { id: folder.id! }, query: { nodeId: t.fixture.masterNodeId } }));
+  const { exchange: deleted, problem } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: t.fixture.masterNodeId } });
   // "An inherited folder can be deleted in the master" ... "the deletion is reflected in the channels"
-  const problem = problemOf(deleted);
   if (problem) {
     t.record([finding('DEL-03', 'delete', `deleting folder ${folder.id} in its master node ${t.fixture.masterNodeId} must succeed: ${problem}`, deleted)]);
     return;
@@ -125,13 +116,10 @@ conformance('DEL-03', 'deleting an inherited folder in its master removes it fro
 async function unlocalize(t: ConformanceContext, copy: number, master: number, channel: number): Promise<void> {
   // "localized object | POST /file/unlocalize/{id} | channel given in the body"; the only unlocalize the contract has.
   const json = { channelId: channel, recursive: true, types: ['folder', 'file'] };
-  let exchange = await t.send(requestOf('file.unlocalize', { path: { id: copy }, json }));
-  if (problemOf(exchange) && copy !== master) exchange = await t.send(requestOf('file.unlocalize', { path: { id: master }, json }));
-  const problem = problemOf(exchange);
-  if (problem) {
-    t.record([stepFinding(t.requirement, 'file.unlocalize', exchange, `unlocalizing folder ${master} (localized copy ${copy}) in channel ${channel}: ${problem}`)]);
-    throw new StepFailed('unlocalize failed');
-  }
+  let result = await t.try('file.unlocalize', { path: { id: copy }, json });
+  if (result.problem && copy !== master) result = await t.try('file.unlocalize', { path: { id: master }, json });
+  const { exchange, problem } = result;
+  if (problem) throw new SetupError(stepFinding(t.requirement, 'file.unlocalize', exchange, `unlocalizing folder ${master} (localized copy ${copy}) in channel ${channel}: ${problem}`).message, exchange);
 }
 
 conformance('DEL-04', 'after unlocalizing, the channel shows the inherited master folder again', async (t) => {
@@ -165,12 +153,11 @@ async function localFolders(t: ConformanceContext): Promise<{ top: number; local
 /** Deletes each local folder in its own node; a refusal is a finding of the requirement itself. */
 async function deleteLocal(t: ConformanceContext, local: { folder: number; nodeId?: number }[]): Promise<void> {
   for (const { folder, nodeId } of local) {
-    const deleted = await t.send(requestOf('folder.delete', { path: { id: folder }, query: { nodeId } }));
-    const problem = problemOf(deleted);
+    const { exchange: deleted, problem } = await t.try('folder.delete', { path: { id: folder }, query: { nodeId } });
     // "deleting a local folder succeeds"
     if (problem) {
       t.record([finding(t.requirement, 'delete', `deleting folder ${folder}, local to ${where(nodeId)}, must succeed: ${problem}`, deleted)]);
-      throw new StepFailed('delete refused');
+      throw new SetupError('delete refused');
     }
   }
 }
@@ -271,7 +258,7 @@ conformance('DEL-06', 'a refused delete changes no folder, file or count', async
   let current = await snapshot(t, top, nodes);
   let judged = 0;
   for (const [attempt, id, nodeId] of attempts) {
-    const exchange = await t.send(requestOf('folder.delete', { path: { id }, query: { nodeId } }));
+    const { exchange } = await t.try('folder.delete', { path: { id }, query: { nodeId } });
     const after = await snapshot(t, top, nodes);
     // "a refused delete changes nothing: same folders, files and counts before and after." A delete that was served may change things.
     if (isRefusal(exchange)) {
@@ -280,5 +267,5 @@ conformance('DEL-06', 'a refused delete changes no folder, file or count', async
     }
     current = after;
   }
-  if (!judged) t.record([{ requirement: 'DEL-06', check: 'precondition', severity: 'warning', message: `none of the deletes was refused (${attempts.map((a) => a[0]).join('; ')}), so nothing could be judged` }]);
+  if (!judged) t.record([finding('DEL-06', 'precondition', `none of the deletes was refused (${attempts.map((a) => a[0]).join('; ')}), so nothing could be judged`, undefined, 'warning')]);
 }, { operation: 'folder.delete' });

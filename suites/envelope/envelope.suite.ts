@@ -3,16 +3,14 @@
  * over a sample of every operation; global ids where the contract says "local or global"; multivalued
  * parameters; integer ids and timestamps. The sample acts on the test's own sandbox and reads the fixture.
  */
-import { problemOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
-import { responseCode, type Finding } from '../../harness/checks.ts';
-import { brief, sameMultiset, setDifference } from '../../harness/oracles.ts';
-import { SetupError } from '../../harness/sandbox.ts';
+import { SetupError, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { finding, responseCode, type Finding } from '../../harness/checks.ts';
+import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { createFolderStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import { getOperation } from '../../schemas/operations.ts';
 import type { Item } from '../../schemas/types.ts';
-import { idsOf } from '../wastebin/deletion.ts';
 import { conventionBreaks, envelopeProblems, isJsonContentType } from './conventions.ts';
 
 /** One exchange of the sample: a valid request (expected to succeed) or one that must be refused. */
@@ -47,7 +45,7 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
     const add = async (op: OperationId, spec: CallSpec, expect: Sampled['expect'] = 'success') => {
       const feature = getOperation(op).feature;
       if (feature && !has(feature)) return undefined;
-      const exchange = await t.send(requestOf(op, spec));
+      const { exchange } = await t.try(op, spec);
       out.push({ op, expect, exchange });
       return exchange;
     };
@@ -100,11 +98,11 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
       await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
       await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
       // Which variant's id push2master and unlocalize take is not said: the master's, else the localized copy's.
-      const listed = await t.send(requestOf('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } }));
-      const copy = ((listed.response?.json as { files?: { id?: unknown; name?: unknown }[] } | undefined)?.files ?? []).find((x) => x.name === 'env-a.txt')?.id;
+      const listed = await t.try('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
+      const copy = ((listed.exchange.response?.json as { files?: { id?: unknown; name?: unknown }[] } | undefined)?.files ?? []).find((x) => x.name === 'env-a.txt')?.id;
       const either = async (op: OperationId, json: unknown) => {
-        const first = await t.send(requestOf(op, { path: { id: fileA }, json }));
-        const exchange = problemOf(first) && typeof copy === 'number' && copy !== fileA ? await t.send(requestOf(op, { path: { id: copy }, json })) : first;
+        const first = await t.try(op, { path: { id: fileA }, json });
+        const { exchange } = first.problem && typeof copy === 'number' && copy !== fileA ? await t.try(op, { path: { id: copy }, json }) : first;
         out.push({ op, expect: 'success', exchange });
       };
       await either('file.push2master', { channelId: channel });
@@ -118,10 +116,6 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
     throw err instanceof SetupError ? err : new SetupError(`the envelope sample could not be built: ${err.message}`);
   });
   return sample;
-}
-
-function finding(requirement: string, check: string, message: string, exchange?: Exchange): Finding {
-  return { requirement, check, severity: 'error', message, exchange };
 }
 
 const line = (s: Sampled) => `${s.op} (${s.exchange.request.method} ${new URL(s.exchange.request.url).pathname})`;
@@ -202,16 +196,14 @@ conformance('ENV-05', 'a folder globalId gives the same folder wherever the path
   const same = async (op: OperationId, id: number, param: string, spec: CallSpec, member: string) => {
     const g = global.get(id);
     if (g === undefined) return;
-    const [local, byGlobal] = [await t.send(requestOf(op, { ...spec, path: { [param]: id } })), await t.send(requestOf(op, { ...spec, path: { [param]: g } }))];
-    const problem = problemOf(byGlobal);
+    const [{ exchange: local, problem: localProblem }, { exchange: byGlobal, problem }] = [await t.try(op, { ...spec, path: { [param]: id } }), await t.try(op, { ...spec, path: { [param]: g } })];
     // "Where a path parameter id is described as local or global id, either form is accepted."
     if (problem) t.record([finding('ENV-05', 'globalId', `${op} with the globalId ${g} of folder ${id}: ${problem}`, byGlobal)]);
-    else if (!problemOf(local) && listAnswer(local.response!.json, member) !== listAnswer(byGlobal.response!.json, member)) {
+    else if (!localProblem && listAnswer(local.response!.json, member) !== listAnswer(byGlobal.response!.json, member)) {
       t.record([finding('ENV-05', 'globalId', `${op} by globalId ${g} answers ${listAnswer(byGlobal.response!.json, member)}, by id ${id} ${listAnswer(local.response!.json, member)}`, byGlobal)]);
     }
   };
-  const loaded = await t.send(requestOf('folder.load', { path: { id: global.get(child.id!)! } }));
-  const loadProblem = problemOf(loaded);
+  const { exchange: loaded, problem: loadProblem } = await t.try('folder.load', { path: { id: global.get(child.id!)! } });
   const loadedId = (loaded.response?.json as { folder?: { id?: unknown } } | undefined)?.folder?.id;
   if (loadProblem || loadedId !== child.id) t.record([finding('ENV-05', 'globalId', `folder.load by globalId ${global.get(child.id!)} ${loadProblem ?? `answers folder ${JSON.stringify(loadedId)}`}, expected folder ${child.id}`, loaded)]);
   await same('folder.getFolders', top, 'id', { query: { recursive: true } }, 'folders');
@@ -219,8 +211,7 @@ conformance('ENV-05', 'a folder globalId gives the same folder wherever the path
   if (has('templates') && f.templatesFolderId !== undefined) await same('folder.getTemplates', f.templatesFolderId, 'folderId', { query: { recursive: true } }, 'templates');
   const doomedGlobal = global.get(doomed.id!);
   if (doomedGlobal !== undefined) {
-    const deleted = await t.send(requestOf('folder.delete', { path: { id: doomedGlobal } }));
-    const problem = problemOf(deleted);
+    const { exchange: deleted, problem } = await t.try('folder.delete', { path: { id: doomedGlobal } });
     if (problem) t.record([finding('ENV-05', 'globalId', `folder.delete by globalId ${doomedGlobal} of folder ${doomed.id}: ${problem}`, deleted)]);
     else {
       const after = await t.must('folder.getFolders', { path: { id: top } });

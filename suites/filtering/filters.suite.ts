@@ -5,33 +5,14 @@
  * records as the server reports them; the fixture's lists are judged by partitions and subsets.
  */
 import fc from 'fast-check';
-import type { Finding } from '../../harness/checks.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
+import { fixtureFileFolder, fixtureFileFolders, fixtureFolders, hasFeature } from '../../harness/fixture.ts';
+import { boundFindings, described, expectIncludes, expectSet, expectSubset, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, words, type Query } from '../../harness/lists.ts';
 import { brief } from '../../harness/oracles.ts';
 import { createFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
-import {
-  boundFindings,
-  described,
-  expectIncludes,
-  expectSet,
-  expectSubset,
-  fail,
-  fetchList,
-  fixtureFileFolder,
-  fixtureFileFolders,
-  fixtureFolderTree,
-  hasFeature,
-  idsWhere,
-  isListing,
-  judged,
-  mustList,
-  partitionFindings,
-  termMatches,
-  userTexts,
-  words,
-  type Query,
-} from '../paging/lists.ts';
+import { termMatches, userTexts } from './terms.ts';
 
 type Listed = File | Folder | Page | Template;
 
@@ -106,6 +87,17 @@ conformance('FLT-02', 'Group P q filters GET /file by id, name, description, nic
     t.record([...expectIncludes('FLT-02', 'q', [f.id!], l, `GET /folder q=${f.name} must list the folder of that name`), ...expectSubset('FLT-02', 'q', folders.ids, l, 'q must only filter the folder list')]);
   }
 }, { operation: 'file.list' });
+
+/** The fixture folder (outside the sandbox) with the most descendant folders, or undefined when no fixture folder has sub-folders. */
+async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefined> {
+  const folders = await fixtureFolders(t);
+  const parent = new Map(folders.map((f) => [f.id!, f.motherId]));
+  const count = new Map<number, number>();
+  for (const f of folders) {
+    for (let m = f.motherId, depth = 0; m !== undefined && parent.has(m) && depth < 100; m = parent.get(m), depth++) count.set(m, (count.get(m) ?? 0) + 1);
+  }
+  return [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
 
 /** A list FLT-03 and FLT-04 filter: an operation, a folder, fixed parameters, and its unfiltered records. */
 interface BaseList {
@@ -196,7 +188,7 @@ conformance('FLT-05', 'inherited=true lists only inherited objects in the channe
   // The second master file gets a localized copy in the channel, which the channel lists in its place.
   await t.must('file.localize', { path: { id: master[1]!.id! }, json: { channelId: channel } });
   const copy = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).records.find((f) => f.name === master[1]!.name);
-  if (!copy?.id) return void t.record([fail('FLT-05', 'step', `after localizing file ${master[1]!.id} in channel ${channel}, the channel's listing of folder ${folderId} does not show it`)]);
+  if (!copy?.id) return void t.record([finding('FLT-05', 'step', `after localizing file ${master[1]!.id} in channel ${channel}, the channel's listing of folder ${folderId} does not show it`)]);
   const kinds = [
     { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
     { op: 'file.list' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
@@ -265,7 +257,7 @@ conformance('FLT-07', 'getFiles broken, online and used each partition the files
       t.record(partitionFindings('FLT-07', `${op} ${flag.name}`, unset, yes, no));
       for (const [value, l] of [[true, yes], [false, no]] as const) {
         const wrong = l.records.filter((f) => flag.member?.(f) === !value);
-        if (wrong.length) t.record([fail('FLT-07', 'record', `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`, l.exchange)]);
+        if (wrong.length) t.record([finding('FLT-07', 'record', `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`, l.exchange)]);
       }
     }
   }
@@ -274,7 +266,7 @@ conformance('FLT-07', 'getFiles broken, online and used each partition the files
   if (unused.length) {
     for (const op of ['file.usage.file', 'file.usage.folder'] as const) {
       const usage = await t.must(op, { query: { id: unused } });
-      if ((usage.total ?? 0) > 0) t.record([fail('FLT-07', 'used', `used=false lists ${brief(unused)}, but ${op} counts ${usage.total} objects using them`)]);
+      if ((usage.total ?? 0) > 0) t.record([finding('FLT-07', 'used', `used=false lists ${brief(unused)}, but ${op} counts ${usage.total} objects using them`)]);
     }
   }
   const channel = t.fixture.channelNodeId;
@@ -345,7 +337,7 @@ conformance('FLT-10', 'findPages query matches page names; sub-folders by defaul
       const what = `findPages query=${query}${recursive === false ? ' recursive=false' : ''}`;
       out.push(...expectIncludes('FLT-10', 'query', matching(pages), l, `${what} must find the pages of the searched folders whose name contains it`));
       const stray = l.records.filter((p) => !(p.name?.toLowerCase().includes(query.toLowerCase()) ?? true) || (recursive === false && p.folderId !== undefined && p.folderId !== pagesFolder));
-      if (stray.length) out.push(fail('FLT-10', 'query', `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, outside the searched folders or without the query in the name (${described(l.exchange)})`, l.exchange));
+      if (stray.length) out.push(finding('FLT-10', 'query', `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, outside the searched folders or without the query in the name (${described(l.exchange)})`, l.exchange));
     }
     const everywhere = await fetchList(t, 'folder.findPages', undefined, { folderId: 0, query, maxItems: -1 });
     if (!isListing(everywhere)) return [everywhere];

@@ -5,11 +5,11 @@
  * filters respect their bounds; permissions only ever remove pages.
  */
 import fc from 'fast-check';
-import type { Finding } from '../../harness/checks.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
+import { boundFindings, described, expectIncludes, expectSet, expectSubset, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, type Listing, type Query } from '../../harness/lists.ts';
 import { brief } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
-import { boundFindings, described, expectIncludes, expectSet, expectSubset, fail, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, type Listing, type Query } from '../paging/lists.ts';
 
 /** The pages folder and its sub-folders: every getPages call of this suite lists them. */
 const BASE: Query = { recursive: true };
@@ -33,7 +33,7 @@ conformance('FLT-09', 'online, modified, planned and queued each partition the p
     t.record(partitionFindings('FLT-09', flag, unset, yes, no));
     for (const [value, l] of [[true, yes], [false, no]] as const) {
       const wrong = l.records.filter((p) => p[flag] === !value);
-      if (wrong.length) t.record([fail('FLT-09', flag, `${flag}=${value} lists ${brief(wrong.map((p) => p.id))}, whose records say ${flag}: ${!value} (${described(l.exchange)})`, l.exchange)]);
+      if (wrong.length) t.record([finding('FLT-09', flag, `${flag}=${value} lists ${brief(wrong.map((p) => p.id))}, whose records say ${flag}: ${!value} (${described(l.exchange)})`, l.exchange)]);
     }
   }
 }, { operation: 'folder.getPages' });
@@ -128,7 +128,7 @@ conformance('FLT-09', 'timedue lists the pages time management changes within th
     lists.push(l);
     // "pages changing status by time management within the span": only pages with time management.
     const stray = l.records.filter((p) => !hasTimeManagement(p));
-    if (stray.length) t.record([fail('FLT-09', 'timedue', `timedue=${span} lists ${brief(stray.map((p) => p.id))}, which have no time management (${described(l.exchange)})`, l.exchange)]);
+    if (stray.length) t.record([finding('FLT-09', 'timedue', `timedue=${span} lists ${brief(stray.map((p) => p.id))}, which have no time management (${described(l.exchange)})`, l.exchange)]);
   }
   for (let i = 1; i < lists.length; i++) t.record(expectIncludes('FLT-09', 'timedue', lists[i - 1]!.ids, lists[i]!, `timedue=${spans[i]} is a longer span than ${spans[i - 1]} and must keep every page that one lists`));
   // The clock of the target is its own: a day of slack around this machine's.

@@ -5,27 +5,14 @@
  */
 import fc from 'fast-check';
 import { folderName } from '../../generators/faker.ts';
-import { problemOf, requestOf, stepFinding, type CallSpec, type OperationId, type ResponseOf } from '../../harness/api.ts';
-import { checkRefused, type Finding } from '../../harness/checks.ts';
-import { brief, duplicates, sameMultiset, setDifference } from '../../harness/oracles.ts';
-import { createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { conformance, StepFailed, type ConformanceContext } from '../../harness/suite.ts';
+import { SetupError, type ResponseOf } from '../../harness/api.ts';
+import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
+import { brief, duplicates, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
+import { attempt, createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder, Page, Tag } from '../../schemas/types.ts';
-import { idsOf } from '../wastebin/deletion.ts';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, type TreeModel } from './tree.ts';
-
-/** A call inside a property: its findings are returned (and recorded only for the smallest failing case). */
-async function attempt<K extends OperationId>(t: ConformanceContext, op: K, spec: CallSpec): Promise<{ exchange: Exchange; body?: ResponseOf[K]; findings: Finding[] }> {
-  const exchange = await t.send(requestOf(op, spec));
-  const problem = problemOf(exchange);
-  if (problem) return { exchange, findings: [stepFinding(t.requirement, op, exchange, problem)] };
-  return { exchange, body: exchange.response!.json as ResponseOf[K], findings: [] };
-}
-
-function finding(requirement: string, check: string, message: string, exchange?: Exchange, severity: Finding['severity'] = 'error'): Finding {
-  return { requirement, check, severity, message, exchange };
-}
 
 const features = (t: ConformanceContext) => t.config.target.features;
 
@@ -93,7 +80,7 @@ conformance('FLD-02', 'create with failOnDuplicate refuses a name a sibling has 
     if (typeof taken !== 'string') return first.findings.length ? first.findings : [finding('FLD-02', 'step', 'the FolderLoadResponse carries no folder name', first.exchange)];
     const before = await attempt(t, 'folder.getFolders', { path: { id: top } });
     if (!before.body) return before.findings;
-    const duplicate = await t.send(requestOf('folder.create', { json: { motherId: String(top), name: taken, failOnDuplicate: true } }));
+    const { exchange: duplicate } = await t.try('folder.create', { json: { motherId: String(top), name: taken, failOnDuplicate: true } });
     // "`failOnDuplicate=true` refuses a name already used by a sibling"
     const out = checkRefused(duplicate, 'FLD-02', `a sibling named ${JSON.stringify(taken)} exists and failOnDuplicate is true`);
     // "... and creates nothing"
@@ -323,7 +310,7 @@ function pagesFolder(t: ConformanceContext): number {
   const id = t.fixture.pagesFolderId;
   if (id !== undefined) return id;
   t.record([finding(t.requirement, 'step', 'the target declares pages but its fixture names no pagesFolderId')]);
-  throw new StepFailed('no pages folder in the fixture');
+  throw new SetupError('no pages folder in the fixture');
 }
 
 /** The pages of the fixture's pages folder with some add-ons, or undefined (the step is recorded). */
@@ -473,11 +460,9 @@ conformance('FLD-11', 'load with update=true does not lock the folder', async (t
   const top = await t.folder();
   // "`update` ... set true when the folder is fetched for modification; folders are not locked."
   for (let i = 1; i <= 2; i++) {
-    const r = await t.send(requestOf('folder.load', { path: { id: top }, query: { update: true } }));
-    const problem = problemOf(r);
+    const { exchange: r, problem } = await t.try('folder.load', { path: { id: top }, query: { update: true } });
     if (problem) t.record([finding('FLD-11', 'lock', `load number ${i} of folder ${top} with update=true: ${problem}`, r)]);
   }
-  const created = await t.send(requestOf('folder.create', { json: { motherId: String(top), name: 'After update load' } }));
-  const problem = problemOf(created);
+  const { exchange: created, problem } = await t.try('folder.create', { json: { motherId: String(top), name: 'After update load' } });
   if (problem) t.record([finding('FLD-11', 'lock', `creating a sub-folder in folder ${top} after loading it with update=true: ${problem}`, created)]);
 });

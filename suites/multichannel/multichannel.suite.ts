@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
-import { problemOf, requestOf } from '../../harness/api.ts';
-import type { Finding } from '../../harness/checks.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { StepFailed, conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { SetupError } from '../../harness/api.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { DisinheritResponse, File, Folder, LocalizationCounters, LocalizationInfoResponse, MultiDisinheritResponse } from '../../schemas/types.ts';
 
@@ -32,19 +32,9 @@ interface Created {
   name: string;
 }
 
-function fail(t: ConformanceContext, message: string, exchange?: Exchange, check = 'model'): Finding {
-  return { requirement: t.requirement, check, severity: 'error', message, exchange };
-}
-
 /** The fixture's channel (a target file declaring multichannelling must name it: harness/target.ts checks). */
 function channelOf(t: ConformanceContext): number {
   return t.fixture.channelNodeId!;
-}
-
-/** Records why the test cannot go on (a step finding) and returns the error that ends it. */
-function stop(t: ConformanceContext, message: string, exchange?: Exchange): StepFailed {
-  t.record([fail(t, message, exchange, 'step')]);
-  return new StepFailed(message);
 }
 
 /** Distinct realistic names from the test's seed. */
@@ -83,7 +73,7 @@ function listedIn(t: ConformanceContext, lists: Listing[], obj: Created, finding
   for (const list of lists.filter((l) => l.kind === obj.kind)) {
     const record = list.items.find((i) => i.name === obj.name);
     if (record) out.push({ list, record });
-    else findings.push(fail(t, `${obj.kind} "${obj.name}" is missing from ${list.what}; listed: ${brief(list.items.map((i) => i.name))}`, list.exchange));
+    else findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" is missing from ${list.what}; listed: ${brief(list.items.map((i) => i.name))}`, list.exchange));
   }
   return out;
 }
@@ -101,7 +91,7 @@ async function localize(t: ConformanceContext, obj: Created, channel: number): P
 async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
   const lists = (await listings(t, parent, channel)).filter((l) => l.kind === obj.kind && l.what.includes('/get'));
   const record = lists.flatMap((l) => l.items).find((i) => i.name === obj.name && i.inherited !== true);
-  if (typeof record?.id !== 'number') throw stop(t, `after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`, lists[0]?.exchange);
+  if (typeof record?.id !== 'number') throw new SetupError(`after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`, lists[0]?.exchange);
   return record.id;
 }
 
@@ -128,10 +118,10 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
     const names = nodeNames([recordsOf(master, obj).map((r) => r.masterNode), recordsOf(master, obj).map((r) => r.inheritedFrom), recordsOf(inChannel, obj).map((r) => r.masterNode)]);
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
       // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true".
-      if (record.inherited !== true) findings.push(fail(t, `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`, list.exchange));
+      if (record.inherited !== true) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`, list.exchange));
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
       const ok = names.length ? names.includes(record.inheritedFrom ?? '') : typeof record.inheritedFrom === 'string' && record.inheritedFrom !== '';
-      if (!ok) findings.push(fail(t, `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`, list.exchange));
+      if (!ok) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`, list.exchange));
     }
   }
   t.record(findings);
@@ -145,13 +135,13 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
   for (const list of lists) {
     for (const record of list.items.filter((i) => i.inherited === true && typeof i.id === 'number').slice(0, 12)) {
       // The same object in its own node's view (no nodeId) names that node as its master or origin.
-      const exchange = await t.send(requestOf(list.kind === 'folder' ? 'folder.load' : 'file.load', { path: { id: record.id! } }));
-      if (problemOf(exchange)) continue;
+      const { exchange, problem } = await t.try(list.kind === 'folder' ? 'folder.load' : 'file.load', { path: { id: record.id! } });
+      if (problem) continue;
       const own = (exchange.response!.json as { folder?: Item; file?: Item })[list.kind];
       const names = nodeNames([[own?.masterNode, own?.inheritedFrom], [record.masterNode]]);
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
       if (!names.includes(record.inheritedFrom ?? '')) {
-        findings.push(fail(t, `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`, list.exchange, 'metamorphic'));
+        findings.push(finding(t.requirement, 'metamorphic', `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`, list.exchange));
       }
     }
   }
@@ -171,11 +161,11 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
   for (const obj of objs) {
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
       // Contract 3: "inherited or local object -> localized in that channel"; MCH-02: "the channel's view shows it as not inherited".
-      if (record.inherited !== false) findings.push(fail(t, `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`, list.exchange));
+      if (record.inherited !== false) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`, list.exchange));
     }
     for (const { list, record } of listedIn(t, master, obj, findings)) {
       // "makes a localized copy in the target channel": the master object stays what it was.
-      if (record.id !== obj.id) findings.push(fail(t, `after localizing, ${list.what} lists ${obj.kind} "${obj.name}" with id ${record.id}, expected the master's ${obj.id}`, list.exchange));
+      if (record.id !== obj.id) findings.push(finding(t.requirement, 'model', `after localizing, ${list.what} lists ${obj.kind} "${obj.name}" with id ${record.id}, expected the master's ${obj.id}`, list.exchange));
     }
   }
   t.record(findings);
@@ -200,12 +190,12 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
     const entry = entryOf(res.body, channel);
     // Contract 2.9 LocalizationInfo: per channel "counters inherited, localized, local ... and the same three counters per object kind".
     if (!entry) {
-      findings.push(fail(t, `the localization info of ${what} has no entry for channel ${channel}`, res.exchange));
+      findings.push(finding(t.requirement, 'model', `the localization info of ${what} has no entry for channel ${channel}`, res.exchange));
       continue;
     }
     for (const [kind, n] of Object.entries(kinds)) {
       const got = (entry[kind] as LocalizationCounters | undefined)?.localized;
-      if (got !== n) findings.push(fail(t, `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`, res.exchange));
+      if (got !== n) findings.push(finding(t.requirement, 'model', `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`, res.exchange));
     }
   }
   t.record(findings);
@@ -225,7 +215,7 @@ for (const kind of ['file', 'folder'] as const) {
     const findings: Finding[] = [];
     for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
       if (record.inherited !== true || record.id === copyId) {
-        findings.push(fail(t, `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`, list.exchange));
+        findings.push(finding(t.requirement, 'model', `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`, list.exchange));
       }
     }
     t.record(findings);
@@ -247,10 +237,10 @@ for (const kind of ['file', 'folder'] as const) {
       if (!res.body) return;
       const got = res.body.nodeIds ?? {};
       if (JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(expected).sort())) {
-        findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`, res.exchange));
+        findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`, res.exchange));
       }
-      if (res.body.total !== Object.keys(expected).length) findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`, res.exchange));
-      if (res.body.masterId !== undefined && res.body.masterId !== obj.id) findings.push(fail(t, `${when}, the localizations of ${kind} ${obj.id} name masterId ${res.body.masterId}, expected ${obj.id}`, res.exchange));
+      if (res.body.total !== Object.keys(expected).length) findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`, res.exchange));
+      if (res.body.masterId !== undefined && res.body.masterId !== obj.id) findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} name masterId ${res.body.masterId}, expected ${obj.id}`, res.exchange));
     };
     await judge({}, 'before localizing');
     await localize(t, obj, channel);
@@ -311,14 +301,14 @@ const sameSet = (a: readonly number[], b: readonly number[]) => JSON.stringify([
  */
 function compareStatus(t: ConformanceContext, what: string, got: DisinheritResponse & MultiDisinheritResponse, want: Status, exchange: Exchange, after: string): Finding[] {
   const out: Finding[] = [];
-  if (want.exclude !== undefined && got.exclude !== want.exclude) out.push(fail(t, `${after}, ${what} reads back exclude ${JSON.stringify(got.exclude)}, expected ${want.exclude}`, exchange));
+  if (want.exclude !== undefined && got.exclude !== want.exclude) out.push(finding(t.requirement, 'model', `${after}, ${what} reads back exclude ${JSON.stringify(got.exclude)}, expected ${want.exclude}`, exchange));
   // Only the one-object form (DisinheritResponse) carries disinheritDefault.
   if (want.disinheritDefault !== undefined && got.disinheritDefault !== want.disinheritDefault) {
-    out.push(fail(t, `${after}, ${what} reads back disinheritDefault ${JSON.stringify(got.disinheritDefault)}, expected ${want.disinheritDefault}`, exchange));
+    out.push(finding(t.requirement, 'model', `${after}, ${what} reads back disinheritDefault ${JSON.stringify(got.disinheritDefault)}, expected ${want.disinheritDefault}`, exchange));
   }
-  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit)) out.push(fail(t, `${after}, ${what} reads back disinherit ${JSON.stringify(got.disinherit)}, expected ${JSON.stringify(want.disinherit)}`, exchange));
+  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit)) out.push(finding(t.requirement, 'model', `${after}, ${what} reads back disinherit ${JSON.stringify(got.disinherit)}, expected ${JSON.stringify(want.disinherit)}`, exchange));
   if ((got.partialDisinherit ?? []).length > 0) {
-    out.push(fail(t, `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`, exchange));
+    out.push(finding(t.requirement, 'model', `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`, exchange));
   }
   return out;
 }
@@ -381,7 +371,7 @@ conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the fold
     for (const [res, what] of [[a, `sub-folder ${sub.id}`], [b, `file ${file.id}`]] as const) {
       // DisinheritRequest "recursive (boolean)": the setting reaches everything below the folder.
       if (res.body && !sameSet(res.body.disinherit ?? [], want)) {
-        findings.push(fail(t, `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`, res.exchange));
+        findings.push(finding(t.requirement, 'model', `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`, res.exchange));
       }
     }
   }
@@ -413,10 +403,10 @@ function visibility(t: ConformanceContext, lists: Listing[], shown: Created[], h
   for (const list of lists) {
     const names = list.items.map((i) => i.name);
     for (const obj of hidden.filter((o) => o.kind === list.kind && names.includes(o.name))) {
-      findings.push(fail(t, `${list.what} lists ${obj.kind} "${obj.name}", which is ${why}`, list.exchange));
+      findings.push(finding(t.requirement, 'model', `${list.what} lists ${obj.kind} "${obj.name}", which is ${why}`, list.exchange));
     }
     for (const obj of shown.filter((o) => o.kind === list.kind && !names.includes(o.name))) {
-      findings.push(fail(t, `${list.what} does not list ${obj.kind} "${obj.name}"; listed: ${brief(names)}`, list.exchange));
+      findings.push(finding(t.requirement, 'model', `${list.what} does not list ${obj.kind} "${obj.name}"; listed: ${brief(names)}`, list.exchange));
     }
   }
   return findings;
@@ -469,7 +459,7 @@ conformance('MCH-07', "push2master copies the channel's saved version of a local
   const got: File = after.body.file ?? ({} as File);
   const findings: Finding[] = [];
   for (const key of ['name', 'fileSize', 'description'] as const) {
-    if (got[key] !== want[key]) findings.push(fail(t, `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`, after.exchange));
+    if (got[key] !== want[key]) findings.push(finding(t.requirement, 'model', `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`, after.exchange));
   }
   t.record(findings);
 });
@@ -547,7 +537,7 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
       }),
     );
     const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
-    if (best.length) found.push(fail(t, `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`, res.exchange));
+    if (best.length) found.push(finding(t.requirement, 'model', `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`, res.exchange));
     return found;
   }, { runs: Math.ceil(t.config.runs / 2) });
 });

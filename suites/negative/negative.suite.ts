@@ -5,15 +5,14 @@
  * a server that wrongly serves it changes nothing but the sandbox; after a refusal, the test checks that
  * nothing changed.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { BAD_QUERY_VALUES, invalidBodies, malformedJson } from '../../generators/invalid.ts';
+import { BAD_QUERY_VALUES, invalidBodies, malformedJson, type InvalidBody } from '../../generators/invalid.ts';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
-import { problemOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
-import { checkHandled, checkNo5xx, checkRefused, isRefusal, responseCode, type Finding } from '../../harness/checks.ts';
+import { SetupError, idOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { checkHandled, checkNo5xx, checkRefused, finding, isRefusal, responseCode, type Finding } from '../../harness/checks.ts';
+import { startFileHost, type FileHost } from '../../harness/filehost.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { StepFailed, conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import { operations } from '../../schemas/operations.ts';
 
@@ -21,7 +20,7 @@ import { operations } from '../../schemas/operations.ts';
 class Bench {
   private made?: Promise<{ top: number; sub: number; file: number }>;
   private localized?: Promise<{ master: number; copy: number }>;
-  private host?: Promise<{ url: string; close: () => Promise<void> }>;
+  private host?: Promise<FileHost>;
   private n = 0;
 
   constructor(readonly t: ConformanceContext) {}
@@ -66,26 +65,16 @@ class Bench {
       await this.t.must('file.localize', { path: { id: master }, json: { channelId: this.channel } });
       const listed = await this.t.must('folder.getFiles', { path: { folderId: top }, query: { nodeId: this.channel } });
       const copy = listed.files?.find((f) => f.name === name && f.inherited !== true)?.id;
-      if (copy === undefined) {
-        const message = `after localizing file ${master}, channel ${this.channel} lists no copy of it that is not inherited`;
-        this.t.record([finding(this.t, 'step', message)]);
-        throw new StepFailed(message);
-      }
+      if (copy === undefined) throw new SetupError(`after localizing file ${master}, channel ${this.channel} lists no copy of it that is not inherited`);
       return { master, copy };
     })();
     return this.localized;
   }
 
-  /** A URL the target can download a small file from (file.create.json); the host runs until close. */
+  /** A URL the target can download a small file from (file.create.json): the configured file host, running until close. */
   async sourceUrl(name: string): Promise<string> {
-    this.host ??= new Promise((resolve) => {
-      const server = createServer((_req, res) => res.end('downloaded content\n'));
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        resolve({ url: `http://127.0.0.1:${port}/files`, close: () => new Promise<void>((done) => server.close(() => done())) });
-      });
-    });
-    return `${(await this.host).url}/${encodeURIComponent(name)}`;
+    this.host ??= startFileHost({ fallback: () => ({ data: new TextEncoder().encode('downloaded content\n'), contentType: 'text/plain' }) });
+    return `${(await this.host).url}/files/${encodeURIComponent(name)}`;
   }
 
   /** Stops the file host, if one was started. */
@@ -197,10 +186,6 @@ const BASES: Record<OperationId, Base> = {
   },
 };
 
-function finding(t: ConformanceContext, check: string, message: string, exchange?: Exchange): Finding {
-  return { requirement: t.requirement, check, severity: 'error', message, exchange };
-}
-
 // ---- NEG-02: query values of the wrong type ----------------------------------------------------
 
 for (const op of operations) {
@@ -217,7 +202,7 @@ for (const op of operations) {
         const values = BAD_QUERY_VALUES[p.type];
         const bad = values[(i + Math.abs(t.seed)) % values.length]!;
         const spec = await base.spec(b);
-        const exchange = await t.send(requestOf(op.id as OperationId, { ...spec, query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad } }));
+        const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad } });
         // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
         findings.push(...checkHandled(exchange, t.requirement));
       }
@@ -242,7 +227,7 @@ for (const op of operations) {
       const ids: (string | number)[] = base.subject === 'integer' ? [UNKNOWN_IDS.number] : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
       const findings: Finding[] = [];
       for (const id of ids) {
-        const exchange = await t.send(requestOf(op.id as OperationId, await base.spec(b, id)));
+        const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
         // NEG-03: "an unknown id is refused (not found), never a 5xx."
         findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
       }
@@ -262,13 +247,13 @@ for (const op of operations) {
       // An operation of a feature the target lacks is asked about an id that does not exist: auth still comes first.
       const lacking = op.feature !== null && !t.config.target.features.includes(op.feature);
       const spec = await BASES[op.id as OperationId].spec(b, lacking ? UNKNOWN_IDS.number : undefined);
-      const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true });
+      const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true }, op.id as OperationId);
       const findings = checkNo5xx(exchange, t.requirement);
       const status = exchange.response?.status;
       const code = responseCode(exchange);
       // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
       if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
-        findings.push(finding(t, 'auth', `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; expected 401/403 or AUTHREQUIRED/PERMISSION`, exchange));
+        findings.push(finding(t.requirement, 'auth', `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; expected 401/403 or AUTHREQUIRED/PERMISSION`, exchange));
       }
       t.record(findings);
     }),
@@ -320,7 +305,60 @@ async function fileState(t: ConformanceContext, id: number): Promise<unknown> {
 /** Compares what an operation may change before and after a refused request. */
 function unchanged(t: ConformanceContext, before: unknown, after: unknown, exchange: Exchange): Finding[] {
   const [a, b] = [JSON.stringify(before), JSON.stringify(after)];
-  return a === b ? [] : [finding(t, 'unchanged', `a refused request changed the target: before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`, exchange)];
+  return a === b ? [] : [finding(t.requirement, 'unchanged', `a refused request changed the target: before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`, exchange)];
+}
+
+/** A member as the target stored it; a file name may carry what the server adds to it. */
+interface Stored {
+  value: unknown;
+  fileName?: true;
+}
+
+/**
+ * The members of the object an accepted request created, by the pointer that sets them, as the
+ * target stored them (loaded by the id its answer gives); only names and descriptions, which a server
+ * keeps as sent. Undefined when the answer names no object.
+ */
+const STORED: Partial<Record<OperationId, (t: ConformanceContext, answer: unknown) => Promise<Record<string, Stored> | undefined>>> = {
+  'folder.create': async (t, answer) => {
+    const folder = await loaded(t, 'folder', (answer as { folder?: { id?: unknown } }).folder?.id);
+    return folder && { '/name': { value: folder.name }, '/description': { value: folder.description } };
+  },
+  'file.create.json': async (t, answer) => {
+    const file = await loaded(t, 'file', (answer as { file?: { id?: unknown } }).file?.id);
+    return file && { '/name': { value: file.name, fileName: true }, '/description': { value: file.description } };
+  },
+  'file.copy': async (t, answer) => {
+    const file = await loaded(t, 'file', (answer as { file?: { id?: unknown } }).file?.id);
+    return file && { '/newFilename': { value: file.name, fileName: true } };
+  },
+};
+
+/** The folder or file an answer names, as load returns it; undefined when there is no id or the load is refused (a step finding). */
+async function loaded(t: ConformanceContext, kind: 'folder' | 'file', id: unknown): Promise<{ name?: string; description?: string } | undefined> {
+  const n = idOf(id);
+  if (n === undefined) return undefined;
+  return kind === 'folder' ? (await t.call('folder.load', { path: { id: n } })).body?.folder : (await t.call('file.load', { path: { id: n } })).body?.file;
+}
+
+/**
+ * Whether a stored member is the value sent. A file name may come back with what reference notes say
+ * the server adds: "an extension is added from the part's media type when the name has none", and
+ * "names colliding in a folder are made unique as `base_1.ext`".
+ */
+function storedAs(stored: Stored, sent: string | number | boolean): boolean {
+  if (stored.value === sent) return true;
+  if (!stored.fileName || typeof stored.value !== 'string' || typeof sent !== 'string') return false;
+  const [, base = sent, ext] = /^(.*?)(\.[^.]*)?$/.exec(sent) ?? [];
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escape(base)}(_\\d+)?${ext ? escape(ext) : '(\\.[A-Za-z][A-Za-z0-9]*)?'}$`).test(stored.value);
+}
+
+/** NEG-04: a converted member that was accepted is stored as the converted value, where the test can read it back. */
+async function storedConverted(t: ConformanceContext, op: OperationId, c: InvalidBody, answer: unknown, exchange: Exchange): Promise<Finding[]> {
+  const stored = (await STORED[op]?.(t, answer))?.[c.pointer];
+  if (!stored || c.converted === undefined || storedAs(stored, c.converted)) return [];
+  return [finding(t.requirement, 'converted', `${c.pointer} was sent as ${JSON.stringify(c.value)} and accepted, so it must be stored as ${JSON.stringify(c.converted)}; the target stored ${JSON.stringify(stored.value)}`, exchange)];
 }
 
 const JSON_OPERATIONS = operations.filter((op) => op.requestBody?.contentTypes.includes('application/json') && op.requestBody.schema);
@@ -337,7 +375,7 @@ for (const op of JSON_OPERATIONS) {
       const { path, query } = await BASES[id].spec(b);
       await t.property(malformedJson(schema), async (text) => {
         const before = await observe?.(t, b);
-        const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } });
+        const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } }, id);
         // NEG-01: "malformed JSON body is refused, not a 5xx, and changes nothing."
         const found = checkRefused(exchange, t.requirement, 'the body is not JSON');
         if (observe && isRefusal(exchange)) found.push(...unchanged(t, before, await observe(t, b), exchange));
@@ -349,15 +387,19 @@ for (const op of JSON_OPERATIONS) {
 
   conformance(
     'NEG-04',
-    `${id}: a body member of the wrong type is refused and changes nothing`,
+    `${id}: a body member that does not convert to its type is refused and changes nothing, one that converts is refused or stored converted`,
     withBench(async (t, b) => {
       const spec = await BASES[id].spec(b);
       const findings: Finding[] = [];
       let before = await observe?.(t, b);
       for (const c of invalidBodies(schema, spec.json as Record<string, unknown>)) {
-        const exchange = await t.send(requestOf(id, { ...spec, json: c.body }));
-        // NEG-04: "a body field of the wrong type (folderId: "x", name: 5) is refused and changes nothing."
-        findings.push(...checkRefused(exchange, t.requirement, `${c.pointer} is ${JSON.stringify(c.value)}, not of the type the request schema gives`));
+        const { exchange, body } = await t.try(id, { ...spec, json: c.body });
+        // NEG-04: "a body field whose value cannot be converted to the field's type (folderId: "x", name: {}) is refused and
+        // changes nothing. A scalar that converts without loss (5 for a string member, "7" for an integer member, "true" for
+        // a boolean) may be accepted as the converted value."
+        if (c.converted === undefined) findings.push(...checkRefused(exchange, t.requirement, `${c.pointer} is ${JSON.stringify(c.value)}, which does not convert to the type the request schema gives`));
+        else findings.push(...checkHandled(exchange, t.requirement));
+        if (body !== undefined && c.converted !== undefined) findings.push(...(await storedConverted(t, id, c, body, exchange)));
         if (observe) {
           const after = await observe(t, b);
           if (isRefusal(exchange)) findings.push(...unchanged(t, before, after, exchange));
@@ -370,6 +412,30 @@ for (const op of JSON_OPERATIONS) {
   );
 }
 
+// ---- ENV-08: never a 5xx -------------------------------------------------------------------------
+
+conformance(
+  'ENV-08',
+  'no request of any operation, valid or not, is answered with a server error',
+  withBench(async (t, b) => {
+    // The judge fails this test (and any other) on a 5xx; here every operation meets the input that most
+    // often escapes a handler: its valid request, an unknown id, a query value of the wrong type, malformed JSON.
+    for (const op of operations) {
+      if (op.feature !== null && !t.config.target.features.includes(op.feature)) continue;
+      const id = op.id as OperationId;
+      const base = BASES[id];
+      const spec = await base.spec(b);
+      const probes: CallSpec[] = [spec];
+      if (base.subject !== 'none') probes.push(await base.spec(b, UNKNOWN_IDS.number));
+      const param = op.parameters.find((p) => p.in === 'query' && BAD_QUERY_VALUES[p.type].length > 0);
+      if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
+      for (const probe of probes) await t.try(id, probe);
+      // Malformed JSON is no form of the operation's request: sent as bytes, judged as the operation's answer.
+      if (op.requestBody?.contentTypes.includes('application/json')) await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data: '{"unterminated": ' } }, id);
+    }
+  }),
+);
+
 // ---- NEG-05: oversized input -------------------------------------------------------------------
 
 /** Oversized input is "refused or handled, never a 5xx": a served answer too big to keep whole counts as handled. */
@@ -380,9 +446,8 @@ function handledLarge(t: ConformanceContext, exchange: Exchange): Finding[] {
 
 /** NEG-05: "the server keeps answering": a harmless load of the bench's folder still succeeds. */
 async function stillAnswers(t: ConformanceContext, b: Bench, after: string): Promise<Finding[]> {
-  const exchange = await t.send(requestOf('folder.load', { path: { id: (await b.objects()).top } }));
-  const problem = problemOf(exchange);
-  return problem ? [finding(t, 'alive', `after ${after}, loading the test's own folder failed: ${problem}`, exchange)] : [];
+  const { exchange, problem } = await t.try('folder.load', { path: { id: (await b.objects()).top } });
+  return problem ? [finding(t.requirement, 'alive', `after ${after}, loading the test's own folder failed: ${problem}`, exchange)] : [];
 }
 
 /** A server may answer an oversized body before reading it and close the connection, which the client sees as a broken write. */
@@ -393,11 +458,11 @@ const CLOSED_EARLY = new Set(['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET']);
  * server closed while the body was still being written hides its answer: the request is sent again a
  * few times to see it, and a server that always closes early has refused the body.
  */
-async function oversized(t: ConformanceContext, b: Bench, requests: [string, RequestSpec][]): Promise<void> {
+async function oversized(t: ConformanceContext, b: Bench, requests: [string, OperationId, RequestSpec][]): Promise<void> {
   const findings: Finding[] = [];
-  for (const [what, spec] of requests) {
-    let exchange = await t.send(spec);
-    for (let retry = 0; retry < 4 && CLOSED_EARLY.has(exchange.error?.code ?? ''); retry++) exchange = await t.send(spec);
+  for (const [what, op, spec] of requests) {
+    let exchange = await t.send(spec, op);
+    for (let retry = 0; retry < 4 && CLOSED_EARLY.has(exchange.error?.code ?? ''); retry++) exchange = await t.send(spec, op);
     if (!CLOSED_EARLY.has(exchange.error?.code ?? '')) findings.push(...handledLarge(t, exchange));
     findings.push(...(await stillAnswers(t, b, what)));
   }
@@ -412,11 +477,11 @@ conformance(
   withBench(async (t, b) => {
     const { top, file } = await b.objects();
     await oversized(t, b, [
-      ['a folder name of 10,000 characters', requestOf('folder.create', { json: { motherId: String(top), name: LONG_NAME } })],
-      ['a file name of 10,000 characters', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: `${LONG_NAME}.txt` }, files: [upload('long.txt')] } })],
-      ['a saved file name of 10,000 characters', requestOf('file.save.json', { path: { id: file }, json: { file: { name: `${LONG_NAME}.txt` } } })],
-      ['a qqfile of 10,000 characters', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: `${LONG_NAME}.txt` }, raw: { contentType: 'text/plain', data: data('long name\n') } })],
-      ['a search of 10,000 characters', requestOf('folder.getFiles', { path: { folderId: top }, query: { search: LONG_NAME } })],
+      ['a folder name of 10,000 characters', 'folder.create', requestOf('folder.create', { json: { motherId: String(top), name: LONG_NAME } })],
+      ['a file name of 10,000 characters', 'file.create.multipart', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: `${LONG_NAME}.txt` }, files: [upload('long.txt')] } })],
+      ['a saved file name of 10,000 characters', 'file.save.json', requestOf('file.save.json', { path: { id: file }, json: { file: { name: `${LONG_NAME}.txt` } } })],
+      ['a qqfile of 10,000 characters', 'file.createSimple.raw', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: `${LONG_NAME}.txt` }, raw: { contentType: 'text/plain', data: data('long name\n') } })],
+      ['a search of 10,000 characters', 'folder.getFiles', requestOf('folder.getFiles', { path: { folderId: top }, query: { search: LONG_NAME } })],
     ]);
   }),
 );
@@ -433,9 +498,9 @@ conformance(
     // Sent as bytes, so the recorded exchange keeps only their size and digest.
     const json = (text: string) => ({ contentType: 'application/json', data: data(text) });
     await oversized(t, b, [
-      ['a file record nested 100,000 levels deep', { ...requestOf('file.save.json', { path: { id: file } }), raw: json(`{"file":{"description":"deep","x":${nested(depth, '{"a":', '}', '1')}}}`) }],
-      ['a channel list nested 100,000 levels deep', { ...requestOf('folder.disinherit.set', { path: { id: sub } }), raw: json(`{"disinherit":${nested(depth, '[', ']', '1')}}`) }],
-      ['a body that is only nesting', { ...requestOf('folder.create'), raw: json(nested(depth, '[', ']', `"${top}"`)) }],
+      ['a file record nested 100,000 levels deep', 'file.save.json', { ...requestOf('file.save.json', { path: { id: file } }), raw: json(`{"file":{"description":"deep","x":${nested(depth, '{"a":', '}', '1')}}}`) }],
+      ['a channel list nested 100,000 levels deep', 'folder.disinherit.set', { ...requestOf('folder.disinherit.set', { path: { id: sub } }), raw: json(`{"disinherit":${nested(depth, '[', ']', '1')}}`) }],
+      ['a body that is only nesting', 'folder.create', { ...requestOf('folder.create'), raw: json(nested(depth, '[', ']', `"${top}"`)) }],
     ]);
   }),
 );
@@ -456,9 +521,9 @@ conformance(
     json.fill(0x61, head.length, LARGE);
     json.set(data('"}'), LARGE);
     await oversized(t, b, [
-      ['a 32 MB JSON body', { ...requestOf('folder.create'), raw: { contentType: 'application/json', data: json.subarray(0, LARGE + 2) } }],
-      ['a 32 MB multipart upload', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: name }, files: [{ ...upload(name), data: big }] } })],
-      ['a 32 MB raw upload', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: name }, raw: { contentType: 'application/octet-stream', data: big } })],
+      ['a 32 MB JSON body', 'folder.create', { ...requestOf('folder.create'), raw: { contentType: 'application/json', data: json.subarray(0, LARGE + 2) } }],
+      ['a 32 MB multipart upload', 'file.create.multipart', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: name }, files: [{ ...upload(name), data: big }] } })],
+      ['a 32 MB raw upload', 'file.createSimple.raw', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: name }, raw: { contentType: 'application/octet-stream', data: big } })],
     ]);
   }),
   { timeout: 120_000 },

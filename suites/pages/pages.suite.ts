@@ -3,11 +3,11 @@
  * with multichannelling, through the channel), findPages, usage/page and syncableObjects. The pages are
  * the target's fixture, which the suite did not create: every rule is one that holds for any page.
  */
-import { problemOf, requestOf, stepFinding } from '../../harness/api.ts';
-import type { Finding } from '../../harness/checks.ts';
+import { stepFinding, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
 import { brief, stringsOrdered } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
-import type { Exchange, RequestSpec } from '../../harness/transport.ts';
+import type { Exchange } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
 import { validateBody } from '../../schemas/validate.ts';
 
@@ -65,29 +65,28 @@ async function collect(t: ConformanceContext): Promise<Collected> {
   // A target file declaring pages must name the folder (harness/target.ts checks).
   const folder = t.fixture.pagesFolderId!;
   const out: Collected = { sources: [], problems: [] };
-  const ask = async (what: string, spec: RequestSpec, optional = false) => {
-    const exchange = await t.send(spec);
-    const problem = problemOf(exchange);
-    if (!problem) out.sources.push({ what, exchange, pages: walk((exchange.response!.json as { pages?: Page[] }).pages, '/pages') });
-    else if (!optional) out.problems.push(stepFinding('', what, exchange, problem));
+  const ask = async (what: string, op: OperationId, spec: CallSpec, optional = false) => {
+    const { exchange, body, problem } = await t.try(op, spec);
+    if (body) out.sources.push({ what, exchange, pages: walk((body as { pages?: Page[] }).pages, '/pages') });
+    else if (!optional) out.problems.push(stepFinding('', what, exchange, problem ?? ''));
   };
   const all = Object.fromEntries(ADDONS.map((a) => [a, true]));
   const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
   const queries: Record<string, boolean | number>[] = [{}, ...ADDONS.map((a) => ({ [a]: true })), { ...all, recursive: true }, ...(channel ? [{ ...all, nodeId: channel }] : [])];
   for (const query of queries) {
     const text = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
-    await ask(`GET /folder/getPages/${folder}${text ? `?${text}` : ''}`, requestOf('folder.getPages', { path: { id: folder }, query }));
+    await ask(`GET /folder/getPages/${folder}${text ? `?${text}` : ''}`, 'folder.getPages', { path: { id: folder }, query });
   }
   const names = out.sources.flatMap((s) => s.pages.map((p) => p.page.name)).filter((n): n is string => typeof n === 'string' && n.length >= 3);
   for (const query of [{}, ...(names[0] ? [{ query: names[0].slice(0, 3) }] : [])]) {
-    await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, requestOf('folder.findPages', { query: { folderId: folder, maxItems: -1, ...query } }));
+    await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, 'folder.findPages', { query: { folderId: folder, maxItems: -1, ...query } });
   }
   const files = referencedFiles(out.sources.flatMap((s) => s.pages));
   if (files.length) {
-    await ask(`GET /file/usage/page for files ${files.join(', ')}`, requestOf('file.usage.page', { query: { id: files } }), true);
+    await ask(`GET /file/usage/page for files ${files.join(', ')}`, 'file.usage.page', { query: { id: files } }, true);
     if (channel) {
       const query = { ids: files, srcNodeId: channel, dstNodeId: t.fixture.masterNodeId };
-      await ask(`GET /file/usage/syncableObjects for files ${files.join(', ')}`, requestOf('file.usage.syncableObjects', { query }), true);
+      await ask(`GET /file/usage/syncableObjects for files ${files.join(', ')}`, 'file.usage.syncableObjects', { query }, true);
     }
   }
   return out;
@@ -114,14 +113,14 @@ function judge(t: ConformanceContext, all: Source[], problemsOf: (page: Page) =>
       .filter((x) => x.problems.length > 0);
     if (bad.length === 0) continue;
     const lines = bad.map(({ s, problems }) => `page ${s.page.id} at ${s.pointer}: ${problems.join(', ')}`);
-    findings.push({ requirement: t.requirement, check: 'page', severity: 'error', message: `${source.what}: ${bad.length} of ${source.pages.length} page records: ${brief(lines, 5)}`, exchange: source.exchange });
+    findings.push(finding(t.requirement, 'page', `${source.what}: ${bad.length} of ${source.pages.length} page records: ${brief(lines, 5)}`, source.exchange));
   }
   return findings;
 }
 
 /** A warning that the target's fixture gave nothing to judge: the requirement is untested there, not broken. */
 function nothingToJudge(t: ConformanceContext, what: string): Finding {
-  return { requirement: t.requirement, check: 'coverage', severity: 'warning', message: `no page record of the fixture has ${what}: nothing to judge` };
+  return finding(t.requirement, 'coverage', `no page record of the fixture has ${what}: nothing to judge`, undefined, 'warning');
 }
 
 // Contract 2.6: "pdate: number, required, int", "readOnly: boolean, required", ... and 2.2 "cdate/edate: number (int), required".

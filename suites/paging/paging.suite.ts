@@ -5,25 +5,16 @@
  * relations between answers (a default equals "all", a page is a slice of the whole list).
  */
 import fc from 'fast-check';
-import type { Finding } from '../../harness/checks.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
+import { fixtureFileFolders, hasFeature } from '../../harness/fixture.ts';
+import { described, expectSequence, expectSet, fetchList, isListing, judged, mustList, words, type Listing, type Query } from '../../harness/lists.ts';
 import { createFolderStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
-import {
-  described,
-  expectSequence,
-  expectSet,
-  fail,
-  fetchList,
-  fixtureFileFolders,
-  hasFeature,
-  isListing,
-  judged,
-  mustList,
-  seededSize,
-  words,
-  type Listing,
-  type Query,
-} from './lists.ts';
+
+/** A size for sandbox lists: between min and max, from the test's seed. */
+function seededSize(seed: number, min: number, max: number): number {
+  return fc.sample(fc.integer({ min, max }), { seed, numRuns: 1 })[0]!;
+}
 
 /** A sandbox folder holding `files` files and `folders` sub-folders, with their ids. */
 interface PagingWorld {
@@ -58,7 +49,7 @@ conformance('PAG-01', 'Group P without pageSize (or pageSize=-1) lists every ite
     const all = await mustList(t, op, w.folderId);
     // "pageSize (int, -1; -1 means no paging ...)": the whole list.
     if (!t.record(expectSet('PAG-01', 'noPaging', modelOf(w, op), all, `${op} without pageSize must list every item of the folder`))) continue;
-    if (all.hasMoreItems === true) t.record([fail('PAG-01', 'hasMoreItems', `hasMoreItems is true on an unpaged list (${described(all.exchange)})`, all.exchange)]);
+    if (all.hasMoreItems === true) t.record([finding('PAG-01', 'hasMoreItems', `hasMoreItems is true on an unpaged list (${described(all.exchange)})`, all.exchange)]);
   }
   // The fixture's fullest folder may hold more files than a guessed default page size.
   const biggest = (await fixtureFileFolders(t))[0];
@@ -66,12 +57,12 @@ conformance('PAG-01', 'Group P without pageSize (or pageSize=-1) lists every ite
     const all = await mustList(t, 'folder.getFiles', biggest.folderId, { maxItems: -1 });
     const unpaged = await mustList(t, 'file.list', biggest.folderId);
     t.record(expectSet('PAG-01', 'noPaging', all.ids, unpaged, 'GET /file without pageSize must list every file getFiles lists with maxItems=-1'));
-    if (unpaged.hasMoreItems === true) t.record([fail('PAG-01', 'hasMoreItems', `hasMoreItems is true on an unpaged list (${described(unpaged.exchange)})`, unpaged.exchange)]);
+    if (unpaged.hasMoreItems === true) t.record([finding('PAG-01', 'hasMoreItems', `hasMoreItems is true on an unpaged list (${described(unpaged.exchange)})`, unpaged.exchange)]);
   }
   await t.property(fc.record({ op: fc.constantFrom(...GROUP_P), page: fc.integer({ min: 1, max: 6 }), explicit: fc.boolean() }), async ({ op, page, explicit }) =>
     judged(fetchList(t, op, w.folderId, { page, pageSize: explicit ? -1 : undefined }), (l) => [
       ...expectSet('PAG-01', 'noPaging', modelOf(w, op), l, `with no paging, page=${page} must still list every item`),
-      ...(l.hasMoreItems === true ? [fail('PAG-01', 'hasMoreItems', `hasMoreItems is true with no paging (${described(l.exchange)})`, l.exchange)] : []),
+      ...(l.hasMoreItems === true ? [finding('PAG-01', 'hasMoreItems', `hasMoreItems is true with no paging (${described(l.exchange)})`, l.exchange)] : []),
     ]),
   );
 }, { operation: 'file.list' });
@@ -81,7 +72,7 @@ conformance('PAG-02', 'Group P pageSize=0 returns no items on any page', async (
   await t.property(fc.record({ op: fc.constantFrom(...GROUP_P), page: fc.integer({ min: 1, max: 4 }) }), async ({ op, page }) =>
     // "pageSize ... 0 returns no items"
     judged(fetchList(t, op, w.folderId, { page, pageSize: 0 }), (l) =>
-      l.ids.length ? [fail('PAG-02', 'pageSizeZero', `pageSize=0 must return no items, got ${l.ids.length} (${described(l.exchange)})`, l.exchange)] : [],
+      l.ids.length ? [finding('PAG-02', 'pageSizeZero', `pageSize=0 must return no items, got ${l.ids.length} (${described(l.exchange)})`, l.exchange)] : [],
     ),
   );
 }, { operation: 'file.list' });
@@ -164,9 +155,9 @@ conformance('PAG-05', 'numItems counts every matching item before paging and has
     const { query, end } = pagingOf(c, total);
     return judged(fetchList(t, c.op, w.folderId, { ...filter, ...query }), (l) => {
       const out: Finding[] = [];
-      if (l.numItems !== undefined && l.numItems !== total) out.push(fail('PAG-05', 'numItems', `numItems is ${l.numItems}, but ${total} items match before paging (${described(l.exchange)})`, l.exchange));
+      if (l.numItems !== undefined && l.numItems !== total) out.push(finding('PAG-05', 'numItems', `numItems is ${l.numItems}, but ${total} items match before paging (${described(l.exchange)})`, l.exchange));
       // "hasMoreItems is true exactly when items exist beyond the returned slice".
-      if (l.hasMoreItems !== undefined && l.hasMoreItems !== end < total) out.push(fail('PAG-05', 'hasMoreItems', `hasMoreItems is ${l.hasMoreItems}, but the slice ends at item ${Math.min(end, total)} of ${total} (${described(l.exchange)})`, l.exchange));
+      if (l.hasMoreItems !== undefined && l.hasMoreItems !== end < total) out.push(finding('PAG-05', 'hasMoreItems', `hasMoreItems is ${l.hasMoreItems}, but the slice ends at item ${Math.min(end, total)} of ${total} (${described(l.exchange)})`, l.exchange));
       return out;
     });
   });
@@ -184,7 +175,7 @@ conformance('PAG-06', 'Group L without skipCount and maxItems lists every item f
   const dflt = await mustList(t, 'folder.getFiles', biggest.folderId);
   const all = await mustList(t, 'folder.getFiles', biggest.folderId, { skipCount: 0, maxItems: -1 });
   t.record(expectSequence('PAG-06', 'defaults', all.ids, dflt, 'the default listing must equal skipCount=0&maxItems=-1'));
-  if (dflt.numItems !== undefined && dflt.numItems !== dflt.ids.length) t.record([fail('PAG-06', 'defaults', `the default listing holds ${dflt.ids.length} items of numItems ${dflt.numItems}: not all of them (${described(dflt.exchange)})`, dflt.exchange)]);
+  if (dflt.numItems !== undefined && dflt.numItems !== dflt.ids.length) t.record([finding('PAG-06', 'defaults', `the default listing holds ${dflt.ids.length} items of numItems ${dflt.numItems}: not all of them (${described(dflt.exchange)})`, dflt.exchange)]);
 }, { operation: 'folder.getFiles' });
 
 conformance('PAG-07', 'Group L skipCount=s&maxItems=m returns items s+1 .. s+m of the whole list; maxItems=0 returns none', async (t) => {
@@ -241,7 +232,7 @@ conformance('PAG-09', 'getPages and getTemplates list every item by default (max
     const dflt = await mustList(t, op, folderId, query);
     // "Group L (maxItems default -1)"
     t.record(expectSequence('PAG-09', 'defaultAll', all.ids, dflt, `${op} without maxItems must equal maxItems=-1`));
-    if (dflt.numItems !== undefined && dflt.numItems !== dflt.ids.length) t.record([fail('PAG-09', 'defaultAll', `${op} without maxItems lists ${dflt.ids.length} of numItems ${dflt.numItems} (${described(dflt.exchange)})`, dflt.exchange)]);
-    if (dflt.hasMoreItems === true) t.record([fail('PAG-09', 'defaultAll', `${op} without maxItems says hasMoreItems true (${described(dflt.exchange)})`, dflt.exchange)]);
+    if (dflt.numItems !== undefined && dflt.numItems !== dflt.ids.length) t.record([finding('PAG-09', 'defaultAll', `${op} without maxItems lists ${dflt.ids.length} of numItems ${dflt.numItems} (${described(dflt.exchange)})`, dflt.exchange)]);
+    if (dflt.hasMoreItems === true) t.record([finding('PAG-09', 'defaultAll', `${op} without maxItems says hasMoreItems true (${described(dflt.exchange)})`, dflt.exchange)]);
   }
 }, { operation: 'folder.getPages' });

@@ -5,30 +5,13 @@
  * test creates are predicted exactly, with names of one alphabet on which every collation agrees.
  */
 import fc from 'fast-check';
-import type { Finding } from '../../harness/checks.ts';
+import { finding, type Finding } from '../../harness/checks.ts';
+import { fixtureFileFolder, hasFeature } from '../../harness/fixture.ts';
+import { described, expectSequence, expectSet, fetchList, judged, mixedCaseNames, mustList, orderViolation, words, type Key, type Listing, type ListOp, type OrderSpec, type Query } from '../../harness/lists.ts';
 import { brief, stringsOrdered, valuesOrdered, type Direction } from '../../harness/oracles.ts';
 import { createFolderStep, deleteFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
-import {
-  described,
-  expectSequence,
-  expectSet,
-  fail,
-  fetchList,
-  fixtureFileFolder,
-  hasFeature,
-  judged,
-  mixedCaseNames,
-  mustList,
-  orderViolation,
-  words,
-  type Key,
-  type Listing,
-  type ListOp,
-  type OrderSpec,
-  type Query,
-} from '../paging/lists.ts';
 
 type Sortable = File | Folder | Page | Template;
 
@@ -38,7 +21,7 @@ function sortedFindings(requirement: string, what: string, baseline: readonly nu
   const ordered = keys.some((key) => valuesOrdered(l.records.map(key), dir));
   if (!ordered) {
     const shown = l.records.map(keys[0]!).filter((v) => v !== undefined);
-    out.push(fail(requirement, 'order', `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${what}: ${brief(shown, 12)} (${described(l.exchange)})`, l.exchange));
+    out.push(finding(requirement, 'order', `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${what}: ${brief(shown, 12)} (${described(l.exchange)})`, l.exchange));
   }
   return out;
 }
@@ -80,7 +63,7 @@ conformance('SRT-01', 'Group L lists by name ascending by default', async (t) =>
     const got = l.records.map((r) => r.name ?? '');
     t.record(expectSet('SRT-01', 'membership', created.map((r) => r.id!), l, `${op} must list the folder's items`));
     // "sortby (string, name ...)", "sortorder (string, asc ...)"; names differing in case may follow any reasonable collation.
-    if (!stringsOrdered(got, 'asc')) t.record([fail('SRT-01', 'defaultOrder', `${op} without sortby must list by name ascending: got ${brief(got, 12)} (${described(l.exchange)})`, l.exchange)]);
+    if (!stringsOrdered(got, 'asc')) t.record([finding('SRT-01', 'defaultOrder', `${op} without sortby must list by name ascending: got ${brief(got, 12)} (${described(l.exchange)})`, l.exchange)]);
   }
 }, { operation: 'folder.getFiles' });
 
@@ -227,7 +210,7 @@ conformance('SRT-04', 'Group P sort orders by a comma list of +/- attributes, la
       const at = orderViolation(l.records, specs);
       if (at >= 0) {
         const show = (f: File) => `{${parts.map((p) => `${p.name}: ${JSON.stringify(FILE_KEYS[p.name](f))}`).join(', ')}}`;
-        out.push(fail('SRT-04', 'order', `sort=${sort}: item ${at + 1} ${show(l.records[at]!)} must not follow ${show(l.records[at - 1]!)} (${described(l.exchange)})`, l.exchange));
+        out.push(finding('SRT-04', 'order', `sort=${sort}: item ${at + 1} ${show(l.records[at]!)} must not follow ${show(l.records[at - 1]!)} (${described(l.exchange)})`, l.exchange));
       }
       return out;
     });
@@ -243,7 +226,7 @@ conformance('SRT-04', 'Group P without sort orders GET /file and GET /folder by 
     const dflt = await mustList(t, op, folderId);
     const got = dflt.records.map((r) => r.name ?? '');
     // "sort (string, name ...)": the default is by name, ascending.
-    if (!stringsOrdered(got, 'asc')) t.record([fail('SRT-04', 'defaultName', `${op} without sort must order by name: got ${brief(got, 12)} (${described(dflt.exchange)})`, dflt.exchange)]);
+    if (!stringsOrdered(got, 'asc')) t.record([finding('SRT-04', 'defaultName', `${op} without sort must order by name: got ${brief(got, 12)} (${described(dflt.exchange)})`, dflt.exchange)]);
     t.record(expectSequence('SRT-04', 'defaultName', dflt.ids, await mustList(t, op, folderId, { sort: '+name' }), 'sort=+name must equal the default order'));
     t.record(expectSequence('SRT-04', 'descending', [...dflt.ids].reverse(), await mustList(t, op, folderId, { sort: '-name' }), 'sort=-name must reverse the name order'));
   }

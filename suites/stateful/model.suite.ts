@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { fileName, folderName } from '../../generators/faker.ts';
-import { problemOf, requestOf, type CallSpec, type OperationId, type ResponseOf } from '../../harness/api.ts';
-import { checkNo5xx, checkRefused, isRefusal, type Finding } from '../../harness/checks.ts';
+import { problemOf, type CallSpec, type OperationId, type ResponseOf } from '../../harness/api.ts';
+import { checkNo5xx, checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import {
   addFile,
   addFolder,
@@ -64,10 +64,6 @@ class Diverged extends Error {
   override name = 'Diverged';
 }
 
-function finding(requirement: string, message: string, exchange?: Exchange): Finding {
-  return { requirement, check: 'model', severity: 'error', message, ...(exchange ? { exchange } : {}) };
-}
-
 /** Records the findings and, when there are any, ends the sequence. */
 function judge(r: Real, findings: Finding[]): void {
   if (!findings.length) return;
@@ -76,17 +72,13 @@ function judge(r: Real, findings: Finding[]): void {
 }
 
 function stop(r: Real, requirement: string, message: string, exchange?: Exchange): never {
-  r.findings.push(finding(requirement, message, exchange));
+  r.findings.push(finding(requirement, 'model', message, exchange));
   throw new Diverged(message);
 }
 
 /** Problems of the model turned into findings: those without a rule of their own belong to `requirement`. */
 function problemFindings(problems: Problem[], requirement: string, context: string, exchange: Exchange): Finding[] {
-  return problems.map((p) => finding(p.requirement ?? requirement, `${context}: ${p.message}`, exchange));
-}
-
-function send(r: Real, op: OperationId, spec: CallSpec): Promise<Exchange> {
-  return r.t.send(requestOf(op, spec));
+  return problems.map((p) => finding(p.requirement ?? requirement, 'model', `${context}: ${p.message}`, exchange));
 }
 
 /** The typed body of a request the contract says succeeds; otherwise a finding of `requirement` ends the sequence. */
@@ -143,7 +135,7 @@ interface Listed {
 async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: string, style: ListStyle = 'legacy', paging: Record<string, number> = {}): Promise<Listed | undefined> {
   const prediction = listing(m, q);
   const op = listOperation(q.kind, style);
-  const exchange = await send(r, op, listSpec(r, q, prediction.folderId, style, paging));
+  const { exchange } = await r.t.try(op, listSpec(r, q, prediction.folderId, style, paging));
   const where = `${op} of ${label(folderByKey(m, q.folder), prediction.folderId)} (${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
   if (!prediction.listable) {
     judge(r, checkNo5xx(exchange, requirement));
@@ -220,7 +212,7 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
   protected async act(m: Model, r: Real, mother: ModelFolder) {
     const { name, failOnDuplicate } = this.p;
     this.did = `createFolder ${quote(name)} in ${label(mother)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
-    const exchange = await send(r, 'folder.create', { json: { motherId: String(mother.id), name, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const { exchange } = await r.t.try('folder.create', { json: { motherId: String(mother.id), name, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
     const siblings: ListingQuery = { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' };
     const loose = nameTaken(m, mother.key, 'folder', name);
     if (failOnDuplicate && (nameTaken(m, mother.key, 'folder', name, { exact: true }) || (loose && isRefusal(exchange)))) {
@@ -261,10 +253,10 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
     this.did = `${raw ? 'createSimple' : 'upload'} into ${label(folder)}:`;
     for (const { name, content } of files) {
       const exchange = raw
-        ? await send(r, op, { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })
-        : await send(r, op, {
+        ? (await r.t.try(op, { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })).exchange
+        : (await r.t.try(op, {
             multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
-          });
+          })).exchange;
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
       const body = success<typeof op>(r, exchange, requirement, what);
       const file = body.file;
@@ -277,7 +269,7 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
       if (!nameTaken(m, folder.key, 'file', name) && got !== name) problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
       if (file.fileSize !== content.length) problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
       if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
-      judge(r, problems.map((p) => finding(requirement, `${what}: ${p}`, exchange)));
+      judge(r, problems.map((p) => finding(requirement, 'model', `${what}: ${p}`, exchange)));
       const added = addFile(m, folder.key, { id: file.id, name: got, size: content.length, sha256: sha256(content) });
       this.did += ` ${quote(name)} (${content.length} B) → ${label(added)}${got === name ? '' : ` named ${quote(got)}`};`;
     }
@@ -295,7 +287,7 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
   protected async act(m: Model, r: Real, [source, target]: [ModelFile, ModelFolder]) {
     const { newName } = this.p;
     this.did = `copy ${label(source)} to ${label(target)}${newName === undefined ? '' : ` as ${quote(newName)}`}`;
-    const exchange = await send(r, 'file.copy', { json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) } });
+    const { exchange } = await r.t.try('file.copy', { json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) } });
     const body = success<'file.copy'>(r, exchange, 'FIL-01', this.did);
     const file = body.file;
     // "copy creates a new file (new id) in the target folder, named newFilename when given; the source is unchanged"
@@ -306,7 +298,7 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
     if (!nameTaken(m, target.key, 'file', wanted) && got !== wanted) problems.push(`the target folder has no file named ${quote(wanted)}, yet the copy is named ${quote(got)}`);
     if (file.fileSize !== undefined && file.fileSize !== source.size) problems.push(`the copy has fileSize ${file.fileSize}, the source ${source.size}`);
     if (file.folderId !== undefined && file.folderId !== target.id) problems.push(`the copy is in folder ${file.folderId}, expected ${target.id}`);
-    judge(r, problems.map((p) => finding('FIL-01', `${this.did}: ${p}`, exchange)));
+    judge(r, problems.map((p) => finding('FIL-01', 'model', `${this.did}: ${p}`, exchange)));
     const copy = addFile(m, target.key, { id: file.id, name: got, size: source.size, sha256: source.sha256 });
     this.did += ` → ${label(copy)}${got === wanted ? '' : ` named ${quote(got)}`}`;
     await verify(r, m, { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-01', `after ${this.did}`);
@@ -328,7 +320,7 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
   protected async act(m: Model, r: Real, [file, target]: [ModelFile, ModelFolder]) {
     const from = file.folder;
     this.did = `move ${label(file)} from ${from} to ${label(target)}`;
-    const exchange = await send(r, 'file.move', { path: { id: file.id }, json: { folderId: target.id } });
+    const { exchange } = await r.t.try('file.move', { path: { id: file.id }, json: { folderId: target.id } });
     success(r, exchange, 'FIL-02', this.did);
     moveFile(file, target.key);
     // "move changes the file's folder: it leaves the old folder's listing and appears in the new one, same id"
@@ -339,7 +331,7 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
 
 /** Loads a file and returns its record; a refusal is a finding of `requirement`. */
 async function loadFile(r: Real, file: ModelFile, requirement: string, context: string) {
-  const exchange = await send(r, 'file.load', { path: { id: file.id } });
+  const { exchange } = await r.t.try('file.load', { path: { id: file.id } });
   const body = success<'file.load'>(r, exchange, requirement, `${context}: loading ${label(file)}`);
   if (!body.file || body.file.id !== file.id) stop(r, requirement, `${context}: loading ${label(file)} answered file id ${JSON.stringify(body.file?.id)}`, exchange);
   return { exchange, file: body.file };
@@ -359,7 +351,7 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
     const name = typeof this.p.name === 'number' ? (pick(siblings, this.p.name)?.name ?? file.name) : this.p.name;
     const fields = { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
     this.did = `save ${label(file)} ${JSON.stringify(fields)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
-    const exchange = await send(r, 'file.save.json', { path: { id: file.id }, json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const { exchange } = await r.t.try('file.save.json', { path: { id: file.id }, json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
     const loose = name !== undefined && nameTaken(m, file.folder, 'file', name, { except: file.key });
     if (failOnDuplicate && name !== undefined && (nameTaken(m, file.folder, 'file', name, { exact: true, except: file.key }) || (loose && isRefusal(exchange)))) {
       // "failOnDuplicate refuses a name already used in the folder"; a refusal changes nothing
@@ -377,7 +369,7 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
     const problems: string[] = [];
     if (!loose && got !== wanted) problems.push(`load answers name ${JSON.stringify(record.name)}, expected ${quote(wanted)}`);
     if (description !== undefined && record.description !== description) problems.push(`load answers description ${JSON.stringify(record.description)}, expected ${JSON.stringify(description)}`);
-    judge(r, problems.map((p) => finding('FIL-03', `${this.did}: ${p}`, load)));
+    judge(r, problems.map((p) => finding('FIL-03', 'model', `${this.did}: ${p}`, load)));
     renameFile(file, got);
     if (got !== wanted) this.did += ` → named ${quote(got)}`;
     await verify(r, m, { folder: file.folder, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-03', `after ${this.did}`);
@@ -392,7 +384,7 @@ class SaveContent extends Step<{ file: number; content: Uint8Array }, ModelFile>
   protected async act(m: Model, r: Real, file: ModelFile) {
     const { content } = this.p;
     this.did = `saveContent ${label(file)} (${content.length} B)`;
-    const exchange = await send(r, 'file.save.multipart', {
+    const { exchange } = await r.t.try('file.save.multipart', {
       path: { id: file.id },
       multipart: { files: [{ name: 'fileBinaryData', filename: file.name, contentType: 'application/octet-stream', data: content }] },
     });
@@ -412,7 +404,7 @@ class Delete extends Step<{ folder: number }, ModelFolder> {
   protected async act(m: Model, r: Real, folder: ModelFolder) {
     this.did = `delete ${label(folder)}`;
     const inChannel = r.channel !== undefined && visibleInChannel(m, folder);
-    const exchange = await send(r, 'folder.delete', { path: { id: folder.id } });
+    const { exchange } = await r.t.try('folder.delete', { path: { id: folder.id } });
     success(r, exchange, 'DEL-05', this.did);
     deleteFolder(folder);
     const mother = parentOf(m, folder)!;
@@ -431,7 +423,7 @@ class DeleteInChannel extends Step<{ folder: number }, ModelFolder> {
   protected async act(m: Model, r: Real, folder: ModelFolder) {
     const requirement = folder.localized ? 'DEL-02' : 'DEL-01';
     this.did = `delete ${label(folder, channelIdOf(folder))} in channel ${r.channel} (${folder.localized ? 'localized' : 'inherited'})`;
-    const exchange = await send(r, 'folder.delete', { path: { id: channelIdOf(folder) }, query: { nodeId: r.channel } });
+    const { exchange } = await r.t.try('folder.delete', { path: { id: channelIdOf(folder) }, query: { nodeId: r.channel } });
     // "an inherited or localized folder cannot be deleted in a channel"
     refused(r, exchange, requirement, `the folder is ${folder.localized ? 'localized' : 'inherited'} in the channel`);
     this.did += ' → refused';
@@ -456,7 +448,7 @@ class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
   protected async act(m: Model, r: Real, obj: ModelObject) {
     this.did = `localize ${obj.kind} ${label(obj)} in channel ${r.channel}`;
     const op = obj.kind === 'folder' ? 'folder.localize' : 'file.localize';
-    const exchange = await send(r, op, { path: { id: obj.id }, json: { channelId: r.channel } });
+    const { exchange } = await r.t.try(op, { path: { id: obj.id }, json: { channelId: r.channel } });
     success(r, exchange, 'MCH-02', this.did);
     const q: ListingQuery = { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' };
     const listed = (await fetchListing(r, m, q, 'MCH-02'))!;
@@ -480,7 +472,7 @@ class Unlocalize extends Step<{ index: number }, ModelObject> {
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
     this.did = `unlocalize ${obj.kind} ${label(obj)} (copy #${obj.localized!.id}) in channel ${r.channel}`;
-    const exchange = await send(r, 'file.unlocalize', { path: { id: obj.id }, json: { channelId: r.channel } });
+    const { exchange } = await r.t.try('file.unlocalize', { path: { id: obj.id }, json: { channelId: r.channel } });
     success(r, exchange, 'MCH-03', this.did);
     unlocalize(m, obj);
     // "unlocalize removes the localized copy; the channel sees the inherited master again"
@@ -502,8 +494,8 @@ class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Disinheri
     const body = mode === 'exclude' || mode === 'include' ? { exclude: mode === 'exclude' } : { [mode]: [channel] };
     this.did = `${obj.kind === 'folder' ? 'folder' : 'file'} disinherit ${label(obj)} ${JSON.stringify(body)}`;
     const exchange = obj.kind === 'folder'
-      ? await send(r, 'folder.disinherit.set', { path: { id: obj.id }, json: body })
-      : await send(r, 'file.disinherit.set', { query: { id: [obj.id] }, json: body });
+      ? (await r.t.try('folder.disinherit.set', { path: { id: obj.id }, json: body })).exchange
+      : (await r.t.try('file.disinherit.set', { query: { id: [obj.id] }, json: body })).exchange;
     success(r, exchange, 'MCH-05', this.did);
     if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
     else obj.disinherited = mode === 'disinherit';
@@ -547,8 +539,8 @@ class List extends Step<ListParams, ModelFolder> {
     // A recursive listing that differs without a rule of its own breaks FLT-06 "recursive=true includes objects of all sub-folders".
     const findings = problemFindings(diffListing(m, q, prediction, full.records), recursive ? 'FLT-06' : r.t.requirement, this.did, full.exchange);
     // "numItems is the number of items matching the filters before paging"; unpaged, nothing lies beyond the list.
-    if (full.numItems !== total) findings.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
-    if (full.hasMoreItems !== false) findings.push(finding(style === 'legacy' ? 'PAG-06' : 'PAG-01', `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`, full.exchange));
+    if (full.numItems !== total) findings.push(finding('PAG-05', 'model', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
+    if (full.hasMoreItems !== false) findings.push(finding(style === 'legacy' ? 'PAG-06' : 'PAG-01', 'model', `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`, full.exchange));
     judge(r, findings);
     if (!paged) return;
     const page = (await fetchListing(r, m, q, r.t.requirement, style, paging))!;
@@ -558,10 +550,10 @@ class List extends Step<ListParams, ModelFolder> {
     const rule = style === 'legacy' ? 'PAG-07' : size === 0 ? 'PAG-02' : 'PAG-03';
     const checks: Finding[] = [];
     // PAG-07 "returns items s+1 .. s+m of the full ordered list"; PAG-03 "returns items (k-1)n+1 .. kn"
-    if (JSON.stringify(got) !== JSON.stringify(want)) checks.push(finding(rule, `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`, page.exchange));
+    if (JSON.stringify(got) !== JSON.stringify(want)) checks.push(finding(rule, 'model', `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`, page.exchange));
     // PAG-05 "hasMoreItems is true exactly when items exist beyond the returned slice"
-    if (page.numItems !== total) checks.push(finding('PAG-05', `${this.did}: numItems ${JSON.stringify(page.numItems)}, expected ${total} (before paging)`, page.exchange));
-    if (page.hasMoreItems !== slice.hasMoreItems) checks.push(finding('PAG-05', `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`, page.exchange));
+    if (page.numItems !== total) checks.push(finding('PAG-05', 'model', `${this.did}: numItems ${JSON.stringify(page.numItems)}, expected ${total} (before paging)`, page.exchange));
+    if (page.hasMoreItems !== slice.hasMoreItems) checks.push(finding('PAG-05', 'model', `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`, page.exchange));
     judge(r, checks);
   }
 }
@@ -578,7 +570,7 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
     const files = listing(m, q('file'));
     this.did = `count ${label(folder, folders.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''})`;
     const query = { ...(view === 'channel' ? { nodeId: r.channel } : {}), ...(wastebin === 'exclude' ? {} : { wastebin }), ...(recursive ? { recursive } : {}) };
-    const exchange = await send(r, 'folder.count', { path: { id: folders.folderId }, query });
+    const { exchange } = await r.t.try('folder.count', { path: { id: folders.folderId }, query });
     const counted = (body: ResponseOf['folder.count']) => `folders ${JSON.stringify(body.folders)}, files ${JSON.stringify(body.files)}`;
     if (!folders.listable) {
       judge(r, checkNo5xx(exchange, r.t.requirement));

@@ -4,11 +4,12 @@
  * reports the size the server stored (the contract has no download, so fileSize is the byte oracle).
  */
 import fc from 'fast-check';
-import { checkRefused, type Finding } from '../../harness/checks.ts';
-import { startFileHost } from '../../harness/filehost.ts';
-import { conformance } from '../../harness/suite.ts';
 import { fileContent, fileName } from '../../generators/faker.ts';
-import { checkCreated, filesOf, modelFinding, step, summary, uploadWith, UPLOAD_FORMS } from './forms.ts';
+import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
+import { startFileHost } from '../../harness/filehost.ts';
+import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
+import { conformance } from '../../harness/suite.ts';
+import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
 import { boundaryLookalike, freshBoundary, multipartBody, multipartType } from './multipart.ts';
 
 const encoder = new TextEncoder();
@@ -37,7 +38,7 @@ conformance('UPL-01', 'multipart create answers 201 with the file of the given n
     const findings = await checkCreated(t, 'UPL-01', created, { name: unique, folderId, size: data.byteLength });
     // "POST /file/create (multipart) ... Response 201 FileUploadResponse."
     if (created.body && created.exchange.response?.status !== 201) {
-      findings.push(modelFinding('UPL-01', `a multipart create answered status ${created.exchange.response?.status}, not 201`, created.exchange));
+      findings.push(finding('UPL-01', 'model', `a multipart create answered status ${created.exchange.response?.status}, not 201`, created.exchange));
     }
     return findings;
   });
@@ -54,7 +55,7 @@ conformance('UPL-02', 'a multipart create takes the data part as the content eve
     const created = await uploadWith(t, 'file.create.multipart', folderId, name, json);
     const findings = await checkCreated(t, 'UPL-02', created, { name, folderId, size: json.byteLength });
     if (host && host.downloads(decoy) > 0) {
-      findings.push(modelFinding('UPL-02', `a multipart create downloaded the sourceURL written in its data part (${host.downloads(decoy)} downloads): the form is chosen by Content-Type`, created.exchange));
+      findings.push(finding('UPL-02', 'model', `a multipart create downloaded the sourceURL written in its data part (${host.downloads(decoy)} downloads): the form is chosen by Content-Type`, created.exchange));
     }
     t.record(findings);
   } finally {
@@ -73,9 +74,9 @@ conformance('UPL-02a', 'a JSON create downloads the file from sourceURL into the
         const name = `${++run}-${uniqueName('upl02a')}`;
         const sourceURL = host.serve(`source-${run}.bin`, data);
         // "POST /file/create (JSON): create a file with binary data loaded from a URL."
-        const created = await step(t, 'file.create.json', { json: { folderId, name, sourceURL } });
+        const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL } });
         const findings = await checkCreated(t, 'UPL-02a', created, { name, folderId, size: data.byteLength });
-        if (created.body && host.downloads(sourceURL) === 0) findings.push(modelFinding('UPL-02a', `the file was created but ${sourceURL} was never downloaded`, created.exchange));
+        if (created.body && host.downloads(sourceURL) === 0) findings.push(finding('UPL-02a', 'model', `the file was created but ${sourceURL} was never downloaded`, created.exchange));
         return findings;
       },
       { runs: Math.min(t.config.runs, 8) },
@@ -101,14 +102,14 @@ conformance('UPL-03', 'a raw createSimple without folderId is refused and create
   const qqfile = uniqueName('upl03-nofolder', 'txt');
   const before = await filesOf(t, folderId);
   // "folderId (required int)": without it there is no folder to create the file in.
-  const sent = await t.send({ method: 'POST', path: '/file/createSimple', query: { qqfile }, raw: { contentType: 'application/octet-stream', data: encoder.encode('no folder\n') } });
+  const { exchange: sent } = await t.try('file.createSimple.raw', { query: { qqfile }, raw: { contentType: 'application/octet-stream', data: encoder.encode('no folder\n') } });
   const findings = checkRefused(sent, 'UPL-03', 'a raw createSimple without folderId must be refused');
   // After a refusal nothing may exist under that name anywhere (findFiles folderId=0 searches all folders).
   const found = await t.call('folder.findFiles', { query: { folderId: 0, query: qqfile, maxItems: -1 } });
   const leaked = (found.body?.files ?? []).filter((f) => f.name === qqfile);
-  if (leaked.length) findings.push(modelFinding('UPL-03', `the upload without folderId still created ${leaked.map(summary).join(', ')}`, found.exchange));
+  if (leaked.length) findings.push(finding('UPL-03', 'model', `the upload without folderId still created ${leaked.map(fileSummary).join(', ')}`, found.exchange));
   const after = await filesOf(t, folderId);
-  if (before.body && after.body && after.body.length !== before.body.length) findings.push(modelFinding('UPL-03', `the sandbox folder held ${before.body.length} files before the refused upload and ${after.body.length} after`, after.exchange));
+  if (before.body && after.body && after.body.length !== before.body.length) findings.push(finding('UPL-03', 'model', `the sandbox folder held ${before.body.length} files before the refused upload and ${after.body.length} after`, after.exchange));
   t.record([...findings, ...before.findings, ...after.findings]);
 });
 
@@ -117,7 +118,7 @@ conformance('UPL-04', 'a multipart createSimple takes its data from the part nam
   const data = bulkBytes(777, 4);
   const qqfile = uniqueName('upl04-databodypart');
   // "databodypart (string; custom name of the file data part)": a name none of the usual data part names match.
-  const created = await step(t, 'file.createSimple.multipart', {
+  const created = await attempt(t, 'file.createSimple.multipart', {
     query: { folderId, qqfile, databodypart: 'attachmentPayload' },
     multipart: { fields: { note: 'not the data' }, files: [{ name: 'attachmentPayload', filename: qqfile, contentType: 'application/octet-stream', data }] },
   });
@@ -129,7 +130,7 @@ conformance('UPL-04', 'a multipart createSimple names the file by qqfile, not by
   const data = encoder.encode('named by qqfile\r\n');
   const qqfile = uniqueName('upl04-qqfile', 'txt');
   // "qqfile (string; metadata filename)": the part's own filename is a different name.
-  const created = await step(t, 'file.createSimple.multipart', {
+  const created = await attempt(t, 'file.createSimple.multipart', {
     query: { folderId, qqfile },
     multipart: { files: [{ name: 'fileBinaryData', filename: 'part-filename.txt', contentType: 'text/plain', data }] },
   });
@@ -176,7 +177,7 @@ conformance('UPL-07', 'content that imitates the multipart boundary keeps its ex
   const name = uniqueName('upl07-boundary', 'txt');
   const body = multipartBody([{ name: 'folderId', data: String(folderId) }, { name: 'fileName', data: name }, { name: 'fileBinaryData', filename: name, contentType: 'text/plain', data }], boundary);
   // Only CRLF "--" boundary ends a part (RFC 2046); lookalikes are content.
-  const created = await step(t, 'file.create.multipart', { raw: { contentType: multipartType(boundary), data: body } });
+  const created = await attempt(t, 'file.create.multipart', { raw: { contentType: multipartType(boundary), data: body } });
   t.record(await checkCreated(t, 'UPL-07', created, { name, folderId, size: data.byteLength }));
 });
 

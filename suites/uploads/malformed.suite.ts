@@ -2,10 +2,11 @@
  * Malformed multipart bodies (UPL-08, robustness): each is sent to both multipart create forms; it
  * must be refused (never a 5xx) and create nothing, which the folder's listing before and after shows.
  */
-import { checkRefused, type Finding } from '../../harness/checks.ts';
+import type { OperationId } from '../../harness/api.ts';
+import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
+import { fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
-import { filesOf, modelFinding, summary } from './forms.ts';
 import { freshBoundary, multipartBody, multipartType, truncatedBody, type BodyPart } from './multipart.ts';
 
 /** The parts of a well-formed create: folder, name and a data part. */
@@ -25,15 +26,16 @@ async function sendMalformed(t: ConformanceContext, what: string, build: (folder
   const folderId = await t.folder();
   const findings: Finding[] = [];
   const before = await filesOf(t, folderId);
-  for (const path of ['/file/create', '/file/createSimple']) {
+  const forms: [string, OperationId][] = [['/file/create', 'file.create.multipart'], ['/file/createSimple', 'file.createSimple.multipart']];
+  for (const [path, op] of forms) {
     const name = `upl08-${path.slice(6).toLowerCase()}.txt`;
     const spec: RequestSpec = { method: 'POST', path, query: path === '/file/createSimple' ? { folderId, qqfile: name } : {}, raw: build(folderId, name) };
     // "a malformed multipart body ... is refused, creates nothing, and is never a 5xx"
-    findings.push(...checkRefused(await t.send(spec), 'UPL-08', `${what} must be refused`));
+    findings.push(...checkRefused(await t.send(spec, op), 'UPL-08', `${what} must be refused`));
   }
   const after = await filesOf(t, folderId);
   if (before.body && after.body && after.body.length !== before.body.length) {
-    findings.push(modelFinding('UPL-08', `${what} created files: the folder lists ${after.body.map(summary).join(', ')}`, after.exchange));
+    findings.push(finding('UPL-08', 'model', `${what} created files: the folder lists ${after.body.map(fileSummary).join(', ')}`, after.exchange));
   }
   t.record([...findings, ...before.findings, ...after.findings]);
 }

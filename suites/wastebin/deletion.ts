@@ -60,8 +60,3 @@ export function expectedIds(model: ListingModel, mode: WastebinMode): number[] {
   if (mode === 'only') return [...model.deleted];
   return [...model.live, ...model.deleted];
 }
-
-/** The numeric ids of records; records without a numeric id are left out. */
-export function idsOf(records: readonly { id?: unknown }[] | undefined): number[] {
-  return (records ?? []).map((r) => r.id).filter((id): id is number => typeof id === 'number');
-}

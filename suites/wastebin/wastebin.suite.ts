@@ -5,14 +5,14 @@
  * judged by metamorphic relations only.
  */
 import fc from 'fast-check';
-import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
-import { checkHandled, isRefusal, type Finding } from '../../harness/checks.ts';
-import { brief, sameMultiset, setDifference } from '../../harness/oracles.ts';
+import type { CallSpec, OperationId } from '../../harness/api.ts';
+import { checkHandled, finding, isRefusal, type Finding } from '../../harness/checks.ts';
+import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { FolderObjectCountResponse, Item } from '../../schemas/types.ts';
-import { deleteInfoProblems, deletionMarks, expectedIds, idsOf, isMarkedDeleted, marksDeletion, type ListingModel, type WastebinMode } from './deletion.ts';
+import { deleteInfoProblems, deletionMarks, expectedIds, isMarkedDeleted, marksDeletion, type ListingModel, type WastebinMode } from './deletion.ts';
 
 /** One listing operation that takes `wastebin`, listing the folders or the files of a folder. */
 interface Probe {
@@ -91,7 +91,7 @@ function compareIds(requirement: string, what: string, got: number[], expected: 
   if (sameMultiset(got, expected)) return [];
   const { missing, extra } = setDifference(expected, got);
   const named = (ids: number[]) => brief(ids.map((id) => (names.has(id) ? `${id} ${names.get(id)}` : id)));
-  return [{ requirement, check: 'model', severity: 'error', message: `${what}: expected ${named(expected)}, got ${named(got)} (missing ${named(missing)}, unexpected ${named(extra)})`, exchange }];
+  return [finding(requirement, 'model', `${what}: expected ${named(expected)}, got ${named(got)} (missing ${named(missing)}, unexpected ${named(extra)})`, exchange)];
 }
 
 /** Lists every probe in both depths under one wastebin value and compares with the model's prediction for `mode`. */
@@ -121,7 +121,7 @@ conformance('WST-01', 'a deleted folder and its content are absent from every li
     for (const recursive of [false, true]) {
       const r = await t.call('folder.getPages', { path: { id: t.fixture.pagesFolderId }, query: { recursive } });
       const marked = (r.body?.pages ?? []).filter(isMarkedDeleted);
-      if (marked.length) t.record([{ requirement: 'WST-01', check: 'wastebin', severity: 'error', message: `getPages recursive=${recursive} without wastebin lists pages marked deleted: ${brief(marked.map((p) => `${p.id} ${p.name}`))}`, exchange: r.exchange }]);
+      if (marked.length) t.record([finding('WST-01', 'wastebin', `getPages recursive=${recursive} without wastebin lists pages marked deleted: ${brief(marked.map((p) => `${p.id} ${p.name}`))}`, r.exchange)]);
     }
   }
 });
@@ -145,7 +145,7 @@ conformance('WST-02', 'wastebin=include lists live and deleted items, deleted on
       } else if (isMarkedDeleted(item)) {
         problems.push(`is live but carries ${deletionMarks(item).join(', ')}`);
       }
-      if (problems.length) t.record([{ requirement: 'WST-02', check: 'deleteInfo', severity: 'error', message: `${what} ${problems.join('; ')}`, exchange }]);
+      if (problems.length) t.record([finding('WST-02', 'deleteInfo', `${what} ${problems.join('; ')}`, exchange)]);
     }
   }
 });
@@ -182,12 +182,12 @@ conformance('WST-03', 'wastebin=only and exclude partition the include listing o
       const label = `${what}${depths.length > 1 ? ` recursive=${recursive}` : ''}`;
       // "lists exactly the deleted items": every record of `only` is marked deleted ...
       const live = only.items.filter((i) => !isMarkedDeleted(i));
-      if (live.length) t.record([{ requirement: 'WST-03', check: 'wastebin', severity: 'error', message: `${label} wastebin=only lists items not marked deleted: ${brief(live.map((i) => `${i.id} ${i.name}`))}`, exchange: only.exchange }]);
+      if (live.length) t.record([finding('WST-03', 'wastebin', `${label} wastebin=only lists items not marked deleted: ${brief(live.map((i) => `${i.id} ${i.name}`))}`, only.exchange)]);
       // ... and include (deleted and live) is exactly exclude (live) plus only (deleted).
       const union = [...idsOf(exclude.items), ...idsOf(only.items)];
       if (!sameMultiset(idsOf(include.items), union)) {
         const { missing, extra } = setDifference(union, idsOf(include.items));
-        t.record([{ requirement: 'WST-03', check: 'partition', severity: 'error', message: `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, exchange: include.exchange }]);
+        t.record([finding('WST-03', 'partition', `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, include.exchange)]);
       }
     }
   }
@@ -208,7 +208,7 @@ async function checkCounts(t: ConformanceContext, world: DeletedWorld, wastebin:
     const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => r.body![k as keyof FolderObjectCountResponse] !== expected[k]);
     if (wrong.length) {
       const shown = wrong.map((k) => `${k} ${JSON.stringify(r.body![k as keyof FolderObjectCountResponse])} (expected ${expected[k]})`).join(', ');
-      t.record([{ requirement: t.requirement, check: 'model', severity: 'error', message: `${describeQuery('count', recursive, wastebin)} after deleting one sub-folder: ${shown}`, exchange: r.exchange }]);
+      t.record([finding(t.requirement, 'model', `${describeQuery('count', recursive, wastebin)} after deleting one sub-folder: ${shown}`, r.exchange)]);
     }
   }
 }
@@ -235,14 +235,14 @@ conformance('WST-05', 'items inside a deleted folder listed with include carry f
       // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing folder").
       if (world.inside.includes(id)) {
         const at = item.folderDeleted?.at;
-        if (!marksDeletion(item.folderDeleted)) t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange }]);
-        else if (typeof at !== 'number' || !Number.isInteger(at)) t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} carries folderDeleted without an integer at: ${JSON.stringify(item.folderDeleted)}`, exchange }]);
+        if (!marksDeletion(item.folderDeleted)) t.record([finding('WST-05', 'folderDeleted', `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange)]);
+        else if (typeof at !== 'number' || !Number.isInteger(at)) t.record([finding('WST-05', 'folderDeleted', `${what} carries folderDeleted without an integer at: ${JSON.stringify(item.folderDeleted)}`, exchange)]);
       } else if (marksDeletion(item.folderDeleted)) {
-        t.record([{ requirement: 'WST-05', check: 'folderDeleted', severity: 'error', message: `${what} does not lie in a deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange }]);
+        t.record([finding('WST-05', 'folderDeleted', `${what} does not lie in a deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange)]);
       }
     }
     if (items && !idsOf(items).some((id) => world.inside.includes(id))) {
-      t.record([{ requirement: 'WST-05', check: 'model', severity: 'error', message: `${probe.op} recursive=true wastebin=include lists none of the ${probe.kind} inside the deleted folder`, exchange }]);
+      t.record([finding('WST-05', 'model', `${probe.op} recursive=true wastebin=include lists none of the ${probe.kind} inside the deleted folder`, exchange)]);
     }
   }
 });
@@ -259,8 +259,8 @@ conformance('WST-06', 'an unknown wastebin value is refused or answered as exclu
   await t.property(unknownWastebin(), async (value) => {
     const findings: Finding[] = [];
     for (const probe of PROBES) {
-      // Sent raw: a refusal is an answer the requirement allows, not a failed step.
-      const exchange = await t.send(requestOf(probe.op, probe.spec(world.top, true, value)));
+      // Tried, not relied on: a refusal is an answer the requirement allows, not a failed step.
+      const { exchange } = await t.try(probe.op, probe.spec(world.top, true, value));
       // "an unknown `wastebin` value is refused or treated as `exclude`; never a 5xx."
       const handled = checkHandled(exchange, 'WST-06');
       if (handled.length || isRefusal(exchange)) {
@@ -271,14 +271,14 @@ conformance('WST-06', 'an unknown wastebin value is refused or answered as exclu
       const expected = expectedIds(world.model[probe.kind].recursive, 'exclude');
       findings.push(...compareIds('WST-06', `${describeQuery(probe.op, true, value)} was served, so it must answer as exclude`, idsOf(items), expected, world.names, exchange));
     }
-    const counted = await t.send(requestOf('folder.count', { path: { id: world.top }, query: { recursive: true, wastebin: value } }));
+    const { exchange: counted } = await t.try('folder.count', { path: { id: world.top }, query: { recursive: true, wastebin: value } });
     const handled = checkHandled(counted, 'WST-06');
     findings.push(...handled);
     if (!handled.length && !isRefusal(counted)) {
       const body = counted.response!.json as FolderObjectCountResponse;
       const expected = predictedCounts(world, true, 'exclude');
       if (body.folders !== expected.folders || body.files !== expected.files) {
-        findings.push({ requirement: 'WST-06', check: 'model', severity: 'error', message: `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`, exchange: counted });
+        findings.push(finding('WST-06', 'model', `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`, counted));
       }
     }
     return findings;

@@ -38,9 +38,9 @@ describe('cms-conformance clean', () => {
     const parent = server.target.fixture.sandboxParentFolderId;
     const old = sandboxName(new Date(Date.now() - 3 * 3600_000));
     const fresh = sandboxName();
-    await createFolder(transport, parent, old);
-    await createFolder(transport, parent, fresh);
-    await createFolder(transport, parent, 'cmsconf-kept-not-a-timestamp');
+    await createFolder((spec) => transport.send(spec), parent, old);
+    await createFolder((spec) => transport.send(spec), parent, fresh);
+    await createFolder((spec) => transport.send(spec), parent, 'cmsconf-kept-not-a-timestamp');
     const dry = await cli('clean', '--target', targetFile, '--dry-run');
     expect(dry.stdout).toMatch(new RegExp(`would remove \\d+ ${old}`));
     expect(await childNames()).toContain(old);

@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { Results } from '../../reports/results.ts';
+import { seedOption } from '../../cli/run.ts';
+import { DEFAULT_SEED } from '../../harness/config.ts';
+import type { Results } from '../../schemas/results.ts';
 import { cli } from '../support/cli.ts';
 
 // Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
@@ -31,8 +33,8 @@ describe('cms-conformance run: exit codes', () => {
     ['an unknown requirement in --only', ['--only', 'NOPE-01'], /--only: .*NOPE-01/],
     ['an unknown fault', ['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
     ['a missing target file', ['--target', join(dir, 'missing.json')], /cannot read target file .*missing.json: ENOENT/],
-    ['a target file without a base URL', ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))], /"baseUrl" must be an http\(s\) URL/],
-    ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer/],
+    ['a target file without a base URL', ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))], /bad\.json: \/baseUrl is missing$/m],
+    ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer or "random", got "abc"/],
   ])('exits 2 with one clear line for %s', async (_what, args, message) => {
     const r = await cli('run', ...args);
     expect(r.code).toBe(2);
@@ -57,6 +59,7 @@ describe('cms-conformance run: exit codes', () => {
     expect(r.stdout).toMatch(/VERDICT: the target conforms/);
     const res = results(out);
     expect(res.seed).toBe(7);
+    expect(res.seedSource).toBe('given');
     expect(res.tests.map((t) => [t.requirement, t.status])).toEqual([
       ['OP-folder.count', 'passed'],
       ['OP-folder.load', 'passed'],
@@ -73,11 +76,41 @@ describe('cms-conformance run: exit codes', () => {
     expect(failed.map((t) => t.requirement)).toEqual(['OP-folder.create']);
     const finding = failed[0]!.findings.find((f) => f.severity === 'error')!;
     expect(finding).toMatchObject({ requirement: 'ENV-03', check: 'status' });
-    expect(finding.curl).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/rest\/folder\/create'/);
+    // The embedded server requires a token: the curl command names it by variable, never by value.
+    expect(finding.curl).toMatch(/^curl -sS -X POST "http:\/\/127\.0\.0\.1:\d+\/rest\/folder\/create\?sid=\$CMS_AUTH_SID"/);
     expect(finding.replay).toMatch(/^npx cms-conformance run --only OP-folder.create --seed 11 (--replay-path '[\d:]+' )?--fault post-answers-200$/);
     const replay = finding.replay.replace(/^npx cms-conformance run /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
     const again = await cli('run', ...replay, '--out', join(dir, 'replayed'));
     expect(again.code).toBe(1);
-    expect(results(join(dir, 'replayed')).tests.find((t) => t.status === 'failed')!.findings[0]).toMatchObject({ requirement: 'ENV-03', check: 'status' });
+    const replayed = results(join(dir, 'replayed')).tests.find((t) => t.status === 'failed')!;
+    expect(replayed.findings.find((f) => f.severity === 'error')).toMatchObject({ requirement: 'ENV-03', check: 'status' });
+  });
+});
+
+describe('cms-conformance run: seeds', () => {
+  it('without --seed uses the documented default seed, prints it and stores where it came from', async () => {
+    const out = join(dir, 'default-seed');
+    const r = await cli('run', '--only', 'OP-folder.load', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`seed ${DEFAULT_SEED} (default)`);
+    expect(r.stdout).toMatch(/^ {2}[\d,]+ of [\d,]+ answers validated; [\d,]+ retr(y|ies)$/m);
+    const res = results(out);
+    expect([res.seed, res.seedSource]).toEqual([DEFAULT_SEED, 'default']);
+    expect(res.summary.answers).toBeGreaterThan(0);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(`seed ${DEFAULT_SEED} (default)`);
+  });
+
+  it('--seed random draws a seed and --seed N takes N', () => {
+    expect(seedOption(undefined)).toEqual({ seed: DEFAULT_SEED, seedSource: 'default' });
+    expect(seedOption('12')).toEqual({ seed: 12, seedSource: 'given' });
+    const drawn = seedOption('random');
+    expect(drawn.seedSource).toBe('random');
+    expect(Number.isSafeInteger(drawn.seed)).toBe(true);
+  });
+
+  it('help run documents the default seed', async () => {
+    const r = await cli('help', 'run');
+    expect(r.stdout).toContain(`Default ${DEFAULT_SEED},`);
+    expect(r.stdout).toContain('--seed N|random');
   });
 });

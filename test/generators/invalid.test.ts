@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromSchema } from '../../generators/fromSchema.ts';
-import { BAD_QUERY_VALUES, MALFORMED_JSON_TEXTS, badQueryValue, invalidBodies, invalidBody, malformedJson, wrongTypeValue, wrongTypeValues } from '../../generators/invalid.ts';
+import { BAD_QUERY_VALUES, MALFORMED_JSON_TEXTS, badQueryValue, convertedValue, invalidBodies, invalidBody, malformedJson, wrongTypeValue, wrongTypeValues } from '../../generators/invalid.ts';
 import { SCHEMA_BASE, schemasById } from '../../schemas/index.ts';
 import { validateBody } from '../../schemas/validate.ts';
 
@@ -68,5 +68,31 @@ describe('invalid inputs', () => {
     for (const v of BAD_QUERY_VALUES.number) expect(v.trim() !== '' && Number.isFinite(Number(v))).toBe(false);
     for (const v of BAD_QUERY_VALUES.boolean) expect(/^(true|false)$/i.test(v)).toBe(false);
     expect(fc.sample(badQueryValue('boolean'), { numRuns: 5, seed: SEED })).toEqual(Array(5).fill('maybe'));
+  });
+});
+
+describe('convertible wrong-type members', () => {
+  it('convertedValue: numbers and booleans read as text for a string, integer strings for an integer, true/false and integers for a boolean', () => {
+    expect(convertedValue('string', 5)).toBe('5');
+    expect(convertedValue('string', false)).toBe('false');
+    expect(convertedValue('integer', '7')).toBe(7);
+    expect(convertedValue('number', '1.5')).toBe(1.5);
+    expect(convertedValue('boolean', 'true')).toBe(true);
+    expect(convertedValue('boolean', 5)).toBe(true);
+    expect(convertedValue('boolean', 0)).toBe(false);
+  });
+
+  it('convertedValue: what cannot be converted has no converted value', () => {
+    for (const [type, value] of [['integer', 'x'], ['integer', '1.5'], ['integer', false], ['number', 'abc'], ['boolean', 'x'], ['boolean', 1.5], ['string', { wrong: 'type' }], ['string', ['x']], ['object', 'x'], ['array', 5]] as const) {
+      expect(convertedValue(type, value), `${type} ${JSON.stringify(value)}`).toBeUndefined();
+    }
+  });
+
+  it('invalidBodies: each case says what its value converts to, if it does', () => {
+    const cases = invalidBodies('requests/FolderCreateRequest.json', { motherId: '42', name: 'News' });
+    expect(cases.filter((c) => c.pointer === '/name').map((c) => c.converted)).toEqual(['5', 'false', undefined, undefined]);
+    expect(cases.find((c) => c.pointer === '/motherId' && c.value === 42)?.converted).toBe('42');
+    expect(cases.filter((c) => c.pointer === '/failOnDuplicate').map((c) => [c.value, c.converted])).toEqual([['x', undefined], [5, true], [{ wrong: 'type' }, undefined], [['x'], undefined]]);
+    expect(cases.filter((c) => c.pointer === '/nodeId').every((c) => c.converted === undefined)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHandled, checkNo5xx, checkRefused, checkSuccess, isRefusal } from '../../harness/checks.ts';
+import { checkHandled, checkNo5xx, checkRefused, checkSucceeded, isRefusal } from '../../harness/checks.ts';
+import { judge, severityIn } from '../../harness/judge.ts';
 import type { Exchange } from '../../harness/transport.ts';
 
 const envelope = { messages: [], responseInfo: { responseCode: 'OK', responseMessage: '' } };
@@ -24,33 +25,68 @@ function exchange(method: string, path: string, status: number, body: unknown, c
 
 const counts = { ...envelope, folders: 1, pages: 2, templates: 0, images: 0, files: 3 };
 
-describe('checkSuccess', () => {
+describe('judge', () => {
   it('finds nothing in a correct answer', () => {
-    expect(checkSuccess(exchange('GET', '/folder/count/1', 200, counts), 'folder.count')).toEqual([]);
+    expect(judge(exchange('GET', '/folder/count/1', 200, counts)).findings).toEqual([]);
+  });
+
+  it('knows the operation from the method, the path and the body form', () => {
+    expect(judge(exchange('GET', '/folder/count/1', 200, counts)).operation?.id).toBe('folder.count');
+    expect(judge(exchange('POST', '/folder/delete/1', 201, envelope)).operation?.id).toBe('folder.delete');
   });
 
   it.each([
-    ['a wrong success status', exchange('POST', '/folder/delete/1', 200, envelope), 'folder.delete', 'ENV-03', 'status'],
-    ['a body that is not JSON', exchange('GET', '/folder/count/1', 200, '<html>'), 'folder.count', 'ENV-01', 'json'],
-    ['a text/plain content type', exchange('GET', '/folder/count/1', 200, counts, 'text/plain'), 'folder.count', 'ENV-04', 'contentType'],
-    ['a counter of the wrong type', exchange('GET', '/folder/count/1', 200, { ...counts, files: '3' }), 'folder.count', 'OP-folder.count', 'schema'],
-    ['a refusal of a valid request', exchange('GET', '/folder/count/1', 200, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } }), 'folder.count', 'OP-folder.count', 'refused'],
-    ['a server error', exchange('GET', '/folder/count/1', 500, envelope), 'folder.count', 'OP-folder.count', 'no5xx'],
-  ])('finds %s', (_what, ex, op, requirement, check) => {
-    const found = checkSuccess(ex, op).filter((f) => f.severity === 'error');
-    expect(found.map((f) => [f.requirement, f.check])).toEqual([[requirement, check]]);
+    ['a wrong success status', exchange('POST', '/folder/delete/1', 200, envelope), 'ENV-03', 'status'],
+    ['a body that is not JSON', exchange('GET', '/folder/count/1', 200, '<html>'), 'ENV-01', 'json'],
+    ['a text/plain content type', exchange('GET', '/folder/count/1', 200, counts, 'text/plain'), 'ENV-04', 'contentType'],
+    ['a counter of the wrong type', exchange('GET', '/folder/count/1', 200, { ...counts, files: '3' }), 'OP-folder.count', 'schema'],
+    ['a server error', exchange('GET', '/folder/count/1', 500, envelope), 'ENV-08', 'no5xx'],
+    ['a refusal without the envelope', exchange('GET', '/folder/count/1', 404, { error: 'not found' }), 'ENV-01', 'schema'],
+    ['a refusal labelled text/plain', exchange('GET', '/folder/count/1', 404, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } }, 'text/plain'), 'ENV-04', 'contentType'],
+  ])('finds %s', (_what, ex, requirement, check) => {
+    const found = judge(ex).findings.filter((f) => f.severity === 'error');
+    expect(found.map((f) => [f.requirement, f.check])).toEqual(expect.arrayContaining([[requirement, check]]));
     expect(found[0]!.exchange).toBe(ex);
   });
 
-  it('turns a transport error into a finding of the test, not an exception', () => {
-    const ex: Exchange = { seq: 2, request: { method: 'GET', url: 'http://cms.test/rest/folder/load/1', headers: {} }, error: { code: 'TIMEOUT', message: 'no answer in 100 ms' }, durationMs: 100 };
-    expect(checkSuccess(ex, 'folder.load').map((f) => [f.check, f.message])).toEqual([['transport', 'the request timed out: no answer in 100 ms']]);
+  it('names the operation and the JSON path in a schema finding', () => {
+    const [f] = judge(exchange('GET', '/folder/count/1', 200, { ...counts, files: '3' })).findings;
+    expect(f!.message).toMatch(/^folder\.count: \/files must be number/);
+  });
+
+  it('judges a refusal by the envelope only, and counts it as validated', () => {
+    const refused = judge(exchange('GET', '/folder/count/1', 404, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } }));
+    expect([refused.findings, refused.validated]).toEqual([[], true]);
   });
 
   it('reports unknown members as warnings, and as errors under strict', () => {
     const ex = exchange('GET', '/folder/count/1', 200, { ...counts, forms: 0 });
-    expect(checkSuccess(ex, 'folder.count').map((f) => f.severity)).toEqual(['warning']);
-    expect(checkSuccess(ex, 'folder.count', { strict: true }).map((f) => f.severity)).toEqual(['error']);
+    expect(judge(ex).findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(judge(ex, { strict: true }).findings.map((f) => f.severity)).toEqual(['error']);
+  });
+
+  it('fails conventions only in their own tests and the operation test, everything else everywhere', () => {
+    const [status] = judge(exchange('POST', '/folder/delete/1', 200, envelope)).findings;
+    expect(severityIn(status!, 'ENV-03', 'folder.delete')).toBe('error');
+    expect(severityIn(status!, 'OP-folder.delete', 'folder.delete')).toBe('error');
+    expect(severityIn(status!, 'DEL-05', undefined)).toBe('warning');
+    const [shape] = judge(exchange('GET', '/folder/count/1', 200, { ...counts, files: '3' })).findings;
+    expect(severityIn(shape!, 'FLD-06', undefined)).toBe('error');
+    const [server] = judge(exchange('GET', '/folder/count/1', 500, envelope)).findings;
+    expect(severityIn(server!, 'NEG-03', undefined)).toBe('error');
+  });
+});
+
+describe('checkSucceeded', () => {
+  it('finds a refusal of a valid request', () => {
+    const ex = exchange('GET', '/folder/count/1', 200, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } });
+    expect(checkSucceeded(ex, 'OP-folder.count').map((f) => [f.requirement, f.check])).toEqual([['OP-folder.count', 'refused']]);
+    expect(checkSucceeded(exchange('GET', '/folder/count/1', 200, counts), 'OP-folder.count')).toEqual([]);
+  });
+
+  it('turns a transport error into a finding of the test, not an exception', () => {
+    const ex: Exchange = { seq: 2, request: { method: 'GET', url: 'http://cms.test/rest/folder/load/1', headers: {} }, error: { code: 'TIMEOUT', message: 'no answer in 100 ms' }, durationMs: 100 };
+    expect(checkSucceeded(ex, 'OP-folder.load').map((f) => [f.check, f.message])).toEqual([['transport', 'the request timed out: no answer in 100 ms']]);
   });
 });
 

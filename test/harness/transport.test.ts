@@ -3,15 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Transport, retryAfterMs } from '../../harness/transport.ts';
 import type { Target } from '../../schemas/target.ts';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse, n: number, body: string) => void;
 
-/** A loopback server whose answers the test scripts; it counts requests and notes their arrival times. */
+/** A loopback server whose answers the test scripts; it counts requests, notes their arrival times and hands over their bodies. */
 async function scripted(handler: Handler): Promise<{ target: Target; arrivals: number[]; close: () => Promise<void> }> {
   const arrivals: number[] = [];
   const server = createServer((req, res) => {
     arrivals.push(performance.now());
-    req.resume();
-    req.on('end', () => handler(req, res, arrivals.length));
+    const n = arrivals.length;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handler(req, res, n, Buffer.concat(chunks).toString('latin1')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
@@ -46,10 +48,41 @@ describe('Transport politeness', () => {
     expect(arrivals).toHaveLength(2);
   });
 
-  it('never sends a POST twice, even when asked to retry', async () => {
+  it('retries a POST after a 429, which says the server did not act, with the same body', async () => {
+    const bodies: string[] = [];
+    const { transport, arrivals } = await setup((_q, res, n, body) => {
+      bodies.push(body);
+      if (n === 1) json(res, 429, { 'retry-after': '0' });
+      else json(res, 201);
+    });
+    const ex = await transport.send({ method: 'POST', path: '/folder/create', json: { name: 'a' } });
+    expect(ex.response?.status).toBe(201);
+    expect(ex.retries).toBe(1);
+    expect(arrivals).toHaveLength(2);
+    expect(bodies).toEqual(['{"name":"a"}', '{"name":"a"}']);
+    expect(transport.counts).toMatchObject({ requests: 1, answers: 1, retries: 1 });
+  });
+
+  it('sends a multipart upload again whole after a 429', async () => {
+    const sizes: number[] = [];
+    const { transport } = await setup((_q, res, n, body) => {
+      sizes.push(body.length);
+      if (n === 1) json(res, 429, { 'retry-after': '0' });
+      else json(res, 201);
+    });
+    const data = new Uint8Array(50_000).fill(7);
+    const ex = await transport.send({ method: 'POST', path: '/file/create', multipart: { fields: { folderId: '1' }, files: [{ name: 'fileBinaryData', filename: 'a.bin', data }] } });
+    expect(ex.response?.status).toBe(201);
+    expect(sizes).toHaveLength(2);
+    expect(sizes[1]).toBe(sizes[0]);
+    expect(sizes[0]).toBeGreaterThan(data.byteLength);
+  });
+
+  it('does not repeat a POST answered 503, which may have acted', async () => {
     const { transport, arrivals } = await setup((_q, res) => json(res, 503, { 'retry-after': '0' }));
     const ex = await transport.send({ method: 'POST', path: '/folder/create', json: {} });
     expect(ex.response?.status).toBe(503);
+    expect(ex.retries).toBeUndefined();
     expect(arrivals).toHaveLength(1);
   });
 
@@ -60,6 +93,56 @@ describe('Transport politeness', () => {
     const plain = await setup((_q, res) => json(res, 500));
     await plain.transport.send({ method: 'GET', path: '/file' });
     expect(plain.arrivals).toHaveLength(1);
+  });
+
+  it('retries a 429 of any method up to the bounded number of times', async () => {
+    const { transport, arrivals } = await setup((_q, res) => json(res, 429, { 'retry-after': '0' }), { maxRetries: 3 });
+    const ex = await transport.send({ method: 'POST', path: '/folder/delete/1' });
+    expect(ex.response?.status).toBe(429);
+    expect(ex.retries).toBe(3);
+    expect(arrivals).toHaveLength(4);
+    expect(transport.counts.retries).toBe(3);
+  });
+
+  it('waits until the HTTP date a Retry-After names', async () => {
+    // Whole seconds, as HTTP dates have them, at least one second ahead.
+    const at = Math.ceil(Date.now() / 1000) * 1000 + 1000;
+    const seen: number[] = [];
+    const { transport } = await setup((_q, res, n) => {
+      seen.push(Date.now());
+      if (n === 1) json(res, 429, { 'retry-after': new Date(at).toUTCString() });
+      else json(res, 200);
+    });
+    const ex = await transport.send({ method: 'POST', path: '/file/copy', json: {} });
+    expect(ex.response?.status).toBe(200);
+    expect(seen).toHaveLength(2);
+    // Timers may fire a little early; the second attempt must not come noticeably before the date.
+    expect(seen[1]!).toBeGreaterThanOrEqual(at - 20);
+  });
+
+  it('waits a default second after a 429 without Retry-After', async () => {
+    const { transport, arrivals } = await setup((_q, res, n) => (n === 1 ? json(res, 429) : json(res, 200)));
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.response?.status).toBe(200);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(980);
+  });
+
+  it('stops retrying when the next wait would pass the cap on the total wait, and keeps the 429', async () => {
+    const { transport, arrivals } = await setup((_q, res) => json(res, 429, { 'retry-after': '1' }), { maxRetries: 10, maxRetryWaitMs: 2500 });
+    const started = performance.now();
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.response?.status).toBe(429);
+    expect(ex.retries).toBe(2);
+    expect(arrivals).toHaveLength(3);
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+
+  it('does not wait at all for a Retry-After beyond the cap', async () => {
+    const { transport, arrivals } = await setup((_q, res) => json(res, 503, { 'retry-after': '3600' }));
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.response?.status).toBe(503);
+    expect(ex.retries).toBeUndefined();
+    expect(arrivals).toHaveLength(1);
   });
 
   it('spaces requests by the rate cap', async () => {

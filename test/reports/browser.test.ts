@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { finishRun } from '../../reports/index.ts';
-import type { Results } from '../../reports/results.ts';
+import type { Results } from '../../schemas/results.ts';
 import { SECRET, sampleResults } from './sample.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -52,10 +52,35 @@ describe('cms-conformance update-expectations', () => {
     expect(r.stdout).toContain('stale    PAG-99 gone (not in this run; kept)');
   });
 
+  it('records a test that passed in one run and failed in another as flaky, with the seeds of each', async () => {
+    const failing = join(dir, 'seed-42.json');
+    const passing = join(dir, 'seed-7.json');
+    writeFileSync(failing, JSON.stringify(sampleResults()));
+    writeFileSync(passing, JSON.stringify({ ...sampleResults(sampleTests().map((t) => (t.id === PAG01 ? { ...t, status: 'passed' as const, findings: [] } : t))), seed: 7, seedSource: 'given' }));
+    const out = join(dir, 'flaky.json');
+    const r = await cli('update-expectations', '--from', failing, '--from', passing, '--out', out);
+    expect(r.code).toBe(0);
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    expect(written[PAG01]).toEqual({ expected: ['PASS', 'FAIL'], reason: 'flaky since 2026-03-01: status: the body is not JSON: <script>window.__xss = 1; alert("xss")</script><img src=x onerror="alert(2)">', seeds: { PASS: [7], FAIL: [42] } });
+    expect(written[PAG02]).toMatchObject({ expected: 'FAIL' });
+    expect(r.stdout).toContain(`flaky    ${PAG01} (passed with seed 7; failed with seed 42)`);
+
+    // Applied, the flaky test's failure does not fail the run; the reports list it.
+    const merged = await cli('merge', failing, '--out', join(dir, 'merged-flaky'), '--expectations', out);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain(`expectations: flaky: ${PAG01} failed (either outcome allowed by ${out})`);
+    expect(readFileSync(join(dir, 'merged-flaky', 'summary.md'), 'utf8')).toContain('### Flaky tests (1)');
+
+    // A later run that only passes keeps the entry and adds its seed.
+    const again = await cli('update-expectations', '--from', passing, '--out', out);
+    expect(again.stdout).toContain(`kept     ${PAG01} (flaky; passed in every run given`);
+    expect(JSON.parse(readFileSync(out, 'utf8'))[PAG01].seeds).toEqual({ PASS: [7], FAIL: [42] });
+  });
+
   it.each([
     ['no --out', () => ['--from', badJson], 'needs --from RESULTS and --out FILE'],
     ['results that are not a results file', () => ['--from', badJson, '--out', never], `${badJson} is not valid JSON`],
-    ['an existing file that is not valid', () => ['--from', shardB, '--out', badExpectations], `${badExpectations}: "PAG-01 x": "expected" must be "FAIL"`],
+    ['an existing file that is not valid', () => ['--from', shardB, '--out', badExpectations], `${badExpectations}: /PAG-01 x/expected must be "FAIL" or ["PASS", "FAIL"], got "PASS"`],
   ])('exits 2 for %s, with one clear message', async (_what, args, message) => {
     const r = await cli('update-expectations', ...args());
     expect(r.code).toBe(2);
@@ -86,11 +111,21 @@ describe('cms-conformance merge', () => {
     expect(r.stdout).toContain(`expectations: 3 failures expected by ${expectations}`);
     expect(r.stdout).toContain('regression against the baseline of 2026-03-01T10:00:00.000Z: 0 new failures');
     expect(existsSync(join(out, 'regression.md'))).toBe(true);
+    expect(r.stdout).not.toContain('different seeds');
+  });
+
+  it('says when the baseline ran with another seed', async () => {
+    const baseline = join(dir, 'other-seed.json');
+    writeFileSync(baseline, JSON.stringify({ ...sampleResults(), seed: 7, seedSource: 'random' }));
+    const r = await cli('merge', shardA, shardB, '--out', join(dir, 'merged-reseeded'), '--baseline', baseline);
+    expect(r.stdout).toContain('note: the baseline and this run used different seeds (baseline seed 7 (random), this run seed 42)');
+    expect(readFileSync(join(dir, 'merged-reseeded', 'regression.md'), 'utf8')).toContain('**Note:** the baseline and this run used different seeds');
   });
 
   it.each([
     ['a test in two shards', () => [shardB, shardB], /the test "PAG-01 without pageSize every item comes back" is in more than one shard/],
     ['a folder without results', () => [dir], /cannot read .*results\.json: ENOENT/],
+    ['results with a member of the wrong type', () => [(writeFileSync(join(dir, 'wrong-type.json'), JSON.stringify({ ...sampleResults(), runs: 'twenty' })), join(dir, 'wrong-type.json'))], /wrong-type\.json: \/runs must be integer, got "twenty"$/m],
     ['no results at all', () => [], /merge needs at least one results folder or file/],
   ])('exits 2 for %s', async (_what, args, message) => {
     const r = await cli('merge', ...args(), '--out', never);

@@ -24,6 +24,14 @@ describe('report.html', () => {
     for (const fact of ['http://cms.example/rest', '2026-03-01T10:00:00.000Z', '65.4 s', '--seed 42']) expect(html).toContain(fact);
   });
 
+  it('shows where the seed came from and the exchange totals when the run counted them', () => {
+    const counted = sampleTests().map((t, i) => (i === 0 ? { ...t, requests: 1_201, answers: 1_200, validated: 1_200, retries: 3 } : t));
+    const page = renderHtml({ ...sampleResults(counted), seedSource: 'default' });
+    expect(page).toContain('<dt>Seed</dt><dd><code>42</code> default');
+    expect(page).toContain('<dt>Answers</dt><dd>1,200 of 1,200 answers validated; 3 retries</dd>');
+    expect(html).not.toContain('<dt>Answers</dt>');
+  });
+
   it('lists every requirement of the catalogue with its contract section, untested ones as not tested', () => {
     const matrix = section(html, 'requirements');
     for (const r of requirements) expect(matrix).toContain(`<td><code>${escapeHtml(r.id)}</code></td>`);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finishRun, mergeResults, ReportInputError } from '../../reports/index.ts';
 import { redact, REDACTED } from '../../reports/redact.ts';
-import { loadResults, type Results } from '../../reports/results.ts';
+import { loadResults } from '../../reports/results.ts';
+import type { Results } from '../../schemas/results.ts';
 import { SECRET, sampleResults, sampleTests } from './sample.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'cms-finish-'));
@@ -51,8 +52,8 @@ describe('finishRun', () => {
   });
 
   it.each([
-    ['an expectation file that is not valid', { expectationsFile: 'bad-expectations.json' }, /bad-expectations\.json: "PAG-01 x": "reason" must be a non-empty string/],
-    ['a baseline that is not a results file', { baselineFile: 'bad-baseline.json' }, /bad-baseline\.json is not a cms-conformance results\.json: "tool\.name"/],
+    ['an expectation file that is not valid', { expectationsFile: 'bad-expectations.json' }, /bad-expectations\.json: \/PAG-01 x\/reason is missing$/],
+    ['a baseline that is not a results file', { baselineFile: 'bad-baseline.json' }, /bad-baseline\.json: \/tool is missing$/],
     ['a baseline that does not exist', { baselineFile: 'missing.json' }, /cannot read .*missing\.json: ENOENT/],
   ])('throws ReportInputError for %s before writing anything', (_what, given, message) => {
     file('bad-expectations.json', { 'PAG-01 x': { expected: 'FAIL' } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mdText, renderMarkdown } from '../../reports/markdown.ts';
-import type { TestResult } from '../../reports/results.ts';
+import type { TestResult } from '../../schemas/results.ts';
 import { applyExpectations } from '../../reports/expectations.ts';
 import { sampleResults, sampleTests } from './sample.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareResults, renderRegressionMarkdown, renderRegressionText } from '../../reports/regression.ts';
-import type { TestResult } from '../../reports/results.ts';
+import { compareResults, renderRegressionMarkdown, renderRegressionText, seedNote } from '../../reports/regression.ts';
+import type { TestResult } from '../../schemas/results.ts';
 import { sampleResults, sampleTests } from './sample.ts';
 
 function withStatus(tests: TestResult[], changes: Record<string, TestResult['status'] | 'absent'>): TestResult[] {
@@ -62,6 +62,16 @@ describe('regression against a baseline', () => {
     expect(md).toContain('## Still failing (tests)');
     expect(md).toContain('| PAG-01 without pageSize every item comes back | PAG-01 | status: the body is not JSON: &lt;script&gt;');
     expect(md).not.toContain('<script');
+  });
+
+  it('says when the baseline and this run used different seeds, and only then', () => {
+    const reseeded = compareResults({ ...baseline, seed: 7, seedSource: 'given' }, { ...current, seed: 20260101, seedSource: 'default' });
+    const note = 'the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come from the generated requests, not the target';
+    expect(renderRegressionText(reseeded)).toContain(`  note: ${note}`);
+    expect(renderRegressionMarkdown(reseeded)).toContain('**Note:** the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come');
+    expect(seedNote(regression)).toBeUndefined();
+    expect(renderRegressionText(regression).join('\n')).not.toContain('different seeds');
+    expect(renderRegressionMarkdown(regression)).not.toContain('different seeds');
   });
 
   it('finds nothing to report between a run and itself, except what still fails', () => {

@@ -1,6 +1,6 @@
 /** A hand-made run for the report tests: passes, failures with exchanges (hostile bodies, an echoed credential), skips and warnings. */
-import type { ReportedFinding } from '../../harness/suite.ts';
-import { summarize, type Results, type TestResult } from '../../reports/results.ts';
+import { summarize } from '../../reports/results.ts';
+import type { ReportedFinding, Results, TestResult } from '../../schemas/results.ts';
 
 /** The target's credential; a careless server echoes it. */
 export const SECRET = 'sk-live-7f3a9c2e';

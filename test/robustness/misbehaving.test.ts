@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Results } from '../../reports/results.ts';
+import type { Results } from '../../schemas/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 import { startProxy } from '../support/proxy.ts';
 

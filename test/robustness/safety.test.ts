@@ -2,7 +2,8 @@
  * The suite never damages what it did not create: a full run against a served reference server goes
  * through a recording proxy; every mutating request must name only objects the run created (the run's
  * own sandbox is created under the fixture's sandbox parent), every object that existed before the
- * run must be unchanged afterwards, and the sandbox must be gone.
+ * run must be unchanged afterwards, and the sandbox must be gone. The same run shows that every
+ * request goes through the one judged path: the tests' counts account for every request the proxy saw.
  */
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+import { loadResults } from '../../reports/results.ts';
 import { cli } from '../support/cli.ts';
 import { startProxy } from '../support/proxy.ts';
 
@@ -25,10 +27,13 @@ let upstream: ReferenceServer;
 let proxy: Server;
 let targetFile: string;
 const recorded: Recorded[] = [];
+/** Every request that reached the proxy, GETs included. */
+let proxied = 0;
 
 beforeAll(async () => {
   upstream = await startReferenceServer({ port: 0 });
   ({ server: proxy, targetFile } = await startProxy(upstream, (req, _res, body) => {
+    proxied++;
     if (req.method !== 'GET') recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
     return false;
   }));
@@ -63,12 +68,23 @@ function namedIds(r: Recorded): { where: string; id: string }[] {
 }
 
 describe('safety on a live target', () => {
-  it('mutates only what the run created, leaves every fixture object as it was, and removes its sandbox', async () => {
+  it('mutates only what the run created, leaves every fixture object as it was, removes its sandbox and judges every answer', async () => {
     const state = upstream.state;
     const before = new Map([...state.objects].map(([id, o]) => [id, JSON.stringify(o)]));
     const globalIds = new Map([...state.byGlobalId]);
-    const r = await cli('run', '--target', targetFile, '--runs', '5', '--concurrency', '4', '--seed', '21', '--out', join(tmpdir(), `cms-safety-out-${process.pid}`));
+    const out = join(tmpdir(), `cms-safety-out-${process.pid}`);
+    const r = await cli('run', '--target', targetFile, '--runs', '5', '--concurrency', '4', '--seed', '21', '--out', out);
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
+
+    // Every answer is judged: per test, every answer with a JSON body was validated, and the tests'
+    // own counts account for every request the server saw, but for the session's three (reachability
+    // check, sandbox creation and removal): no request goes around the counted, judged path.
+    const results = loadResults(join(out, 'results.json'));
+    const unjudged = results.tests.filter((t) => t.status !== 'skipped' && t.validated !== t.jsonAnswers).map((t) => `${t.id}: ${t.validated} of ${t.jsonAnswers}`);
+    expect(unjudged).toEqual([]);
+    const sent = results.tests.reduce((n, t) => n + (t.requests ?? 0), 0);
+    expect(sent).toBeGreaterThan(1000);
+    expect(proxied - sent).toBe(3);
 
     const parent = String(upstream.target.fixture.sandboxParentFolderId);
     const violations: string[] = [];

@@ -82,7 +82,7 @@ describe('cms-conformance serve', () => {
     ['a port out of range', ['--port', '70000'], /--port must be at most 65535/],
     ['a port that is not a number', ['--port', 'http'], /--port must be an integer/],
     ['an unknown refusal style', ['--refusal-style', 'loud'], /--refusal-style must be status or body/],
-    ['an unreadable fixture', ['--fixture', join(dir, 'missing.json')], /--fixture /],
+    ['an unreadable fixture', ['--fixture', join(dir, 'missing.json')], /cannot read fixture .*missing\.json/],
     ['an unknown option', ['--colour'], /colour/],
   ])('exits 2 with one line for %s', (_what, args, message) => {
     const res = cli('serve', ...args);

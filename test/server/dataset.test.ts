@@ -85,13 +85,18 @@ describe('loadDataset and validateDataset', () => {
   });
 
   it('refuses a JSON document without the format marker', () => {
-    expect(() => loadDataset(writeTemp('other.json', '{"users": []}'))).toThrow(new RegExp(`format: must be "${DATASET_FORMAT}"`));
+    expect(() => loadDataset(writeTemp('other.json', '{"users": []}'))).toThrow(/other\.json: \/format is missing$/);
+  });
+
+  it('names a format marker of another version', () => {
+    const ds = { ...defaultDataset(), format: 'cms-conformance-dataset/0' };
+    expect(() => validateDataset(ds)).toThrow(`dataset: /format must be "${DATASET_FORMAT}", got "cms-conformance-dataset/0"`);
   });
 
   it('names the member holding a dangling reference', () => {
     const ds = defaultDataset();
     ds.files[0]!.folderId = 999_999;
-    expect(() => validateDataset(ds, 'fixture x.json')).toThrow(/fixture x\.json: files\[0\]\.folderId: 999999 does not name an object of folders/);
+    expect(() => validateDataset(ds, 'fixture x.json')).toThrow(/^fixture x\.json: \/files\/0\/folderId: 999999 does not name an object of folders$/);
   });
 
   it('refuses duplicate object ids across kinds', () => {
@@ -103,7 +108,7 @@ describe('loadDataset and validateDataset', () => {
   it('names a member of the wrong type', () => {
     const ds = defaultDataset() as unknown as { folders: Record<string, unknown>[] };
     ds.folders[1]!.name = 5;
-    expect(() => validateDataset(ds)).toThrow(/folders\[1\]\.name: must be string/);
+    expect(() => validateDataset(ds)).toThrow(/^dataset: \/folders\/1\/name must be string, got 5$/);
   });
 });
 

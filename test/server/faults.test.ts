@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../schemas/requirements.ts';
+import { paramShapeFaults } from '../../server/faults-params.ts';
 import { semanticFaults } from '../../server/faults-semantic.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { variations } from '../../server/variations.ts';
@@ -98,7 +99,18 @@ const probes: Record<string, Probe> = {
   'usage-total-after-paging': async (run, s) => (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id], maxItems: 1 } })).total,
   'usage-counts-flag-ignored': async (run, s) => (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).folders,
   'syncable-missing-images': async (run, s) => (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).images.length,
+  // Shape faults under one parameter value: the JSON types of the members they misshape.
+  'shape-getpages-langvars': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) => Object.values(p.languageVariants ?? {}).map((v) => typeof (v as Body).folderId)),
+  'shape-getpages-contenttags': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { contenttags: true } })).pages.flatMap((p: Body) => Object.values(p.tags ?? {}).map((tag) => typeof (tag as Body).active)),
+  'shape-getpages-template': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { template: true } })).pages.map((p: Body) => typeof p.template?.cdate),
+  'shape-wastebin-deleted-by': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files.map((f: Body) => typeof f.deleted?.by?.id),
+  'shape-folder-privilegebits': async (run, s) => typeof (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privilegeBits,
+  'shape-getfolders-tree': async (run, s) => (await run('folder.getFolders', { path: { id: ids(s).masterRootFolderId }, query: { tree: true } })).folders.map((f: Body) => typeof f.motherId),
+  'shape-usage-counts-only': async (run, s) => typeof (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).numItems,
 };
+
+/** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */
+const handlerFaults = [...semanticFaults, ...paramShapeFaults];
 
 /** Runs a probe on a fresh store; a refusal is an observation too. */
 async function observe(probe: Probe, faults: string[]): Promise<string> {
@@ -133,14 +145,14 @@ describe('semantic fault catalogue', () => {
 
   it('lists exactly the faults the handlers check (besides the harmless variations)', () => {
     const harmless = new Set(variations.map((v) => v.name));
-    expect([...faultsInCode()].filter((n) => !harmless.has(n)).sort()).toEqual(semanticFaults.map((f) => f.name).sort());
+    expect([...faultsInCode()].filter((n) => !harmless.has(n)).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
   });
 
   it('has a behaviour probe for every fault', () => {
-    expect(Object.keys(probes).sort()).toEqual(semanticFaults.map((f) => f.name).sort());
+    expect(Object.keys(probes).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
   });
 
-  it.each(semanticFaults.map((f) => [f.name] as const))('%s changes the behaviour it claims', async (name) => {
+  it.each(handlerFaults.map((f) => [f.name] as const))('%s changes the behaviour it claims', async (name) => {
     const probe = probes[name]!;
     expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
   });

@@ -131,12 +131,28 @@ describe('save (JSON)', () => {
     expect((await call(s, 'file.load', { path: { id: a.id } })).file.name).toBe('a.txt');
   });
 
-  it('NEG-04: a member of the wrong type is refused and changes nothing', async () => {
+  it('NEG-04: a member that cannot be converted to its type is refused naming it and changes nothing', async () => {
     const s = freshState();
     const f = named(s, 'file', 'terms.txt');
-    for (const file of [{ name: 5 }, { description: false }, { alternateUrls: ['/ok', 3] }, { forceOnline: 'yes' }]) {
-      expect((await refused(s, 'file.save.json', { path: { id: f.id }, body: { file: { description: 'changed', ...file } } })).code).toBe('INVALIDDATA');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: {} }, 'file.name'], [{ description: ['x'] }, 'file.description'], [{ alternateUrls: ['/ok', {}] }, 'file.alternateUrls.1'],
+      [{ alternateUrls: '/ok' }, 'file.alternateUrls'], [{ forceOnline: 'yes' }, 'file.forceOnline'], [{ forceOnline: 1.5 }, 'file.forceOnline'],
+    ];
+    for (const [file, property] of cases) {
+      const r = await refused(s, 'file.save.json', { path: { id: f.id }, body: { file: { description: 'changed', ...file } } });
+      expect([r.code, r.property], property).toEqual(['INVALIDDATA', property]);
+      expect(r.message).toContain(property);
     }
     expect(f.description).toBe('');
+  });
+
+  it('NEG-04: a scalar that converts is stored converted, as Jackson reads the File record', async () => {
+    // Reference notes, "What the server accepts": "A JSON number is accepted for a string member ... and "true"/"false" for a boolean."
+    const s = freshState();
+    const f = named(s, 'file', 'terms.txt');
+    await call(s, 'file.save.json', { path: { id: f.id }, body: { file: { name: 5, description: true, alternateUrls: ['/ok', 3], forceOnline: 'true' }, failOnDuplicate: 'false' } });
+    expect((await call(s, 'file.load', { path: { id: f.id } })).file).toMatchObject({ name: '5', description: 'true', alternateUrls: ['/ok', '3'], forceOnline: true });
+    await call(s, 'file.save.json', { path: { id: f.id }, body: { file: { name: null, description: null, forceOnline: 0 } } });
+    expect((await call(s, 'file.load', { path: { id: f.id } })).file).toMatchObject({ name: '5', description: 'true', forceOnline: false });
   });
 });

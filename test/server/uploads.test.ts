@@ -113,11 +113,15 @@ describe('POST /file/createSimple', () => {
     expect(stored(s, res.file.id)?.equals(data)).toBe(true);
   });
 
-  it('UPL-03: the raw form requires qqfile and folderId', async () => {
+  it('UPL-03: the raw form requires qqfile; without folderId it looks for folder 0 and is refused as not found', async () => {
+    // Reference notes: "`createSimple` without `folderId` looks for folder 0, which does not exist, and is refused as not found."
     const s = freshState();
     const rawBody = { contentType: 'text/plain', data: Buffer.from('x') };
     expect((await refused(s, 'file.createSimple.raw', { query: { folderId: ids(s).sandboxParentFolderId }, rawBody })).property).toBe('qqfile');
-    expect((await refused(s, 'file.createSimple.raw', { query: { qqfile: 'a.txt' }, rawBody })).property).toBe('folderId');
+    const before = s.objects.size;
+    const r = await refused(s, 'file.createSimple.raw', { query: { qqfile: 'a.txt' }, rawBody });
+    expect([r.code, r.property]).toEqual(['NOTFOUND', 'folderId']);
+    expect(s.objects.size).toBe(before);
   });
 });
 

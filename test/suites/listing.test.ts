@@ -10,11 +10,10 @@ import {
   mixedCaseNames,
   orderViolation,
   partitionFindings,
-  termMatches,
-  userTexts,
   words,
   type Listing,
-} from '../../suites/paging/lists.ts';
+} from '../../harness/lists.ts';
+import { termMatches, userTexts } from '../../suites/filtering/terms.ts';
 
 const exchange: Exchange = { seq: 1, request: { method: 'GET', url: 'http://127.0.0.1:1/rest/folder/getFiles/7?search=x', headers: {} }, durationMs: 0 };
 const listing = (ids: number[]): Listing<{ id: number }> => ({ records: ids.map((id) => ({ id })), ids, exchange });

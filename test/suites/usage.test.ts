@@ -1,15 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { subtreeIds } from '../../harness/steps.ts';
-import { chunks, legacySlice, sliceDisagreement, tagReferences } from '../../suites/usage/relations.ts';
+import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
+import { chunks, tagReferences } from '../../suites/usage/relations.ts';
 
 const list = (...keys: string[]) => keys.map((key, i) => ({ id: i + 1, key }));
 
 describe('usage relations', () => {
-  test('legacySlice skips then truncates; a negative maxItems means all', () => {
-    expect(legacySlice([1, 2, 3, 4], 1, 2)).toEqual([2, 3]);
-    expect(legacySlice([1, 2, 3, 4], 2, -1)).toEqual([3, 4]);
-    expect(legacySlice([1, 2, 3], 5, 1)).toEqual([]);
-    expect(legacySlice([1, 2, 3], -1, 1)).toEqual([1]);
+  test('legacyPage skips then truncates; a negative maxItems means all', () => {
+    expect(legacyPage([1, 2, 3, 4], 1, 2)).toEqual([2, 3]);
+    expect(legacyPage([1, 2, 3, 4], 2, -1)).toEqual([3, 4]);
+    expect(legacyPage([1, 2, 3], 5, 1)).toEqual([]);
+    expect(legacyPage([1, 2, 3], -1, 1)).toEqual([1]);
   });
 
   test('sliceDisagreement accepts the slice and equal keys trading places', () => {

@@ -1,16 +1,17 @@
 /**
- * What the paging, sorting and filtering suites share: reading one listing of any Group P / Group L /
- * find operation into records, ids and paging members; comparing id lists with messages that say what
- * differs; order relations over several keys; sandbox names whose order every collation agrees on;
- * and the fixture's folders (outside the run's sandbox), found once per suite file.
+ * List checks the paging, sorting, filtering and usage suites share: reading one listing of any
+ * Group P / Group L / find operation into records, ids and paging members; comparing id lists with
+ * messages that say what differs; partitions and timestamp bounds of filters; order relations over
+ * several keys; slices of paged lists; and sandbox names whose order every collation agrees on.
  */
 import fc from 'fast-check';
-import { problemOf, requestOf, stepFinding } from '../../harness/api.ts';
-import type { Finding } from '../../harness/checks.ts';
-import { brief, duplicates, firstDifference, setDifference, type Direction } from '../../harness/oracles.ts';
-import { StepFailed, type ConformanceContext } from '../../harness/suite.ts';
-import type { Exchange, QueryValue } from '../../harness/transport.ts';
-import type { File, Folder, Page, Template, User } from '../../schemas/types.ts';
+import type { File, Folder, Page, Template } from '../schemas/types.ts';
+import { SetupError, stepFinding } from './api.ts';
+import { finding, type Finding } from './checks.ts';
+import { legacySlice } from './model.ts';
+import { brief, duplicates, firstDifference, setDifference, type Direction } from './oracles.ts';
+import type { ConformanceContext } from './suite.ts';
+import type { Exchange, QueryValue } from './transport.ts';
 
 /** The record type each listing operation returns. */
 export interface RecordOf {
@@ -58,27 +59,25 @@ export interface Listing<R> {
 export async function fetchList<K extends ListOp>(t: ConformanceContext, op: K, folderId: number | undefined, query: Query = {}): Promise<Listing<RecordOf[K]> | Finding> {
   const spec = LISTS[op];
   const path = spec.path ? { [spec.path]: folderId ?? 0 } : undefined;
-  const exchange = await t.send(requestOf(op, { path, query: spec.path || folderId === undefined ? query : { folderId, ...query } }));
-  const problem = problemOf(exchange);
-  if (problem) return stepFinding(t.requirement, op, exchange, problem);
-  const body = exchange.response!.json as Record<string, unknown>;
-  const list = body[spec.member];
+  const { exchange, body, problem } = await t.try(op, { path, query: spec.path || folderId === undefined ? query : { folderId, ...query } });
+  if (!body) return stepFinding(t.requirement, op, exchange, problem ?? '');
+  const answer = body as unknown as Record<string, unknown>;
+  const list = answer[spec.member];
   const records = (Array.isArray(list) ? list : []) as RecordOf[K][];
   return {
     records,
     ids: records.map((r) => r.id ?? Number.NaN),
-    numItems: typeof body.numItems === 'number' ? body.numItems : undefined,
-    hasMoreItems: typeof body.hasMoreItems === 'boolean' ? body.hasMoreItems : undefined,
+    numItems: typeof answer.numItems === 'number' ? answer.numItems : undefined,
+    hasMoreItems: typeof answer.hasMoreItems === 'boolean' ? answer.hasMoreItems : undefined,
     exchange,
   };
 }
 
-/** Lists with one operation the test relies on; a refusal is recorded as a step finding and ends the test. */
+/** Lists with one operation the test relies on; a refusal ends the test with the step finding. */
 export async function mustList<K extends ListOp>(t: ConformanceContext, op: K, folderId: number | undefined, query: Query = {}): Promise<Listing<RecordOf[K]>> {
   const result = await fetchList(t, op, folderId, query);
-  if ('records' in result) return result;
-  t.record([result]);
-  throw new StepFailed(result.message);
+  if (isListing(result)) return result;
+  throw new SetupError(result.message, result.exchange);
 }
 
 /** True when a fetchList result is a listing (not a step finding). */
@@ -92,11 +91,6 @@ export async function judged<R>(result: Promise<Listing<R> | Finding>, check: (l
   return isListing(l) ? check(l) : [l];
 }
 
-/** An error finding of a semantic check. */
-export function fail(requirement: string, check: string, message: string, exchange?: Exchange): Finding {
-  return { requirement, check, severity: 'error', message, exchange };
-}
-
 /** A request as a short text for messages: method, operation path and query. */
 export function described(exchange: Exchange): string {
   const url = new URL(exchange.request.url);
@@ -108,7 +102,7 @@ export function described(exchange: Exchange): string {
 export function expectSequence(requirement: string, check: string, expected: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
   const i = firstDifference(expected, actual.ids);
   if (i < 0) return [];
-  return [fail(requirement, check, `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} (first difference at position ${i + 1}) from ${described(actual.exchange)}`, actual.exchange)];
+  return [finding(requirement, check, `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} (first difference at position ${i + 1}) from ${described(actual.exchange)}`, actual.exchange)];
 }
 
 /** The listing must hold exactly the ids of `expected`, each once, in any order. */
@@ -117,21 +111,21 @@ export function expectSet(requirement: string, check: string, expected: readonly
   const dup = duplicates(actual.ids);
   if (!missing.length && !extra.length && !dup.length) return [];
   const parts = [missing.length ? `missing ${brief(missing)}` : '', extra.length ? `unexpected ${brief(extra)}` : '', dup.length ? `listed twice ${brief(dup)}` : ''].filter(Boolean);
-  return [fail(requirement, check, `${why}: ${parts.join(', ')} (expected ${expected.length} items, got ${actual.ids.length}) from ${described(actual.exchange)}`, actual.exchange)];
+  return [finding(requirement, check, `${why}: ${parts.join(', ')} (expected ${expected.length} items, got ${actual.ids.length}) from ${described(actual.exchange)}`, actual.exchange)];
 }
 
 /** Every id of the listing must be one of `allowed` (a subset check, for filters judged by soundness). */
 export function expectSubset(requirement: string, check: string, allowed: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
   const extra = setDifference(allowed, actual.ids).extra;
   if (!extra.length) return [];
-  return [fail(requirement, check, `${why}: unexpected ${brief(extra)} from ${described(actual.exchange)}`, actual.exchange)];
+  return [finding(requirement, check, `${why}: unexpected ${brief(extra)} from ${described(actual.exchange)}`, actual.exchange)];
 }
 
 /** Every id of `required` must be in the listing. */
 export function expectIncludes(requirement: string, check: string, required: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
   const missing = setDifference(required, actual.ids).missing;
   if (!missing.length) return [];
-  return [fail(requirement, check, `${why}: missing ${brief(missing)} from ${described(actual.exchange)}`, actual.exchange)];
+  return [finding(requirement, check, `${why}: missing ${brief(missing)} from ${described(actual.exchange)}`, actual.exchange)];
 }
 
 /**
@@ -141,26 +135,16 @@ export function expectIncludes(requirement: string, check: string, required: rea
 export function partitionFindings(requirement: string, name: string, unset: Listing<unknown>, yes: Listing<unknown>, no: Listing<unknown>): Finding[] {
   const out: Finding[] = [];
   const both = yes.ids.filter((id) => no.ids.includes(id));
-  if (both.length) out.push(fail(requirement, 'partition', `${name}=true and ${name}=false both list ${brief(both)}; a filter and its negation must not overlap (${described(yes.exchange)})`, yes.exchange));
+  if (both.length) out.push(finding(requirement, 'partition', `${name}=true and ${name}=false both list ${brief(both)}; a filter and its negation must not overlap (${described(yes.exchange)})`, yes.exchange));
   const union = [...yes.ids, ...no.ids.filter((id) => !yes.ids.includes(id))];
   const { missing, extra } = setDifference(unset.ids, union);
-  if (missing.length) out.push(fail(requirement, 'partition', `${brief(missing)} listed without ${name} but neither with ${name}=true nor with ${name}=false (${described(no.exchange)})`, no.exchange));
-  if (extra.length) out.push(fail(requirement, 'partition', `${brief(extra)} listed with ${name}=true or false but not without ${name}, "unset: both" (${described(unset.exchange)})`, unset.exchange));
+  if (missing.length) out.push(finding(requirement, 'partition', `${brief(missing)} listed without ${name} but neither with ${name}=true nor with ${name}=false (${described(no.exchange)})`, no.exchange));
+  if (extra.length) out.push(finding(requirement, 'partition', `${brief(extra)} listed with ${name}=true or false but not without ${name}, "unset: both" (${described(unset.exchange)})`, unset.exchange));
   return out;
 }
 
 /** Ids of the records that satisfy a predicate. */
 export const idsWhere = <R extends { id?: number }>(records: readonly R[], keep: (r: R) => boolean): number[] => records.filter(keep).map((r) => r.id!);
-
-/** A search term (lower-case) matches a record: its id equals the term, or its name, description or an extra text contains it. */
-export function termMatches(r: { id?: number; name?: string; description?: string }, term: string, extra: readonly (string | undefined)[] = []): boolean {
-  return String(r.id) === term || [r.name, r.description, ...extra].some((s) => s?.toLowerCase().includes(term) ?? false);
-}
-
-/** The texts, lower-cased, a creator/editor pattern may be matched against: login, names, full name, e-mail. */
-export function userTexts(u: User | undefined): string[] {
-  return u ? [u.login, u.firstName, u.lastName, `${u.firstName ?? ''} ${u.lastName ?? ''}`, u.email].filter((s): s is string => !!s).map((s) => s.toLowerCase()) : [];
-}
 
 /**
  * A timestamp bound: "since" keeps later items and drops earlier ones, "before" the reverse; an item
@@ -172,9 +156,12 @@ export function boundFindings<R extends { id?: number }>(requirement: string, wh
   const outside = idsWhere(judgedRecords, (r) => (since ? stamp(r)! < bound : stamp(r)! > bound));
   const out = expectIncludes(requirement, 'bound', inside, l, `${what}=${bound} must keep the items stamped ${since ? 'after' : 'before'} ${bound}`);
   const wrong = l.ids.filter((id) => outside.includes(id));
-  if (wrong.length) out.push(fail(requirement, 'bound', `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`, l.exchange));
+  if (wrong.length) out.push(finding(requirement, 'bound', `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`, l.exchange));
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ordering
 
 /** A comparable key of a record; undefined when the record lacks it. */
 export type Key<R> = (record: R) => string | number | boolean | undefined;
@@ -213,6 +200,43 @@ export function orderViolation<R>(records: readonly R[], specs: readonly OrderSp
   return -1;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Paging slices
+
+/** One listed object as the slice relation sees it: its id and its sort key. */
+export interface Keyed {
+  id: unknown;
+  key: unknown;
+}
+
+/** Group L: `skipCount` items skipped (negative as 0), then at most `maxItems` (negative: all); the slice rule of the model. */
+export function legacyPage<T>(full: readonly T[], skip: number, max: number): T[] {
+  const { start, end } = legacySlice(full.length, skip, max);
+  return full.slice(start, end);
+}
+
+/**
+ * Why a page of a list does not agree with the unpaged list in the same order, or undefined when it
+ * does: position by position the same sort key as the expected slice (objects with equal keys may
+ * trade places, the contract orders by key only), every id from the full list, none twice.
+ */
+export function sliceDisagreement(full: readonly Keyed[], page: readonly Keyed[], skip: number, max: number): string | undefined {
+  const expected = legacyPage(full, skip, max);
+  const ids = page.map((p) => p.id);
+  if (page.length !== expected.length) return `${page.length} items instead of the ${expected.length} at positions ${skip + 1}.. of the ${full.length} listed without paging`;
+  const twice = duplicates(ids);
+  if (twice.length) return `ids listed twice: ${brief(twice)}`;
+  const known = new Set(full.map((f) => f.id));
+  const strangers = ids.filter((id) => !known.has(id));
+  if (strangers.length) return `ids that the unpaged list does not hold: ${brief(strangers)}`;
+  const at = page.findIndex((p, i) => p.key !== expected[i]!.key);
+  if (at >= 0) return `position ${skip + at + 1} holds ${JSON.stringify(page[at]!.key)} where the unpaged list has ${JSON.stringify(expected[at]!.key)}`;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names for sandbox lists
+
 /**
  * `count` distinct names in mixed case: each starts with a different letter, the initial of every
  * second name (alphabetically) upper-cased, so that code point order (upper-case initials first) and
@@ -229,82 +253,4 @@ export function mixedCaseNames(seed: number, count: number): string[] {
 export function words(seed: number, count: number, length = 7): string[] {
   const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz');
   return fc.sample(fc.uniqueArray(fc.string({ unit: letter, minLength: length, maxLength: length }), { minLength: count, maxLength: count }), { seed, numRuns: 1 })[0]!;
-}
-
-/** A size for sandbox lists: between min and max, from the test's seed. */
-export function seededSize(seed: number, min: number, max: number): number {
-  return fc.sample(fc.integer({ min, max }), { seed, numRuns: 1 })[0]!;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The fixture's folders
-
-let fixtureFoldersOnce: Promise<Folder[]> | undefined;
-
-/** A listing discovery relies on; a refusal fails every test that needs the discovery, loudly, never silently. */
-async function discoveryList<K extends ListOp>(t: ConformanceContext, op: K, folderId: number, query: Query = {}): Promise<Listing<RecordOf[K]>> {
-  const result = await fetchList(t, op, folderId, query);
-  if (isListing(result)) return result;
-  throw new Error(`reading the fixture's folders failed: ${result.message}`);
-}
-
-/**
- * The fixture's folders in the master view: the root's sub-folders and all their descendants, without
- * the sandbox parent and anything below it (other tests create and delete there while this runs).
- */
-export function fixtureFolders(t: ConformanceContext): Promise<Folder[]> {
-  fixtureFoldersOnce ??= (async () => {
-    const { masterRootFolderId: root, sandboxParentFolderId: sandbox } = t.fixture;
-    const top = (await discoveryList(t, 'folder.getFolders', root)).records.filter((f) => f.id !== sandbox);
-    const all = [...top];
-    for (const f of top) if (f.id !== undefined) all.push(...(await discoveryList(t, 'folder.getFolders', f.id, { recursive: true })).records);
-    const mother = new Map(all.map((f) => [f.id, f.motherId]));
-    const underSandbox = (f: Folder): boolean => {
-      for (let id: number | undefined = f.id, depth = 0; id !== undefined && depth < 100; id = mother.get(id), depth++) if (id === sandbox) return true;
-      return false;
-    };
-    const seen = new Set<number>();
-    return all.filter((f) => f.id !== undefined && !underSandbox(f) && !seen.has(f.id) && Boolean(seen.add(f.id)));
-  })();
-  fixtureFoldersOnce.catch(() => (fixtureFoldersOnce = undefined));
-  return fixtureFoldersOnce;
-}
-
-/** The fixture folder (outside the sandbox) with the most descendant folders, or undefined when no fixture folder has sub-folders. */
-export async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefined> {
-  const folders = await fixtureFolders(t);
-  const parent = new Map(folders.map((f) => [f.id!, f.motherId]));
-  const count = new Map<number, number>();
-  for (const f of folders) {
-    for (let m = f.motherId, depth = 0; m !== undefined && parent.has(m) && depth < 100; m = parent.get(m), depth++) count.set(m, (count.get(m) ?? 0) + 1);
-  }
-  return [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-}
-
-let fileFoldersOnce: Promise<{ folderId: number; files: File[] }[]> | undefined;
-
-/** Fixture folders that hold files (of the first 40 fixture folders), with their files (master view, unfiltered), most files first. */
-export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: number; files: File[] }[]> {
-  fileFoldersOnce ??= (async () => {
-    const out: { folderId: number; files: File[] }[] = [];
-    // A bounded look: a vendor's fixture may hold thousands of folders.
-    for (const f of (await fixtureFolders(t)).slice(0, 40)) {
-      const files = await discoveryList(t, 'folder.getFiles', f.id!);
-      if (files.records.length) out.push({ folderId: f.id!, files: files.records });
-    }
-    return out.sort((a, b) => b.files.length - a.files.length);
-  })();
-  fileFoldersOnce.catch(() => (fileFoldersOnce = undefined));
-  return fileFoldersOnce;
-}
-
-/** A fixture folder with files to filter and sort: the fullest one holding at most `max` files (else the smallest), so lists stay quick. */
-export async function fixtureFileFolder(t: ConformanceContext, max = 60): Promise<{ folderId: number; files: File[] } | undefined> {
-  const folders = await fixtureFileFolders(t);
-  return folders.find((f) => f.files.length <= max) ?? folders.at(-1);
-}
-
-/** Whether the target declares a feature (for checks inside a test that only some targets can answer). */
-export function hasFeature(t: ConformanceContext, feature: ConformanceContext['config']['target']['features'][number]): boolean {
-  return t.config.target.features.includes(feature);
 }

@@ -1,0 +1,123 @@
+/**
+ * The results format: what results.json holds, the one truth of a run from which every report is
+ * derived. Its JSON Schema is schemas/results/results.json; reports/results.ts reads and writes it.
+ */
+
+/** A body as recorded: JSON and short text verbatim, binary as size and digest. */
+export type RecordedBody =
+  | { kind: 'json'; text: string }
+  | { kind: 'text'; contentType: string; text: string }
+  | { kind: 'binary'; contentType: string; size: number; sha256: string }
+  | { kind: 'multipart'; fields: Record<string, string>; files: { name: string; filename?: string; contentType: string; size: number; sha256: string }[] };
+
+/** One request and its answer (or the transport error), as every report shows it. */
+export interface Exchange {
+  seq: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: RecordedBody };
+  response?: { status: number; headers: Record<string, string>; text: string; truncated: boolean; json?: unknown; jsonError?: string };
+  /** How often the request was retried after a 429/503 with Retry-After. */
+  retries?: number;
+  /** Set when no response came: timeout, refused or reset connection. */
+  error?: { code: string; message: string };
+  durationMs: number;
+}
+
+/** A finding as results.json and the reports carry it: the exchange trimmed, the replay lines added. */
+export interface ReportedFinding {
+  requirement: string;
+  check: string;
+  severity: 'error' | 'warning';
+  message: string;
+  exchange?: Exchange;
+  curl?: string;
+  replay: string;
+  /** The fast-check counterexample and path, for findings of a property. */
+  counterexample?: string;
+  path?: string;
+}
+
+/** What a test (or a whole run) sent and received; absent in results written before they were counted. */
+export interface ExchangeCounts {
+  /** Requests sent (a retried request counts once; setup included). */
+  requests?: number;
+  /** Requests that got an answer, whatever its status. */
+  answers?: number;
+  /** Answers with a JSON body: the ones the judge can validate. */
+  jsonAnswers?: number;
+  /** Answers judged against a schema (the operation's, or the envelope for a refusal). */
+  validated?: number;
+  /** Attempts repeated after a 429, or a 503 with Retry-After. */
+  retries?: number;
+}
+
+/** The names of the exchange counts, in the order reports show them. */
+export const EXCHANGE_COUNTS = ['requests', 'answers', 'jsonAnswers', 'validated', 'retries'] as const;
+
+/** One test's outcome. `id` is stable across runs: it never contains a seed or a generated value. */
+export interface TestResult extends ExchangeCounts {
+  id: string;
+  title: string;
+  /** The suite file, relative to the project (e.g. suites/operations/sweep.suite.ts). */
+  file: string;
+  requirement: string;
+  family: string;
+  operation?: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why a test was skipped, or the error of a test that failed without a finding (a setup failure). */
+  reason?: string;
+  durationMs: number;
+  findings: ReportedFinding[];
+  /** Set when the run's expectation file lists the test (reports/expectations.ts): a failure, or either outcome (flaky). */
+  expected?: 'FAIL' | 'FLAKY';
+  /** The test against its expectation; absent when no expectation file lists it. */
+  outcome?: 'expected-fail' | 'unexpected-pass' | 'expired' | 'flaky';
+  /** The expectation entry's reason, issue and end date, for the reports. */
+  expectation?: { reason: string; issue?: string; until?: string };
+}
+
+/** Counts of one group of tests. */
+export interface Counts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** What an expectation file did to a run: failures it excused, passes and expired entries it did not foresee. */
+export interface ExpectationSummary {
+  /** The expectation file, as given. */
+  file: string;
+  expectedFailures: number;
+  unexpectedPasses: number;
+  expired: number;
+  /** Tests of this run the file calls flaky (either outcome allowed), passed or failed; absent in older results. */
+  flaky?: number;
+  /** Ids of the file that name no test of this run. */
+  stale: string[];
+}
+
+/** The counts of a run, overall and per requirement family, the exchange totals and the reasons of skips. */
+export interface Summary extends Counts, ExchangeCounts {
+  warnings: number;
+  byFamily: Record<string, Counts>;
+  skipReasons: Record<string, number>;
+  /** Present when an expectation file was applied; `failed` still counts every failure. */
+  expectations?: ExpectationSummary;
+}
+
+/** Where a run's seed came from: the documented default, `--seed N`, or `--seed random`. */
+export type SeedSource = 'default' | 'given' | 'random';
+
+/** A whole run. */
+export interface Results {
+  tool: { name: 'cms-conformance'; version: string };
+  target: { baseUrl: string; features: string[]; embedded: boolean };
+  seed: number;
+  /** Absent in results written before runs had a default seed. */
+  seedSource?: SeedSource;
+  runs: number;
+  startedAt: string;
+  durationMs: number;
+  summary: Summary;
+  tests: TestResult[];
+}
