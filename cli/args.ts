@@ -16,11 +16,7 @@ export interface Command {
 }
 
 /** Parses options strictly (unknown flags are usage errors), turning node's errors into UsageError. */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
-  args: string[],
-  options: T,
-  allowPositionals = false,
-) {
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {

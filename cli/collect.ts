@@ -18,10 +18,18 @@ export interface DeclaredTest {
 
 /** Collects every conformance test of the suites (imports them, runs no test body, sends nothing). */
 export async function collectTests(): Promise<DeclaredTest[]> {
-  const vitest = await createVitest('test', { config: false, root: projectRoot, include: [SUITE_GLOB], watch: false, reporters: [], passWithNoTests: true });
+  const vitest = await createVitest('test', {
+    config: false,
+    root: projectRoot,
+    include: [SUITE_GLOB],
+    watch: false,
+    reporters: [],
+    passWithNoTests: true,
+  });
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
-    if (unhandledErrors.length) throw new Error(`the suites do not load: ${unhandledErrors.map((e) => (e as Error).message ?? String(e)).join('; ')}`);
+    if (unhandledErrors.length)
+      throw new Error(`the suites do not load: ${unhandledErrors.map((e) => (e as Error).message ?? String(e)).join('; ')}`);
     const tests: DeclaredTest[] = [];
     for (const module of testModules) {
       for (const test of module.children.allTests()) {

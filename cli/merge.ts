@@ -21,7 +21,11 @@ export const command: Command = {
   summary: 'combine the results of sharded runs into one set of reports',
   usage,
   async run(args) {
-    const { values, positionals } = parseOptions(args, { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } }, true);
+    const { values, positionals } = parseOptions(
+      args,
+      { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } },
+      true,
+    );
     if (!positionals.length) throw new UsageError('merge needs at least one results folder or file');
     const outDir = resolve(values.out ?? join(root, 'reports/out'));
     try {

@@ -52,7 +52,9 @@ function provingFinding(tests: readonly TestResult[], ids: readonly string[]): s
     `${t.id}: ${f ? `[${f.requirement}] ${f.check}: ${f.message}` : (t.reason ?? 'failed')}`.slice(0, 300);
   for (const t of tests) {
     if (!ids.includes(t.requirement)) continue;
-    const own = t.findings.find((f) => f.severity === 'error') ?? (should(t.requirement) ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
+    const own =
+      t.findings.find((f) => f.severity === 'error') ??
+      (should(t.requirement) ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
     if (t.status === 'failed' || own) return proof(t, own);
   }
   for (const t of tests) {
@@ -90,7 +92,13 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const declared = await collectTests();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   const cases: ProofCase[] = [];
-  const attempt = async (kind: ProofCase['kind'], name: string, ids: string[], caseSeed: number, session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>): Promise<void> => {
+  const attempt = async (
+    kind: ProofCase['kind'],
+    name: string,
+    ids: string[],
+    caseSeed: number,
+    session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
+  ): Promise<void> => {
     let s;
     try {
       s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
@@ -101,17 +109,39 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       return;
     }
     try {
-      const config: RunConfig = { target: s.target, replayArgs: [], seed: caseSeed, runs, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: s.sandboxFolderId };
+      const config: RunConfig = {
+        target: s.target,
+        replayArgs: [],
+        seed: caseSeed,
+        runs,
+        strict: false,
+        timeoutMs: 10_000,
+        concurrency: 8,
+        sandboxFolderId: s.sandboxFolderId,
+      };
       const pattern = ids.length ? onlyPattern(ids) : undefined;
       const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
       const run = await engine.run(config, pattern, files);
       const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
       const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
-      const detail = kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
-      const c: ProofCase = { kind, name, requirements: ids, seed: caseSeed, ok, detail, tests: run.tests.length, durationMs: run.durationMs, ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}) };
+      const detail =
+        kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
+      const c: ProofCase = {
+        kind,
+        name,
+        requirements: ids,
+        seed: caseSeed,
+        ok,
+        detail,
+        tests: run.tests.length,
+        durationMs: run.durationMs,
+        ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
+      };
       cases.push(c);
       const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
-      log(`${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`);
+      log(
+        `${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`,
+      );
     } finally {
       await s.close();
     }
@@ -142,19 +172,26 @@ export const command: Command = {
     });
     const seed = intOption('seed', values.seed, 1);
     const runs = intOption('runs', values.runs, 10, 1);
-    const cleanSeeds = (values['clean-seeds'] ?? '').split(',').filter(Boolean).map((s) => intOption('clean-seeds', s, 0));
+    const cleanSeeds = (values['clean-seeds'] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((s) => intOption('clean-seeds', s, 0));
     const unknownFault = (values.fault ?? []).filter((n) => !faultCatalogue.some((f) => f.name === n));
     if (unknownFault.length) throw new UsageError(`unknown fault ${unknownFault.join(', ')}`);
     const unknownVariation = (values.variation ?? []).filter((n) => !variationCatalogue.some((v) => v.name === n));
     if (unknownVariation.length) throw new UsageError(`unknown variation ${unknownVariation.join(', ')}`);
     const faults = values['no-faults'] ? [] : faultCatalogue.filter((f) => !values.fault || values.fault.includes(f.name));
-    const variations = values['no-variations'] ? [] : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
+    const variations = values['no-variations']
+      ? []
+      : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
 
     const cases = await prove({ faults, variations, cleanSeeds, seed, runs, log: (line) => console.log(line) });
     const faultCases = cases.filter((c) => c.kind === 'fault');
     const killed = faultCases.filter((c) => c.ok).length;
     const others = cases.filter((c) => c.kind !== 'fault');
-    console.log(`killed ${killed}/${faultCases.length}; harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`);
+    console.log(
+      `killed ${killed}/${faultCases.length}; harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`,
+    );
     if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, runs, cases }, null, 2)}\n`);
     return cases.every((c) => c.ok) ? 0 : 1;
   },

@@ -50,15 +50,19 @@ export function renderTable(reqs: readonly Requirement[], coverage?: ReadonlyMap
     ? [
         ...baseColumns.slice(0, -1),
         { header: 'tests', cell: (r) => String(coverage.get(r.id)?.tests.length ?? 0) },
-        { header: 'last result', cell: (r) => Object.entries(coverage.get(r.id)?.last ?? {}).map(([k, n]) => `${n} ${k}`).join(', ') || '-' },
+        {
+          header: 'last result',
+          cell: (r) =>
+            Object.entries(coverage.get(r.id)?.last ?? {})
+              .map(([k, n]) => `${n} ${k}`)
+              .join(', ') || '-',
+        },
         baseColumns[baseColumns.length - 1]!,
       ]
     : baseColumns;
   const rows = [columns.map((c) => c.header), ...reqs.map((r) => columns.map((c) => c.cell(r)))];
   const widths = columns.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows
-    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '))
-    .join('\n');
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
 export const command: Command = {
@@ -101,7 +105,13 @@ export const command: Command = {
     }
     const coverage = coverageOf(await collectTests(), results);
     if (values.json) {
-      console.log(JSON.stringify(selected.map((r) => ({ ...r, tests: coverage.get(r.id)!.tests.map((t) => t.id), last: coverage.get(r.id)!.last })), null, 2));
+      console.log(
+        JSON.stringify(
+          selected.map((r) => ({ ...r, tests: coverage.get(r.id)!.tests.map((t) => t.id), last: coverage.get(r.id)!.last })),
+          null,
+          2,
+        ),
+      );
     } else {
       console.log(renderTable(selected, coverage));
     }

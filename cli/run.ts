@@ -16,7 +16,6 @@ import { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
-
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
                           [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS]
@@ -76,7 +75,10 @@ export function onlyPattern(patterns: string[]): RegExp | undefined {
 
 function printSummary(results: Results, paths: string[], runErrors: string[], notes: string[]): void {
   const s = results.summary;
-  const lines = ['', `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`];
+  const lines = [
+    '',
+    `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
+  ];
   const families = Object.entries(s.byFamily)
     .map(([f, c]) => `${f} ${c.passed}/${c.total - c.skipped}${c.failed ? ` (${c.failed} failed)` : ''}`)
     .join(', ');
@@ -89,7 +91,9 @@ function printSummary(results: Results, paths: string[], runErrors: string[], no
   lines.push(`  ${seedText(results)} (repeat this run with --seed ${results.seed})`);
   lines.push(`  reports: ${paths.map((p) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p))).join(', ')}`);
   const verdict = verdictOf(results);
-  lines.push(runErrors.length ? 'VERDICT: the run is incomplete: a suite did not load (see the run errors above)' : `VERDICT: ${verdict.text}`);
+  lines.push(
+    runErrors.length ? 'VERDICT: the run is incomplete: a suite did not load (see the run errors above)' : `VERDICT: ${verdict.text}`,
+  );
   console.log(lines.join('\n'));
 }
 
@@ -97,11 +101,20 @@ function printSummary(results: Results, paths: string[], runErrors: string[], no
 async function dryRun(target: Target | undefined, pattern: RegExp | undefined, outDir: string, runs: number): Promise<number> {
   const tests = (await collectTests()).filter((t) => !pattern || pattern.test(`${t.id}`));
   const features: readonly string[] = target ? target.features : FEATURES;
-  const lines = ['cms-conformance: dry run, nothing is sent', target ? `  target ${target.baseUrl} (features: ${features.join(', ') || 'none'})` : `  target: the bundled reference server, started on 127.0.0.1 with a random token (features: ${features.join(', ')})`];
+  const lines = [
+    'cms-conformance: dry run, nothing is sent',
+    target
+      ? `  target ${target.baseUrl} (features: ${features.join(', ') || 'none'})`
+      : `  target: the bundled reference server, started on 127.0.0.1 with a random token (features: ${features.join(', ')})`,
+  ];
   if (target) {
-    const ids = Object.entries(target.fixture).map(([k, v]) => `${k} ${v}`).join(', ');
+    const ids = Object.entries(target.fixture)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     lines.push(`  fixture objects it reads, never changes: ${ids}`);
-    lines.push(`  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, mutates only inside it, and removes it at the end`);
+    lines.push(
+      `  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, mutates only inside it, and removes it at the end`,
+    );
   }
   const skipped = new Map<string, number>();
   const byFile = new Map<string, string[]>();
@@ -179,11 +192,18 @@ export const command: Command = {
     const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
     const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
     const outDir = resolve(values.out ?? join(root, 'reports/out'));
-    const testNamePattern = onlyPattern((values.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean));
-    if (values.target && (values.fault || values['refusal-style'] || values.profile)) throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
+    const testNamePattern = onlyPattern(
+      (values.only ?? [])
+        .flatMap((o) => o.split(','))
+        .map((o) => o.trim())
+        .filter(Boolean),
+    );
+    if (values.target && (values.fault || values['refusal-style'] || values.profile))
+      throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
     const profile = profileOption(values.profile);
     const style = values['refusal-style'];
-    if (style !== undefined && style !== 'status' && style !== 'body') throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
+    if (style !== undefined && style !== 'status' && style !== 'body')
+      throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
 
     const sessionOptions: SessionOptions = {
       ...(values.target ? { targetFile: values.target } : {}),
@@ -219,8 +239,23 @@ export const command: Command = {
         ...(values.strict ? ['--strict'] : []),
         ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
       ];
-      const config: RunConfig = { target, replayArgs, seed, runs, strict: values.strict ?? false, timeoutMs, concurrency, ...(rate ? { rate: rate / workers } : {}), maxRetries, maxRetryWaitMs, ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}), sandboxFolderId: session.sandboxFolderId };
-      console.log(`cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ${seedText({ seed, seedSource })}, ${runs} runs per property`);
+      const config: RunConfig = {
+        target,
+        replayArgs,
+        seed,
+        runs,
+        strict: values.strict ?? false,
+        timeoutMs,
+        concurrency,
+        ...(rate ? { rate: rate / workers } : {}),
+        maxRetries,
+        maxRetryWaitMs,
+        ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
+        sandboxFolderId: session.sandboxFolderId,
+      };
+      console.log(
+        `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ${seedText({ seed, seedSource })}, ${runs} runs per property`,
+      );
       const startedAt = new Date();
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
       let run;
@@ -241,7 +276,12 @@ export const command: Command = {
         tests: run.tests,
       };
       const secrets = [...Object.values(target.auth.query), ...Object.values(target.auth.headers)];
-      const done = finishRun(results, { outDir, secrets, ...(values.expectations ? { expectationsFile: values.expectations } : {}), ...(values.baseline ? { baselineFile: values.baseline } : {}) });
+      const done = finishRun(results, {
+        outDir,
+        secrets,
+        ...(values.expectations ? { expectationsFile: values.expectations } : {}),
+        ...(values.baseline ? { baselineFile: values.baseline } : {}),
+      });
       printSummary(done.results, done.paths, run.runErrors, done.lines);
       return done.exitCode || run.runErrors.length ? 1 : 0;
     } finally {

@@ -89,7 +89,16 @@ export const command: Command = {
     }
     let server;
     try {
-      server = await startReferenceServer({ host: values.host, port, fixture, profile, faults: values.fault, ...(refusalStyle ? { refusalStyle } : {}), authToken, logger: true });
+      server = await startReferenceServer({
+        host: values.host,
+        port,
+        fixture,
+        profile,
+        faults: values.fault,
+        ...(refusalStyle ? { refusalStyle } : {}),
+        authToken,
+        logger: true,
+      });
     } catch (err) {
       throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as Error).message}`);
     }

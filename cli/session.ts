@@ -57,7 +57,8 @@ export interface Session {
 
 /** Resolves the target of a session without sending anything (for --dry-run too). */
 export function loadTarget(options: Pick<SessionOptions, 'targetFile' | 'baseUrl'>): Target | undefined {
-  if (options.baseUrl !== undefined && !/^https?:\/\/[^/]/.test(options.baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${options.baseUrl}"`);
+  if (options.baseUrl !== undefined && !/^https?:\/\/[^/]/.test(options.baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, got "${options.baseUrl}"`);
   if (!options.targetFile) return undefined;
   let target: Target;
   try {
@@ -77,14 +78,27 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const { startReferenceServer } = await import('../server/index.ts');
     let server;
     try {
-      server = await startReferenceServer({ port: 0, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.profile ? { profile: options.profile } : {}), authToken: options.authToken ?? randomBytes(16).toString('hex'), ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}) });
+      server = await startReferenceServer({
+        port: 0,
+        faults: options.faults ?? [],
+        variations: options.variations ?? [],
+        ...(options.profile ? { profile: options.profile } : {}),
+        authToken: options.authToken ?? randomBytes(16).toString('hex'),
+        ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}),
+      });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
     target = options.baseUrl ? { ...server.target, baseUrl: options.baseUrl.replace(/\/+$/, '') } : server.target;
     stopServer = () => server.close();
   }
-  const transport = new Transport(target, { timeoutMs: options.timeoutMs, concurrency: options.concurrency, ...(options.rate ? { rate: options.rate } : {}), maxRetries: options.maxRetries, maxRetryWaitMs: options.maxRetryWaitMs });
+  const transport = new Transport(target, {
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    ...(options.rate ? { rate: options.rate } : {}),
+    maxRetries: options.maxRetries,
+    maxRetryWaitMs: options.maxRetryWaitMs,
+  });
   const abandon = async () => {
     await transport.close();
     await stopServer();
@@ -99,7 +113,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     sandboxFolderId = (await createFolder((spec) => transport.send(spec), target.fixture.sandboxParentFolderId, sandboxName())).id;
   } catch (err) {
     await abandon();
-    throw new SessionError(`cannot create the sandbox (${SANDBOX_PREFIX}...) under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`, 2);
+    throw new SessionError(
+      `cannot create the sandbox (${SANDBOX_PREFIX}...) under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${(err as Error).message}`,
+      2,
+    );
   }
   let closed = false;
   return {
@@ -110,7 +127,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       if (closed) return;
       closed = true;
       if (!(await removeFolder(transport, sandboxFolderId))) {
-        console.error(`cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`);
+        console.error(
+          `cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`,
+        );
       }
       await abandon();
     },

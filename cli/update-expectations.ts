@@ -1,5 +1,13 @@
 /** `cms-conformance update-expectations`: writes or updates a target's expectation file from one or more runs. */
-import { FLAKY, isFlaky, loadExpectationsIfPresent, todayUtc, writeExpectations, type Expectation, type Expectations } from '../reports/expectations.ts';
+import {
+  FLAKY,
+  isFlaky,
+  loadExpectationsIfPresent,
+  todayUtc,
+  writeExpectations,
+  type Expectation,
+  type Expectations,
+} from '../reports/expectations.ts';
 import { oneLine } from '../reports/markdown.ts';
 import { ReportInputError, loadResults } from '../reports/results.ts';
 import type { Results, TestResult } from '../schemas/results.ts';
@@ -35,10 +43,30 @@ const seedList = (seeds: readonly number[] = []) => `seed${seeds.length === 1 ? 
 const union = (a: readonly number[] | undefined, b: readonly number[]) => [...new Set([...(a ?? []), ...b])].sort((x, y) => x - y);
 
 function flakyEntry(existing: Expectation | undefined, seen: Seen): Expectation {
-  const seeds = { PASS: union(existing?.seeds?.PASS, seen.passed.map((r) => r.seed)), FAIL: union(existing?.seeds?.FAIL, seen.failed.map((f) => f.run.seed)) };
+  const seeds = {
+    PASS: union(
+      existing?.seeds?.PASS,
+      seen.passed.map((r) => r.seed),
+    ),
+    FAIL: union(
+      existing?.seeds?.FAIL,
+      seen.failed.map((f) => f.run.seed),
+    ),
+  };
   const first = seen.failed[0];
-  const reason = existing?.reason ?? oneLine(`flaky since ${first ? first.run.startedAt.slice(0, 10) : todayUtc()}: ${first ? firstProblem(first.test) : 'passes and fails'}`, 300);
-  return { expected: FLAKY, reason, ...(existing?.issue ? { issue: existing.issue } : {}), ...(existing?.until ? { until: existing.until } : {}), seeds };
+  const reason =
+    existing?.reason ??
+    oneLine(
+      `flaky since ${first ? first.run.startedAt.slice(0, 10) : todayUtc()}: ${first ? firstProblem(first.test) : 'passes and fails'}`,
+      300,
+    );
+  return {
+    expected: FLAKY,
+    reason,
+    ...(existing?.issue ? { issue: existing.issue } : {}),
+    ...(existing?.until ? { until: existing.until } : {}),
+    seeds,
+  };
 }
 
 export const command: Command = {
@@ -68,30 +96,38 @@ export const command: Command = {
         if (s.passed.length && s.failed.length) {
           next[id] = flakyEntry(existing, s);
           const changed = JSON.stringify(next[id]) !== JSON.stringify(existing);
-          if (changed) lines.push(`flaky    ${id} (passed with ${seedList(next[id].seeds?.PASS)}; failed with ${seedList(next[id].seeds?.FAIL)})`);
+          if (changed)
+            lines.push(`flaky    ${id} (passed with ${seedList(next[id].seeds?.PASS)}; failed with ${seedList(next[id].seeds?.FAIL)})`);
         } else if (existing && isFlaky(existing)) {
           // One outcome in these runs does not make a flaky test steady: only its seeds are added.
           next[id] = flakyEntry(existing, s);
-          if (!s.failed.length && s.passed.length) lines.push(`kept     ${id} (flaky; passed in every run given: remove it by hand once the cause is fixed)`);
+          if (!s.failed.length && s.passed.length)
+            lines.push(`kept     ${id} (flaky; passed in every run given: remove it by hand once the cause is fixed)`);
         } else if (s.passed.length && existing) {
           delete next[id];
           lines.push(`removed  ${id} (passes now)`);
         } else if (s.failed.length && !existing) {
           const first = s.failed[0]!;
-          next[id] = { expected: 'FAIL', reason: oneLine(`failing since ${first.run.startedAt.slice(0, 10)}: ${firstProblem(first.test)}`, 300) };
+          next[id] = {
+            expected: 'FAIL',
+            reason: oneLine(`failing since ${first.run.startedAt.slice(0, 10)}: ${firstProblem(first.test)}`, 300),
+          };
           lines.push(`added    ${id}`);
         } else if (s.failed.length && existing?.until !== undefined && existing.until < today) {
           lines.push(`expired  ${id} (until ${existing.until}): extend "until" or fix the target`);
         }
       }
-      for (const id of Object.keys(before).filter((k) => !seen.has(k))) lines.push(`stale    ${id} (not in ${runs.length > 1 ? 'these runs' : 'this run'}; kept)`);
+      for (const id of Object.keys(before).filter((k) => !seen.has(k)))
+        lines.push(`stale    ${id} (not in ${runs.length > 1 ? 'these runs' : 'this run'}; kept)`);
     } catch (err) {
       if (err instanceof ReportInputError) throw new UsageError(err.message);
       throw err;
     }
     writeExpectations(values.out, next);
     const changed = lines.filter((l) => /^(added|removed|flaky)/.test(l)).length;
-    console.log([...lines, `${values.out}: ${Object.keys(next).length} entries (${changed ? `${changed} changed` : 'unchanged'})`].join('\n'));
+    console.log(
+      [...lines, `${values.out}: ${Object.keys(next).length} entries (${changed ? `${changed} changed` : 'unchanged'})`].join('\n'),
+    );
     return 0;
   },
 };

@@ -220,7 +220,10 @@ class Compiler {
     let node: unknown = this.document(docUrl);
     if (fragment === '') return node as Schema;
     if (!fragment.startsWith('/')) throw new Error(`fromSchema: only JSON Pointer fragments are supported: ${url}`);
-    for (const segment of fragment.slice(1).split('/').map((p) => unescapePointer(decodeURIComponent(p)))) {
+    for (const segment of fragment
+      .slice(1)
+      .split('/')
+      .map((p) => unescapePointer(decodeURIComponent(p)))) {
       node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
       if (node === undefined) throw new Error(`fromSchema: $ref does not resolve: ${url}`);
     }
@@ -289,7 +292,10 @@ class Compiler {
     if (ctx.stack.filter((u) => u === url).length > this.maxDepth) return null;
     // Depth-aware memo: the arbitrary depends only on how deep each ref it can reach is already nested.
     const reach = this.reach(url);
-    const depths = ctx.stack.filter((u) => reach.has(u)).sort().join(' ');
+    const depths = ctx.stack
+      .filter((u) => reach.has(u))
+      .sort()
+      .join(' ');
     const key = `${url}|${depths}|${this.byPointer.length > 0 ? ctx.path.join('/') : ''}`;
     if (this.memo.has(key)) return this.memo.get(key)!;
     const arb = this.compile(this.resolve(url), { stack: [...ctx.stack, url], path: ctx.path, where: url });
@@ -391,9 +397,7 @@ class Compiler {
     const names: string[] = [];
     const arbs: fc.Arbitrary<unknown>[] = [];
     for (const [name, member] of members) {
-      const arb =
-        this.override(ctx, name) ??
-        this.compile(member, this.child(ctx, name, `properties/${escapePointer(name)}`));
+      const arb = this.override(ctx, name) ?? this.compile(member, this.child(ctx, name, `properties/${escapePointer(name)}`));
       if (arb === null) {
         if (required.has(name)) return null;
         continue;
@@ -421,9 +425,7 @@ class Compiler {
     const none = fc.constant<[string, unknown][]>([]);
     if (isObject(additional)) {
       const value = this.compile(additional, this.child(ctx, '*', 'additionalProperties'));
-      return value
-        ? fc.array(fc.tuple(anyString, value), { maxLength: this.maxArrayLength, depthIdentifier: this.depth })
-        : none;
+      return value ? fc.array(fc.tuple(anyString, value), { maxLength: this.maxArrayLength, depthIdentifier: this.depth }) : none;
     }
     if (additional === false || !this.extraMembers) return none;
     return fc.array(fc.tuple(unknownMemberName, anyJson), { minLength: 1, maxLength: 3 });
@@ -456,10 +458,7 @@ const anyString: fc.Arbitrary<string> = fc.oneof(
 );
 // A JSON round trip keeps exactly what survives the wire (no -0).
 const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)));
-const unknownMemberName = fc.oneof(
-  fc.constantFrom('@class', 'inBackground', 'x-vendor'),
-  fc.string({ minLength: 1, maxLength: 10 }),
-);
+const unknownMemberName = fc.oneof(fc.constantFrom('@class', 'inBackground', 'x-vendor'), fc.string({ minLength: 1, maxLength: 10 }));
 
 // Compiled arbitraries: per overrides object (by identity), then per schema and options.
 const NO_OVERRIDES = {};

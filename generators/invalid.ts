@@ -84,7 +84,9 @@ export function convertedValue(type: JsonType | undefined, value: unknown): stri
   if (type === 'integer' || type === 'number') {
     const text = typeof value === 'string' ? value.trim() : '';
     const pattern = type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-    return pattern.test(text) && Number.isFinite(Number(text)) && (type === 'number' || Number.isSafeInteger(Number(text))) ? Number(text) : undefined;
+    return pattern.test(text) && Number.isFinite(Number(text)) && (type === 'number' || Number.isSafeInteger(Number(text)))
+      ? Number(text)
+      : undefined;
   }
   if (type === 'boolean') {
     if (typeof value === 'number') return Number.isInteger(value) ? value !== 0 : undefined;
@@ -123,7 +125,12 @@ export function invalidBodies(schemaRef: string, base: Record<string, unknown>):
     const type = typeOf(follow(schema).schema);
     for (const value of otherTypes(type, current)) {
       const converted = convertedValue(type, value);
-      out.push({ pointer: `/${path.join('/')}`, value, body: setPointer(base, path, value), ...(converted === undefined ? {} : { converted }) });
+      out.push({
+        pointer: `/${path.join('/')}`,
+        value,
+        body: setPointer(base, path, value),
+        ...(converted === undefined ? {} : { converted }),
+      });
     }
   };
   for (const [name, raw] of Object.entries((root.schema.properties ?? {}) as Record<string, JsonSchema>)) {

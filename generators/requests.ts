@@ -60,7 +60,19 @@ interface Subject {
 
 type Query = Record<string, QueryValue | undefined>;
 
-const LEGACY_SORTBY = ['name', 'cdate', 'edate', 'pdate', 'filename', 'template', 'folder', 'masterNode', 'priority', 'excluded', 'deletedat'];
+const LEGACY_SORTBY = [
+  'name',
+  'cdate',
+  'edate',
+  'pdate',
+  'filename',
+  'template',
+  'folder',
+  'masterNode',
+  'priority',
+  'excluded',
+  'deletedat',
+];
 // Contract 4.3: GET /file is "sorted by id, name, niceUrl, alternateUrls, fileSize, fileType"; folders by common item fields.
 const SORT_ATTRIBUTES: Record<string, string[]> = {
   'file.list': ['id', 'name', 'niceUrl', 'alternateUrls', 'fileSize', 'fileType'],
@@ -221,11 +233,17 @@ function fileSubject(w: World, op: Operation, mode: 'read' | 'write', among?: re
 }
 
 /** Several objects for a multivalued `id` with the view they are seen in: `ids` in the master view, `channelIds` (inherited sandbox objects) also in the channel's. */
-function idsInView(w: World, op: Operation, ids: readonly number[], channelIds: readonly number[] = []): fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }> {
+function idsInView(
+  w: World,
+  op: Operation,
+  ids: readonly number[],
+  channelIds: readonly number[] = [],
+): fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }> {
   const withNode = hasParam(op, 'nodeId');
   const options = [fc.record({ ids: several(nonEmpty(ids, 'object', op))!, nodeId: pick(masterViews(w, withNode)) })];
   const channel = channelOf(w);
-  if (channel !== undefined && withNode && channelIds.length) options.push(fc.record({ ids: several(channelIds)!, nodeId: fc.constant<number | undefined>(channel) }));
+  if (channel !== undefined && withNode && channelIds.length)
+    options.push(fc.record({ ids: several(channelIds)!, nodeId: fc.constant<number | undefined>(channel) }));
   return fc.oneof(...options);
 }
 
@@ -344,7 +362,9 @@ type Model<T> = { [K in keyof T]-?: fc.Arbitrary<Exclude<T[K], undefined>> };
 function body<T>(model: Partial<Model<T>>, required: readonly (keyof T & string)[] = []): fc.Arbitrary<T> {
   const members = Object.entries(model) as [string, fc.Arbitrary<unknown>][];
   const absentWeight = absentWeightFor(members.length - required.length);
-  const arbs = Object.fromEntries(members.map(([k, arb]) => [k, (required as readonly string[]).includes(k) ? arb : sometimes(arb, absentWeight)]));
+  const arbs = Object.fromEntries(
+    members.map(([k, arb]) => [k, (required as readonly string[]).includes(k) ? arb : sometimes(arb, absentWeight)]),
+  );
   return fc.record(arbs).map((generated) => withoutUndefined(generated) as T);
 }
 
@@ -371,7 +391,12 @@ function spec(op: Operation, parts: Omit<RequestSpec, 'method'>): RequestSpec {
  * A request about one subject: the path parameter names it (without one, Group F's folderId does)
  * and, where the operation has one, `nodeId` carries the view the subject is seen in.
  */
-function onSubject(op: Operation, w: World, subject: fc.Arbitrary<Subject>, bodyOf?: (s: Subject) => fc.Arbitrary<unknown>): fc.Arbitrary<RequestSpec> {
+function onSubject(
+  op: Operation,
+  w: World,
+  subject: fc.Arbitrary<Subject>,
+  bodyOf?: (s: Subject) => fc.Arbitrary<unknown>,
+): fc.Arbitrary<RequestSpec> {
   const pathParam = op.parameters.find((p) => p.in === 'path');
   return subject.chain((s) => {
     const fixed: Query = hasParam(op, 'nodeId') ? { nodeId: s.nodeId } : {};
@@ -383,10 +408,17 @@ function onSubject(op: Operation, w: World, subject: fc.Arbitrary<Subject>, body
 }
 
 /** A request with a list of ids in a multivalued query `id`, seen in one view. */
-function onIds(op: Operation, w: World, chosen: fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }>, bodyOf?: () => fc.Arbitrary<unknown>): fc.Arbitrary<RequestSpec> {
+function onIds(
+  op: Operation,
+  w: World,
+  chosen: fc.Arbitrary<{ ids: number[]; nodeId: number | undefined }>,
+  bodyOf?: () => fc.Arbitrary<unknown>,
+): fc.Arbitrary<RequestSpec> {
   return fc
     .tuple(chosen, queryOf(op, w, { id: undefined, nodeId: undefined }), bodyOf ? bodyOf() : fc.constant(undefined))
-    .map(([{ ids, nodeId }, query, json]) => spec(op, { path: pathOf(op), query: { ...query, id: ids.map(String), ...(nodeId === undefined ? {} : { nodeId }) }, json }));
+    .map(([{ ids, nodeId }, query, json]) =>
+      spec(op, { path: pathOf(op), query: { ...query, id: ids.map(String), ...(nodeId === undefined ? {} : { nodeId }) }, json }),
+    );
 }
 
 const foregroundTime = (): fc.Arbitrary<number> => pick([0, 1, 5]);
@@ -395,9 +427,17 @@ const foregroundTime = (): fc.Arbitrary<number> => pick([0, 1, 5]);
 function disinheritBody(w: World, op: Operation): fc.Arbitrary<DisinheritRequest> {
   const channels = [requireChannel(w, op)];
   const roles = fc.array(pick(['disinherit', 'reinherit', 'neither'] as const), { minLength: channels.length, maxLength: channels.length });
-  return fc.tuple(body<DisinheritRequest>({ exclude: fc.boolean(), recursive: fc.boolean(), disinheritDefault: fc.boolean() }), sometimes(roles)).map(([flags, role]) =>
-    role ? { ...flags, disinherit: channels.filter((_, i) => role[i] === 'disinherit'), reinherit: channels.filter((_, i) => role[i] === 'reinherit') } : flags,
-  );
+  return fc
+    .tuple(body<DisinheritRequest>({ exclude: fc.boolean(), recursive: fc.boolean(), disinheritDefault: fc.boolean() }), sometimes(roles))
+    .map(([flags, role]) =>
+      role
+        ? {
+            ...flags,
+            disinherit: channels.filter((_, i) => role[i] === 'disinherit'),
+            reinherit: channels.filter((_, i) => role[i] === 'reinherit'),
+          }
+        : flags,
+    );
 }
 
 /** The data part of an upload, named `fileBinaryData` unless a custom name is given (reference notes). */
@@ -409,7 +449,8 @@ type Builder = (w: World, op: Operation) => fc.Arbitrary<RequestSpec>;
 
 const readFolder: Builder = (w, op) => onSubject(op, w, folderSubject(w, op, 'read'));
 const readFile: Builder = (w, op) => onSubject(op, w, fileSubject(w, op, 'read'));
-const findIn: Builder = (w, op) => pick([0, ...readableFolders(w)]).chain((folderId) => queryOf(op, w, { folderId }).map((query) => spec(op, { path: pathOf(op), query })));
+const findIn: Builder = (w, op) =>
+  pick([0, ...readableFolders(w)]).chain((folderId) => queryOf(op, w, { folderId }).map((query) => spec(op, { path: pathOf(op), query })));
 
 /**
  * A usage query: the files whose users are listed (repeated) and the view they are seen in, plus the
@@ -429,7 +470,11 @@ const builders: Record<string, Builder> = {
     const i18n = (value: fc.Arbitrary<string>) => fc.dictionary(pick(languages), value, { minKeys: 1, maxKeys: languages.length });
     // A start page needs a template: with none known, startpage stays false.
     const start = w.templateIds?.length
-      ? fc.oneof(fc.constant({}), fc.constant({ startpage: false }), pick(w.templateIds).map((templateId) => ({ startpage: true, templateId })))
+      ? fc.oneof(
+          fc.constant({}),
+          fc.constant({ startpage: false }),
+          pick(w.templateIds).map((templateId) => ({ startpage: true, templateId })),
+        )
       : fc.oneof(fc.constant({}), fc.constant({ startpage: false }));
     return fc.tuple(folderSubject(w, op, 'write', true), start).chain(([mother, startpage]) =>
       body<FolderCreateRequest>(
@@ -440,7 +485,14 @@ const builders: Record<string, Builder> = {
           publishDir: pick(['/', '/news/', 'archiv', '/a/b/', '']),
           failOnDuplicate: fc.boolean(),
           nodeId: fc.constant(w.fixture.masterNodeId),
-          ...(languages.length ? { language: pick(languages), nameI18n: i18n(uniqueFolderName()), descriptionI18n: i18n(description()), publishDirI18n: i18n(pick(['/', '/en/', '/de/'])) } : {}),
+          ...(languages.length
+            ? {
+                language: pick(languages),
+                nameI18n: i18n(uniqueFolderName()),
+                descriptionI18n: i18n(description()),
+                publishDirI18n: i18n(pick(['/', '/en/', '/de/'])),
+              }
+            : {}),
         },
         ['name', 'motherId'],
       ).map((json) => spec(op, { path: pathOf(op), json: { ...json, ...startpage } })),
@@ -495,7 +547,9 @@ const builders: Record<string, Builder> = {
   'folder.localizations': readFolder,
   'folder.localize': (w, op) => {
     const channelId = requireChannel(w, op);
-    return onSubject(op, w, folderSubject(w, op, 'write'), () => body<LocalizeRequest>({ channelId: fc.constant(channelId), foregroundTime: foregroundTime() }, ['channelId']));
+    return onSubject(op, w, folderSubject(w, op, 'write'), () =>
+      body<LocalizeRequest>({ channelId: fc.constant(channelId), foregroundTime: foregroundTime() }, ['channelId']),
+    );
   },
   'file.list': readFolder,
   'file.copy': (w, op) =>
@@ -517,7 +571,11 @@ const builders: Record<string, Builder> = {
         folderSubject(w, op, 'write'),
         uniqueFileName(),
         fc.boolean(),
-        body<{ description: string; nodeId: string; overwrite: string }>({ description: description(), nodeId: fc.constant(String(w.fixture.masterNodeId)), overwrite: pick(['true', 'false']) }),
+        body<{ description: string; nodeId: string; overwrite: string }>({
+          description: description(),
+          nodeId: fc.constant(String(w.fixture.masterNodeId)),
+          overwrite: pick(['true', 'false']),
+        }),
       )
       .chain(([folder, name, nameField, fields]) =>
         dataPart(name).map((part) =>
@@ -541,7 +599,9 @@ const builders: Record<string, Builder> = {
           nodeId: fc.constant(w.fixture.masterNodeId),
           overwriteExisting: fc.boolean(),
           niceURL: fc.constant(`/cmsconf/${t}`),
-          alternateURLs: fc.uniqueArray(pick(['a', 'b', 'c']), { maxLength: 2 }).map((suffixes) => suffixes.map((s) => `/cmsconf/${t}-${s}`)),
+          alternateURLs: fc
+            .uniqueArray(pick(['a', 'b', 'c']), { maxLength: 2 })
+            .map((suffixes) => suffixes.map((s) => `/cmsconf/${t}-${s}`)),
           // `properties` name object properties of the target; none is known to exist, so it stays out.
         },
         ['folderId', 'name', 'sourceURL'],
@@ -563,14 +623,26 @@ const builders: Record<string, Builder> = {
           spec(op, {
             path: pathOf(op),
             // databodypart is "the custom name of the file data part": when sent, the data part carries that name.
-            query: withoutUndefined({ ...query, folderId: String(folder.id), qqfile: withQqfile ? name : undefined, databodypart: partName, nodeId }),
+            query: withoutUndefined({
+              ...query,
+              folderId: String(folder.id),
+              qqfile: withQqfile ? name : undefined,
+              databodypart: partName,
+              nodeId,
+            }),
             multipart: { files: [part] },
           }),
         ),
       ),
   'file.createSimple.raw': (w, op) =>
     fc
-      .tuple(folderSubject(w, op, 'write'), uniqueFileName(), pick([undefined, 0, w.fixture.masterNodeId]), queryOf(op, w, { folderId: undefined, qqfile: undefined, databodypart: undefined, nodeId: undefined }), fileContent())
+      .tuple(
+        folderSubject(w, op, 'write'),
+        uniqueFileName(),
+        pick([undefined, 0, w.fixture.masterNodeId]),
+        queryOf(op, w, { folderId: undefined, qqfile: undefined, databodypart: undefined, nodeId: undefined }),
+        fileContent(),
+      )
       .map(([folder, name, nodeId, query, data]) =>
         spec(op, {
           path: pathOf(op),
@@ -586,33 +658,62 @@ const builders: Record<string, Builder> = {
   'file.localizations': readFile,
   'file.localize': (w, op) => {
     const channelId = requireChannel(w, op);
-    return onSubject(op, w, fileSubject(w, op, 'write'), () => body<LocalizeRequest>({ channelId: fc.constant(channelId), foregroundTime: foregroundTime() }, ['channelId']));
+    return onSubject(op, w, fileSubject(w, op, 'write'), () =>
+      body<LocalizeRequest>({ channelId: fc.constant(channelId), foregroundTime: foregroundTime() }, ['channelId']),
+    );
   },
   'file.move': (w, op) =>
     onSubject(op, w, fileSubject(w, op, 'write'), () =>
       folderSubject(w, op, 'write').chain((target) =>
-        body<ObjectMoveRequest>({ folderId: fc.constant(target.id), nodeId: fc.constant(w.fixture.masterNodeId), allLanguages: fc.boolean() }, ['folderId']),
+        body<ObjectMoveRequest>(
+          { folderId: fc.constant(target.id), nodeId: fc.constant(w.fixture.masterNodeId), allLanguages: fc.boolean() },
+          ['folderId'],
+        ),
       ),
     ),
   'file.push2master': (w, op) => {
     const channelId = requireChannel(w, op);
     return onSubject(op, w, fileSubject(w, op, 'write', nonEmpty(w.localizedFiles ?? [], 'localized file', op)), () =>
       body<PushToMasterRequest>(
-        { channelId: fc.constant(channelId), masterId: fc.constant(w.fixture.masterNodeId), recursive: fc.boolean(), foregroundTime: foregroundTime(), types: fc.shuffledSubarray(OBJECT_TYPES) },
+        {
+          channelId: fc.constant(channelId),
+          masterId: fc.constant(w.fixture.masterNodeId),
+          recursive: fc.boolean(),
+          foregroundTime: foregroundTime(),
+          types: fc.shuffledSubarray(OBJECT_TYPES),
+        },
         ['channelId'],
       ),
     );
   },
   'file.save.json': (w, op) =>
     onSubject(op, w, fileSubject(w, op, 'write'), (s) =>
-      body<FileSaveRequest>({ file: body<Record<string, unknown>>({ id: fc.constant(s.id), name: uniqueFileName(), description: description() }), failOnDuplicate: fc.boolean() }, ['file']),
+      body<FileSaveRequest>(
+        {
+          file: body<Record<string, unknown>>({ id: fc.constant(s.id), name: uniqueFileName(), description: description() }),
+          failOnDuplicate: fc.boolean(),
+        },
+        ['file'],
+      ),
     ),
   'file.save.multipart': (w, op) =>
-    fc.tuple(fileSubject(w, op, 'write'), uniqueFileName()).chain(([file, name]) => dataPart(name).map((part) => spec(op, { path: pathOf(op, { id: file.ref }), multipart: { files: [part] } }))),
+    fc
+      .tuple(fileSubject(w, op, 'write'), uniqueFileName())
+      .chain(([file, name]) =>
+        dataPart(name).map((part) => spec(op, { path: pathOf(op, { id: file.ref }), multipart: { files: [part] } })),
+      ),
   'file.unlocalize': (w, op) => {
     const channelId = requireChannel(w, op);
     return onSubject(op, w, fileSubject(w, op, 'write', nonEmpty(w.localizedFiles ?? [], 'localized file', op)), () =>
-      body<UnlocalizeRequest>({ channelId: fc.constant(channelId), recursive: fc.boolean(), foregroundTime: foregroundTime(), types: fc.shuffledSubarray(OBJECT_TYPES) }, ['channelId']),
+      body<UnlocalizeRequest>(
+        {
+          channelId: fc.constant(channelId),
+          recursive: fc.boolean(),
+          foregroundTime: foregroundTime(),
+          types: fc.shuffledSubarray(OBJECT_TYPES),
+        },
+        ['channelId'],
+      ),
     );
   },
   'file.usage.file': (w, op) => usage(w, op, 'id'),

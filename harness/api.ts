@@ -4,7 +4,31 @@
  * is a step the test relies on: if it is refused or unanswered, the test cannot judge, and says so.
  */
 import { getOperation } from '../schemas/operations.ts';
-import type { DisinheritResponse, FileDisinheritSetResponse, FileListResponse, FileLoadResponse, FileUploadResponse, FileUsageListResponse, FolderExternalLinksResponse, FolderListResponse, FolderLoadResponse, FolderObjectCountResponse, FolderUsageListResponse, FoundFilesListResponse, GenericResponse, ItemListResponse, LegacyFileListResponse, LegacyFolderListResponse, LegacyPageListResponse, LocalizationInfoResponse, LocalizationsResponse, MultiDisinheritResponse, PageUsageListResponse, ReferencedSyncableObjectsListResponse, TemplateListResponse } from '../schemas/types.ts';
+import type {
+  DisinheritResponse,
+  FileDisinheritSetResponse,
+  FileListResponse,
+  FileLoadResponse,
+  FileUploadResponse,
+  FileUsageListResponse,
+  FolderExternalLinksResponse,
+  FolderListResponse,
+  FolderLoadResponse,
+  FolderObjectCountResponse,
+  FolderUsageListResponse,
+  FoundFilesListResponse,
+  GenericResponse,
+  ItemListResponse,
+  LegacyFileListResponse,
+  LegacyFolderListResponse,
+  LegacyPageListResponse,
+  LocalizationInfoResponse,
+  LocalizationsResponse,
+  MultiDisinheritResponse,
+  PageUsageListResponse,
+  ReferencedSyncableObjectsListResponse,
+  TemplateListResponse,
+} from '../schemas/types.ts';
 import { isRefusal, responseCode, type Finding } from './checks.ts';
 import type { Exchange, RequestSpec } from './transport.ts';
 
@@ -115,7 +139,13 @@ export class SetupError extends Error {
 
 /** A finding for a step the test relied on and that failed: the test cannot judge its requirement. */
 export function stepFinding(requirement: string, operationId: string, exchange: Exchange, problem: string): Finding {
-  return { requirement, check: 'step', severity: 'error', message: `${operationId} (a step this test relies on) failed: ${problem}`, exchange };
+  return {
+    requirement,
+    check: 'step',
+    severity: 'error',
+    message: `${operationId} (a step this test relies on) failed: ${problem}`,
+    exchange,
+  };
 }
 
 /**

@@ -17,7 +17,13 @@ export interface Finding {
 }
 
 /** Builds a finding: the one way suites, steps and the judge make them. */
-export function finding(requirement: string, check: string, message: string, exchange?: Exchange, severity: Finding['severity'] = 'error'): Finding {
+export function finding(
+  requirement: string,
+  check: string,
+  message: string,
+  exchange?: Exchange,
+  severity: Finding['severity'] = 'error',
+): Finding {
   return { requirement, check, severity, message, exchange };
 }
 
@@ -44,7 +50,8 @@ export function checkAnswered(exchange: Exchange, requirement: string): Finding[
 /** "A 5xx status is never an acceptable refusal of a client mistake." */
 export function checkNo5xx(exchange: Exchange, requirement: string): Finding[] {
   const status = exchange.response?.status;
-  if (status !== undefined && status >= 500) return [finding(requirement, 'no5xx', `answered ${status}: a server error, never acceptable`, exchange)];
+  if (status !== undefined && status >= 500)
+    return [finding(requirement, 'no5xx', `answered ${status}: a server error, never acceptable`, exchange)];
   return checkAnswered(exchange, requirement);
 }
 
@@ -60,7 +67,14 @@ export function checkSucceeded(exchange: Exchange, requirement: string): Finding
   if (status >= 500 || jsonError !== undefined) return []; // ENV-08 and ENV-01, found by the judge
   if (!isRefusal(exchange)) return [];
   const message = (json as { responseInfo?: { responseMessage?: unknown } } | null)?.responseInfo?.responseMessage;
-  return [finding(requirement, 'refused', `a valid request was refused: status ${status}, responseCode ${JSON.stringify(responseCode(exchange))}${message ? `, "${String(message)}"` : ''}`, exchange)];
+  return [
+    finding(
+      requirement,
+      'refused',
+      `a valid request was refused: status ${status}, responseCode ${JSON.stringify(responseCode(exchange))}${message ? `, "${String(message)}"` : ''}`,
+      exchange,
+    ),
+  ];
 }
 
 /**
@@ -70,7 +84,15 @@ export function checkSucceeded(exchange: Exchange, requirement: string): Finding
 export function checkRefused(exchange: Exchange, requirement: string, what: string): Finding[] {
   const answered = checkNo5xx(exchange, requirement);
   if (answered.length) return answered;
-  if (!isRefusal(exchange)) return [finding(requirement, 'refusal', `${what}, but the request succeeded (status ${exchange.response!.status}, responseCode ${JSON.stringify(responseCode(exchange))})`, exchange)];
+  if (!isRefusal(exchange))
+    return [
+      finding(
+        requirement,
+        'refusal',
+        `${what}, but the request succeeded (status ${exchange.response!.status}, responseCode ${JSON.stringify(responseCode(exchange))})`,
+        exchange,
+      ),
+    ];
   return [];
 }
 
@@ -78,6 +100,7 @@ export function checkRefused(exchange: Exchange, requirement: string, what: stri
 export function checkHandled(exchange: Exchange, requirement: string): Finding[] {
   const answered = checkNo5xx(exchange, requirement);
   if (answered.length) return answered;
-  if (exchange.response!.jsonError !== undefined) return [finding(requirement, 'json', `answered ${exchange.response!.status} with a body that is not JSON`, exchange)];
+  if (exchange.response!.jsonError !== undefined)
+    return [finding(requirement, 'json', `answered ${exchange.response!.status} with a body that is not JSON`, exchange)];
   return [];
 }

@@ -41,7 +41,11 @@ export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number
       const top = (await t.must('folder.getFolders', { path: { id: root }, query: { maxItems: -1, ...view } })).folders ?? [];
       const all = top.filter((f) => f.id === undefined || !sandboxes.includes(f.id));
       for (const f of [...all]) {
-        if (f.id !== undefined) all.push(...((await t.must('folder.getFolders', { path: { id: f.id }, query: { recursive: true, maxItems: -1, ...view } })).folders ?? []));
+        if (f.id !== undefined)
+          all.push(
+            ...((await t.must('folder.getFolders', { path: { id: f.id }, query: { recursive: true, maxItems: -1, ...view } })).folders ??
+              []),
+          );
       }
       const sandboxed = subtreeIds(all, sandboxes);
       const seen = new Set<number>();

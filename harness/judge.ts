@@ -72,8 +72,16 @@ export function operationOfExchange(exchange: Exchange, operation?: string): Ope
 function fromSchema(f: SchemaFinding, label: string, exchange: Exchange): Finding {
   const check = f.keyword === 'status' || f.keyword === 'contentType' || f.keyword === 'responseCode' ? f.keyword : 'schema';
   // Array positions and map keys vary from answer to answer; the schema location and the member name do not.
-  const member = f.keyword === 'unknownMember' ? f.instancePath.replace(/^.*\//, '') : f.keyword === 'unseenValue' ? f.message.replace(/^.* has the value (".*?"), .*$/, '$1') : '';
-  return { ...finding(f.requirement, check, `${label}: ${f.message}${f.schemaPath ? ` (${f.schemaPath})` : ''}`, exchange, f.severity), key: `${f.requirement}|${label}|${f.keyword}|${f.schemaPath}|${member}` };
+  const member =
+    f.keyword === 'unknownMember'
+      ? f.instancePath.replace(/^.*\//, '')
+      : f.keyword === 'unseenValue'
+        ? f.message.replace(/^.* has the value (".*?"), .*$/, '$1')
+        : '';
+  return {
+    ...finding(f.requirement, check, `${label}: ${f.message}${f.schemaPath ? ` (${f.schemaPath})` : ''}`, exchange, f.severity),
+    key: `${f.requirement}|${label}|${f.keyword}|${f.schemaPath}|${member}`,
+  };
 }
 
 /** Judges one exchange once: every finding its answer shows, whatever the test wanted of it. */
@@ -84,12 +92,34 @@ export function judge(exchange: Exchange, options: JudgeOptions = {}): Judgement
   const label = operation ? operation.id : `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
   if (res.status >= 500) {
     // ENV-08: "no request the suite sends, valid or not, is answered with a 5xx status."
-    return { operation, findings: [finding('ENV-08', 'no5xx', `${label} answered ${res.status}: a server error, never an acceptable answer to any request`, exchange)], validated: false };
+    return {
+      operation,
+      findings: [
+        finding('ENV-08', 'no5xx', `${label} answered ${res.status}: a server error, never an acceptable answer to any request`, exchange),
+      ],
+      validated: false,
+    };
   }
-  if (res.truncated) return { operation, findings: [finding(operation ? `OP-${operation.id}` : 'ENV-01', 'bodySize', `${label}: the response body exceeded the size cap and was cut`, exchange)], validated: false };
+  if (res.truncated)
+    return {
+      operation,
+      findings: [
+        finding(
+          operation ? `OP-${operation.id}` : 'ENV-01',
+          'bodySize',
+          `${label}: the response body exceeded the size cap and was cut`,
+          exchange,
+        ),
+      ],
+      validated: false,
+    };
   if (res.jsonError !== undefined) {
     // Contract 7: "Every response carries `responseInfo` ... and `messages`", which a body that is not JSON cannot.
-    return { operation, findings: [finding('ENV-01', 'json', `${label}: status ${res.status} with a body that is not JSON (${res.jsonError})`, exchange)], validated: false };
+    return {
+      operation,
+      findings: [finding('ENV-01', 'json', `${label}: status ${res.status} with a body that is not JSON (${res.jsonError})`, exchange)],
+      validated: false,
+    };
   }
   const strict = { strict: options.strict ?? false };
   let found: SchemaFinding[];
@@ -99,13 +129,21 @@ export function judge(exchange: Exchange, options: JudgeOptions = {}): Judgement
     found = validateBody('responses/Envelope.json', res.json, 'ENV-01').filter((f) => f.severity === 'error');
     if (operation) {
       for (const note of walkAnnotations(operation.response.schema, res.json)) {
-        if (note.keyword === 'unknownMember') found.push({ requirement: `OP-${operation.id}`, severity: options.strict ? 'error' : 'warning', ...note });
+        if (note.keyword === 'unknownMember')
+          found.push({ requirement: `OP-${operation.id}`, severity: options.strict ? 'error' : 'warning', ...note });
       }
     }
     const type = headerValue(res.headers, 'content-type');
     // ENV-04: "responses to Accept: application/json carry Content-Type: application/json."
     if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
-      found.push({ requirement: 'ENV-04', severity: 'error', instancePath: '', schemaPath: '', keyword: 'contentType', message: `Content-Type is ${type ? `"${type}"` : 'missing'}, expected application/json` });
+      found.push({
+        requirement: 'ENV-04',
+        severity: 'error',
+        instancePath: '',
+        schemaPath: '',
+        keyword: 'contentType',
+        message: `Content-Type is ${type ? `"${type}"` : 'missing'}, expected application/json`,
+      });
     }
   } else {
     found = validateResponse(operation.id, { status: res.status, headers: res.headers, body: res.json }, strict);

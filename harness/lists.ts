@@ -56,10 +56,18 @@ export interface Listing<R> {
  * Lists with one operation, returning the listing or, when the call is refused or unanswered, the
  * step finding (not recorded: inside a property only the smallest failing case is recorded).
  */
-export async function fetchList<K extends ListOp>(t: ConformanceContext, op: K, folderId: number | undefined, query: Query = {}): Promise<Listing<RecordOf[K]> | Finding> {
+export async function fetchList<K extends ListOp>(
+  t: ConformanceContext,
+  op: K,
+  folderId: number | undefined,
+  query: Query = {},
+): Promise<Listing<RecordOf[K]> | Finding> {
   const spec = LISTS[op];
   const path = spec.path ? { [spec.path]: folderId ?? 0 } : undefined;
-  const { exchange, body, problem } = await t.try(op, { path, query: spec.path || folderId === undefined ? query : { folderId, ...query } });
+  const { exchange, body, problem } = await t.try(op, {
+    path,
+    query: spec.path || folderId === undefined ? query : { folderId, ...query },
+  });
   if (!body) return stepFinding(t.requirement, op, exchange, problem ?? '');
   const answer = body as unknown as Record<string, unknown>;
   const list = answer[spec.member];
@@ -74,7 +82,12 @@ export async function fetchList<K extends ListOp>(t: ConformanceContext, op: K, 
 }
 
 /** Lists with one operation the test relies on; a refusal ends the test with the step finding. */
-export async function mustList<K extends ListOp>(t: ConformanceContext, op: K, folderId: number | undefined, query: Query = {}): Promise<Listing<RecordOf[K]>> {
+export async function mustList<K extends ListOp>(
+  t: ConformanceContext,
+  op: K,
+  folderId: number | undefined,
+  query: Query = {},
+): Promise<Listing<RecordOf[K]>> {
   const result = await fetchList(t, op, folderId, query);
   if (isListing(result)) return result;
   throw new SetupError(result.message, result.exchange);
@@ -99,30 +112,72 @@ export function described(exchange: Exchange): string {
 }
 
 /** The listing must hold exactly `expected`, in that order. */
-export function expectSequence(requirement: string, check: string, expected: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
+export function expectSequence(
+  requirement: string,
+  check: string,
+  expected: readonly number[],
+  actual: Listing<unknown>,
+  why: string,
+): Finding[] {
   const i = firstDifference(expected, actual.ids);
   if (i < 0) return [];
-  return [finding(requirement, check, `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} (first difference at position ${i + 1}) from ${described(actual.exchange)}`, actual.exchange)];
+  return [
+    finding(
+      requirement,
+      check,
+      `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} (first difference at position ${i + 1}) from ${described(actual.exchange)}`,
+      actual.exchange,
+    ),
+  ];
 }
 
 /** The listing must hold exactly the ids of `expected`, each once, in any order. */
-export function expectSet(requirement: string, check: string, expected: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
+export function expectSet(
+  requirement: string,
+  check: string,
+  expected: readonly number[],
+  actual: Listing<unknown>,
+  why: string,
+): Finding[] {
   const { missing, extra } = setDifference(expected, actual.ids);
   const dup = duplicates(actual.ids);
   if (!missing.length && !extra.length && !dup.length) return [];
-  const parts = [missing.length ? `missing ${brief(missing)}` : '', extra.length ? `unexpected ${brief(extra)}` : '', dup.length ? `listed twice ${brief(dup)}` : ''].filter(Boolean);
-  return [finding(requirement, check, `${why}: ${parts.join(', ')} (expected ${expected.length} items, got ${actual.ids.length}) from ${described(actual.exchange)}`, actual.exchange)];
+  const parts = [
+    missing.length ? `missing ${brief(missing)}` : '',
+    extra.length ? `unexpected ${brief(extra)}` : '',
+    dup.length ? `listed twice ${brief(dup)}` : '',
+  ].filter(Boolean);
+  return [
+    finding(
+      requirement,
+      check,
+      `${why}: ${parts.join(', ')} (expected ${expected.length} items, got ${actual.ids.length}) from ${described(actual.exchange)}`,
+      actual.exchange,
+    ),
+  ];
 }
 
 /** Every id of the listing must be one of `allowed` (a subset check, for filters judged by soundness). */
-export function expectSubset(requirement: string, check: string, allowed: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
+export function expectSubset(
+  requirement: string,
+  check: string,
+  allowed: readonly number[],
+  actual: Listing<unknown>,
+  why: string,
+): Finding[] {
   const extra = setDifference(allowed, actual.ids).extra;
   if (!extra.length) return [];
   return [finding(requirement, check, `${why}: unexpected ${brief(extra)} from ${described(actual.exchange)}`, actual.exchange)];
 }
 
 /** Every id of `required` must be in the listing. */
-export function expectIncludes(requirement: string, check: string, required: readonly number[], actual: Listing<unknown>, why: string): Finding[] {
+export function expectIncludes(
+  requirement: string,
+  check: string,
+  required: readonly number[],
+  actual: Listing<unknown>,
+  why: string,
+): Finding[] {
   const missing = setDifference(required, actual.ids).missing;
   if (!missing.length) return [];
   return [finding(requirement, check, `${why}: missing ${brief(missing)} from ${described(actual.exchange)}`, actual.exchange)];
@@ -132,31 +187,84 @@ export function expectIncludes(requirement: string, check: string, required: rea
  * A boolean filter partitions the unfiltered list: "true: only ..., false: only ..., unset: both". The
  * true and false listings are disjoint and together hold exactly the unset listing's items.
  */
-export function partitionFindings(requirement: string, name: string, unset: Listing<unknown>, yes: Listing<unknown>, no: Listing<unknown>): Finding[] {
+export function partitionFindings(
+  requirement: string,
+  name: string,
+  unset: Listing<unknown>,
+  yes: Listing<unknown>,
+  no: Listing<unknown>,
+): Finding[] {
   const out: Finding[] = [];
   const both = yes.ids.filter((id) => no.ids.includes(id));
-  if (both.length) out.push(finding(requirement, 'partition', `${name}=true and ${name}=false both list ${brief(both)}; a filter and its negation must not overlap (${described(yes.exchange)})`, yes.exchange));
+  if (both.length)
+    out.push(
+      finding(
+        requirement,
+        'partition',
+        `${name}=true and ${name}=false both list ${brief(both)}; a filter and its negation must not overlap (${described(yes.exchange)})`,
+        yes.exchange,
+      ),
+    );
   const union = [...yes.ids, ...no.ids.filter((id) => !yes.ids.includes(id))];
   const { missing, extra } = setDifference(unset.ids, union);
-  if (missing.length) out.push(finding(requirement, 'partition', `${brief(missing)} listed without ${name} but neither with ${name}=true nor with ${name}=false (${described(no.exchange)})`, no.exchange));
-  if (extra.length) out.push(finding(requirement, 'partition', `${brief(extra)} listed with ${name}=true or false but not without ${name}, "unset: both" (${described(unset.exchange)})`, unset.exchange));
+  if (missing.length)
+    out.push(
+      finding(
+        requirement,
+        'partition',
+        `${brief(missing)} listed without ${name} but neither with ${name}=true nor with ${name}=false (${described(no.exchange)})`,
+        no.exchange,
+      ),
+    );
+  if (extra.length)
+    out.push(
+      finding(
+        requirement,
+        'partition',
+        `${brief(extra)} listed with ${name}=true or false but not without ${name}, "unset: both" (${described(unset.exchange)})`,
+        unset.exchange,
+      ),
+    );
   return out;
 }
 
 /** Ids of the records that satisfy a predicate. */
-export const idsWhere = <R extends { id?: number }>(records: readonly R[], keep: (r: R) => boolean): number[] => records.filter(keep).map((r) => r.id!);
+export const idsWhere = <R extends { id?: number }>(records: readonly R[], keep: (r: R) => boolean): number[] =>
+  records.filter(keep).map((r) => r.id!);
 
 /**
  * A timestamp bound: "since" keeps later items and drops earlier ones, "before" the reverse; an item
  * stamped exactly at the bound may go either way (the contract does not say whether bounds are inclusive).
  */
-export function boundFindings<R extends { id?: number }>(requirement: string, what: string, records: readonly R[], stamp: (r: R) => number | undefined, bound: number, since: boolean, l: Listing<unknown>): Finding[] {
+export function boundFindings<R extends { id?: number }>(
+  requirement: string,
+  what: string,
+  records: readonly R[],
+  stamp: (r: R) => number | undefined,
+  bound: number,
+  since: boolean,
+  l: Listing<unknown>,
+): Finding[] {
   const judgedRecords = records.filter((r) => typeof stamp(r) === 'number');
   const inside = idsWhere(judgedRecords, (r) => (since ? stamp(r)! > bound : stamp(r)! < bound));
   const outside = idsWhere(judgedRecords, (r) => (since ? stamp(r)! < bound : stamp(r)! > bound));
-  const out = expectIncludes(requirement, 'bound', inside, l, `${what}=${bound} must keep the items stamped ${since ? 'after' : 'before'} ${bound}`);
+  const out = expectIncludes(
+    requirement,
+    'bound',
+    inside,
+    l,
+    `${what}=${bound} must keep the items stamped ${since ? 'after' : 'before'} ${bound}`,
+  );
   const wrong = l.ids.filter((id) => outside.includes(id));
-  if (wrong.length) out.push(finding(requirement, 'bound', `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`, l.exchange));
+  if (wrong.length)
+    out.push(
+      finding(
+        requirement,
+        'bound',
+        `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`,
+        l.exchange,
+      ),
+    );
   return out;
 }
 
@@ -223,14 +331,16 @@ export function legacyPage<T>(full: readonly T[], skip: number, max: number): T[
 export function sliceDisagreement(full: readonly Keyed[], page: readonly Keyed[], skip: number, max: number): string | undefined {
   const expected = legacyPage(full, skip, max);
   const ids = page.map((p) => p.id);
-  if (page.length !== expected.length) return `${page.length} items instead of the ${expected.length} at positions ${skip + 1}.. of the ${full.length} listed without paging`;
+  if (page.length !== expected.length)
+    return `${page.length} items instead of the ${expected.length} at positions ${skip + 1}.. of the ${full.length} listed without paging`;
   const twice = duplicates(ids);
   if (twice.length) return `ids listed twice: ${brief(twice)}`;
   const known = new Set(full.map((f) => f.id));
   const strangers = ids.filter((id) => !known.has(id));
   if (strangers.length) return `ids that the unpaged list does not hold: ${brief(strangers)}`;
   const at = page.findIndex((p, i) => p.key !== expected[i]!.key);
-  if (at >= 0) return `position ${skip + at + 1} holds ${JSON.stringify(page[at]!.key)} where the unpaged list has ${JSON.stringify(expected[at]!.key)}`;
+  if (at >= 0)
+    return `position ${skip + at + 1} holds ${JSON.stringify(page[at]!.key)} where the unpaged list has ${JSON.stringify(expected[at]!.key)}`;
   return undefined;
 }
 
@@ -243,8 +353,14 @@ export function sliceDisagreement(full: readonly Keyed[], page: readonly Keyed[]
  * case-insensitive order differ and a listing shows which collation it follows; the rest is lower-case.
  */
 export function mixedCaseNames(seed: number, count: number): string[] {
-  const letters = fc.sample(fc.shuffledSubarray([...'abcdefghijklmnopqrstuvwxyz'], { minLength: count, maxLength: count }), { seed, numRuns: 1 })[0]!;
-  const tails = fc.sample(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 4, maxLength: 4 }), { seed: seed + 1, numRuns: count });
+  const letters = fc.sample(fc.shuffledSubarray([...'abcdefghijklmnopqrstuvwxyz'], { minLength: count, maxLength: count }), {
+    seed,
+    numRuns: 1,
+  })[0]!;
+  const tails = fc.sample(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 4, maxLength: 4 }), {
+    seed: seed + 1,
+    numRuns: count,
+  });
   const initials = [...letters].sort();
   return letters.map((l, i) => `${initials.indexOf(l) % 2 === 1 ? l.toUpperCase() : l}${tails[i]!}`);
 }
@@ -252,5 +368,8 @@ export function mixedCaseNames(seed: number, count: number): string[] {
 /** `count` distinct lower-case words of `length` letters (none contains another), from the seed. */
 export function words(seed: number, count: number, length = 7): string[] {
   const letter = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz');
-  return fc.sample(fc.uniqueArray(fc.string({ unit: letter, minLength: length, maxLength: length }), { minLength: count, maxLength: count }), { seed, numRuns: 1 })[0]!;
+  return fc.sample(
+    fc.uniqueArray(fc.string({ unit: letter, minLength: length, maxLength: length }), { minLength: count, maxLength: count }),
+    { seed, numRuns: 1 },
+  )[0]!;
 }

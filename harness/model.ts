@@ -58,12 +58,27 @@ export interface Model {
 
 /** A model holding only the test's own folder (D0), which the test never deletes, localizes or hides. */
 export function createModel(rootId: number, rootName = ''): Model {
-  return { folders: [{ kind: 'folder', key: 'D0', id: rootId, name: rootName, parent: undefined, deleted: false, excluded: false, disinherited: false }], files: [], retired: new Map() };
+  return {
+    folders: [
+      { kind: 'folder', key: 'D0', id: rootId, name: rootName, parent: undefined, deleted: false, excluded: false, disinherited: false },
+    ],
+    files: [],
+    retired: new Map(),
+  };
 }
 
 /** Adds a folder created under `parent` (a folder key) and returns it. */
 export function addFolder(m: Model, parent: string, id: number, name: string): ModelFolder {
-  const folder: ModelFolder = { kind: 'folder', key: `D${m.folders.length}`, id, name, parent, deleted: false, excluded: false, disinherited: false };
+  const folder: ModelFolder = {
+    kind: 'folder',
+    key: `D${m.folders.length}`,
+    id,
+    name,
+    parent,
+    deleted: false,
+    excluded: false,
+    disinherited: false,
+  };
   m.folders.push(folder);
   return folder;
 }
@@ -128,7 +143,8 @@ export function isDeleted(m: Model, obj: ModelObject): boolean {
 
 /** Whether the channel sees the object: its own copy, or the master neither excluded nor disinherited, below folders the channel sees. */
 export function visibleInChannel(m: Model, obj: ModelObject): boolean {
-  for (let cur: ModelObject | undefined = obj; cur; cur = parentOf(m, cur)) if (!cur.localized && (cur.excluded || cur.disinherited)) return false;
+  for (let cur: ModelObject | undefined = obj; cur; cur = parentOf(m, cur))
+    if (!cur.localized && (cur.excluded || cur.disinherited)) return false;
   return true;
 }
 
@@ -145,7 +161,10 @@ export function childrenOf(m: Model, folder: string, kind: ObjectKind): ModelObj
 /** Whether the folder or anything below it has a localized copy. */
 export function hasLocalizedWithin(m: Model, folder: ModelFolder): boolean {
   if (folder.localized) return true;
-  return childrenOf(m, folder.key, 'file').some((f) => f.localized) || childrenOf(m, folder.key, 'folder').some((f) => hasLocalizedWithin(m, f as ModelFolder));
+  return (
+    childrenOf(m, folder.key, 'file').some((f) => f.localized) ||
+    childrenOf(m, folder.key, 'folder').some((f) => hasLocalizedWithin(m, f as ModelFolder))
+  );
 }
 
 /**
@@ -153,7 +172,13 @@ export function hasLocalizedWithin(m: Model, folder: ModelFolder): boolean {
  * case, by masters or localized copies, deleted or not; then the target may make a new name unique its
  * own way. `exact`: a live master sibling has exactly this name; then `failOnDuplicate` must refuse.
  */
-export function nameTaken(m: Model, folder: string, kind: ObjectKind, name: string, options: { except?: string; exact?: boolean } = {}): boolean {
+export function nameTaken(
+  m: Model,
+  folder: string,
+  kind: ObjectKind,
+  name: string,
+  options: { except?: string; exact?: boolean } = {},
+): boolean {
   const lower = name.toLowerCase();
   return childrenOf(m, folder, kind).some((o) => {
     if (o.key === options.except) return false;
@@ -306,17 +331,28 @@ export function deletionMarked(record: ListedRecord): boolean {
 function whyNotListed(m: Model, q: ListingQuery, obj: ModelObject, id: number): Problem {
   const what = `${obj.kind} ${obj.key} (id ${id}, "${obj.name}")`;
   if (q.view === 'channel' && obj.localized && id === obj.id && obj.localized.id !== obj.id) {
-    return { requirement: 'MCH-02', message: `lists the master ${what}, which the channel replaced by its localized copy ${obj.localized.id}` };
+    return {
+      requirement: 'MCH-02',
+      message: `lists the master ${what}, which the channel replaced by its localized copy ${obj.localized.id}`,
+    };
   }
-  if (q.view === 'master' && obj.localized?.id === id && id !== obj.id) return { message: `lists the channel's localized copy of ${obj.key} (id ${id}) in the master` };
+  if (q.view === 'master' && obj.localized?.id === id && id !== obj.id)
+    return { message: `lists the channel's localized copy of ${obj.key} (id ${id}) in the master` };
   if (q.view === 'channel' && !visibleInChannel(m, obj)) {
-    return { requirement: 'MCH-06', message: `lists ${what}, which is excluded or disinherited for the channel (or lies in a folder that is)` };
+    return {
+      requirement: 'MCH-06',
+      message: `lists ${what}, which is excluded or disinherited for the channel (or lies in a folder that is)`,
+    };
   }
   const deleted = isDeleted(m, obj);
-  if (deleted && q.wastebin === 'exclude') return { requirement: 'WST-01', message: `lists ${what}, which is deleted, with wastebin=exclude` };
-  if (!deleted && q.wastebin === 'only') return { requirement: 'WST-03', message: `lists ${what}, which is not deleted, with wastebin=only` };
+  if (deleted && q.wastebin === 'exclude')
+    return { requirement: 'WST-01', message: `lists ${what}, which is deleted, with wastebin=exclude` };
+  if (!deleted && q.wastebin === 'only')
+    return { requirement: 'WST-03', message: `lists ${what}, which is not deleted, with wastebin=only` };
   const home = obj.kind === 'folder' ? obj.parent : obj.folder;
-  return { message: `lists ${what}, which the model has in folder ${home}, not in the listed folder ${q.folder}${q.recursive ? ' or below' : ''}` };
+  return {
+    message: `lists ${what}, which the model has in folder ${home}, not in the listed folder ${q.folder}${q.recursive ? ' or below' : ''}`,
+  };
 }
 
 /**
@@ -339,27 +375,45 @@ export function diffListing(m: Model, q: ListingQuery, prediction: Prediction, r
       const known = objectById(m, r.id);
       const retired = m.retired.get(r.id);
       if (known) problems.push(whyNotListed(m, q, known, r.id));
-      else if (retired && q.view === 'channel') problems.push({ requirement: 'MCH-03', message: `lists id ${r.id}, the localized copy of ${retired} that was unlocalized` });
+      else if (retired && q.view === 'channel')
+        problems.push({ requirement: 'MCH-03', message: `lists id ${r.id}, the localized copy of ${retired} that was unlocalized` });
       else problems.push({ message: `lists id ${r.id} ("${String(r.name)}"), which the test never created` });
       continue;
     }
     const what = `${e.key} (id ${e.id})`;
     if (r.name !== e.name) problems.push({ message: `${what} is named ${JSON.stringify(r.name)}, expected "${e.name}"` });
-    if (e.size !== undefined && r.fileSize !== e.size) problems.push({ message: `${what} has fileSize ${JSON.stringify(r.fileSize)}, expected ${e.size}` });
-    if (e.inherited && r.inherited !== true) problems.push({ requirement: 'MCH-01', message: `${what} is inherited from the master but listed with inherited ${JSON.stringify(r.inherited)}` });
+    if (e.size !== undefined && r.fileSize !== e.size)
+      problems.push({ message: `${what} has fileSize ${JSON.stringify(r.fileSize)}, expected ${e.size}` });
+    if (e.inherited && r.inherited !== true)
+      problems.push({
+        requirement: 'MCH-01',
+        message: `${what} is inherited from the master but listed with inherited ${JSON.stringify(r.inherited)}`,
+      });
     if (!e.inherited && r.inherited === true) {
-      problems.push(q.view === 'channel' ? { requirement: 'MCH-02', message: `${what} is localized in the channel but listed as inherited` } : { message: `${what} is listed as inherited in its own (master) node` });
+      problems.push(
+        q.view === 'channel'
+          ? { requirement: 'MCH-02', message: `${what} is localized in the channel but listed as inherited` }
+          : { message: `${what} is listed as inherited in its own (master) node` },
+      );
     }
     if (q.wastebin !== 'exclude') {
       const parent = parentOf(m, objectById(m, e.id)!);
       if (parent && isDeleted(m, parent)) {
         // WST-05 "items inside a deleted folder, listed with include, carry folderDeleted"
-        if (!marksDeletion(r.folderDeleted)) problems.push({ requirement: 'WST-05', message: `${what} lies in the deleted folder ${parent.key} but carries folderDeleted ${JSON.stringify(r.folderDeleted)}` });
+        if (!marksDeletion(r.folderDeleted))
+          problems.push({
+            requirement: 'WST-05',
+            message: `${what} lies in the deleted folder ${parent.key} but carries folderDeleted ${JSON.stringify(r.folderDeleted)}`,
+          });
       } else if (e.deleted && !completeDeleteInfo(r.deleted)) {
         // WST-02 "deleted ones carry deleted with at and by"
-        problems.push({ requirement: 'WST-02', message: `${what} is deleted but carries deleted ${JSON.stringify(r.deleted)}, expected at and by` });
+        problems.push({
+          requirement: 'WST-02',
+          message: `${what} is deleted but carries deleted ${JSON.stringify(r.deleted)}, expected at and by`,
+        });
       }
-      if (!e.deleted && deletionMarked(r)) problems.push({ requirement: 'WST-02', message: `${what} is not deleted but its record says it is` });
+      if (!e.deleted && deletionMarked(r))
+        problems.push({ requirement: 'WST-02', message: `${what} is not deleted but its record says it is` });
     }
   }
   const listed = new Set(ids);

@@ -82,7 +82,10 @@ export function duplicates<T>(values: readonly T[]): T[] {
 
 /** Shortens a list for a message: the first few elements and how many more. */
 export function brief(values: readonly unknown[], max = 8): string {
-  const shown = values.slice(0, max).map((v) => JSON.stringify(v)).join(', ');
+  const shown = values
+    .slice(0, max)
+    .map((v) => JSON.stringify(v))
+    .join(', ');
   return values.length > max ? `[${shown}, … ${values.length - max} more]` : `[${shown}]`;
 }
 

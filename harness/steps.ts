@@ -1,6 +1,8 @@
 /**
  * Steps the semantic suites share: creating sandbox content with the contract's own operations. Each
- * step relies on its operation succeeding (t.must): if it does not, the test ends with a step finding.
+ * `...Step` relies on its operation succeeding (t.must): if it does not, the test ends with a step
+ * finding. Inside a property, `attempt` tries an operation and hands its step finding back instead,
+ * so that fast-check shrinks the case and records only the smallest.
  */
 import type { File, Folder } from '../schemas/types.ts';
 import { SetupError, idOf, stepFinding, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
@@ -10,15 +12,30 @@ import type { ConformanceContext } from './suite.ts';
 import type { Exchange } from './transport.ts';
 
 /** Creates a folder named `name` under `motherId` in the test's sandbox (master view unless nodeId) and returns its record. */
-export function createFolderStep(t: ConformanceContext, motherId: number, name: string, extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {}): Promise<Folder & { id: number }> {
+export function createFolderStep(
+  t: ConformanceContext,
+  motherId: number,
+  name: string,
+  extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {},
+): Promise<Folder & { id: number }> {
   return createFolder((spec) => t.send(spec, 'folder.create'), motherId, name, extra);
 }
 
 /** Uploads bytes as a new file into a folder (multipart create, data part `fileBinaryData`) and returns the file record. */
-export async function uploadFileStep(t: ConformanceContext, folderId: number, name: string, data: Uint8Array | string, contentType = 'application/octet-stream', extra: Record<string, string> = {}): Promise<File> {
+export async function uploadFileStep(
+  t: ConformanceContext,
+  folderId: number,
+  name: string,
+  data: Uint8Array | string,
+  contentType = 'application/octet-stream',
+  extra: Record<string, string> = {},
+): Promise<File> {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   const body = await t.must('file.create.multipart', {
-    multipart: { fields: { folderId: String(folderId), fileName: name, ...extra }, files: [{ name: 'fileBinaryData', filename: name, contentType, data: bytes }] },
+    multipart: {
+      fields: { folderId: String(folderId), fileName: name, ...extra },
+      files: [{ name: 'fileBinaryData', filename: name, contentType, data: bytes }],
+    },
   });
   const id = idOf(body.file?.id);
   if (!body.file || id === undefined) throw new SetupError(`file.create answered without a file id`);
@@ -26,7 +43,13 @@ export async function uploadFileStep(t: ConformanceContext, folderId: number, na
 }
 
 /** Creates `count` files named by `nameOf(i)` in a folder, in parallel batches, and returns their records in index order. */
-export async function uploadManyStep(t: ConformanceContext, folderId: number, count: number, nameOf: (i: number) => string, dataOf: (i: number) => Uint8Array | string = (i) => `file ${i}\n`): Promise<File[]> {
+export async function uploadManyStep(
+  t: ConformanceContext,
+  folderId: number,
+  count: number,
+  nameOf: (i: number) => string,
+  dataOf: (i: number) => Uint8Array | string = (i) => `file ${i}\n`,
+): Promise<File[]> {
   const files: File[] = [];
   const batch = 8;
   for (let start = 0; start < count; start += batch) {
@@ -70,7 +93,11 @@ export interface Attempt<T> {
  * Tries an operation and returns its body or its step finding, without recording it: inside a
  * property the findings go back to fast-check, which shrinks the case and records the smallest.
  */
-export async function attempt<K extends OperationId>(t: ConformanceContext, operationId: K, spec: CallSpec = {}): Promise<Attempt<ResponseOf[K]>> {
+export async function attempt<K extends OperationId>(
+  t: ConformanceContext,
+  operationId: K,
+  spec: CallSpec = {},
+): Promise<Attempt<ResponseOf[K]>> {
   const { exchange, body, problem } = await t.try(operationId, spec);
   if (!body) return { exchange, findings: [stepFinding(t.requirement, operationId, exchange, problem ?? '')] };
   return { exchange, body, findings: [] };

@@ -50,7 +50,16 @@ export function runContext(): { config: RunConfig; transport: Transport } {
   if (!shared) {
     const config = inject('cmsRun');
     if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
-    shared = { config, transport: new Transport(config.target, { timeoutMs: config.timeoutMs, concurrency: config.concurrency, ...(config.rate ? { rate: config.rate } : {}), maxRetries: config.maxRetries, maxRetryWaitMs: config.maxRetryWaitMs }) };
+    shared = {
+      config,
+      transport: new Transport(config.target, {
+        timeoutMs: config.timeoutMs,
+        concurrency: config.concurrency,
+        ...(config.rate ? { rate: config.rate } : {}),
+        maxRetries: config.maxRetries,
+        maxRetryWaitMs: config.maxRetryWaitMs,
+      }),
+    };
   }
   return shared;
 }
@@ -65,7 +74,10 @@ function trimExchange(exchange: Exchange): Exchange {
   if (!exchange.response) return exchange;
   const { json: _parsed, ...response } = exchange.response;
   const cut = response.text.length > MAX_TEXT;
-  return { ...exchange, response: { ...response, text: cut ? `${response.text.slice(0, MAX_TEXT)}…` : response.text, truncated: response.truncated || cut } };
+  return {
+    ...exchange,
+    response: { ...response, text: cut ? `${response.text.slice(0, MAX_TEXT)}…` : response.text, truncated: response.truncated || cut },
+  };
 }
 
 /** The context a conformance test body works with. */
@@ -140,13 +152,20 @@ export class ConformanceContext {
   /** Like call, but a failed step ends the test (for setup the rest of the test cannot do without). */
   async must<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<ResponseOf[K]> {
     const result = await this.try(operationId, spec);
-    if (!result.body) throw new SetupError(stepFinding(this.requirement, operationId, result.exchange, result.problem ?? '').message, result.exchange);
+    if (!result.body)
+      throw new SetupError(stepFinding(this.requirement, operationId, result.exchange, result.problem ?? '').message, result.exchange);
     return result.body;
   }
 
   /** The finding of a setup error: the step that failed, with its exchange. */
   setupFinding(err: SetupError): Finding {
-    return { requirement: this.requirement, check: 'step', severity: 'error', message: err.message, ...(err.exchange ? { exchange: err.exchange } : {}) };
+    return {
+      requirement: this.requirement,
+      check: 'step',
+      severity: 'error',
+      message: err.message,
+      ...(err.exchange ? { exchange: err.exchange } : {}),
+    };
   }
 
   /**
@@ -217,7 +236,15 @@ export class ConformanceContext {
       // Command sequences replay from their own metadata, which a path alone cannot carry: the seed replays them.
       this.currentPath = /replayPath=/.test(this.currentCounterexample) ? undefined : (result.counterexamplePath ?? undefined);
       if (lastFailure.length) this.record(lastFailure);
-      else this.record([{ requirement: this.requirement, check: 'property', severity: 'error', message: `property failed: ${String(result.errorInstance ?? 'no findings recorded')}` }]);
+      else
+        this.record([
+          {
+            requirement: this.requirement,
+            check: 'property',
+            severity: 'error',
+            message: `property failed: ${String(result.errorInstance ?? 'no findings recorded')}`,
+          },
+        ]);
       this.currentPath = undefined;
       this.currentCounterexample = undefined;
     }
@@ -250,13 +277,27 @@ export interface ConformanceOptions {
  * Declares one conformance test. Its title is `<requirement> <title>` and is its stable id: never put
  * seeds or generated values in it. The requirement must be in the catalogue (closed: a typo throws).
  */
-export function conformance(requirement: string, title: string, body: (t: ConformanceContext) => Promise<void>, options: ConformanceOptions = {}): void {
+export function conformance(
+  requirement: string,
+  title: string,
+  body: (t: ConformanceContext) => Promise<void>,
+  options: ConformanceOptions = {},
+): void {
   const req = getRequirement(requirement);
   const operation = options.operation ?? req.operation ?? undefined;
   const feature = options.feature ?? req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
   test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
-    const meta: TestMeta = { requirement, ...(operation ? { operation } : {}), findings: [], requests: 0, answers: 0, jsonAnswers: 0, validated: 0, retries: 0 };
+    const meta: TestMeta = {
+      requirement,
+      ...(operation ? { operation } : {}),
+      findings: [],
+      requests: 0,
+      answers: 0,
+      jsonAnswers: 0,
+      validated: 0,
+      retries: 0,
+    };
     ctx.task.meta.cms = meta;
     const { config, transport } = runContext();
     if (feature && !config.target.features.includes(feature as never)) {
@@ -275,10 +316,19 @@ export function conformance(requirement: string, title: string, body: (t: Confor
       if (!t.findings.some((f) => f.check === 'step')) t.record([t.setupFinding(err)]);
     } finally {
       const after = transport.counts;
-      Object.assign(meta, { requests: after.requests - before.requests, answers: after.answers - before.answers, jsonAnswers: after.json - before.json, retries: after.retries - before.retries, validated: t.validated });
+      Object.assign(meta, {
+        requests: after.requests - before.requests,
+        answers: after.answers - before.answers,
+        jsonAnswers: after.json - before.json,
+        retries: after.retries - before.retries,
+        validated: t.validated,
+      });
       // "A SHOULD failure is reported as a warning, never fails a run by itself": the probe's own findings.
       // What the judge found (a 5xx, ENV-08; a malformed success body) is wrong whatever the probe, and keeps its severity.
-      meta.findings = req.level === 'SHOULD' ? t.findings.map((f) => (f.requirement === requirement ? { ...f, severity: 'warning' as const } : f)) : t.findings;
+      meta.findings =
+        req.level === 'SHOULD'
+          ? t.findings.map((f) => (f.requirement === requirement ? { ...f, severity: 'warning' as const } : f))
+          : t.findings;
     }
     const errors = meta.findings.filter((f) => f.severity === 'error');
     if (errors.length) {

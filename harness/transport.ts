@@ -116,7 +116,13 @@ function recordBody(spec: RequestSpec): RecordedBody | undefined {
     return {
       kind: 'multipart',
       fields: { ...spec.multipart.fields },
-      files: (spec.multipart.files ?? []).map((f) => ({ name: f.name, filename: f.filename, contentType: f.contentType ?? 'application/octet-stream', size: f.data.byteLength, sha256: digest(f.data) })),
+      files: (spec.multipart.files ?? []).map((f) => ({
+        name: f.name,
+        filename: f.filename,
+        contentType: f.contentType ?? 'application/octet-stream',
+        size: f.data.byteLength,
+        sha256: digest(f.data),
+      })),
     };
   }
   return undefined;
@@ -221,7 +227,11 @@ export class Transport {
       }
       body = form;
     }
-    const exchange: Exchange = { seq: ++this.seq, request: { method: spec.method, url, headers: { ...headers }, body: recordBody(spec) }, durationMs: 0 };
+    const exchange: Exchange = {
+      seq: ++this.seq,
+      request: { method: spec.method, url, headers: { ...headers }, body: recordBody(spec) },
+      durationMs: 0,
+    };
     // Credentials join only the wire request, never the recorded one.
     let wireUrl = url;
     if (!spec.withoutCredentials) {
@@ -232,7 +242,16 @@ export class Transport {
     const started = performance.now();
     let waited = 0;
     // A target that died mid-run: the remaining tests fail fast instead of each waiting for timeouts.
-    for (let attempt = 0; !this.unreachable || (exchange.error = { code: 'UNREACHABLE', message: `target unreachable: ${this.connectFailures} connections in a row failed; the request was not sent` }, false); attempt++) {
+    for (
+      let attempt = 0;
+      !this.unreachable ||
+      ((exchange.error = {
+        code: 'UNREACHABLE',
+        message: `target unreachable: ${this.connectFailures} connections in a row failed; the request was not sent`,
+      }),
+      false);
+      attempt++
+    ) {
       await this.acquire();
       try {
         await this.attempt(exchange, wireUrl, spec.method, headers, body);
@@ -260,7 +279,13 @@ export class Transport {
   }
 
   /** One attempt of a request: fills the exchange's response or error. */
-  private async attempt(exchange: Exchange, wireUrl: string, method: RequestSpec['method'], headers: Record<string, string>, body: string | Uint8Array | FormData | undefined): Promise<void> {
+  private async attempt(
+    exchange: Exchange,
+    wireUrl: string,
+    method: RequestSpec['method'],
+    headers: Record<string, string>,
+    body: string | Uint8Array | FormData | undefined,
+  ): Promise<void> {
     delete exchange.response;
     delete exchange.error;
     try {
@@ -283,7 +308,13 @@ export class Transport {
       exchange.response = response;
     } catch (err) {
       const e = err as Error & { code?: string };
-      exchange.error = { code: e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' ? 'TIMEOUT' : (e.code ?? e.name), message: e.message };
+      exchange.error = {
+        code:
+          e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'
+            ? 'TIMEOUT'
+            : (e.code ?? e.name),
+        message: e.message,
+      };
     }
   }
 
@@ -297,7 +328,10 @@ function lower(headers: Record<string, string> | undefined): Record<string, stri
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-async function readCapped(stream: AsyncIterable<Uint8Array> & { destroy?: () => void }, max: number): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  stream: AsyncIterable<Uint8Array> & { destroy?: () => void },
+  max: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

@@ -72,7 +72,8 @@ export class ResultCollector implements Reporter {
     if (status === 'failed') this.firstFailureAt ??= performance.now();
     const mark = status === 'passed' ? '✓' : status === 'failed' ? '✗' : '-';
     const warn = findings.filter((f) => f.severity === 'warning').length;
-    const tail = status === 'skipped' ? ` (skipped: ${reason})` : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;
+    const tail =
+      status === 'skipped' ? ` (skipped: ${reason})` : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;
     this.out.write(`  ${mark} ${test.id}${tail}\n`);
     if (status === 'failed') {
       const detail = result.state === 'failed' ? (result.errors ?? []).map((e) => e.message).join('\n') : '';

@@ -48,7 +48,9 @@ export function loadExpectations(file: string): Expectations {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ReportInputError(`cannot read the expectation file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ReportInputError(
+      `cannot read the expectation file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let data: unknown;
   try {
@@ -66,7 +68,11 @@ export function loadExpectationsIfPresent(file: string): Expectations {
 
 /** Writes an expectation file with sorted keys, so diffs of it stay readable. */
 export function writeExpectations(file: string, expectations: Expectations): void {
-  const sorted = Object.fromEntries(Object.keys(expectations).sort().map((id) => [id, expectations[id]]));
+  const sorted = Object.fromEntries(
+    Object.keys(expectations)
+      .sort()
+      .map((id) => [id, expectations[id]]),
+  );
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }
@@ -96,7 +102,14 @@ export function expectationCounts(x: ExpectationSummary): string {
 /** Counts the outcomes carried by the tests (used again when shards are merged). */
 export function expectationSummary(tests: readonly TestResult[], file: string, stale: string[]): ExpectationSummary {
   const count = (o: TestResult['outcome']) => tests.filter((t) => t.outcome === o).length;
-  return { file, expectedFailures: count('expected-fail'), unexpectedPasses: count('unexpected-pass'), expired: count('expired'), flaky: count('flaky'), stale };
+  return {
+    file,
+    expectedFailures: count('expected-fail'),
+    unexpectedPasses: count('unexpected-pass'),
+    expired: count('expired'),
+    flaky: count('flaky'),
+    stale,
+  };
 }
 
 /**
@@ -119,7 +132,9 @@ export function applyExpectations(results: Results, expectations: Expectations, 
     return { ...marked, outcome: t.status === 'passed' ? 'unexpected-pass' : 'expected-fail' };
   });
   const ids = new Set(tests.map((t) => t.id));
-  const stale = Object.keys(expectations).filter((id) => !ids.has(id)).sort();
+  const stale = Object.keys(expectations)
+    .filter((id) => !ids.has(id))
+    .sort();
   return { ...results, tests, summary: { ...results.summary, expectations: expectationSummary(tests, options.file, stale) } };
 }
 
@@ -138,9 +153,11 @@ export function expectationNotes(results: Results): string[] {
   const x = results.summary.expectations;
   if (!x) return [];
   const lines: string[] = [];
-  if (x.expectedFailures) lines.push(`expectations: ${x.expectedFailures} failure${x.expectedFailures > 1 ? 's' : ''} expected by ${x.file}`);
+  if (x.expectedFailures)
+    lines.push(`expectations: ${x.expectedFailures} failure${x.expectedFailures > 1 ? 's' : ''} expected by ${x.file}`);
   for (const t of results.tests) {
-    if (t.outcome === 'unexpected-pass') lines.push(`expectations: unexpected pass: ${t.id} (remove it from ${x.file}: cms-conformance update-expectations)`);
+    if (t.outcome === 'unexpected-pass')
+      lines.push(`expectations: unexpected pass: ${t.id} (remove it from ${x.file}: cms-conformance update-expectations)`);
     if (t.outcome === 'expired') lines.push(`expectations: expired: ${t.id} (until ${t.expectation?.until}): the failure counts again`);
     if (t.outcome === 'flaky') lines.push(`expectations: flaky: ${t.id} ${t.status} (either outcome allowed by ${x.file})`);
   }
@@ -155,8 +172,14 @@ export function verdictOf(results: Results): { exitCode: 0 | 1; text: string } {
   const flaky = results.tests.filter((t) => t.status === 'failed' && t.outcome === 'flaky').length;
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const excused = [expected ? `${expected} expected` : '', flaky ? `${flaky} flaky` : ''].filter(Boolean).join(', ');
-  if (unexpected) return { exitCode: 1, text: `the target does not conform: ${plural(unexpected, 'unexpected failure')}${excused ? ` (and ${excused})` : ''}` };
-  const allowed = [expected ? plural(expected, 'expected failure') : '', flaky ? plural(flaky, 'flaky failure') : ''].filter(Boolean).join(', ');
+  if (unexpected)
+    return {
+      exitCode: 1,
+      text: `the target does not conform: ${plural(unexpected, 'unexpected failure')}${excused ? ` (and ${excused})` : ''}`,
+    };
+  const allowed = [expected ? plural(expected, 'expected failure') : '', flaky ? plural(flaky, 'flaky failure') : '']
+    .filter(Boolean)
+    .join(', ');
   if (allowed) return { exitCode: 0, text: `the target fails only what its expectation file expects (${allowed})` };
   if (results.tests.every((t) => t.status === 'skipped')) return { exitCode: 0, text: 'no test ran' };
   return { exitCode: 0, text: 'the target conforms to every requirement tested' };

@@ -85,13 +85,16 @@ const badgeText: Record<RowStatus, string> = { passed: 'pass', failed: 'FAIL', s
 
 function badge(status: RowStatus, tests: readonly TestResult[]): string {
   const failed = tests.filter((t) => t.status === 'failed');
-  if (failed.length && failed.every(isExcusedFailure)) return `<span class="badge xfail">FAIL (${failed.every((t) => t.outcome === 'flaky') ? 'flaky' : 'expected'})</span>`;
+  if (failed.length && failed.every(isExcusedFailure))
+    return `<span class="badge xfail">FAIL (${failed.every((t) => t.outcome === 'flaky') ? 'flaky' : 'expected'})</span>`;
   const expired = status === 'failed' && failed.some((t) => t.outcome === 'expired') ? ' (expired)' : '';
   return `<span class="badge ${status}">${badgeText[status]}${expired}</span>`;
 }
 
 function testCounts(tests: readonly TestResult[]): string {
-  const parts = (['passed', 'failed', 'skipped'] as const).map((s) => [s, tests.filter((t) => t.status === s).length] as const).filter(([, n]) => n);
+  const parts = (['passed', 'failed', 'skipped'] as const)
+    .map((s) => [s, tests.filter((t) => t.status === s).length] as const)
+    .filter(([, n]) => n);
   return parts.map(([s, n]) => `${n} ${s}`).join(' · ');
 }
 
@@ -114,7 +117,10 @@ function bodyText(body: RecordedBody): string {
     case 'multipart':
       return [
         ...Object.entries(body.fields).map(([k, v]) => `field ${k} = ${v}`),
-        ...body.files.map((f) => `file part ${f.name}${f.filename !== undefined ? ` (filename ${f.filename})` : ''}: ${f.size} bytes of ${f.contentType}, sha256 ${f.sha256}`),
+        ...body.files.map(
+          (f) =>
+            `file part ${f.name}${f.filename !== undefined ? ` (filename ${f.filename})` : ''}: ${f.size} bytes of ${f.contentType}, sha256 ${f.sha256}`,
+        ),
       ].join('\n');
   }
 }
@@ -141,11 +147,19 @@ function exchangeHtml(ex: Exchange): string {
 }
 
 function findingHtml(f: ReportedFinding): string {
-  const parts = [`<div class="finding ${f.severity}">`, `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : 'warning'}">${f.severity}</span> <b>${esc(f.requirement)}</b> <code>${esc(f.check)}</code></p>`, `<p class="msg">${esc(f.message)}</p>`];
-  if (f.counterexample) parts.push(`<p class="label">counterexample${f.path ? ` (fast-check path ${esc(f.path)})` : ''}</p><pre>${esc(cut(f.counterexample, MAX_BODY_CHARS))}</pre>`);
+  const parts = [
+    `<div class="finding ${f.severity}">`,
+    `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : 'warning'}">${f.severity}</span> <b>${esc(f.requirement)}</b> <code>${esc(f.check)}</code></p>`,
+    `<p class="msg">${esc(f.message)}</p>`,
+  ];
+  if (f.counterexample)
+    parts.push(
+      `<p class="label">counterexample${f.path ? ` (fast-check path ${esc(f.path)})` : ''}</p><pre>${esc(cut(f.counterexample, MAX_BODY_CHARS))}</pre>`,
+    );
   if (f.exchange) parts.push(exchangeHtml(f.exchange));
   parts.push(`<p class="label">replay</p><pre class="cmd">${esc(f.replay)}</pre>`);
-  if (f.curl) parts.push(`<p class="label">curl (set the CMS_AUTH_… variables to the target's credentials)</p><pre class="cmd">${esc(f.curl)}</pre>`);
+  if (f.curl)
+    parts.push(`<p class="label">curl (set the CMS_AUTH_… variables to the target's credentials)</p><pre class="cmd">${esc(f.curl)}</pre>`);
   parts.push('</div>');
   return parts.join('\n');
 }
@@ -161,13 +175,16 @@ function testBadge(t: TestResult): string {
   if (t.outcome === 'expected-fail') return '<span class="badge xfail">FAIL (expected)</span>';
   if (t.outcome === 'expired') return '<span class="badge failed">FAIL (expired)</span>';
   if (t.outcome === 'unexpected-pass') return '<span class="badge passed">pass (unexpected)</span>';
-  if (t.outcome === 'flaky') return `<span class="badge ${t.status === 'failed' ? 'xfail' : 'passed'}">${t.status === 'failed' ? 'FAIL' : 'pass'} (flaky)</span>`;
+  if (t.outcome === 'flaky')
+    return `<span class="badge ${t.status === 'failed' ? 'xfail' : 'passed'}">${t.status === 'failed' ? 'FAIL' : 'pass'} (flaky)</span>`;
   return badge(t.status, [t]);
 }
 
 function detailsHtml(t: TestResult, anchor: string, requirement: Requirement | undefined): string {
   const meta = [
-    requirement ? `<b>${esc(requirement.id)}</b> (${esc(requirement.level)}, contract §${esc(requirement.section)}): ${statement(requirement.statement)}` : `<b>${esc(t.requirement)}</b> (not in the requirement catalogue)`,
+    requirement
+      ? `<b>${esc(requirement.id)}</b> (${esc(requirement.level)}, contract §${esc(requirement.section)}): ${statement(requirement.statement)}`
+      : `<b>${esc(t.requirement)}</b> (not in the requirement catalogue)`,
     `${esc(t.file)} · ${seconds(t.durationMs)}${t.operation ? ` · operation <code>${esc(t.operation)}</code>` : ''}`,
   ];
   const x = t.expectation;
@@ -232,7 +249,9 @@ details.test .body{padding:.3rem .9rem .6rem}
 `;
 
 function filterCss(families: readonly string[]): string {
-  const rules = (['failed', 'passed', 'skipped', 'not-tested'] as const).map((s) => `body:has(#status-${s}:checked) [data-status]:not([data-status="${s}"]){display:none}`);
+  const rules = (['failed', 'passed', 'skipped', 'not-tested'] as const).map(
+    (s) => `body:has(#status-${s}:checked) [data-status]:not([data-status="${s}"]){display:none}`,
+  );
   for (const f of families) rules.push(`body:has(#family-${slug(f)}:checked) [data-family]:not([data-family="${slug(f)}"]){display:none}`);
   return rules.join('\n');
 }
@@ -280,21 +299,27 @@ export function renderHtml(results: Results): string {
     ['Features', esc(results.target.features.join(', ') || 'none')],
     ['Started', esc(results.startedAt)],
     ['Duration', seconds(results.durationMs)],
-    ['Seed', `<code>${results.seed}</code>${results.seedSource ? ` ${esc(results.seedSource)}` : ''} <span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`],
+    [
+      'Seed',
+      `<code>${results.seed}</code>${results.seedSource ? ` ${esc(results.seedSource)}` : ''} <span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`,
+    ],
     ...(totals ? ([['Answers', esc(totals)]] as [string, string][]) : []),
     ['Runs per property', String(results.runs)],
     ...(x ? ([['Expectations', esc(x.file)]] as [string, string][]) : []),
     ['Tool', `${esc(results.tool.name)} ${esc(results.tool.version)}`],
   ];
 
-  const failed = results.tests.filter((t) => t.status === 'failed').sort((a, b) => failureRank(a) - failureRank(b) || a.id.localeCompare(b.id));
+  const failed = results.tests
+    .filter((t) => t.status === 'failed')
+    .sort((a, b) => failureRank(a) - failureRank(b) || a.id.localeCompare(b.id));
   const unexpected = failed.filter(isUnexpectedFailure).length;
   const warned = results.tests.filter((t) => t.status !== 'failed' && t.findings.some((f) => f.severity === 'warning'));
 
   const requirementRows = families.map((family) => {
     const reqs: { id: string; req?: Requirement }[] = requirements.filter((r) => r.family === family).map((r) => ({ id: r.id, req: r }));
     // Results may name ids the catalogue does not have (an older catalogue, a collector fallback): shown, never dropped.
-    for (const id of [...byRequirement.keys()].filter((id) => !catalogue.has(id) && byRequirement.get(id)?.[0]?.family === family).sort()) reqs.push({ id });
+    for (const id of [...byRequirement.keys()].filter((id) => !catalogue.has(id) && byRequirement.get(id)?.[0]?.family === family).sort())
+      reqs.push({ id });
     const all = reqs.flatMap((r) => byRequirement.get(r.id) ?? []);
     const rows = reqs.map(({ id, req }) => {
       const tests = byRequirement.get(id) ?? [];
@@ -302,7 +327,9 @@ export function renderHtml(results: Results): string {
       const firstFailed = tests.find((t) => t.status === 'failed');
       const link = firstFailed ? ` · <a href="#${anchorOf(firstFailed)}">details</a>` : '';
       const section = req ? `§${esc(req.section)} <span class="muted">${esc(sectionTitles[req.section] ?? '')}</span>` : '';
-      const stmt = req ? `${statement(req.statement)}${req.feature ? ` <span class="muted">(feature ${esc(req.feature)})</span>` : ''}` : '<span class="muted">not in the requirement catalogue</span>';
+      const stmt = req
+        ? `${statement(req.statement)}${req.feature ? ` <span class="muted">(feature ${esc(req.feature)})</span>` : ''}`
+        : '<span class="muted">not in the requirement catalogue</span>';
       return `<tr data-status="${status}" data-family="${slug(family)}"><td><code>${esc(id)}</code></td><td>${badge(status, tests)}</td><td>${esc(req?.level ?? '')}</td><td>${section}</td><td>${stmt}</td><td>${testCounts(tests)}${link}</td></tr>`;
     });
     return `<tbody data-family="${slug(family)}"><tr><th colspan="6">${esc(family)} <span class="muted">· ${reqs.length} requirements${all.length ? ` · ${testCounts(all)}` : ''}</span></th></tr>\n${rows.join('\n')}</tbody>`;
@@ -329,9 +356,18 @@ export function renderHtml(results: Results): string {
   const expectationSection = x
     ? `<section id="expectations"><h2>Expectations</h2>
 <p>From <code>${esc(x.file)}</code>: ${expectationCounts(x)}.</p>
-${list('Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)', results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id))}
-${list('Expired entries (the failure counts again)', results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`))}
-${list('Flaky tests (either outcome allowed), with what they did in this run', results.tests.filter((t) => t.outcome === 'flaky').map((t) => `${t.id} (${t.status})`))}
+${list(
+  'Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)',
+  results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id),
+)}
+${list(
+  'Expired entries (the failure counts again)',
+  results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`),
+)}
+${list(
+  'Flaky tests (either outcome allowed), with what they did in this run',
+  results.tests.filter((t) => t.outcome === 'flaky').map((t) => `${t.id} (${t.status})`),
+)}
 ${list('Stale ids (no test of this run has them)', x.stale)}
 </section>`
     : '';

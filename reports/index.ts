@@ -52,7 +52,12 @@ export function finishRun(raw: Results, options: FinishOptions): FinishResult {
   let results = redact(raw, secrets);
   if (file !== undefined && expectations) results = applyExpectations(results, expectations, { file, today: options.today });
   mkdirSync(options.outDir, { recursive: true });
-  const paths = [writeResults(options.outDir, results), writeJunit(options.outDir, results), writeHtml(options.outDir, results), writeMarkdown(options.outDir, results)];
+  const paths = [
+    writeResults(options.outDir, results),
+    writeJunit(options.outDir, results),
+    writeHtml(options.outDir, results),
+    writeMarkdown(options.outDir, results),
+  ];
   const lines = expectationNotes(results);
   if (baseline) {
     const regression = compareResults(baseline, results);
@@ -72,7 +77,8 @@ export function mergeResults(list: readonly Results[]): Results {
   const [first] = list;
   if (!first) throw new ReportInputError('nothing to merge');
   const seeds = [...new Set(list.map((r) => r.seed))];
-  if (seeds.length > 1) throw new ReportInputError(`the shards ran with different seeds (${seeds.join(', ')}): run every shard with the same --seed`);
+  if (seeds.length > 1)
+    throw new ReportInputError(`the shards ran with different seeds (${seeds.join(', ')}): run every shard with the same --seed`);
   // Shards of the embedded server each start it on their own port; a live target must be the same.
   const urls = [...new Set(list.filter((r) => !r.target.embedded).map((r) => r.target.baseUrl))];
   if (urls.length > 1) throw new ReportInputError(`the shards ran against different targets (${urls.join(', ')})`);
@@ -97,7 +103,11 @@ export function mergeResults(list: readonly Results[]): Results {
   }
   return {
     tool: first.tool,
-    target: { ...first.target, features: [...new Set(list.flatMap((r) => r.target.features))], embedded: list.every((r) => r.target.embedded) },
+    target: {
+      ...first.target,
+      features: [...new Set(list.flatMap((r) => r.target.features))],
+      embedded: list.every((r) => r.target.embedded),
+    },
     seed: first.seed,
     ...(first.seedSource ? { seedSource: first.seedSource } : {}),
     runs: Math.max(...list.map((r) => r.runs)),

@@ -33,7 +33,10 @@ export function failureText(test: TestResult): string {
 }
 
 function testcase(t: TestResult): string {
-  const props = [`<property name="requirement" value="${xml(t.requirement)}"/>`, ...(t.operation ? [`<property name="operation" value="${xml(t.operation)}"/>`] : [])];
+  const props = [
+    `<property name="requirement" value="${xml(t.requirement)}"/>`,
+    ...(t.operation ? [`<property name="operation" value="${xml(t.operation)}"/>`] : []),
+  ];
   const open = `    <testcase classname="${xml(t.family)}" name="${xml(t.id)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">\n      <properties>${props.join('')}</properties>\n`;
   let inner = '';
   if (isExcusedFailure(t)) {
@@ -47,7 +50,8 @@ function testcase(t: TestResult): string {
     inner = `      <skipped message="${xml(t.reason ?? 'skipped')}"/>\n`;
   }
   const notes = t.findings.filter((f) => f.severity === 'warning').map((w) => `warning [${w.requirement}] ${w.check}: ${w.message}`);
-  if (t.outcome === 'unexpected-pass') notes.unshift('unexpected pass: the expectation file says FAIL; remove the entry (cms-conformance update-expectations)');
+  if (t.outcome === 'unexpected-pass')
+    notes.unshift('unexpected pass: the expectation file says FAIL; remove the entry (cms-conformance update-expectations)');
   if (t.outcome === 'expired') notes.unshift(`the expectation expired on ${t.expectation?.until}: the failure counts again`);
   if (notes.length) inner += `      <system-out>${xml(notes.join('\n'))}</system-out>\n`;
   return `${open}${inner}    </testcase>\n`;

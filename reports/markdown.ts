@@ -62,10 +62,13 @@ export function renderMarkdown(results: Results): string {
     out.push('', `Expectations (${mdText(x.file)}): ${expectationCounts(x)}.`);
   }
   // Failures that count come first, expected ones last.
-  const failed = results.tests.filter((t) => t.status === 'failed').sort((a, b) => Number(isUnexpectedFailure(b)) - Number(isUnexpectedFailure(a)));
+  const failed = results.tests
+    .filter((t) => t.status === 'failed')
+    .sort((a, b) => Number(isUnexpectedFailure(b)) - Number(isUnexpectedFailure(a)));
   if (failed.length) {
     out.push('', `### Failed tests (${failed.length})`, '', '| | test | requirement | first finding |', '|---|---|---|---|');
-    for (const t of failed.slice(0, MAX_FAILED_ROWS)) out.push(`| ${failureMark(t)} | ${mdText(t.id, 120)} | ${mdText(t.requirement)} | ${mdText(firstFinding(t))} |`);
+    for (const t of failed.slice(0, MAX_FAILED_ROWS))
+      out.push(`| ${failureMark(t)} | ${mdText(t.id, 120)} | ${mdText(t.requirement)} | ${mdText(firstFinding(t))} |`);
     if (failed.length > MAX_FAILED_ROWS) out.push('', `…and ${failed.length - MAX_FAILED_ROWS} more: see report.html.`);
   }
   const passes = results.tests.filter((t) => t.outcome === 'unexpected-pass');

@@ -98,7 +98,12 @@ export function compareResults(baseline: Results, current: Results): Regression 
     const expected = n.some((t) => t.status === 'failed') && n.every((t) => t.status !== 'failed' || t.outcome === 'expected-fail');
     classify(requirements, requirementStatus(b), requirementStatus(n), (side) => entry(id, id, failing(side), expected, true));
   }
-  const head = (r: Results): RunHead => ({ startedAt: r.startedAt, seed: r.seed, ...(r.seedSource ? { seedSource: r.seedSource } : {}), baseUrl: r.target.baseUrl });
+  const head = (r: Results): RunHead => ({
+    startedAt: r.startedAt,
+    seed: r.seed,
+    ...(r.seedSource ? { seedSource: r.seedSource } : {}),
+    baseUrl: r.target.baseUrl,
+  });
   return { baseline: head(baseline), current: head(current), tests, requirements };
 }
 
@@ -129,7 +134,10 @@ export function renderRegressionText(regression: Regression): string[] {
   const marks: Record<keyof RegressionLists, string> = { newFailures: 'NEW', fixed: 'FIXED', stillFailing: 'STILL', notRunNow: 'NOT RUN' };
   for (const [key] of headings) {
     if (key === 'stillFailing') continue;
-    for (const e of t[key]) lines.push(`  ${marks[key].padEnd(7)} ${e.id}${e.expected ? ' (expected)' : ''}${key === 'newFailures' && e.message ? `: ${oneLine(e.message, 160)}` : ''}`);
+    for (const e of t[key])
+      lines.push(
+        `  ${marks[key].padEnd(7)} ${e.id}${e.expected ? ' (expected)' : ''}${key === 'newFailures' && e.message ? `: ${oneLine(e.message, 160)}` : ''}`,
+      );
   }
   return lines;
 }
@@ -151,11 +159,20 @@ export function renderRegressionMarkdown(regression: Regression): string {
     '|---|---:|---:|',
     ...headings.map(([key, title]) => `| ${title} | ${tests[key].length} | ${requirements[key].length} |`),
   ];
-  for (const [level, lists] of [['tests', tests], ['requirements', requirements]] as const) {
+  for (const [level, lists] of [
+    ['tests', tests],
+    ['requirements', requirements],
+  ] as const) {
     for (const [key, title] of headings) {
       const list = lists[key];
       if (!list.length) continue;
-      out.push('', `## ${title} (${level})`, '', level === 'tests' ? '| test | requirement | finding |' : '| requirement | first failing test |', level === 'tests' ? '|---|---|---|' : '|---|---|');
+      out.push(
+        '',
+        `## ${title} (${level})`,
+        '',
+        level === 'tests' ? '| test | requirement | finding |' : '| requirement | first failing test |',
+        level === 'tests' ? '|---|---|---|' : '|---|---|',
+      );
       for (const e of list) {
         const note = `${e.expected ? '(expected) ' : ''}${e.message ?? ''}`;
         out.push(level === 'tests' ? `| ${md(e.id)} | ${md(e.requirement)} | ${md(note)} |` : `| ${md(e.id)} | ${md(note)} |`);

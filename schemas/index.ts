@@ -24,16 +24,16 @@ export type JsonSchema = AnySchemaObject;
 const here = dirname(fileURLToPath(import.meta.url));
 
 // ajv-formats is CommonJS with a default export; under NodeNext the namespace may wrap it.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
 function loadSchemaFiles(dirs: readonly string[]): Map<string, JsonSchema> {
   const byId = new Map<string, JsonSchema>();
   for (const dir of dirs) {
     let names: string[];
     try {
-      names = readdirSync(join(here, dir)).filter((n) => n.endsWith('.json')).sort();
+      names = readdirSync(join(here, dir))
+        .filter((n) => n.endsWith('.json'))
+        .sort();
     } catch {
       continue;
     }
@@ -81,7 +81,10 @@ for (const id of schemasById.keys()) {
   const rel = id.slice(SCHEMA_BASE.length); // e.g. records/Folder.json
   shortNames.set(rel, id);
   shortNames.set(rel.replace(/\.json$/, ''), id);
-  const base = rel.split('/').pop()!.replace(/\.json$/, '');
+  const base = rel
+    .split('/')
+    .pop()!
+    .replace(/\.json$/, '');
   // A bare type name resolves only when it is unambiguous across the folders.
   shortNames.set(base, shortNames.has(base) ? '' : id);
 }

@@ -1,13 +1,126 @@
 /**
  * Builds an OpenAPI 3.1 document from the operation catalogue and the JSON Schemas, for tools that
- * speak OpenAPI (client generators, other fuzzers). The catalogue stays the source of truth.
+ * speak OpenAPI (client generators, mock servers, validating proxies). The catalogue stays the source
+ * of truth. It documents every answer a conforming server may give, refusals included, so that a
+ * validating proxy fed the document flags only real contract breaks.
  */
 import { readFileSync } from 'node:fs';
 import { SCHEMA_BASE, schemasById, type JsonSchema } from './index.ts';
 import { operations, type Operation, type Parameter } from './operations.ts';
+import { requirements, type Requirement } from './requirements.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
+
+/** The generated component for a refusal answered with a 2xx status; no schema file has this name. */
+export const REFUSAL_COMPONENT = 'Refusal';
+
+/**
+ * The refusal in a 2xx answer. INTERPRETING.md: "a refusal is HTTP status >= 400 or
+ * responseInfo.responseCode other than OK"; reference notes: "Most refusals come back as HTTP 200
+ * with a non-OK responseCode in the body". Members beyond the envelope stay allowed (a failed upload
+ * answers `success: false`).
+ */
+const refusalSchema: JsonObject = {
+  title: REFUSAL_COMPONENT,
+  description:
+    'A refusal answered with a 2xx status: the envelope with responseInfo.responseCode present and other than OK ' +
+    '(not generated from a schema file; see INTERPRETING.md, "a refusal").',
+  type: 'object',
+  allOf: [{ $ref: '#/components/schemas/Envelope' }],
+  required: ['responseInfo'],
+  properties: {
+    responseInfo: { type: 'object', required: ['responseCode'], properties: { responseCode: { type: 'string', not: { const: 'OK' } } } },
+  },
+};
+
+// The contract does not show the multipart part names (4.1, 4.3); these are the deployed
+// implementation's (reference notes, "Files and uploads"), which the reference server follows.
+const DATA_PARTS = ['fileBinaryData', 'Filedata', 'files[]', 'qqfile'];
+const TEXT_PARTS: Record<string, JsonObject> = {
+  folderId: { type: 'string', description: 'the folder to save the file in (local or global id)' },
+  nodeId: { type: 'integer', description: 'the node (channel) to save in; 0 or absent: none' },
+  fileName: { type: 'string', description: "the file's name; else the data part's filename, else new_file" },
+  description: { type: 'string' },
+  overwrite: { type: 'boolean', default: false, description: 'replace a file of the same name in the folder' },
+  failOnDuplicate: { type: 'boolean', default: false, description: 'refuse a name already used in the folder' },
+  databodypart: { type: 'string', description: 'a custom name for the data part' },
+};
+const TEXT_PARTS_BY_FORM: Record<string, string[]> = {
+  'file.create.multipart': Object.keys(TEXT_PARTS),
+  'file.createSimple.multipart': Object.keys(TEXT_PARTS),
+  'file.save.multipart': ['nodeId', 'description', 'databodypart'],
+};
+
+/** The multipart/form-data media type object of a form: its parts as properties, their media types as encodings. */
+function multipartMedia(op: Operation): JsonObject {
+  const texts = TEXT_PARTS_BY_FORM[op.id];
+  if (!texts) throw new Error(`${op.id}: a multipart form without documented parts`);
+  const properties: JsonObject = {};
+  const encoding: JsonObject = {};
+  for (const name of DATA_PARTS) {
+    properties[name] = { description: "the file data (any bytes); the part's media type becomes the file's fileType" };
+    encoding[name] = { contentType: '*/*' };
+  }
+  for (const name of texts) {
+    properties[name] = TEXT_PARTS[name]!;
+    encoding[name] = { contentType: 'text/plain' };
+  }
+  return {
+    schema: {
+      type: 'object',
+      description:
+        `The data part is named ${DATA_PARTS.join(', ')} (compared ignoring case) or as databodypart says; ` +
+        'part names from the reference notes, the contract does not show them (4.3).',
+      properties,
+    },
+    encoding,
+  };
+}
+
+const PLAIN_WORDS = new Set(['load', 'create', 'copy', 'move', 'save', 'count', 'delete']);
+
+/** The name prose uses for an operation: its path below the area without parameters (`getFiles`, `usage/file`), or ''. */
+function proseName(op: Operation): string {
+  return op.path
+    .split('/')
+    .slice(2)
+    .filter((s) => !s.startsWith('{'))
+    .join('/');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether `text` holds `word` as a whole word; `inPaths` also counts it as a path segment (`findFiles/findPages`). */
+function holdsWord(text: string, word: string, inPaths: boolean): boolean {
+  const bound = inPaths ? '[^\\w{]' : '[^\\w/{]';
+  return new RegExp(`(^|${bound})${escapeRegExp(word)}($|${bound})`).test(text);
+}
+
+/**
+ * The requirements naming one catalogue operation: its `OP-` id, the requirements whose `operation`
+ * is it, and those whose statement names it by method and path (`POST /file/create`) or by its
+ * name (`getFiles`, `usage/file`, `localize`). Names that are ordinary words (`load`, `copy`) count
+ * only in requirements of the operation's own contract section, since prose elsewhere uses them
+ * as words; names shared by folder and file operations count for the area the statement names.
+ */
+function requirementsNaming(op: Operation, all: readonly Requirement[]): string[] {
+  const area = op.path.split('/')[1]!;
+  const name = proseName(op);
+  const shared = name !== '' && operations.some((o) => o.path.split('/')[1] !== area && proseName(o) === name);
+  return all
+    .filter((r) => {
+      if (r.id === `OP-${op.id}` || r.operation === op.id) return true;
+      const text = r.statement;
+      if (new RegExp(`${op.method} ${escapeRegExp(op.path)}($|[^\\w/])`).test(text)) return true;
+      if (name === '' || !holdsWord(text, name, true)) return false;
+      if (PLAIN_WORDS.has(name)) return r.section === op.section;
+      if (!shared) return true;
+      const names = { folder: holdsWord(text, 'folder', false), file: holdsWord(text, 'file', false) };
+      return names[area as 'folder' | 'file'] || (!names.folder && !names.file);
+    })
+    .map((r) => r.id);
+}
 
 /** Component names by schema `$id`: the bare type name, or `dir.Name` where two folders share a name. */
 function componentNames(): Map<string, string> {
@@ -109,38 +222,52 @@ function operationObject(forms: Operation[], names: Map<string, string>): JsonOb
   const features = [...new Set(forms.map((f) => f.feature))];
   if (features.length === 1 && features[0]) result['x-feature'] = features[0];
   else if (features.some(Boolean)) result['x-features'] = Object.fromEntries(forms.map((f) => [f.id, f.feature]));
+  result['x-requirements'] = [...new Set(forms.flatMap((f) => requirementsNaming(f, requirements)))];
   const content: JsonObject = {};
   for (const form of forms) {
     const body = form.requestBody;
     if (!body) continue;
     for (const type of body.contentTypes) {
-      content[type] = {
-        schema: body.schema
-          ? ref(body.schema)
-          : body.raw
-            ? { description: 'the raw file data' }
-            : { type: 'object', description: 'part names: not shown (contract 4.1)' },
-      };
+      content[type] = body.schema
+        ? { schema: ref(body.schema) }
+        : body.raw
+          ? { schema: { description: 'the raw file data: the whole body, any bytes, is the file content' } }
+          : multipartMedia(form);
     }
   }
   if (Object.keys(content).length) result.requestBody = { required: true, content };
-  result.responses = {
+  const json = (schema: JsonObject) => ({ 'application/json': { schema } });
+  const refusal = { $ref: `#/components/schemas/${REFUSAL_COMPONENT}` };
+  const responses: JsonObject = {
     [String(op.response.status)]: {
-      description: 'success (contract 4: 200 for GET, 201 for POST)',
-      content: { 'application/json': { schema: ref(op.response.schema) } },
+      description:
+        'success (contract 4: 200 for GET, 201 for POST), or a refusal answered with this status: the envelope with a responseCode other than OK',
+      content: json({ anyOf: [ref(op.response.schema), refusal] }),
     },
   };
+  // Field servers answer refusals of POSTs as 200 too (reference notes), which the refusal definition allows.
+  if (op.response.status !== 200) {
+    responses['200'] = { description: 'a refusal: the envelope with a responseCode other than OK', content: json(refusal) };
+  }
+  // No 5XX: a 5xx is never an acceptable answer (ENV-08), so a validating proxy must flag it.
+  responses['4XX'] = {
+    description: 'a refusal (the status codes are not shown by the contract, 7)',
+    content: json(ref('responses/Envelope.json')),
+  };
+  result.responses = responses;
   return result;
 }
 
 /** Builds the OpenAPI 3.1 document: every catalogue operation, every schema as a component. */
 export function buildOpenApi(): JsonObject {
   const names = componentNames();
+  if ([...names.values()].includes(REFUSAL_COMPONENT)) throw new Error(`a schema file takes the generated name ${REFUSAL_COMPONENT}`);
   const schemas: JsonObject = {};
   for (const [id, schema] of schemasById) {
     const { $id: _id, $schema: _schema, ...rest } = schema as JsonSchema & JsonObject;
     schemas[names.get(id)!] = rewriteRefs(rest as JsonObject, id, names);
   }
+  schemas[REFUSAL_COMPONENT] = refusalSchema;
   const paths: Record<string, JsonObject> = {};
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {
@@ -154,12 +281,17 @@ export function buildOpenApi(): JsonObject {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return {
     openapi: '3.1.0',
+    // Without it, tools assume the OpenAPI dialect and some (Prism) read the schemas as draft-07.
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Content Management Service: folder and file resources',
       version: pkg.version,
       description:
         'Generated by cms-conformance from schemas/operations.json and the JSON Schemas under schemas/. ' +
-        'Forms sharing a method and path (chosen by Content-Type) are merged; x-operationIds names the catalogue id of each.',
+        'Forms sharing a method and path (chosen by Content-Type) are merged; x-operationIds names the catalogue id of each. ' +
+        'x-requirements lists the requirement ids (schemas/requirements.json) that name the operation. ' +
+        'Every answer a conforming server may give is documented: the success status and schema, refusals as 4XX with the envelope, ' +
+        'and refusals answered as 200 (or as the success status) with a responseCode other than OK. A 5xx is never conforming (ENV-08).',
     },
     servers: [
       {
@@ -172,7 +304,16 @@ export function buildOpenApi(): JsonObject {
       { name: 'folder', description: 'Folder operations (contract 4.2)' },
       { name: 'file', description: 'File operations (contract 4.3)' },
     ],
+    // Authentication is not shown by the contract (5): credentials are optional here; the deployed
+    // implementation takes a `sid` query parameter (reference notes), the reference server also a bearer token.
+    security: [{}, { sid: [] }, { bearer: [] }],
     paths,
-    components: { schemas },
+    components: {
+      schemas,
+      securitySchemes: {
+        sid: { type: 'apiKey', in: 'query', name: 'sid', description: 'session id (reference notes)' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'the reference server accepts its token this way too' },
+      },
+    },
   };
 }

@@ -119,9 +119,5 @@ export function findOperation(method: string, path: string, contentType?: string
   const forms = operations.filter((op) => op.method === upper && matchPath(op.path, path));
   if (forms.length <= 1 || contentType === undefined) return forms[0];
   const type = mediaType(contentType);
-  return (
-    forms.find((op) => op.requestBody?.contentTypes.includes(type)) ??
-    forms.find((op) => op.requestBody?.raw) ??
-    forms[0]
-  );
+  return forms.find((op) => op.requestBody?.contentTypes.includes(type)) ?? forms.find((op) => op.requestBody?.raw) ?? forms[0];
 }

@@ -8,7 +8,11 @@ export type RecordedBody =
   | { kind: 'json'; text: string }
   | { kind: 'text'; contentType: string; text: string }
   | { kind: 'binary'; contentType: string; size: number; sha256: string }
-  | { kind: 'multipart'; fields: Record<string, string>; files: { name: string; filename?: string; contentType: string; size: number; sha256: string }[] };
+  | {
+      kind: 'multipart';
+      fields: Record<string, string>;
+      files: { name: string; filename?: string; contentType: string; size: number; sha256: string }[];
+    };
 
 /** One request and its answer (or the transport error), as every report shows it. */
 export interface Exchange {

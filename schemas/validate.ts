@@ -37,7 +37,10 @@ function shortId(id: string): string {
 
 /** Names the requirement an ajv error breaks: envelope shape, integer ids/timestamps, or the operation's schema. */
 function requirementOf(err: ErrorObject, fallback: string): string {
-  if (/^\/(messages|responseInfo)(\/|$)/.test(err.instancePath) || (err.keyword === 'required' && /^(messages|responseInfo)$/.test(String(err.params.missingProperty)) && err.instancePath === '')) {
+  if (
+    /^\/(messages|responseInfo)(\/|$)/.test(err.instancePath) ||
+    (err.keyword === 'required' && /^(messages|responseInfo)$/.test(String(err.params.missingProperty)) && err.instancePath === '')
+  ) {
     return 'ENV-01';
   }
   if (err.keyword === 'type' && err.params.type === 'integer') return 'ENV-07';
@@ -81,7 +84,14 @@ export function validateResponse(operationId: string, response: ResponseUnderTes
   validatedResponses++;
   const requirement = `OP-${op.id}`;
   const findings: SchemaFinding[] = [];
-  const at = (req: string, keyword: string, message: string): SchemaFinding => ({ requirement: req, severity: 'error', instancePath: '', schemaPath: '', keyword, message });
+  const at = (req: string, keyword: string, message: string): SchemaFinding => ({
+    requirement: req,
+    severity: 'error',
+    instancePath: '',
+    schemaPath: '',
+    keyword,
+    message,
+  });
   if (response.status !== undefined && response.status !== op.response.status) {
     // Contract 4: "All success statuses: 200 for GET, 201 for POST."
     findings.push(at('ENV-03', 'status', `status ${response.status}, expected ${op.response.status} for a successful ${op.method}`));
@@ -163,7 +173,12 @@ function walk(loc: Located, data: unknown, instancePath: string, notes: Note[]):
     for (const p of parts) {
       const known = p.schema['x-knownValues'];
       if (Array.isArray(known) && !known.includes(data)) {
-        notes.push({ instancePath, schemaPath: `${p.path}/x-knownValues`, keyword: 'unseenValue', message: `${instancePath} has the value ${JSON.stringify(data)}, not among the values the contract shows (allowed: the enumeration is open)` });
+        notes.push({
+          instancePath,
+          schemaPath: `${p.path}/x-knownValues`,
+          keyword: 'unseenValue',
+          message: `${instancePath} has the value ${JSON.stringify(data)}, not among the values the contract shows (allowed: the enumeration is open)`,
+        });
       }
     }
     return;
@@ -171,7 +186,9 @@ function walk(loc: Located, data: unknown, instancePath: string, notes: Note[]):
   if (Array.isArray(data)) {
     for (const p of parts) {
       if (p.schema.items !== undefined) {
-        data.forEach((item, i) => walk({ schema: p.schema.items, base: p.base, path: `${p.path}/items` }, item, pointer(instancePath, i), notes));
+        data.forEach((item, i) =>
+          walk({ schema: p.schema.items, base: p.base, path: `${p.path}/items` }, item, pointer(instancePath, i), notes),
+        );
         return;
       }
     }
@@ -197,7 +214,12 @@ function walk(loc: Located, data: unknown, instancePath: string, notes: Note[]):
     if (sub) walk(sub, value, pointer(instancePath, key), notes);
     else if (mapValues) walk(mapValues, value, pointer(instancePath, key), notes);
     else if (describesObject) {
-      notes.push({ instancePath: pointer(instancePath, key), schemaPath: parts[0]!.path, keyword: 'unknownMember', message: `${pointer(instancePath, key)} is not a member the contract names for ${String(parts.find((p) => p.schema.title)?.schema.title ?? 'this object')}` });
+      notes.push({
+        instancePath: pointer(instancePath, key),
+        schemaPath: parts[0]!.path,
+        keyword: 'unknownMember',
+        message: `${pointer(instancePath, key)} is not a member the contract names for ${String(parts.find((p) => p.schema.title)?.schema.title ?? 'this object')}`,
+      });
     }
   }
 }
@@ -212,9 +234,27 @@ function locate(id: string, instancePath: string): string {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const parts = flatten(loc);
     const next =
-      parts.map((p) => (isPlainObject(p.schema.properties) && key in p.schema.properties ? { schema: p.schema.properties[key] as JsonSchema, base: p.base, path: `${p.path}/properties/${key}` } : undefined)).find(Boolean) ??
-      parts.map((p) => (p.schema.items !== undefined && /^\d+$/.test(key) ? { schema: p.schema.items as JsonSchema, base: p.base, path: `${p.path}/items` } : undefined)).find(Boolean) ??
-      parts.map((p) => (isPlainObject(p.schema.additionalProperties) ? { schema: p.schema.additionalProperties, base: p.base, path: `${p.path}/additionalProperties` } : undefined)).find(Boolean);
+      parts
+        .map((p) =>
+          isPlainObject(p.schema.properties) && key in p.schema.properties
+            ? { schema: p.schema.properties[key] as JsonSchema, base: p.base, path: `${p.path}/properties/${key}` }
+            : undefined,
+        )
+        .find(Boolean) ??
+      parts
+        .map((p) =>
+          p.schema.items !== undefined && /^\d+$/.test(key)
+            ? { schema: p.schema.items as JsonSchema, base: p.base, path: `${p.path}/items` }
+            : undefined,
+        )
+        .find(Boolean) ??
+      parts
+        .map((p) =>
+          isPlainObject(p.schema.additionalProperties)
+            ? { schema: p.schema.additionalProperties, base: p.base, path: `${p.path}/additionalProperties` }
+            : undefined,
+        )
+        .find(Boolean);
     if (!next) break;
     loc = next;
   }

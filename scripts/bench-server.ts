@@ -54,7 +54,14 @@ async function measure(pool: Pool, scenario: string, call: Call): Promise<Row> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const elapsed = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  return { scenario, requests: latencies.length, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed };
+  return {
+    scenario,
+    requests: latencies.length,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failed,
+  };
 }
 
 /** Creates a file through the createSimple raw handler, in-process (the seam's OpRequest, defaults applied). */
@@ -112,7 +119,8 @@ async function main(): Promise<void> {
   const bigFolder = await createFolder(server.state, fixture.sandboxParentFolderId, 'bench-10k');
   const uploadFolder = await createFolder(server.state, fixture.sandboxParentFolderId, 'bench-uploads');
   const seedStart = performance.now();
-  for (let i = 0; i < 10_000; i++) await createFile(server.state, bigFolder, `file-${String(i).padStart(5, '0')}.txt`, Buffer.from(`content ${i}`));
+  for (let i = 0; i < 10_000; i++)
+    await createFile(server.state, bigFolder, `file-${String(i).padStart(5, '0')}.txt`, Buffer.from(`content ${i}`));
   const seedSeconds = (performance.now() - seedStart) / 1000;
 
   const url = new URL(server.baseUrl);

@@ -17,7 +17,17 @@ const HEADER = [
 // Keywords that only annotate; every other keyword must be understood below, so a new one fails loudly.
 const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'x-knownValues']);
 const HANDLED = new Set([
-  '$ref', 'type', 'properties', 'required', 'items', 'additionalProperties', 'allOf', 'enum', 'const', 'minimum', 'maximum',
+  '$ref',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
+  'allOf',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
 ]);
 
 function checkKeywords(schema: JsonSchema, where: string): void {

@@ -101,8 +101,7 @@ function rawQueryOf(url: string): Record<string, string[]> {
 
 /** Converts one query value to the parameter's type, or throws a refusal naming the parameter. */
 function convert(param: Parameter, value: string): string | number | boolean {
-  const wrong = (what: string) =>
-    new RequestRefusal('wrong-type-500', `${param.name}: "${value}" is not ${what}`, param.name);
+  const wrong = (what: string) => new RequestRefusal('wrong-type-500', `${param.name}: "${value}" is not ${what}`, param.name);
   switch (param.type) {
     case 'integer': {
       const n = Number(value);
@@ -252,7 +251,10 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
 
   function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
     const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return reply.code(status).type(type).send(JSON.stringify(varyBody(body, variations), withoutNulls));
+    return reply
+      .code(status)
+      .type(type)
+      .send(JSON.stringify(varyBody(body, variations), withoutNulls));
   }
 
   function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {
@@ -330,14 +332,20 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendFailure(reply, new RequestRefusal(undefined, `no operation ${request.method} ${request.url.split('?')[0]}`, undefined, 404, 'NOTFOUND'));
+    sendFailure(
+      reply,
+      new RequestRefusal(undefined, `no operation ${request.method} ${request.url.split('?')[0]}`, undefined, 404, 'NOTFOUND'),
+    );
   });
 
   if (authToken !== undefined && !faults.has('no-auth-check')) {
     app.addHook('onRequest', async (request, reply) => {
       const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (bearer === authToken || rawQueryOf(request.url).sid?.includes(authToken)) return;
-      return sendFailure(reply, new RequestRefusal(undefined, 'authentication required: send sid or a bearer token', undefined, 401, 'AUTHREQUIRED'));
+      return sendFailure(
+        reply,
+        new RequestRefusal(undefined, 'authentication required: send sid or a bearer token', undefined, 401, 'AUTHREQUIRED'),
+      );
     });
   }
 

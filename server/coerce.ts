@@ -164,7 +164,10 @@ function coerceObject(loc: Located, value: Record<string, unknown>, path: string
 
 /** The request field an Ajv error is about, as a dotted path (`file.name`), or undefined for the whole body. */
 function errorProperty(error: { instancePath: string; keyword: string; params: Record<string, unknown> }): string | undefined {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   return segments.length > 0 ? segments.join('.') : undefined;

@@ -250,7 +250,10 @@ class DatasetError extends Error {
 
 /** `files[0].folderId` as the JSON pointer `/files/0/folderId`, the way schema problems name members. */
 function pointer(where: string): string {
-  return `/${where.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+  return `/${where
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .join('/')}`;
 }
 
 function check(ok: boolean, where: string, what: string): void {
@@ -288,7 +291,11 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     for (const kind of kinds) {
       list(kind).forEach((o, i) => {
         const w = `${kind}[${i}]`;
-        check(!objectIds.has(o.id as number), `${w}.id`, `duplicate object id ${String(o.id)} (ids are unique across folders, files, images, pages and templates)`);
+        check(
+          !objectIds.has(o.id as number),
+          `${w}.id`,
+          `duplicate object id ${String(o.id)} (ids are unique across folders, files, images, pages and templates)`,
+        );
         objectIds.set(o.id as number, kind);
         check(ids.get('nodes')!.has(o.nodeId as number), `${w}.nodeId`, `${String(o.nodeId)} does not name a node`);
         check(users.has(o.creatorId as number) && users.has(o.editorId as number), w, 'creatorId and editorId must name users');
@@ -303,8 +310,16 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
         const w = `${kind}[${i}]`;
         const set = sets.get(o.channelSetId as number) ?? { kind, nodes: new Set<number>() };
         const fileLike = (k: string) => k === 'files' || k === 'images';
-        check(set.kind === kind || (fileLike(set.kind) && fileLike(kind)), `${w}.channelSetId`, `${String(o.channelSetId)} is shared with objects of another kind`);
-        check(!set.nodes.has(o.nodeId as number), `${w}.channelSetId`, `two variants of channel set ${String(o.channelSetId)} live in node ${String(o.nodeId)}`);
+        check(
+          set.kind === kind || (fileLike(set.kind) && fileLike(kind)),
+          `${w}.channelSetId`,
+          `${String(o.channelSetId)} is shared with objects of another kind`,
+        );
+        check(
+          !set.nodes.has(o.nodeId as number),
+          `${w}.channelSetId`,
+          `two variants of channel set ${String(o.channelSetId)} live in node ${String(o.nodeId)}`,
+        );
         set.nodes.add(o.nodeId as number);
         sets.set(o.channelSetId as number, set);
         setOf.set(o.id as number, o.channelSetId as number);
@@ -312,7 +327,12 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     }
     for (const kind of kinds) {
       list(kind).forEach((o, i) => {
-        if (o.masterId !== undefined) check(setOf.get(o.masterId as number) === o.channelSetId, `${kind}[${i}].masterId`, 'must name a variant of the same channel set');
+        if (o.masterId !== undefined)
+          check(
+            setOf.get(o.masterId as number) === o.channelSetId,
+            `${kind}[${i}].masterId`,
+            'must name a variant of the same channel set',
+          );
       });
     }
     const ref = (w: string, id: unknown, kind: string | string[]) => {
@@ -335,12 +355,17 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     });
     list('templates').forEach((t, i) => {
       ref(`templates[${i}].folderId`, t.folderId, 'folders');
-      check(ids.get('markupLanguages')!.has(t.markupLanguageId as number), `templates[${i}].markupLanguageId`, 'does not name a markup language');
+      check(
+        ids.get('markupLanguages')!.has(t.markupLanguageId as number),
+        `templates[${i}].markupLanguageId`,
+        'does not name a markup language',
+      );
       checkTags(t.templateTags, `templates[${i}].templateTags`, ids.get('constructs')!);
     });
     list('nodes').forEach((n, i) => {
       ref(`nodes[${i}].rootFolderId`, n.rootFolderId, 'folders');
-      if (n.masterId !== undefined) check(ids.get('nodes')!.has(n.masterId as number) && n.masterId !== n.id, `nodes[${i}].masterId`, 'must name another node');
+      if (n.masterId !== undefined)
+        check(ids.get('nodes')!.has(n.masterId as number) && n.masterId !== n.id, `nodes[${i}].masterId`, 'must name another node');
     });
   } catch (err) {
     if (err instanceof DatasetError) throw new Error(`${source}: ${err.message}`);
@@ -382,7 +407,15 @@ const DAY = 86_400;
 const FUTURE = 2_000_000_000;
 
 const USERS: DatasetUser[] = [
-  { id: 1, login: 'admin', firstName: 'Alex', lastName: 'Admin', email: 'admin@example.com', description: 'System administrator', groupIds: [1] },
+  {
+    id: 1,
+    login: 'admin',
+    firstName: 'Alex',
+    lastName: 'Admin',
+    email: 'admin@example.com',
+    description: 'System administrator',
+    groupIds: [1],
+  },
   { id: 2, login: 'jdoe', firstName: 'John', lastName: 'Doe', email: 'john.doe@example.com', groupIds: [2] },
   { id: 3, login: 'mmuster', firstName: 'Max', lastName: 'Mustermann', email: 'max.mustermann@example.com', groupIds: [2] },
   { id: 4, login: 'asmith', firstName: 'Anna', lastName: 'Smith', email: 'anna.smith@example.com', groupIds: [3] },
@@ -391,7 +424,15 @@ const USERS: DatasetUser[] = [
 
 const CONSTRUCTS = {
   richtext: { id: 1, keyword: 'richtext', name: 'Rich text', parts: [{ id: 11, keyword: 'text', name: 'Text', type: 'RICHTEXT' }] },
-  link: { id: 2, keyword: 'link', name: 'Link', parts: [{ id: 21, keyword: 'url', name: 'URL', type: 'PAGE' }, { id: 22, keyword: 'text', name: 'Link text', type: 'STRING' }] },
+  link: {
+    id: 2,
+    keyword: 'link',
+    name: 'Link',
+    parts: [
+      { id: 21, keyword: 'url', name: 'URL', type: 'PAGE' },
+      { id: 22, keyword: 'text', name: 'Link text', type: 'STRING' },
+    ],
+  },
   filelink: { id: 3, keyword: 'filelink', name: 'File link', parts: [{ id: 31, keyword: 'file', name: 'File', type: 'FILE' }] },
   image: { id: 4, keyword: 'image', name: 'Image', parts: [{ id: 41, keyword: 'image', name: 'Image', type: 'IMAGE' }] },
   noderef: { id: 5, keyword: 'noderef', name: 'Node reference', parts: [{ id: 51, keyword: 'node', name: 'Node', type: 'NODE' }] },
@@ -402,20 +443,37 @@ const CONSTRUCTS = {
 type ConstructKey = keyof typeof CONSTRUCTS;
 
 /** A 1x1 transparent PNG: realistic image bytes for the fixture. */
-const PNG_1X1 = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082', 'hex');
+const PNG_1X1 = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082',
+  'hex',
+);
 
 function pdf(title: string): Buffer {
   return Buffer.from(`%PDF-1.4\n1 0 obj << /Title (${title}) >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
 }
 
 function jpeg(seed: number): Buffer {
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0', 'latin1'), Buffer.alloc(16 + seed, seed & 0xff), Buffer.from([0xff, 0xd9])]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from('JFIF\0', 'latin1'),
+    Buffer.alloc(16 + seed, seed & 0xff),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }
 
 const MEDIA_TYPES: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', css: 'text/css', pdf: 'application/pdf', zip: 'application/zip',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif',
-  json: 'application/json', xml: 'text/xml',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  css: 'text/css',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  json: 'application/json',
+  xml: 'text/xml',
 };
 
 interface ObjOpts {
@@ -483,16 +541,33 @@ class FixtureBuilder {
   /** Ids 1 (master), 2 and 3 (channels); root folders are created with them. */
   node(id: number, name: string, host: string, masterId?: number): DatasetFolder {
     const rootId = this.id();
-    const masterRoot = masterId === undefined ? undefined : this.ds.folders.find((f) => f.id === this.ds.nodes.find((n) => n.id === masterId)!.rootFolderId)!;
+    const masterRoot =
+      masterId === undefined
+        ? undefined
+        : this.ds.folders.find((f) => f.id === this.ds.nodes.find((n) => n.id === masterId)!.rootFolderId)!;
     this.ds.nodes.push({
-      id, globalId: makeGlobalId(`node:${id}`), name, ...(masterId === undefined ? {} : { masterId }), rootFolderId: rootId, host, https: id !== 3,
-      publishDir: '/', binaryPublishDir: '/', languageIds: [1, 2, 3], contentEditor: id === 3 ? 'aloha' : 'gcmsui',
-      cdate: T0 - 500 * DAY + id * DAY, edate: T0 - 200 * DAY, creatorId: 1, editorId: 1,
+      id,
+      globalId: makeGlobalId(`node:${id}`),
+      name,
+      ...(masterId === undefined ? {} : { masterId }),
+      rootFolderId: rootId,
+      host,
+      https: id !== 3,
+      publishDir: '/',
+      binaryPublishDir: '/',
+      languageIds: [1, 2, 3],
+      contentEditor: id === 3 ? 'aloha' : 'gcmsui',
+      cdate: T0 - 500 * DAY + id * DAY,
+      edate: T0 - 200 * DAY,
+      creatorId: 1,
+      editorId: 1,
     });
     const root: DatasetFolder = {
       ...this.base(rootId, name, { nodeId: id, description: `Root folder of ${name}`, cdate: T0 - 500 * DAY + id * DAY }),
       ...(masterRoot ? { channelSetId: masterRoot.channelSetId, masterId: masterRoot.id } : {}),
-      motherId: null, publishDir: '/', templateIds: [],
+      motherId: null,
+      publishDir: '/',
+      templateIds: [],
     };
     this.ds.folders.push(root);
     return root;
@@ -504,12 +579,18 @@ class FixtureBuilder {
 
   private base(id: number, name: string, o: ObjOpts): DatasetObject {
     const n = this.seq++;
-    const cdate = o.cdate ?? T0 - (300 - (n % 250)) * DAY + (n * 3571) % DAY;
+    const cdate = o.cdate ?? T0 - (300 - (n % 250)) * DAY + ((n * 3571) % DAY);
     return {
-      id, globalId: makeGlobalId(`object:${id}`), nodeId: o.nodeId ?? 1, channelSetId: id, name,
+      id,
+      globalId: makeGlobalId(`object:${id}`),
+      nodeId: o.nodeId ?? 1,
+      channelSetId: id,
+      name,
       ...(o.description === undefined ? {} : { description: o.description }),
-      cdate, edate: o.edate ?? cdate + ((n * 7919) % (60 * DAY)),
-      creatorId: o.creatorId ?? ((n % 4) + 1), editorId: o.editorId ?? (((n + 1) % 5) + 1),
+      cdate,
+      edate: o.edate ?? cdate + ((n * 7919) % (60 * DAY)),
+      creatorId: o.creatorId ?? (n % 4) + 1,
+      editorId: o.editorId ?? ((n + 1) % 5) + 1,
       ...(o.deleted ? { deleted: o.deleted } : {}),
       ...(o.excluded ? { excluded: true } : {}),
       ...(o.disinheritDefault ? { disinheritDefault: true } : {}),
@@ -519,32 +600,56 @@ class FixtureBuilder {
   }
 
   folder(mother: DatasetFolder, name: string, o: ObjOpts & { publishDir?: string; templates?: DatasetTemplate[] } = {}): DatasetFolder {
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const f: DatasetFolder = {
       ...this.base(this.id(), name, { description: `${name} folder`, ...o }),
-      motherId: mother.id, publishDir: o.publishDir ?? `${mother.publishDir}${slug}/`,
+      motherId: mother.id,
+      publishDir: o.publishDir ?? `${mother.publishDir}${slug}/`,
       templateIds: (o.templates ?? []).map((t) => t.id),
     };
     this.ds.folders.push(f);
     return f;
   }
 
-  file(folder: DatasetFolder, name: string, data: Buffer | null, o: ObjOpts & { niceUrl?: string; alternateUrls?: string[]; online?: boolean; forceOnline?: boolean; fileType?: string } = {}): DatasetFile {
+  file(
+    folder: DatasetFolder,
+    name: string,
+    data: Buffer | null,
+    o: ObjOpts & { niceUrl?: string; alternateUrls?: string[]; online?: boolean; forceOnline?: boolean; fileType?: string } = {},
+  ): DatasetFile {
     const f: DatasetFile = {
-      ...this.base(this.id(), name, o), folderId: folder.id,
+      ...this.base(this.id(), name, o),
+      folderId: folder.id,
       fileType: o.fileType ?? MEDIA_TYPES[name.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream',
       data: data === null ? null : data.toString('base64'),
-      ...(o.niceUrl ? { niceUrl: o.niceUrl } : {}), ...(o.alternateUrls ? { alternateUrls: o.alternateUrls } : {}),
-      online: o.online ?? true, ...(o.forceOnline ? { forceOnline: true } : {}),
+      ...(o.niceUrl ? { niceUrl: o.niceUrl } : {}),
+      ...(o.alternateUrls ? { alternateUrls: o.alternateUrls } : {}),
+      online: o.online ?? true,
+      ...(o.forceOnline ? { forceOnline: true } : {}),
     };
     this.ds.files.push(f);
     return f;
   }
 
-  image(folder: DatasetFolder, name: string, data: Buffer, sizeX: number, sizeY: number, o: ObjOpts & { online?: boolean } = {}): DatasetImage {
+  image(
+    folder: DatasetFolder,
+    name: string,
+    data: Buffer,
+    sizeX: number,
+    sizeY: number,
+    o: ObjOpts & { online?: boolean } = {},
+  ): DatasetImage {
     const img: DatasetImage = {
-      ...this.base(this.id(), name, o), folderId: folder.id, fileType: MEDIA_TYPES[name.split('.').pop()!] ?? 'image/png',
-      data: data.toString('base64'), online: o.online ?? true, sizeX, sizeY,
+      ...this.base(this.id(), name, o),
+      folderId: folder.id,
+      fileType: MEDIA_TYPES[name.split('.').pop()!] ?? 'image/png',
+      data: data.toString('base64'),
+      online: o.online ?? true,
+      sizeX,
+      sizeY,
     };
     this.ds.images.push(img);
     return img;
@@ -552,25 +657,58 @@ class FixtureBuilder {
 
   template(folder: DatasetFolder, name: string, markupLanguageId: number, o: ObjOpts = {}): DatasetTemplate {
     const t: DatasetTemplate = {
-      ...this.base(this.id(), name, { description: `${name} template`, ...o }), folderId: folder.id, markupLanguageId,
+      ...this.base(this.id(), name, { description: `${name} template`, ...o }),
+      folderId: folder.id,
+      markupLanguageId,
       source: `<html><head><title><node page.name></title></head><body><node content></body></html>`,
-      templateTags: [{ ...this.tag('content', 'richtext', { text: { stringValue: '' } }, 'TEMPLATETAG'), mandatory: true, editableInPage: true }],
+      templateTags: [
+        { ...this.tag('content', 'richtext', { text: { stringValue: '' } }, 'TEMPLATETAG'), mandatory: true, editableInPage: true },
+      ],
     };
     this.ds.templates.push(t);
     return t;
   }
 
-  page(folder: DatasetFolder, name: string, template: DatasetTemplate, o: ObjOpts & Partial<Omit<DatasetPage, keyof DatasetObject>> = {}): DatasetPage {
+  page(
+    folder: DatasetFolder,
+    name: string,
+    template: DatasetTemplate,
+    o: ObjOpts & Partial<Omit<DatasetPage, keyof DatasetObject>> = {},
+  ): DatasetPage {
     const b = this.base(this.id(), name, o);
-    const slug = name.toLowerCase().normalize('NFD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = name
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     const p: DatasetPage = {
-      ...b, folderId: folder.id, templateId: template.id, fileName: o.fileName ?? `${slug}${o.language ? `.${o.language}` : ''}.html`,
+      ...b,
+      folderId: folder.id,
+      templateId: template.id,
+      fileName: o.fileName ?? `${slug}${o.language ? `.${o.language}` : ''}.html`,
       ...(o.language ? { language: o.language, contentSetId: o.contentSetId ?? b.id } : {}),
-      contentId: o.contentId ?? b.id, priority: o.priority ?? 1, online: o.online ?? false, modified: o.modified ?? false,
+      contentId: o.contentId ?? b.id,
+      priority: o.priority ?? 1,
+      online: o.online ?? false,
+      modified: o.modified ?? false,
       pdate: o.pdate ?? (o.online ? b.edate : 0),
-      tags: [this.tag('content', 'richtext', { text: { stringValue: `<p>${name}: lorem ipsum dolor sit amet.</p>` } }, 'CONTENTTAG'), ...(o.tags ?? [])],
+      tags: [
+        this.tag('content', 'richtext', { text: { stringValue: `<p>${name}: lorem ipsum dolor sit amet.</p>` } }, 'CONTENTTAG'),
+        ...(o.tags ?? []),
+      ],
     };
-    for (const key of ['publisherId', 'lockedBy', 'lockedSince', 'timeManagement', 'translation', 'niceUrl', 'alternateUrls', 'customCdate', 'customEdate', 'workflow'] as const) {
+    for (const key of [
+      'publisherId',
+      'lockedBy',
+      'lockedSince',
+      'timeManagement',
+      'translation',
+      'niceUrl',
+      'alternateUrls',
+      'customCdate',
+      'customEdate',
+      'workflow',
+    ] as const) {
       if (o[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = o[key];
     }
     this.ds.pages.push(p);
@@ -578,7 +716,12 @@ class FixtureBuilder {
   }
 
   /** A tag of a construct; `values` are keyed by part keyword. */
-  tag(name: string, construct: ConstructKey, values: Record<string, Omit<DatasetProperty, 'partId' | 'type'>>, type: DatasetTag['type'] = 'OBJECTTAG'): DatasetTag {
+  tag(
+    name: string,
+    construct: ConstructKey,
+    values: Record<string, Omit<DatasetProperty, 'partId' | 'type'>>,
+    type: DatasetTag['type'] = 'OBJECTTAG',
+  ): DatasetTag {
     const c = CONSTRUCTS[construct];
     const properties: Record<string, DatasetProperty> = {};
     for (const part of c.parts) {
@@ -590,10 +733,20 @@ class FixtureBuilder {
 
   /** A localized copy of a master object in a channel: same channel set, its own id. */
   localize<T extends DatasetFolder | DatasetFile | DatasetImage | DatasetPage | DatasetTemplate>(
-    list: T[], master: T, channelId: number, changes: Partial<T> = {},
+    list: T[],
+    master: T,
+    channelId: number,
+    changes: Partial<T> = {},
   ): T {
     const id = this.id();
-    const copy = { ...structuredClone(master), id, globalId: makeGlobalId(`object:${id}`), nodeId: channelId, masterId: master.id, ...changes } as T;
+    const copy = {
+      ...structuredClone(master),
+      id,
+      globalId: makeGlobalId(`object:${id}`),
+      nodeId: channelId,
+      masterId: master.id,
+      ...changes,
+    } as T;
     delete copy.excluded;
     delete copy.disinherit;
     delete copy.disinheritDefault;
@@ -604,10 +757,38 @@ class FixtureBuilder {
 
 /** The status matrix: one page per combination of online, modified, queued, planned and locked (bit 0..4). */
 const STATUS_PAGES = [
-  'Home', 'About us', 'Company profile', 'Careers', 'Contact', 'Privacy policy', 'Terms of use', 'Products',
-  'Product overview', 'Services', 'Consulting', 'Support', 'FAQ', 'News', 'Events', 'Blog',
-  'Team', 'Partners', 'Investors', 'Press kit', 'Sitemap', 'Locations', 'History', 'Mission',
-  'Sustainability', 'Jobs in IT', 'Jobs in Sales', 'Newsletter', 'Downloads', 'Webinars', 'Links and resources', 'Accessibility',
+  'Home',
+  'About us',
+  'Company profile',
+  'Careers',
+  'Contact',
+  'Privacy policy',
+  'Terms of use',
+  'Products',
+  'Product overview',
+  'Services',
+  'Consulting',
+  'Support',
+  'FAQ',
+  'News',
+  'Events',
+  'Blog',
+  'Team',
+  'Partners',
+  'Investors',
+  'Press kit',
+  'Sitemap',
+  'Locations',
+  'History',
+  'Mission',
+  'Sustainability',
+  'Jobs in IT',
+  'Jobs in Sales',
+  'Newsletter',
+  'Downloads',
+  'Webinars',
+  'Links and resources',
+  'Accessibility',
 ];
 
 /** The deterministic default fixture: every requirement of the catalogue has data to work on. */
@@ -640,7 +821,10 @@ export function defaultDataset(): Dataset {
   b.image(imagesFolder, 'banner.jpg', jpeg(1), 1200, 300);
   b.image(imagesFolder, 'icon.gif', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 16, 16);
   b.image(imagesFolder, 'photo-unused.jpg', jpeg(2), 800, 600, { online: false });
-  const brochure = b.file(filesFolder, 'brochure.pdf', pdf('Brochure'), { niceUrl: '/downloads/brochure', alternateUrls: ['/brochure.pdf', '/alt/brochure', '/Brochure-2023'] });
+  const brochure = b.file(filesFolder, 'brochure.pdf', pdf('Brochure'), {
+    niceUrl: '/downloads/brochure',
+    alternateUrls: ['/brochure.pdf', '/alt/brochure', '/Brochure-2023'],
+  });
   const report = b.file(filesFolder, 'annual-report-2023.pdf', pdf('Annual report 2023'), { niceUrl: '/reports/2023' });
   const stylesheet = b.file(filesFolder, 'stylesheet.css', Buffer.from('body { font-family: sans-serif; }\n'));
   const terms = b.file(filesFolder, 'terms.txt', Buffer.from('Terms and conditions\r\n1. Scope\r\n'));
@@ -655,7 +839,9 @@ export function defaultDataset(): Dataset {
   b.file(filesFolder, 'beta.txt', Buffer.from('beta beta\n'));
   b.file(filesFolder, 'Gamma.TXT', Buffer.from('gamma gamma gamma\n'));
   b.file(filesFolder, 'empty.txt', Buffer.alloc(0));
-  b.file(filesFolder, 'binary.dat', Buffer.from([0, 1, 2, 0xff, 0xfe, 0x0d, 0x0a, 0x2d, 0x2d, 0]), { fileType: 'application/octet-stream' });
+  b.file(filesFolder, 'binary.dat', Buffer.from([0, 1, 2, 0xff, 0xfe, 0x0d, 0x0a, 0x2d, 0x2d, 0]), {
+    fileType: 'application/octet-stream',
+  });
   const productSheet = b.file(filesFolder, 'product-sheet.pdf', pdf('Product sheet'), { niceUrl: '/products/sheet' });
   const downloads = b.folder(filesFolder, 'Downloads');
   const manuals = b.folder(downloads, 'Manuals');
@@ -665,10 +851,14 @@ export function defaultDataset(): Dataset {
   const guide = b.file(manuals, 'guide.pdf', pdf('Guide'));
   b.file(manuals, 'quickstart.txt', Buffer.from('Quick start\n'), { online: false });
   const bulk = b.folder(filesFolder, 'Bulk', { description: 'More than 100 files, for default page sizes' });
-  for (let i = 1; i <= 120; i++) b.file(bulk, `bulk-${String(i).padStart(3, '0')}.txt`, Buffer.from(`bulk file ${i}\n`.repeat((i % 7) + 1)));
+  for (let i = 1; i <= 120; i++)
+    b.file(bulk, `bulk-${String(i).padStart(3, '0')}.txt`, Buffer.from(`bulk file ${i}\n`.repeat((i % 7) + 1)));
 
   // Object tags referencing files make usage queries and the `used` filter answerable.
-  filesFolder.tags = [b.tag('object.teaser', 'filelink', { file: { fileId: brochure.id } }), b.tag('object.logo', 'image', { image: { imageId: logo.id } })];
+  filesFolder.tags = [
+    b.tag('object.teaser', 'filelink', { file: { fileId: brochure.id } }),
+    b.tag('object.logo', 'image', { image: { imageId: logo.id } }),
+  ];
   manuals.tags = [b.tag('object.download', 'filelink', { file: { fileId: guide.id } })];
   downloads.tags = [b.tag('object.download', 'filelink', { file: { fileId: manualEn.id } })];
   standard.tags = [b.tag('object.stylesheet', 'filelink', { file: { fileId: stylesheet.id } })];
@@ -691,8 +881,12 @@ export function defaultDataset(): Dataset {
     if (queued) tm[online ? 'queuedOffline' : 'queuedPublish'] = { at: FUTURE + i * 7200, userId: 2 };
     const published = online || modified;
     const p = b.page(pagesFolder, name, name === 'Sitemap' ? rss : tmplByIndex[i % tmplByIndex.length]!, {
-      language: name === 'Sitemap' ? undefined : 'en', online, modified, priority: (i % 5) + 1,
-      pdate: published ? T0 - (40 - i) * DAY : 0, ...(published ? { publisherId: (i % 3) + 1 } : {}),
+      language: name === 'Sitemap' ? undefined : 'en',
+      online,
+      modified,
+      priority: (i % 5) + 1,
+      pdate: published ? T0 - (40 - i) * DAY : 0,
+      ...(published ? { publisherId: (i % 3) + 1 } : {}),
       ...(locked ? { lockedBy: i % 2 === 0 ? 1 : 2, lockedSince: T0 + i * 60 } : {}),
       ...(planned || queued ? { timeManagement: tm } : {}),
     });
@@ -721,15 +915,47 @@ export function defaultDataset(): Dataset {
   page('Partners').tags!.push(b.tag('partnerlink', 'link', { url: { stringValue: 'https://partner.example.net/' } }, 'CONTENTTAG'));
   // Language variants and translations: en master, de in sync, fr out of sync; a de-only page.
   const overview = page('Product overview');
-  b.page(pagesFolder, 'Produktübersicht', standard, { language: 'de', contentSetId: overview.id, online: true, pdate: T0 - 5 * DAY, publisherId: 4, translation: { masterPageId: overview.id, inSync: true }, creatorId: 4 });
-  b.page(pagesFolder, 'Aperçu des produits', standard, { language: 'fr', contentSetId: overview.id, translation: { masterPageId: overview.id, inSync: false }, creatorId: 4 });
-  b.page(pagesFolder, 'Kontakt', standard, { language: 'de', contentSetId: page('Contact').id, online: true, pdate: T0 - 3 * DAY, publisherId: 4, translation: { masterPageId: page('Contact').id, inSync: false } });
+  b.page(pagesFolder, 'Produktübersicht', standard, {
+    language: 'de',
+    contentSetId: overview.id,
+    online: true,
+    pdate: T0 - 5 * DAY,
+    publisherId: 4,
+    translation: { masterPageId: overview.id, inSync: true },
+    creatorId: 4,
+  });
+  b.page(pagesFolder, 'Aperçu des produits', standard, {
+    language: 'fr',
+    contentSetId: overview.id,
+    translation: { masterPageId: overview.id, inSync: false },
+    creatorId: 4,
+  });
+  b.page(pagesFolder, 'Kontakt', standard, {
+    language: 'de',
+    contentSetId: page('Contact').id,
+    online: true,
+    pdate: T0 - 3 * DAY,
+    publisherId: 4,
+    translation: { masterPageId: page('Contact').id, inSync: false },
+  });
   b.page(pagesFolder, 'Impressum', standard, { language: 'de', online: true, pdate: T0 - 30 * DAY, publisherId: 1 });
   b.page(pagesFolder, 'Home print version', landing, { language: 'en', contentId: page('Home').id, description: 'Page variant of Home' });
   b.page(pagesFolder, 'Retired page', standard, { language: 'en', deleted: { at: T0 - 7 * DAY, by: 2 } });
   b.page(archive, 'Archived news', article, { language: 'en', online: true, pdate: T0 - 200 * DAY, publisherId: 5 });
-  b.page(archive2022, 'Year in review 2022', article, { language: 'en', online: true, pdate: T0 - 300 * DAY, publisherId: 5, tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2022/review' } }, 'CONTENTTAG')] });
-  b.page(press, 'Press release 2023', article, { language: 'en', online: true, pdate: T0 - 20 * DAY, publisherId: 5, tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2023' } }, 'CONTENTTAG')] });
+  b.page(archive2022, 'Year in review 2022', article, {
+    language: 'en',
+    online: true,
+    pdate: T0 - 300 * DAY,
+    publisherId: 5,
+    tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2022/review' } }, 'CONTENTTAG')],
+  });
+  b.page(press, 'Press release 2023', article, {
+    language: 'en',
+    online: true,
+    pdate: T0 - 20 * DAY,
+    publisherId: 5,
+    tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2023' } }, 'CONTENTTAG')],
+  });
   b.page(press, 'Media contacts', standard, { language: 'en' });
 
   // Multichannelling: inherited, localized, local, excluded and disinherited objects.
@@ -771,7 +997,14 @@ export function defaultDataset(): Dataset {
   shopSpecials.templateIds = [standard.id, shopLayout.id];
   b.file(shopSpecials, 'shop-flyer.pdf', pdf('Shop flyer'), { nodeId: 2 });
   b.file(shopSpecials, 'specials.txt', Buffer.from('specials\n'), { nodeId: 2 });
-  b.page(shopSpecials, 'Summer sale', standard, { nodeId: 2, language: 'en', online: true, pdate: T0 - 15 * DAY, publisherId: 3, tags: [b.tag('object.pricelist', 'filelink', { file: { fileId: priceList.id } })] });
+  b.page(shopSpecials, 'Summer sale', standard, {
+    nodeId: 2,
+    language: 'en',
+    online: true,
+    pdate: T0 - 15 * DAY,
+    publisherId: 3,
+    tags: [b.tag('object.pricelist', 'filelink', { file: { fileId: priceList.id } })],
+  });
   b.file(mc, 'shop-only.txt', Buffer.from('local to the shop\n'), { nodeId: 2 });
   const partnerNews = b.folder(partnerRoot, 'Partner news', { nodeId: 3, publishDir: '/partner-news/', templates: [standard] });
   b.page(partnerNews, 'Partner announcement', standard, { nodeId: 3, language: 'en' });

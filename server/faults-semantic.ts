@@ -8,9 +8,17 @@ import type { FaultDef } from './types.ts';
 /** Every semantic fault, with the requirement ids it breaks. */
 export const semanticFaults: FaultDef[] = [
   // Paging and sorting
-  { name: 'paging-numitems-after-slice', breaks: ['PAG-05'], description: 'numItems counts the returned slice instead of all matching items' },
+  {
+    name: 'paging-numitems-after-slice',
+    breaks: ['PAG-05'],
+    description: 'numItems counts the returned slice instead of all matching items',
+  },
   { name: 'pagesize-zero-returns-all', breaks: ['PAG-02'], description: 'Group P pageSize=0 returns every item instead of none' },
-  { name: 'paging-page-zero-based', breaks: ['PAG-03', 'PAG-04'], description: 'Group P page numbers start at 0, so page=1 skips the first page' },
+  {
+    name: 'paging-page-zero-based',
+    breaks: ['PAG-03', 'PAG-04'],
+    description: 'Group P page numbers start at 0, so page=1 skips the first page',
+  },
   { name: 'skipcount-ignored', breaks: ['PAG-07'], description: 'Group L skipCount is ignored' },
   { name: 'findfiles-default-maxitems-10', breaks: ['PAG-08'], description: 'findFiles returns 10 items by default instead of 100' },
   { name: 'sortorder-desc-ignored', breaks: ['SRT-02', 'SRT-04'], description: 'descending order (sortorder=desc, sort=-attr) is ignored' },
@@ -18,31 +26,71 @@ export const semanticFaults: FaultDef[] = [
   // Filters
   { name: 'search-ignores-description', breaks: ['FLT-01'], description: 'search matches id and name but not the description' },
   { name: 'createdsince-ignored', breaks: ['FLT-03'], description: 'the createdsince filter is ignored' },
-  { name: 'inherited-filter-inverted', breaks: ['FLT-05'], description: 'inherited=true returns the local objects and inherited=false the inherited ones' },
+  {
+    name: 'inherited-filter-inverted',
+    breaks: ['FLT-05'],
+    description: 'inherited=true returns the local objects and inherited=false the inherited ones',
+  },
   { name: 'recursive-ignored', breaks: ['FLT-06'], description: 'getFiles and GET /file ignore recursive=true' },
   { name: 'getfiles-broken-filter-ignored', breaks: ['FLT-07'], description: 'the broken filter of getFiles and GET /file is ignored' },
-  { name: 'used-filter-all-channels', breaks: ['FLT-07', 'USE-05'], description: 'used=true counts usages in every channel, not only the current one' },
-  { name: 'niceurl-regex-literal', breaks: ['FLT-08'], description: 'niceurl is matched as a literal substring instead of a regular expression' },
+  {
+    name: 'used-filter-all-channels',
+    breaks: ['FLT-07', 'USE-05'],
+    description: 'used=true counts usages in every channel, not only the current one',
+  },
+  {
+    name: 'niceurl-regex-literal',
+    breaks: ['FLT-08'],
+    description: 'niceurl is matched as a literal substring instead of a regular expression',
+  },
   { name: 'getpages-online-filter-inverted', breaks: ['FLT-09'], description: 'getPages online=true returns the offline pages' },
-  { name: 'findfiles-folder0-empty', breaks: ['FLT-10'], description: 'findFiles with folderId=0 finds nothing instead of searching all folders' },
+  {
+    name: 'findfiles-folder0-empty',
+    breaks: ['FLT-10'],
+    description: 'findFiles with folderId=0 finds nothing instead of searching all folders',
+  },
   { name: 'multivalued-first-only', breaks: ['ENV-06'], description: 'only the first value of template_id is applied' },
   // Envelope, ids and records
   { name: 'globalid-not-accepted', breaks: ['ENV-05'], description: 'global ids are not accepted where the contract says local or global' },
   { name: 'folder-id-as-string', breaks: ['ENV-07'], description: 'folder records carry their id as a string' },
   { name: 'page-drops-readonly', breaks: ['PGE-01'], description: 'page records lack the required readOnly member' },
-  { name: 'lockedsince-zero-when-unlocked', breaks: ['PGE-02'], description: 'lockedSince is 0 instead of -1 for pages that are not locked' },
+  {
+    name: 'lockedsince-zero-when-unlocked',
+    breaks: ['PGE-02'],
+    description: 'lockedSince is 0 instead of -1 for pages that are not locked',
+  },
   { name: 'alternateurls-unsorted', breaks: ['PGE-03'], description: 'alternateUrls come in stored order, not alphabetical order' },
   // Wastebin and delete
   { name: 'wastebin-only-ignored', breaks: ['WST-03'], description: 'wastebin=only behaves like include, listing live items too' },
   { name: 'deleted-missing-by', breaks: ['WST-02'], description: 'deleted objects carry deleted.at without deleted.by' },
   { name: 'folder-deleted-missing', breaks: ['WST-05'], description: 'objects inside a deleted folder lack folderDeleted' },
-  { name: 'count-stale-after-delete', breaks: ['FLD-06', 'WST-04'], description: 'folder counts still include objects deleted through the API' },
-  { name: 'delete-inherited-in-channel-allowed', breaks: ['DEL-01'], description: 'deleting an inherited folder in a channel deletes the master folder' },
-  { name: 'delete-localized-in-channel-allowed', breaks: ['DEL-02'], description: 'deleting a localized folder in a channel deletes the localized copy' },
+  {
+    name: 'count-stale-after-delete',
+    breaks: ['FLD-06', 'WST-04'],
+    description: 'folder counts still include objects deleted through the API',
+  },
+  {
+    name: 'delete-inherited-in-channel-allowed',
+    breaks: ['DEL-01'],
+    description: 'deleting an inherited folder in a channel deletes the master folder',
+  },
+  {
+    name: 'delete-localized-in-channel-allowed',
+    breaks: ['DEL-02'],
+    description: 'deleting a localized folder in a channel deletes the localized copy',
+  },
   { name: 'delete-master-not-in-channel', breaks: ['DEL-03'], description: 'a folder deleted in the master stays listed in the channels' },
-  { name: 'refused-delete-changes-state', breaks: ['DEL-06'], description: 'a refused folder delete still puts the files of the folder into the wastebin' },
+  {
+    name: 'refused-delete-changes-state',
+    breaks: ['DEL-06'],
+    description: 'a refused folder delete still puts the files of the folder into the wastebin',
+  },
   // Folders
-  { name: 'create-failonduplicate-ignored', breaks: ['FLD-02'], description: 'folder create with failOnDuplicate renames instead of refusing' },
+  {
+    name: 'create-failonduplicate-ignored',
+    breaks: ['FLD-02'],
+    description: 'folder create with failOnDuplicate renames instead of refusing',
+  },
   { name: 'tree-not-nested', breaks: ['FLD-03'], description: 'getFolders tree=true returns the top level without subfolders' },
   { name: 'breadcrumb-reversed', breaks: ['FLD-05'], description: 'the breadcrumb lists the folders from the folder up to the root' },
   { name: 'reduce-ignored', breaks: ['FLD-08'], description: 'getTemplates reduce=true still lists a template once per folder' },
@@ -54,18 +102,46 @@ export const semanticFaults: FaultDef[] = [
   { name: 'move-keeps-old-listing', breaks: ['FIL-02'], description: 'a moved file is still listed in its old folder' },
   { name: 'save-failonduplicate-ignored', breaks: ['FIL-03'], description: 'file save with failOnDuplicate renames instead of refusing' },
   { name: 'upload-drops-last-byte', breaks: ['UPL-01', 'UPL-07'], description: 'uploads store all bytes but the last' },
-  { name: 'createsimple-ignores-databodypart', breaks: ['UPL-04'], description: 'createSimple ignores databodypart and only knows the default part names' },
-  { name: 'overwrite-creates-copy', breaks: ['UPL-05'], description: 'overwrite=true creates a renamed copy instead of replacing the file' },
+  {
+    name: 'createsimple-ignores-databodypart',
+    breaks: ['UPL-04'],
+    description: 'createSimple ignores databodypart and only knows the default part names',
+  },
+  {
+    name: 'overwrite-creates-copy',
+    breaks: ['UPL-05'],
+    description: 'overwrite=true creates a renamed copy instead of replacing the file',
+  },
   { name: 'save-multipart-ignored', breaks: ['UPL-06'], description: 'file save (multipart) answers OK but keeps the old content' },
   // Multichannelling
-  { name: 'inherited-from-names-channel', breaks: ['MCH-01'], description: 'inheritedFrom names the channel instead of the node the object comes from' },
-  { name: 'localized-copy-keeps-inherited', breaks: ['MCH-02'], description: 'a localized copy is still shown as inherited in its channel' },
-  { name: 'unlocalize-keeps-copy', breaks: ['MCH-03', 'DEL-04'], description: 'unlocalize answers OK but the channel keeps the localized copy' },
+  {
+    name: 'inherited-from-names-channel',
+    breaks: ['MCH-01'],
+    description: 'inheritedFrom names the channel instead of the node the object comes from',
+  },
+  {
+    name: 'localized-copy-keeps-inherited',
+    breaks: ['MCH-02'],
+    description: 'a localized copy is still shown as inherited in its channel',
+  },
+  {
+    name: 'unlocalize-keeps-copy',
+    breaks: ['MCH-03', 'DEL-04'],
+    description: 'unlocalize answers OK but the channel keeps the localized copy',
+  },
   { name: 'localizations-total-off-by-one', breaks: ['MCH-04'], description: 'localizations counts one copy too many in total' },
   { name: 'disinherit-get-empty', breaks: ['MCH-05'], description: 'the GET disinherit forms always report an empty disinherit list' },
-  { name: 'excluded-visible-in-channel', breaks: ['MCH-06'], description: 'excluded and disinherited objects are still listed in the channel' },
+  {
+    name: 'excluded-visible-in-channel',
+    breaks: ['MCH-06'],
+    description: 'excluded and disinherited objects are still listed in the channel',
+  },
   { name: 'push2master-noop', breaks: ['MCH-07'], description: 'push2master answers OK but changes nothing in the master' },
-  { name: 'localizationinfo-localized-as-inherited', breaks: ['MCH-08'], description: 'localizationinfo counts localized objects as inherited' },
+  {
+    name: 'localizationinfo-localized-as-inherited',
+    breaks: ['MCH-08'],
+    description: 'localizationinfo counts localized objects as inherited',
+  },
   // Usage
   { name: 'usage-total-after-paging', breaks: ['USE-01'], description: 'usage total counts the returned page instead of every user' },
   { name: 'usage-counts-flag-ignored', breaks: ['USE-02'], description: 'files=false / folders=false still return the list' },

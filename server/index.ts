@@ -91,7 +91,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const target: Target = {
     baseUrl,
     auth: { query: authToken === undefined ? {} : { sid: authToken }, headers: {} },
-    features: [...FEATURES.filter((f) => profile.multichannelling || f !== 'multichannelling'), ...(authToken === undefined ? [] : ['auth' as const])],
+    features: [
+      ...FEATURES.filter((f) => profile.multichannelling || f !== 'multichannelling'),
+      ...(authToken === undefined ? [] : ['auth' as const]),
+    ],
     fixture: fixtureIds(state),
   };
   return { baseUrl, target, state, close: () => app.close() };

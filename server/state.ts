@@ -198,40 +198,83 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
   const setOfId = new Map<number, number>();
   for (const list of [ds.folders, ds.files, ds.images, ds.pages, ds.templates]) for (const o of list) setOfId.set(o.id, o.channelSetId);
   const parentSet = (folderId: number | null) => (folderId === null ? 0 : setOfId.get(folderId)!);
-  const base = (o: (typeof ds.folders)[number] | (typeof ds.files)[number] | (typeof ds.pages)[number] | (typeof ds.templates)[number]) => ({
-    id: o.id, globalId: o.globalId, nodeId: o.nodeId, channelSetId: o.channelSetId, ...(o.masterId === undefined ? {} : { masterId: o.masterId }),
-    name: o.name, description: o.description ?? '', cdate: o.cdate, edate: o.edate, creatorId: o.creatorId, editorId: o.editorId,
-    ...(o.deleted ? { deleted: { ...o.deleted } } : {}), ...(o.excluded ? { excluded: true } : {}),
-    ...(o.disinheritDefault ? { disinheritDefault: true } : {}), ...(o.disinherit?.length ? { disinherit: [...o.disinherit] } : {}),
+  const base = (
+    o: (typeof ds.folders)[number] | (typeof ds.files)[number] | (typeof ds.pages)[number] | (typeof ds.templates)[number],
+  ) => ({
+    id: o.id,
+    globalId: o.globalId,
+    nodeId: o.nodeId,
+    channelSetId: o.channelSetId,
+    ...(o.masterId === undefined ? {} : { masterId: o.masterId }),
+    name: o.name,
+    description: o.description ?? '',
+    cdate: o.cdate,
+    edate: o.edate,
+    creatorId: o.creatorId,
+    editorId: o.editorId,
+    ...(o.deleted ? { deleted: { ...o.deleted } } : {}),
+    ...(o.excluded ? { excluded: true } : {}),
+    ...(o.disinheritDefault ? { disinheritDefault: true } : {}),
+    ...(o.disinherit?.length ? { disinherit: [...o.disinherit] } : {}),
     ...(o.tags?.length ? { tags: o.tags } : {}),
   });
   for (const f of ds.folders) {
-    insertObject(state, {
-      ...base(f), kind: 'folder', parentSet: parentSet(f.motherId), publishDir: f.publishDir,
-      ...(f.nameI18n ? { nameI18n: f.nameI18n } : {}), ...(f.descriptionI18n ? { descriptionI18n: f.descriptionI18n } : {}),
-      ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
-    }, false);
+    insertObject(
+      state,
+      {
+        ...base(f),
+        kind: 'folder',
+        parentSet: parentSet(f.motherId),
+        publishDir: f.publishDir,
+        ...(f.nameI18n ? { nameI18n: f.nameI18n } : {}),
+        ...(f.descriptionI18n ? { descriptionI18n: f.descriptionI18n } : {}),
+        ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
+      },
+      false,
+    );
     for (const t of f.templateIds ?? []) linkTemplate(state, f.channelSetId, setOfId.get(t)!);
   }
   for (const f of [...ds.files, ...ds.images] as DatasetImage[]) {
     const image = f.sizeX !== undefined;
-    insertObject(state, {
-      ...base(f), kind: image ? 'image' : 'file', parentSet: parentSet(f.folderId),
-      data: f.data === null ? null : Buffer.from(f.data, 'base64'), fileType: f.fileType,
-      ...(f.niceUrl ? { niceUrl: f.niceUrl } : {}), ...(f.alternateUrls ? { alternateUrls: [...f.alternateUrls] } : {}),
-      online: f.online ?? true, forceOnline: f.forceOnline ?? false,
-      ...(image ? { sizeX: f.sizeX, sizeY: f.sizeY } : {}),
-    }, false);
+    insertObject(
+      state,
+      {
+        ...base(f),
+        kind: image ? 'image' : 'file',
+        parentSet: parentSet(f.folderId),
+        data: f.data === null ? null : Buffer.from(f.data, 'base64'),
+        fileType: f.fileType,
+        ...(f.niceUrl ? { niceUrl: f.niceUrl } : {}),
+        ...(f.alternateUrls ? { alternateUrls: [...f.alternateUrls] } : {}),
+        online: f.online ?? true,
+        forceOnline: f.forceOnline ?? false,
+        ...(image ? { sizeX: f.sizeX, sizeY: f.sizeY } : {}),
+      },
+      false,
+    );
   }
   for (const p of ds.pages) {
     const { folderId, templateId, tags: _tags, ...rest } = p;
-    insertObject(state, { ...rest, ...base(p), kind: 'page', parentSet: parentSet(folderId), templateSet: setOfId.get(templateId)! }, false);
+    insertObject(
+      state,
+      { ...rest, ...base(p), kind: 'page', parentSet: parentSet(folderId), templateSet: setOfId.get(templateId)! },
+      false,
+    );
   }
   for (const t of ds.templates) {
-    insertObject(state, {
-      ...base(t), kind: 'template', parentSet: parentSet(t.folderId), markupLanguageId: t.markupLanguageId, source: t.source,
-      locked: t.locked ?? false, templateTags: t.templateTags ?? [],
-    }, false);
+    insertObject(
+      state,
+      {
+        ...base(t),
+        kind: 'template',
+        parentSet: parentSet(t.folderId),
+        markupLanguageId: t.markupLanguageId,
+        source: t.source,
+        locked: t.locked ?? false,
+        templateTags: t.templateTags ?? [],
+      },
+      false,
+    );
   }
   // References may name objects listed later: index them once everything is in.
   for (const obj of state.objects.values()) indexReferences(state, obj, true);
@@ -399,7 +442,10 @@ export function ancestorsVisible(state: State, obj: Obj, view: View): boolean {
 /** The folder variant containing an object in a view (undefined for root folders). */
 export function parentInView(state: State, obj: Obj, view: View): FolderObj | undefined {
   if (obj.parentSet === 0) return undefined;
-  return (resolveInView(state, obj.parentSet, view, true) as FolderObj | undefined) ?? (masterVariant(state, obj.parentSet) as FolderObj | undefined);
+  return (
+    (resolveInView(state, obj.parentSet, view, true) as FolderObj | undefined) ??
+    (masterVariant(state, obj.parentSet) as FolderObj | undefined)
+  );
 }
 
 /** The chain of folders from the root down to the folder, in a view. */

@@ -6,15 +6,7 @@
 
 /** responseInfo.responseCode values the deployed implementation uses (reference notes). */
 export type ResponseCode =
-  | 'OK'
-  | 'INVALIDDATA'
-  | 'PERMISSION'
-  | 'MAINTENANCEMODE'
-  | 'NOTFOUND'
-  | 'FAILURE'
-  | 'AUTHREQUIRED'
-  | 'NOTLICENSED'
-  | 'LOCKED';
+  'OK' | 'INVALIDDATA' | 'PERMISSION' | 'MAINTENANCEMODE' | 'NOTFOUND' | 'FAILURE' | 'AUTHREQUIRED' | 'NOTLICENSED' | 'LOCKED';
 
 /**
  * A refusal of a request: the HTTP layer answers it with the envelope, this code, the message and

@@ -61,7 +61,8 @@ export function varyBody(body: unknown, on: ReadonlySet<string>): unknown {
     const record = value as Record<string, unknown>;
     if (on.has('deleted-at-zero') && isItem(record) && record.deleted === undefined) entries.push(['deleted', { at: 0 }]);
     // Records (the answer itself, anything with an id or item dates) get extra members; maps keep their value type.
-    if (on.has('extra-members') && (top || 'id' in record || isItem(record))) entries.push(['@class', 'com.example.cms.Record'], ['x-vendor', { revision: 7, flags: ['a'] }]);
+    if (on.has('extra-members') && (top || 'id' in record || isItem(record)))
+      entries.push(['@class', 'com.example.cms.Record'], ['x-vendor', { revision: 7, flags: ['a'] }]);
     if (on.has('reordered-members')) entries = entries.reverse();
     return Object.fromEntries(entries);
   };

@@ -54,20 +54,29 @@ const param = (opId: string, name: string): Parameter | undefined =>
   getOperation(opId).parameters.find((p) => p.in === 'query' && p.name === name);
 
 describe('operation catalogue', () => {
-  it('parses the shared operation table', withShared(() => {
-    expect(tableRows).toHaveLength(43);
-  }));
+  it(
+    'parses the shared operation table',
+    withShared(() => {
+      expect(tableRows).toHaveLength(43);
+    }),
+  );
 
-  it('has exactly the operations of the shared table, in its order, with its methods and paths', withShared(() => {
-    expect(operations.map((op) => [op.id, op.method, op.path])).toEqual(tableRows.map((r) => [r.id, r.method, r.path]));
-  }));
+  it(
+    'has exactly the operations of the shared table, in its order, with its methods and paths',
+    withShared(() => {
+      expect(operations.map((op) => [op.id, op.method, op.path])).toEqual(tableRows.map((r) => [r.id, r.method, r.path]));
+    }),
+  );
 
-  it('names a response schema of the type the shared table gives', withShared(() => {
-    for (const row of tableRows) {
-      const typeName = /^[A-Z][A-Za-z]+/.exec(row.response)?.[0];
-      if (typeName) expect(getOperation(row.id).response.schema, row.id).toMatch(new RegExp(`^responses/${typeName}`));
-    }
-  }));
+  it(
+    'names a response schema of the type the shared table gives',
+    withShared(() => {
+      for (const row of tableRows) {
+        const typeName = /^[A-Z][A-Za-z]+/.exec(row.response)?.[0];
+        if (typeName) expect(getOperation(row.id).response.schema, row.id).toMatch(new RegExp(`^responses/${typeName}`));
+      }
+    }),
+  );
 
   it('names request and response schemas that exist', () => {
     for (const op of operations) {
@@ -85,7 +94,10 @@ describe('operation catalogue', () => {
     for (const op of operations) {
       const placeholders = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const pathParams = op.parameters.filter((p) => p.in === 'path');
-      expect(pathParams.map((p) => p.name), op.id).toEqual(placeholders);
+      expect(
+        pathParams.map((p) => p.name),
+        op.id,
+      ).toEqual(placeholders);
       for (const p of pathParams) {
         expect(p.required, op.id).toBe(true);
         expect(['local-or-global', 'int', 'unspecified'], op.id).toContain(p.idKind);
@@ -111,10 +123,21 @@ describe('operation catalogue', () => {
 
   it('expands groups F, L and P into exactly the operations that name them', () => {
     const withGroup = (g: string) => operations.filter((op) => op.parameters.some((p) => p.group === g)).map((op) => op.id);
-    expect(withGroup('F')).toEqual(['folder.list', 'folder.getFolders', 'folder.getFiles', 'folder.getPages', 'folder.getTemplates', 'file.list']);
+    expect(withGroup('F')).toEqual([
+      'folder.list',
+      'folder.getFolders',
+      'folder.getFiles',
+      'folder.getPages',
+      'folder.getTemplates',
+      'file.list',
+    ]);
     expect(withGroup('L')).toEqual(['folder.getFolders', 'folder.getFiles', 'folder.getPages', 'folder.getTemplates']);
     expect(withGroup('P')).toEqual(['folder.list', 'file.list']);
-    for (const id of withGroup('F')) expect(getOperation(id).parameters.filter((p) => p.group === 'F'), id).toHaveLength(16);
+    for (const id of withGroup('F'))
+      expect(
+        getOperation(id).parameters.filter((p) => p.group === 'F'),
+        id,
+      ).toHaveLength(16);
   });
 
   it('keeps the contract defaults of the paging parameters', () => {
@@ -145,14 +168,20 @@ describe('operation catalogue', () => {
     expect(param('folder.getPages', 'permission')?.enum).toHaveLength(37);
     expect(param('file.createSimple.raw', 'folderId')).toMatchObject({ type: 'integer', required: true });
     expect(param('folder.localizationinfo', 'recursive')).toMatchObject({ type: 'boolean', required: true });
-    const required = operations.flatMap((op) => op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${op.id} ${p.name}`));
+    const required = operations.flatMap((op) =>
+      op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${op.id} ${p.name}`),
+    );
     expect(required).toEqual(['folder.localizationinfo recursive', 'file.createSimple.raw folderId']);
   });
 
   it('lists only the path parameter where the contract does not show the parameters', () => {
     const notShown = operations.filter((op) => op.parametersShown === false);
     expect(notShown.map((op) => op.id)).toEqual(['folder.breadcrumb', 'folder.getItems', 'file.load', 'file.usage.page']);
-    for (const op of notShown) expect(op.parameters.every((p) => p.in === 'path'), op.id).toBe(true);
+    for (const op of notShown)
+      expect(
+        op.parameters.every((p) => p.in === 'path'),
+        op.id,
+      ).toBe(true);
   });
 
   it('tags the multichannelling and sourceUrl operations with their feature', () => {
@@ -183,9 +212,12 @@ describe('operation catalogue', () => {
 });
 
 describe('requirement catalogue', () => {
-  it('parses the shared requirement lines', withShared(() => {
-    expect(sharedRequirements.length).toBeGreaterThan(80);
-  }));
+  it(
+    'parses the shared requirement lines',
+    withShared(() => {
+      expect(sharedRequirements.length).toBeGreaterThan(80);
+    }),
+  );
 
   it('has unique ids whose family is their prefix, with a known feature', () => {
     expect(new Set(requirements.map((r) => r.id)).size).toBe(requirements.length);
@@ -196,32 +228,48 @@ describe('requirement catalogue', () => {
     }
   });
 
-  it('places every requirement in a section of the shared contract', withShared(() => {
-    for (const r of requirements) expect(contractSections, r.id).toContain(r.section);
-  }));
+  it(
+    'places every requirement in a section of the shared contract',
+    withShared(() => {
+      for (const r of requirements) expect(contractSections, r.id).toContain(r.section);
+    }),
+  );
 
-  it('contains every id of the shared catalogue at the same level', withShared(() => {
-    for (const shared of sharedRequirements) expect(getRequirement(shared.id).level, shared.id).toBe(shared.level);
-  }));
+  it(
+    'contains every id of the shared catalogue at the same level',
+    withShared(() => {
+      for (const shared of sharedRequirements) expect(getRequirement(shared.id).level, shared.id).toBe(shared.level);
+    }),
+  );
 
-  it('derives every split id from a shared id at the same level', withShared(() => {
-    const shared = new Map(sharedRequirements.map((s) => [s.id, s]));
-    for (const r of requirements.filter((r) => r.family !== 'OP' && !shared.has(r.id))) {
-      const parent = shared.get(r.id.replace(/[a-z]$/, ''));
-      expect(parent, r.id).toBeDefined();
-      expect(r.level, r.id).toBe(parent?.level);
-    }
-  }));
+  it(
+    'derives every split id from a shared id at the same level',
+    withShared(() => {
+      const shared = new Map(sharedRequirements.map((s) => [s.id, s]));
+      for (const r of requirements.filter((r) => r.family !== 'OP' && !shared.has(r.id))) {
+        const parent = shared.get(r.id.replace(/[a-z]$/, ''));
+        expect(parent, r.id).toBeDefined();
+        expect(r.level, r.id).toBe(parent?.level);
+      }
+    }),
+  );
 
-  it('tags requirements with the features the shared catalogue names', withShared(() => {
-    for (const shared of sharedRequirements) {
-      // "(feature X)" closing a line, or a family header "— feature X" without a qualifying "for".
-      const feature = /\(feature (\w+)\)\.?$/.exec(shared.text)?.[1] ?? /— feature (\w+)$/.exec(shared.header)?.[1];
-      if (feature) expect(getRequirement(shared.id).feature, shared.id).toBe(feature);
-    }
-    // "WST — feature wastebin for include/only": the include/only requirements need the feature, WST-01 does not.
-    expect(matchRequirements(['WST']).filter((r) => r.feature === 'wastebin').map((r) => r.id)).toEqual(['WST-02', 'WST-03', 'WST-04a', 'WST-05']);
-  }));
+  it(
+    'tags requirements with the features the shared catalogue names',
+    withShared(() => {
+      for (const shared of sharedRequirements) {
+        // "(feature X)" closing a line, or a family header "— feature X" without a qualifying "for".
+        const feature = /\(feature (\w+)\)\.?$/.exec(shared.text)?.[1] ?? /— feature (\w+)$/.exec(shared.header)?.[1];
+        if (feature) expect(getRequirement(shared.id).feature, shared.id).toBe(feature);
+      }
+      // "WST — feature wastebin for include/only": the include/only requirements need the feature, WST-01 does not.
+      expect(
+        matchRequirements(['WST'])
+          .filter((r) => r.feature === 'wastebin')
+          .map((r) => r.id),
+      ).toEqual(['WST-02', 'WST-03', 'WST-04a', 'WST-05']);
+    }),
+  );
 
   it('has one OP requirement per operation, carrying its section and feature', () => {
     const ops = requirements.filter((r) => r.family === 'OP');
@@ -236,7 +284,11 @@ describe('requirement catalogue', () => {
     expect(matchRequirements(['PAG']).map((r) => r.id)).toEqual(requirements.filter((r) => r.family === 'PAG').map((r) => r.id));
     expect(matchRequirements(['WST-04']).map((r) => r.id)).toEqual(['WST-04', 'WST-04a']);
     expect(matchRequirements(['OP-folder.getFolders']).map((r) => r.id)).toEqual(['OP-folder.getFolders.post', 'OP-folder.getFolders']);
-    expect(matchRequirements(['OP-file.create', 'ENV-01']).map((r) => r.id)).toEqual(['OP-file.create.multipart', 'OP-file.create.json', 'ENV-01']);
+    expect(matchRequirements(['OP-file.create', 'ENV-01']).map((r) => r.id)).toEqual([
+      'OP-file.create.multipart',
+      'OP-file.create.json',
+      'ENV-01',
+    ]);
     expect(matchRequirements(['OP-folder.load']).map((r) => r.id)).toEqual(['OP-folder.load']);
     expect(() => matchRequirements(['PA'])).toThrow(/no requirement matches: PA/);
     expect(() => getRequirement('XXX-01')).toThrow(/unknown requirement id/);

@@ -11,8 +11,23 @@ interface SchemaCase {
 
 const CASES_DIR = new URL('./schema-cases/', import.meta.url);
 const ALLOWED = new Set([
-  '$schema', '$id', '$ref', '$defs', 'title', 'description', 'type', 'properties', 'required', 'items',
-  'additionalProperties', 'allOf', 'enum', 'const', 'minimum', 'maximum', 'x-knownValues',
+  '$schema',
+  '$id',
+  '$ref',
+  '$defs',
+  'title',
+  'description',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
+  'allOf',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'x-knownValues',
 ]);
 const MAIN_RECORDS = ['Folder', 'File', 'Page', 'Node', 'Template', 'Tag', 'Item', 'User', 'DeleteInfo'];
 
@@ -46,7 +61,12 @@ describe('schema files', () => {
   it.each(byFile)('%s compiles in strict mode with $schema, $id, title and description', (rel, { id, schema }) => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(id);
-    expect(schema.title).toBe(rel.split('/').pop()!.replace(/\.json$/, ''));
+    expect(schema.title).toBe(
+      rel
+        .split('/')
+        .pop()!
+        .replace(/\.json$/, ''),
+    );
     expect(typeof schema.description === 'string' && schema.description.length > 0).toBe(true);
     expect(typeof getValidator(id)).toBe('function');
   });
@@ -71,15 +91,14 @@ describe('schema files', () => {
   });
 });
 
-const caseFiles = readdirSync(CASES_DIR).filter((n) => n.endsWith('.json')).sort();
+const caseFiles = readdirSync(CASES_DIR)
+  .filter((n) => n.endsWith('.json'))
+  .sort();
 
 describe('schema case files', () => {
   it('cover every request and response schema and the main records', () => {
     const names = new Set(caseFiles.map((n) => n.replace(/\.json$/, '')));
-    const wanted = [
-      ...entries.filter((e) => !e.rel.startsWith('records/')).map((e) => String(e.schema.title)),
-      ...MAIN_RECORDS,
-    ];
+    const wanted = [...entries.filter((e) => !e.rel.startsWith('records/')).map((e) => String(e.schema.title)), ...MAIN_RECORDS];
     expect(wanted.filter((n) => !names.has(n))).toEqual([]);
   });
 

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { validateBody, validateResponse, walkAnnotations } from '../schemas/validate.ts';
 
 const envelope = { messages: [], responseInfo: { responseCode: 'OK', responseMessage: 'loaded' } };
-const folder = { id: 12, globalId: 'A547.6d75467a-4b1c-11e5-a8d2-00270e06eab6', name: 'News', cdate: 1700000000, edate: 1700000100, type: 'folder', motherId: 3 };
+const folder = {
+  id: 12,
+  globalId: 'A547.6d75467a-4b1c-11e5-a8d2-00270e06eab6',
+  name: 'News',
+  cdate: 1700000000,
+  edate: 1700000100,
+  type: 'folder',
+  motherId: 3,
+};
 const loadBody = { ...envelope, folder, stagingStatus: { packageName: 'p', included: false } };
 const ok = { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
 
@@ -39,7 +47,11 @@ describe('validateResponse', () => {
   it('reports a fraction where an integer id is required under ENV-07, located in the declaring schema', () => {
     const found = errors(validateResponse('folder.load', { ...ok, body: { ...loadBody, folder: { ...folder, id: 12.5 } } }));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ requirement: 'ENV-07', instancePath: '/folder/id', schemaPath: 'records/Item.json#/properties/id/type' });
+    expect(found[0]).toMatchObject({
+      requirement: 'ENV-07',
+      instancePath: '/folder/id',
+      schemaPath: 'records/Item.json#/properties/id/type',
+    });
   });
 
   it('reports a missing required member of a nested record under the operation', () => {
@@ -58,7 +70,11 @@ describe('validateResponse', () => {
   });
 
   it('warns, never fails, on a value of an open enumeration the contract does not show', () => {
-    const found = validateResponse('folder.load', { ...ok, body: { ...loadBody, folder: { ...folder, type: 'contenttag' } } }, { strict: true });
+    const found = validateResponse(
+      'folder.load',
+      { ...ok, body: { ...loadBody, folder: { ...folder, type: 'contenttag' } } },
+      { strict: true },
+    );
     expect(found.map((f) => [f.severity, f.keyword, f.instancePath])).toEqual([['warning', 'unseenValue', '/folder/type']]);
   });
 
@@ -83,7 +99,11 @@ describe('walkAnnotations', () => {
 describe('validateBody', () => {
   it('accepts the deployed shapes the contract allows: deleted {at: 0} without by, a root folder without motherId', () => {
     const { motherId: _none, ...root } = folder;
-    const found = validateBody('responses/FolderLoadResponse', { ...loadBody, folder: { ...root, type: 'node', deleted: { at: 0 } } }, 'OP-folder.load');
+    const found = validateBody(
+      'responses/FolderLoadResponse',
+      { ...loadBody, folder: { ...root, type: 'node', deleted: { at: 0 } } },
+      'OP-folder.load',
+    );
     expect(found).toEqual([]);
   });
 });

@@ -3,17 +3,7 @@
  * raw) query values, the request body, and resolving ids and node ids into objects and views,
  * refusing client mistakes with a Refusal and never changing state while doing so.
  */
-import {
-  ancestorsVisible,
-  inWastebin,
-  lookup,
-  resolveInView,
-  viewOf,
-  type Kind,
-  type Obj,
-  type State,
-  type View,
-} from '../state.ts';
+import { ancestorsVisible, inWastebin, lookup, resolveInView, viewOf, type Kind, type Obj, type State, type View } from '../state.ts';
 import { getOperation } from '../../schemas/operations.ts';
 import { readRequestBody, readScalar } from '../coerce.ts';
 import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
@@ -27,7 +17,8 @@ function rawValues(req: OpRequest, name: string): string[] {
 
 function parseInteger(value: string, name: string): number {
   const n = Number(value);
-  if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw new Refusal('INVALIDDATA', `${name}: "${value}" is not an integer`, name);
+  if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new Refusal('INVALIDDATA', `${name}: "${value}" is not an integer`, name);
   return n;
 }
 
@@ -111,14 +102,20 @@ export function member(record: Record<string, unknown> | undefined, key: string,
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'boolean', property: string): Member<boolean>;
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'integer', property: string): Member<number>;
 export function member(record: Record<string, unknown> | undefined, key: string, type: 'strings', property: string): Member<string[]>;
-export function member(record: Record<string, unknown> | undefined, key: string, type: 'string' | 'boolean' | 'integer' | 'strings', property: string): Member<string | boolean | number | string[]> {
+export function member(
+  record: Record<string, unknown> | undefined,
+  key: string,
+  type: 'string' | 'boolean' | 'integer' | 'strings',
+  property: string,
+): Member<string | boolean | number | string[]> {
   const v = record?.[key];
   if (v === undefined || v === null) return undefined;
   if (type === 'strings') {
     if (!Array.isArray(v)) throw new Refusal('INVALIDDATA', `${property}: must be an array of strings`, property);
     return v.map((item, i) => {
       const read = readScalar('string', item);
-      if (!('value' in read)) throw new Refusal('INVALIDDATA', `${property}.${i}: ${'refused' in read ? read.refused : 'must not be null'}`, `${property}.${i}`);
+      if (!('value' in read))
+        throw new Refusal('INVALIDDATA', `${property}.${i}: ${'refused' in read ? read.refused : 'must not be null'}`, `${property}.${i}`);
       return read.value as string;
     });
   }
@@ -156,14 +153,16 @@ export interface ResolveOptions {
 export function resolveObject(state: State, ref: string | number | undefined, o: ResolveOptions): { obj: Obj; view: View } {
   if (ref === undefined || ref === '') throw new Refusal('INVALIDDATA', `${o.what} id missing`, o.property);
   const text = String(ref).trim();
-  if (o.faults.has('globalid-not-accepted') && !/^\d+$/.test(text)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
+  if (o.faults.has('globalid-not-accepted') && !/^\d+$/.test(text))
+    throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
   const found = lookup(state, text);
   if (!found || !o.kinds.includes(found.kind)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
   let obj: Obj | undefined = found;
   const view = o.view ?? viewOf(state, found.nodeId);
   if (o.view) {
     obj = resolveInView(state, found.channelSetId, view);
-    if (!obj || !ancestorsVisible(state, obj, view)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found in node ${view.nodeId}`, o.property);
+    if (!obj || !ancestorsVisible(state, obj, view))
+      throw new Refusal('NOTFOUND', `${o.what} ${text} not found in node ${view.nodeId}`, o.property);
   }
   if ((o.wastebin ?? 'exclude') === 'exclude' && inWastebin(state, obj, view)) {
     throw new Refusal('NOTFOUND', `${o.what} ${text} not found (it is in the wastebin)`, o.property);
@@ -194,7 +193,13 @@ export function stagingStatus(pkg: string | undefined): { packageName?: string; 
 }
 
 /** Names of live objects of the given kinds in a folder set that conflict with a node (same node tree line), lower-cased. */
-export function namesInFolder(state: State, parentSet: number, kinds: readonly ('folder' | 'file' | 'image' | 'page')[], nodeId: number, exceptSet?: number): Set<string> {
+export function namesInFolder(
+  state: State,
+  parentSet: number,
+  kinds: readonly ('folder' | 'file' | 'image' | 'page')[],
+  nodeId: number,
+  exceptSet?: number,
+): Set<string> {
   const chain = state.nodes.get(nodeId)!.chain;
   const names = new Set<string>();
   const idx = state.children.get(parentSet);

@@ -17,7 +17,22 @@ import {
   type View,
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
-import { bodyOf, checkName, member, namesInFolder, nodeView, qBool, qInt, qInts, qStr, qWastebin, resolveObject, stagingMap, stagingStatus, type Wastebin } from './common.ts';
+import {
+  bodyOf,
+  checkName,
+  member,
+  namesInFolder,
+  nodeView,
+  qBool,
+  qInt,
+  qInts,
+  qStr,
+  qWastebin,
+  resolveObject,
+  stagingMap,
+  stagingStatus,
+  type Wastebin,
+} from './common.ts';
 import {
   collectChildren,
   filterFromQuery,
@@ -59,7 +74,12 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
   const online = qBool(req, 'online');
   const niceurl = niceUrlMatcher(qStr(req, 'niceurl'), faults);
   const used = qBool(req, 'used');
-  const views = [view, ...qInts(req, 'usedIn').filter((id) => state.nodes.has(id)).map((id) => viewOf(state, id))];
+  const views = [
+    view,
+    ...qInts(req, 'usedIn')
+      .filter((id) => state.nodes.has(id))
+      .map((id) => viewOf(state, id)),
+  ];
   return (f) =>
     (broken === undefined || (f.data === null) === broken) &&
     (online === undefined || f.online === online) &&
@@ -70,21 +90,40 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
 /** The files of a folder listing, filtered (Group F and the file filters), in store order. */
 function listedFiles(state: State, req: OpRequest, folderRef: string | undefined, wastebin: Wastebin, faults: FaultSet) {
   const explicit = nodeView(state, qInt(req, 'nodeId'));
-  const ref = folderRef ?? state.nodes.get(explicit?.nodeId ?? [...state.nodes.values()].find((n) => n.masterId === undefined)!.id)!.rootFolderId;
-  const { obj, view } = resolveObject(state, ref, { kinds: ['folder'], view: explicit, wastebin, what: 'folder', faults, property: 'folderId' });
+  const ref =
+    folderRef ?? state.nodes.get(explicit?.nodeId ?? [...state.nodes.values()].find((n) => n.masterId === undefined)!.id)!.rootFolderId;
+  const { obj, view } = resolveObject(state, ref, {
+    kinds: ['folder'],
+    view: explicit,
+    wastebin,
+    what: 'folder',
+    faults,
+    property: 'folderId',
+  });
   const recursive = qBool(req, 'recursive', false) && !faults.has('recursive-ignored');
   const keep = objectPredicate(state, view, filterFromQuery(req), faults);
   const extra = fileFilter(state, view, req, faults);
-  const files = collectChildren(state, obj as FolderObj, 'file', walkOf(view, recursive, wastebin, faults)).filter((f) => keep(f) && extra(f));
+  const files = collectChildren(state, obj as FolderObj, 'file', walkOf(view, recursive, wastebin, faults)).filter(
+    (f) => keep(f) && extra(f),
+  );
   return { files, view };
 }
 
 /** Group P sort keys of files (SRT-05). */
 function fileAttributes(): Record<string, SortKey> {
-  const file = (f: (o: FileObj) => string | number | undefined): SortKey => (o) => (o.kind === 'file' || o.kind === 'image' ? f(o) : undefined);
+  const file =
+    (f: (o: FileObj) => string | number | undefined): SortKey =>
+    (o) =>
+      o.kind === 'file' || o.kind === 'image' ? f(o) : undefined;
   return {
-    id: (o) => o.id, name: (o) => o.name, niceUrl: file((o) => o.niceUrl), alternateUrls: file((o) => [...(o.alternateUrls ?? [])].sort().join(' ')),
-    fileSize: file((o) => o.data?.length ?? 0), fileType: file((o) => o.fileType), cdate: (o) => o.cdate, edate: (o) => o.edate,
+    id: (o) => o.id,
+    name: (o) => o.name,
+    niceUrl: file((o) => o.niceUrl),
+    alternateUrls: file((o) => [...(o.alternateUrls ?? [])].sort().join(' ')),
+    fileSize: file((o) => o.data?.length ?? 0),
+    fileType: file((o) => o.fileType),
+    cdate: (o) => o.cdate,
+    edate: (o) => o.edate,
   };
 }
 
@@ -126,12 +165,22 @@ export const findFiles: Handler<State> = (state, req, ctx) => {
   const max = req.rawQuery.maxItems === undefined ? defaultMax : qInt(req, 'maxItems', 100);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), max, ctx.faults);
   const links = qStr(req, 'links');
-  return { files: paged.items.map((f) => withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links)) };
+  return {
+    files: paged.items.map((f) =>
+      withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links),
+    ),
+  };
 };
 
 /** Resolves the file of a path id, optionally in the view of `nodeId` (a raw query parameter where not declared). */
 function pathFile(state: State, req: OpRequest, faults: FaultSet, nodeId = qInt(req, 'nodeId')): { file: FileObj; view: View } {
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view: nodeView(state, nodeId), what: 'file', faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['file', 'image'],
+    view: nodeView(state, nodeId),
+    what: 'file',
+    faults,
+    property: 'id',
+  });
   return { file: obj as FileObj, view };
 }
 
@@ -139,7 +188,9 @@ function pathFile(state: State, req: OpRequest, faults: FaultSet, nodeId = qInt(
 export const loadFile: Handler<State> = (state, req, ctx) => {
   const { file, view } = pathFile(state, req, ctx.faults);
   const record = fileRecord({ state, view, faults: ctx.faults }, file, { tags: true, folder: qBool(req, 'folder', false) });
-  return ctx.faults.has('load-missing-stagingstatus') ? { file: record } : { file: record, stagingStatus: stagingStatus(qStr(req, 'package')) };
+  return ctx.faults.has('load-missing-stagingstatus')
+    ? { file: record }
+    : { file: record, stagingStatus: stagingStatus(qStr(req, 'package')) };
 };
 
 /** Lower-cased names a new or renamed file must not take in a folder, for a node. */
@@ -156,22 +207,41 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   const ref = member(b.file, 'id', 'integer', 'file.id') ?? member(b.file, 'globalId', 'string', 'file.globalId');
   if (ref === undefined) throw new Refusal('INVALIDDATA', 'file: the id of the file to copy is required', 'file.id');
   const view = nodeView(state, b.nodeId);
-  const { obj: source, view: srcView } = resolveObject(state, ref, { kinds: ['file', 'image'], view, what: 'file', faults: ctx.faults, property: 'file.id' });
+  const { obj: source, view: srcView } = resolveObject(state, ref, {
+    kinds: ['file', 'image'],
+    view,
+    what: 'file',
+    faults: ctx.faults,
+    property: 'file.id',
+  });
   let target: FolderObj;
   let targetView = srcView;
   if (b.targetFolder?.id !== undefined) {
     const targetNode = nodeView(state, b.targetFolder.channelId || b.nodeId, 'targetFolder.channelId');
-    const r = resolveObject(state, b.targetFolder.id, { kinds: ['folder'], view: targetNode, what: 'target folder', faults: ctx.faults, property: 'targetFolder.id' });
+    const r = resolveObject(state, b.targetFolder.id, {
+      kinds: ['folder'],
+      view: targetNode,
+      what: 'target folder',
+      faults: ctx.faults,
+      property: 'targetFolder.id',
+    });
     [target, targetView] = [r.obj as FolderObj, r.view];
   } else {
     const parent = resolveInView(state, source.parentSet, srcView, true) as FolderObj | undefined;
     if (!parent) throw new Refusal('NOTFOUND', 'the folder of the file to copy was not found', 'file.id');
     target = parent;
   }
-  const wanted = b.newFilename === undefined || b.newFilename === '' || ctx.faults.has('copy-ignores-newfilename') ? source.name : checkName(b.newFilename, 'newFilename', 'file copy');
+  const wanted =
+    b.newFilename === undefined || b.newFilename === '' || ctx.faults.has('copy-ignores-newfilename')
+      ? source.name
+      : checkName(b.newFilename, 'newFilename', 'file copy');
   const name = uniqueFileName(wanted, takenFileNames(state, target, targetView.nodeId));
   const copy = copyObject(state, source as FileObj, {
-    nodeId: targetView.nodeId, parentSet: target.channelSetId, name, niceUrl: undefined, alternateUrls: undefined,
+    nodeId: targetView.nodeId,
+    parentSet: target.channelSetId,
+    name,
+    niceUrl: undefined,
+    alternateUrls: undefined,
   });
   delete copy.niceUrl;
   delete copy.alternateUrls;
@@ -183,7 +253,13 @@ export const moveFile: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<ObjectMoveRequest>(req);
   const { file, view } = pathFile(state, req, ctx.faults, b.nodeId);
   if (b.folderId === undefined) throw new Refusal('INVALIDDATA', 'folderId: the target folder is required', 'folderId');
-  const { obj } = resolveObject(state, b.folderId, { kinds: ['folder'], view, what: 'target folder', faults: ctx.faults, property: 'folderId' });
+  const { obj } = resolveObject(state, b.folderId, {
+    kinds: ['folder'],
+    view,
+    what: 'target folder',
+    faults: ctx.faults,
+    property: 'folderId',
+  });
   const target = obj as FolderObj;
   if (target.channelSetId === file.parentSet) return {};
   const home = viewOf(state, file.nodeId);

@@ -21,7 +21,21 @@ import {
   type View,
 } from '../state.ts';
 import { Refusal, type Handler, type HandlerContext, type OpRequest } from '../types.ts';
-import { bodyOf, checkName, namesInFolder, nodeView, qBool, qInt, qStr, qStrs, qWastebin, resolveObject, stagingMap, stagingStatus, type Wastebin } from './common.ts';
+import {
+  bodyOf,
+  checkName,
+  namesInFolder,
+  nodeView,
+  qBool,
+  qInt,
+  qStr,
+  qStrs,
+  qWastebin,
+  resolveObject,
+  stagingMap,
+  stagingStatus,
+  type Wastebin,
+} from './common.ts';
 import {
   collectChildren,
   filterFromQuery,
@@ -62,8 +76,16 @@ function namesFolder(entry: string, f: FolderObj, view: View): boolean {
 /** The folder a listing starts at: the given id, or the root folder of the node (or of the master). */
 function startFolder(state: State, p: FolderListParams, ctx: HandlerContext): { folder: FolderObj; view: View } {
   const view = nodeView(state, p.nodeId);
-  const id = p.id ?? String(state.nodes.get(view?.nodeId ?? [...state.nodes.values()].find((n) => n.masterId === undefined)!.id)!.rootFolderId);
-  const { obj, view: v } = resolveObject(state, id, { kinds: ['folder'], view, wastebin: p.wastebin, what: 'folder', faults: ctx.faults, property: 'id' });
+  const id =
+    p.id ?? String(state.nodes.get(view?.nodeId ?? [...state.nodes.values()].find((n) => n.masterId === undefined)!.id)!.rootFolderId);
+  const { obj, view: v } = resolveObject(state, id, {
+    kinds: ['folder'],
+    view,
+    wastebin: p.wastebin,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   return { folder: obj as FolderObj, view: v };
 }
 
@@ -78,7 +100,8 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
   const render = (f: FolderObj, order: (fs: FolderObj[]) => FolderObj[]) => {
     const record = folderRecord(rctx, f, p.render);
     // Planted: the tree answer has its own serialisation path, so only tree=true answers are misshapen.
-    if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree')) Object.assign(record, { motherId: String(record.motherId) });
+    if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree'))
+      Object.assign(record, { motherId: String(record.motherId) });
     if (p.tree && p.recursive && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
       const subs = collectChildren(state, f, 'folder', { ...walk, recursive: false }).filter(keep);
       record.subfolders = order(subs).map((s) => render(s, order));
@@ -97,17 +120,28 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
 /** Group P sort keys of folders. */
 function folderAttributes(): Record<string, SortKey> {
   return {
-    id: (o) => o.id, globalId: (o) => o.globalId, name: (o) => o.name, description: (o) => o.description,
-    publishDir: (o) => (o.kind === 'folder' ? o.publishDir : undefined), cdate: (o) => o.cdate, edate: (o) => o.edate,
+    id: (o) => o.id,
+    globalId: (o) => o.globalId,
+    name: (o) => o.name,
+    description: (o) => o.description,
+    publishDir: (o) => (o.kind === 'folder' ? o.publishDir : undefined),
+    cdate: (o) => o.cdate,
+    edate: (o) => o.edate,
   };
 }
 
 /** GET /folder: folders in a folder, Group F and Group P. */
 export const folderList: Handler<State> = (state, req, ctx) => {
   const p: FolderListParams = {
-    id: qStr(req, 'folderId'), nodeId: qInt(req, 'nodeId'), recursive: qBool(req, 'recursive', false), tree: qBool(req, 'tree', false),
-    recursiveIds: qStrs(req, 'recursiveIds'), wastebin: qWastebin(req, ctx.faults), filter: filterFromQuery(req),
-    render: { privileges: qBool(req, 'addPrivileges', false), privilegeMap: qBool(req, 'privilegeMap', false) }, pkg: qStr(req, 'package'),
+    id: qStr(req, 'folderId'),
+    nodeId: qInt(req, 'nodeId'),
+    recursive: qBool(req, 'recursive', false),
+    tree: qBool(req, 'tree', false),
+    recursiveIds: qStrs(req, 'recursiveIds'),
+    wastebin: qWastebin(req, ctx.faults),
+    filter: filterFromQuery(req),
+    render: { privileges: qBool(req, 'addPrivileges', false), privilegeMap: qBool(req, 'privilegeMap', false) },
+    pkg: qStr(req, 'package'),
   };
   const l = folderListing(state, p, ctx);
   const order = (fs: FolderObj[]) => sortByAttributes(fs, qStr(req, 'sort') ?? 'name', folderAttributes(), ctx.faults);
@@ -122,7 +156,15 @@ export const folderList: Handler<State> = (state, req, ctx) => {
   };
 };
 
-function legacyFolderList(state: State, p: FolderListParams, ctx: HandlerContext, sortby: string | undefined, sortorder: string | undefined, skip: number, max: number) {
+function legacyFolderList(
+  state: State,
+  p: FolderListParams,
+  ctx: HandlerContext,
+  sortby: string | undefined,
+  sortorder: string | undefined,
+  skip: number,
+  max: number,
+) {
   const l = folderListing(state, p, ctx);
   const keys = legacySortKeys(state, l.view);
   const order = (fs: FolderObj[]) => sortLegacy(fs, sortby, sortorder, keys, ctx.faults);
@@ -139,9 +181,17 @@ function legacyFolderList(state: State, p: FolderListParams, ctx: HandlerContext
 /** GET /folder/getFolders/{id}: folders in a folder, Group F and Group L. */
 export const getFolders: Handler<State> = (state, req, ctx) => {
   const p: FolderListParams = {
-    id: req.path.id, nodeId: qInt(req, 'nodeId'), recursive: qBool(req, 'recursive', false), tree: qBool(req, 'tree', false),
-    recursiveIds: [...qStrs(req, 'recId'), ...qStrs(req, 'recursiveIds')], wastebin: qWastebin(req, ctx.faults), filter: filterFromQuery(req),
-    render: { privileges: qBool(req, 'addPrivileges', false) || qBool(req, 'privileges', false), privilegeMap: qBool(req, 'privilegeMap', false) },
+    id: req.path.id,
+    nodeId: qInt(req, 'nodeId'),
+    recursive: qBool(req, 'recursive', false),
+    tree: qBool(req, 'tree', false),
+    recursiveIds: [...qStrs(req, 'recId'), ...qStrs(req, 'recursiveIds')],
+    wastebin: qWastebin(req, ctx.faults),
+    filter: filterFromQuery(req),
+    render: {
+      privileges: qBool(req, 'addPrivileges', false) || qBool(req, 'privileges', false),
+      privilegeMap: qBool(req, 'privilegeMap', false),
+    },
     pkg: qStr(req, 'package'),
   };
   return legacyFolderList(state, p, ctx, qStr(req, 'sortby'), qStr(req, 'sortorder'), qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1));
@@ -152,12 +202,28 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<FolderListRequest>(req);
   const wastebin: Wastebin = b.wastebin === 'only' && ctx.faults.has('wastebin-only-ignored') ? 'include' : (b.wastebin ?? 'exclude');
   const p: FolderListParams = {
-    id: b.id, nodeId: b.nodeId, recursive: b.recursive ?? false, tree: b.tree ?? false, recursiveIds: b.recursiveIds ?? [], wastebin,
+    id: b.id,
+    nodeId: b.nodeId,
+    recursive: b.recursive ?? false,
+    tree: b.tree ?? false,
+    recursiveIds: b.recursiveIds ?? [],
+    wastebin,
     filter: {
-      createdbefore: b.createdBefore ?? 0, createdsince: b.createdSince ?? 0, editedbefore: b.editedBefore ?? 0, editedsince: b.editedSince ?? 0,
-      creator: b.creator, editor: b.editor, creatorIds: [], editorIds: [], iscreator: false, iseditor: false, inherited: b.inherited, search: b.search,
+      createdbefore: b.createdBefore ?? 0,
+      createdsince: b.createdSince ?? 0,
+      editedbefore: b.editedBefore ?? 0,
+      editedsince: b.editedSince ?? 0,
+      creator: b.creator,
+      editor: b.editor,
+      creatorIds: [],
+      editorIds: [],
+      iscreator: false,
+      iseditor: false,
+      inherited: b.inherited,
+      search: b.search,
     },
-    render: { privileges: b.addPrivileges ?? false, privilegeMap: b.privilegeMap ?? false }, pkg: b.stagingPackageName,
+    render: { privileges: b.addPrivileges ?? false, privilegeMap: b.privilegeMap ?? false },
+    pkg: b.stagingPackageName,
   };
   if (p.id === undefined) throw new Refusal('INVALIDDATA', 'id: the folder id is required', 'id');
   return legacyFolderList(state, p, ctx, b.sortBy, b.sortOrder, b.skipCount ?? 0, b.maxItems ?? -1);
@@ -165,7 +231,13 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
 
 /** GET /folder/breadcrumb/{id}: the folders from the root down to the folder (FLD-05). */
 export const breadcrumb: Handler<State> = (state, req, ctx) => {
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const chain = folderChain(state, obj as FolderObj, view);
   if (ctx.faults.has('breadcrumb-reversed')) chain.reverse();
@@ -175,10 +247,23 @@ export const breadcrumb: Handler<State> = (state, req, ctx) => {
 /** GET /folder/count/{id}: counts matching what the listings return with the same parameters (FLD-06, WST-04). */
 export const count: Handler<State> = (state, req, ctx) => {
   const wastebin = qWastebin(req, ctx.faults);
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    wastebin,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const folder = obj as FolderObj;
   const stale = ctx.faults.has('count-stale-after-delete');
-  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, stale ? { ignoreDeletion: (o) => o.deleted?.live === true } : {});
+  const walk = walkOf(
+    view,
+    qBool(req, 'recursive', false),
+    wastebin,
+    ctx.faults,
+    stale ? { ignoreDeletion: (o) => o.deleted?.live === true } : {},
+  );
   const inherited = qBool(req, 'inherited');
   const keep = (o: Obj) => inherited === undefined || (o.nodeId !== view.nodeId) === inherited;
   const language = qStr(req, 'language');
@@ -199,13 +284,20 @@ export const count: Handler<State> = (state, req, ctx) => {
  */
 export const deleteFolder: Handler<State> = (state, req, ctx) => {
   const explicit = nodeView(state, qInt(req, 'nodeId'));
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: explicit, what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: explicit,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const folder = obj as FolderObj;
   if (isRoot(folder)) throw new Refusal('FAILURE', 'a root folder cannot be deleted; delete the node instead', 'id', 409);
   const refuse = (message: string): never => {
     // The planted fault deletes the folder's files before noticing the refusal.
     if (ctx.faults.has('refused-delete-changes-state')) {
-      for (const f of collectChildren(state, folder, 'file', { view, recursive: false, wastebin: 'exclude' })) f.deleted = { at: nowSeconds(state), by: state.requesterId, live: true };
+      for (const f of collectChildren(state, folder, 'file', { view, recursive: false, wastebin: 'exclude' }))
+        f.deleted = { at: nowSeconds(state), by: state.requesterId, live: true };
     }
     throw new Refusal('FAILURE', message, 'id', 409);
   };
@@ -223,10 +315,20 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
 
 /** GET /folder/load/{id}: one folder; `privileges` adds privileges; `update` locks nothing (FLD-11). */
 export const loadFolder: Handler<State> = (state, req, ctx) => {
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const privileges = qBool(req, 'privileges', false) && !ctx.faults.has('privileges-missing');
   return {
-    folder: folderRecord({ state, view, faults: ctx.faults }, obj as FolderObj, { tags: true, construct: qBool(req, 'construct', false), privileges }),
+    folder: folderRecord({ state, view, faults: ctx.faults }, obj as FolderObj, {
+      tags: true,
+      construct: qBool(req, 'construct', false),
+      privileges,
+    }),
     stagingStatus: stagingStatus(qStr(req, 'package')),
   };
 };
@@ -243,15 +345,23 @@ export function normalizePublishDir(dir: string): string {
 export const createFolder: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<FolderCreateRequest>(req);
   const name = checkName(b.name, 'name', 'folder');
-  if (b.motherId === undefined || b.motherId === '') throw new Refusal('INVALIDDATA', 'motherId: the mother folder is required', 'motherId');
+  if (b.motherId === undefined || b.motherId === '')
+    throw new Refusal('INVALIDDATA', 'motherId: the mother folder is required', 'motherId');
   const explicit = nodeView(state, b.nodeId);
   let mother: FolderObj;
   let view: View;
   try {
-    const r = resolveObject(state, b.motherId, { kinds: ['folder'], view: explicit, what: 'mother folder', faults: ctx.faults, property: 'motherId' });
+    const r = resolveObject(state, b.motherId, {
+      kinds: ['folder'],
+      view: explicit,
+      what: 'mother folder',
+      faults: ctx.faults,
+      property: 'motherId',
+    });
     [mother, view] = [r.obj as FolderObj, r.view];
   } catch (err) {
-    if (err instanceof Refusal && err.code === 'NOTFOUND') throw new Refusal('FAILURE', `Error while creating new folder: ${err.message}`, 'motherId', 404);
+    if (err instanceof Refusal && err.code === 'NOTFOUND')
+      throw new Refusal('FAILURE', `Error while creating new folder: ${err.message}`, 'motherId', 404);
     throw err;
   }
   const publishDir = b.publishDir === undefined || b.publishDir === '' ? undefined : normalizePublishDir(b.publishDir);
@@ -273,12 +383,27 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
   }
   const now = nowSeconds(state);
   const id = allocateId(state);
-  const slug = finalName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || `folder-${id}`;
+  const slug =
+    finalName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || `folder-${id}`;
   const folder: FolderObj = {
-    kind: 'folder', id, globalId: globalIdFor(id), nodeId: view.nodeId, channelSetId: id, parentSet: mother.channelSetId,
-    name: finalName, description: b.description ?? '', cdate: now, edate: now, creatorId: state.requesterId, editorId: state.requesterId,
+    kind: 'folder',
+    id,
+    globalId: globalIdFor(id),
+    nodeId: view.nodeId,
+    channelSetId: id,
+    parentSet: mother.channelSetId,
+    name: finalName,
+    description: b.description ?? '',
+    cdate: now,
+    edate: now,
+    creatorId: state.requesterId,
+    editorId: state.requesterId,
     publishDir: publishDir ?? normalizePublishDir(`${mother.publishDir}/${slug}`),
-    ...(b.nameI18n ? { nameI18n: b.nameI18n } : {}), ...(b.descriptionI18n ? { descriptionI18n: b.descriptionI18n } : {}),
+    ...(b.nameI18n ? { nameI18n: b.nameI18n } : {}),
+    ...(b.descriptionI18n ? { descriptionI18n: b.descriptionI18n } : {}),
     ...(b.publishDirI18n ? { publishDirI18n: b.publishDirI18n } : {}),
   };
   insertObject(state, folder);
@@ -294,7 +419,14 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
  */
 export const getItems: Handler<State> = (state, req: OpRequest, ctx) => {
   const wastebin = qWastebin(req, ctx.faults);
-  const { obj, view } = resolveObject(state, req.path.folderId, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'folderId' });
+  const { obj, view } = resolveObject(state, req.path.folderId, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    wastebin,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'folderId',
+  });
   const types = qStrs(req, 'type');
   const wanted = (['page', 'file', 'image'] as const).filter((k) => types.length === 0 || types.includes(k));
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);

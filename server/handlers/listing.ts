@@ -38,8 +38,12 @@ export interface Walk {
 /** A walk with what the switched-on planted faults overlook. */
 export function walkOf(view: View, recursive: boolean, wastebin: Wastebin, faults: FaultSet, extra: Partial<Walk> = {}): Walk {
   return {
-    view, recursive, wastebin,
-    ...(faults.has('delete-master-not-in-channel') ? { ignoreDeletion: (o: Obj, v: View) => o.deleted?.live === true && o.nodeId !== v.nodeId } : {}),
+    view,
+    recursive,
+    wastebin,
+    ...(faults.has('delete-master-not-in-channel')
+      ? { ignoreDeletion: (o: Obj, v: View) => o.deleted?.live === true && o.nodeId !== v.nodeId }
+      : {}),
     ...(faults.has('excluded-visible-in-channel') ? { ignoreRestrictions: true } : {}),
     ...extra,
   };
@@ -54,7 +58,13 @@ export function wastebinKeeps(mode: Wastebin, deleted: boolean): boolean {
  * The children of one kind of a folder as the view sees them, in store order; with `recursive`, those
  * of every sub-folder too. Objects inside a deleted folder count as deleted (they carry folderDeleted).
  */
-export function collectChildren<K extends ChildKind>(state: State, folder: FolderObj, kind: K, walk: Walk, startDeleted = false): ObjOf<K>[] {
+export function collectChildren<K extends ChildKind>(
+  state: State,
+  folder: FolderObj,
+  kind: K,
+  walk: Walk,
+  startDeleted = false,
+): ObjOf<K>[] {
   const out: ObjOf<K>[] = [];
   const { view } = walk;
   const isDeleted = (o: Obj) => o.deleted !== undefined && !walk.ignoreDeletion?.(o, view);
@@ -203,7 +213,10 @@ const byId: SortKey = (o) => o.id;
 
 /** Group L sort keys by lower-cased `sortby` name (SRT-03); a key a kind lacks falls back to name. */
 export function legacySortKeys(state: State, view: View): Record<string, SortKey> {
-  const page = (f: (p: PageObj) => string | number | undefined): SortKey => (o) => (o.kind === 'page' ? f(o) : o.name);
+  const page =
+    (f: (p: PageObj) => string | number | undefined): SortKey =>
+    (o) =>
+      o.kind === 'page' ? f(o) : o.name;
   return {
     name: (o) => o.name,
     cdate: (o) => o.cdate,
@@ -225,7 +238,13 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
  * Sorts by a Group L `sortby`/`sortorder`: sortby matched ignoring case, unknown falls back to name;
  * `desc` in any case descends, anything else ascends; ties by id in the same direction (reference notes).
  */
-export function sortLegacy<T extends Obj>(items: T[], sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): T[] {
+export function sortLegacy<T extends Obj>(
+  items: T[],
+  sortby: string | undefined,
+  sortorder: string | undefined,
+  keys: Record<string, SortKey>,
+  faults: FaultSet,
+): T[] {
   const asked = (sortby ?? 'name').toLowerCase();
   const attribute = Object.hasOwn(keys, asked) ? asked : 'name';
   const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
@@ -239,7 +258,12 @@ export function sortLegacy<T extends Obj>(items: T[], sortby: string | undefined
  * Sorts by a Group P `sort`: a comma list of attributes, each optionally prefixed `+` or `-`; unknown
  * attributes are ignored; later attributes break ties; the last tie-breaker is the id (SRT-04).
  */
-export function sortByAttributes<T extends Obj>(items: T[], sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): T[] {
+export function sortByAttributes<T extends Obj>(
+  items: T[],
+  sort: string | undefined,
+  keys: Record<string, SortKey>,
+  faults: FaultSet,
+): T[] {
   const specs: { key: SortKey; dir: number }[] = [];
   for (const raw of (sort ?? 'name').split(',')) {
     const s = raw.trim();

@@ -35,12 +35,14 @@ const FILE_KINDS: readonly Kind[] = ['file', 'image'];
 
 /** Channels below the object's node into which it could be inherited: those where its folder is visible. */
 function inheritableChannels(state: State, master: Obj): number[] {
-  return descendantChannels(state, master.nodeId).filter((c) => {
-    if (master.kind === 'template' || master.parentSet === 0) return true;
-    const view = viewOf(state, c);
-    const parent = resolveInView(state, master.parentSet, view);
-    return parent !== undefined && ancestorsVisible(state, parent, view);
-  }).sort((a, b) => a - b);
+  return descendantChannels(state, master.nodeId)
+    .filter((c) => {
+      if (master.kind === 'template' || master.parentSet === 0) return true;
+      const view = viewOf(state, c);
+      const parent = resolveInView(state, master.parentSet, view);
+      return parent !== undefined && ancestorsVisible(state, parent, view);
+    })
+    .sort((a, b) => a - b);
 }
 
 /** The DisinheritResponse members of one object (read from its master variant). */
@@ -50,7 +52,9 @@ function disinheritStatus(state: State, obj: Obj, faults: FaultSet) {
   return {
     exclude: master.excluded ?? false,
     disinheritDefault: master.disinheritDefault ?? false,
-    disinherit: faults.has('disinherit-get-empty') ? [] : (master.disinherit ?? []).filter((c) => channels.includes(c)).sort((a, b) => a - b),
+    disinherit: faults.has('disinherit-get-empty')
+      ? []
+      : (master.disinherit ?? []).filter((c) => channels.includes(c)).sort((a, b) => a - b),
     inheritable: inheritableChannels(state, master),
   };
 }
@@ -58,10 +62,16 @@ function disinheritStatus(state: State, obj: Obj, faults: FaultSet) {
 /** The MultiDisinheritResponse members: exclude when all are excluded, disinherit for all, partialDisinherit for some. */
 function multiStatus(state: State, objs: Obj[], faults: FaultSet) {
   const all = objs.map((o) => disinheritStatus(state, o, faults));
-  const every = (list: (s: (typeof all)[number]) => number[]) => (all.length === 0 ? [] : list(all[0]!).filter((c) => all.every((s) => list(s).includes(c))));
+  const every = (list: (s: (typeof all)[number]) => number[]) =>
+    all.length === 0 ? [] : list(all[0]!).filter((c) => all.every((s) => list(s).includes(c)));
   const some = [...new Set(all.flatMap((s) => s.disinherit))].sort((a, b) => a - b);
   const full = every((s) => s.disinherit);
-  return { exclude: all.length > 0 && all.every((s) => s.exclude), disinherit: full, partialDisinherit: some.filter((c) => !full.includes(c)), inheritable: every((s) => s.inheritable) };
+  return {
+    exclude: all.length > 0 && all.every((s) => s.exclude),
+    disinherit: full,
+    partialDisinherit: some.filter((c) => !full.includes(c)),
+    inheritable: every((s) => s.inheritable),
+  };
 }
 
 function resolveMany(state: State, req: OpRequest, kinds: readonly Kind[], faults: FaultSet): Obj[] {
@@ -71,15 +81,23 @@ function resolveMany(state: State, req: OpRequest, kinds: readonly Kind[], fault
 
 /** GET /folder/disinherit/{id}: exclusion and disinherit status of one folder (MCH-05). */
 export const folderDisinheritGet: Handler<State> = (state, req, ctx) => {
-  const { obj } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   return disinheritStatus(state, obj, ctx.faults);
 };
 
 /** GET /folder/disinherit: the status of several folders. */
-export const folderDisinheritGetMany: Handler<State> = (state, req, ctx) => multiStatus(state, resolveMany(state, req, ['folder'], ctx.faults), ctx.faults);
+export const folderDisinheritGetMany: Handler<State> = (state, req, ctx) =>
+  multiStatus(state, resolveMany(state, req, ['folder'], ctx.faults), ctx.faults);
 
 /** GET /file/disinherit: the status of several objects (the contract describes the ids as page ids; any object id is taken). */
-export const fileDisinheritGet: Handler<State> = (state, req, ctx) => multiStatus(state, resolveMany(state, req, ALL_KINDS, ctx.faults), ctx.faults);
+export const fileDisinheritGet: Handler<State> = (state, req, ctx) =>
+  multiStatus(state, resolveMany(state, req, ALL_KINDS, ctx.faults), ctx.faults);
 
 /** Master variants of everything below a folder channel set that lives in the given node. */
 function descendantMasters(state: State, folderSet: number, nodeId: number): Obj[] {
@@ -106,15 +124,23 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     const master = masterVariant(state, obj.channelSetId) ?? obj;
     if (isRoot(master)) throw new Refusal('INVALIDDATA', 'the root folder of a node cannot be excluded or disinherited', 'id');
     const channels = descendantChannels(state, master.nodeId);
-    for (const [list, property] of [[disinherit, 'disinherit'], [reinherit, 'reinherit']] as const) {
+    for (const [list, property] of [
+      [disinherit, 'disinherit'],
+      [reinherit, 'reinherit'],
+    ] as const) {
       const bad = list.find((c) => !channels.includes(c));
       if (bad !== undefined) throw new Refusal('INVALIDDATA', `${bad} is not a channel of node ${master.nodeId}`, property);
     }
-    targets.push(master, ...(body.recursive && master.kind === 'folder' ? descendantMasters(state, master.channelSetId, master.nodeId) : []));
+    targets.push(
+      master,
+      ...(body.recursive && master.kind === 'folder' ? descendantMasters(state, master.channelSetId, master.nodeId) : []),
+    );
   }
   for (const t of targets) {
     const hidden = body.exclude ? descendantChannels(state, t.nodeId) : disinherit;
-    const copy = (state.sets.get(t.channelSetId) ?? []).find((v) => v !== t && !v.deleted && hidden.some((c) => state.nodes.get(v.nodeId)!.chain.includes(c)));
+    const copy = (state.sets.get(t.channelSetId) ?? []).find(
+      (v) => v !== t && !v.deleted && hidden.some((c) => state.nodes.get(v.nodeId)!.chain.includes(c)),
+    );
     if (copy) throw new Refusal('FAILURE', `${t.kind} ${t.id} is localized in node ${copy.nodeId}; unlocalize it first`, 'disinherit', 409);
   }
   for (const t of targets) {
@@ -134,7 +160,13 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
 
 /** POST /folder/disinherit/{id}: sets the status of one folder. */
 export const folderDisinheritSet: Handler<State> = (state, req, ctx) => {
-  const { obj } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   applyDisinherit(state, [obj], bodyOf<DisinheritRequest>(req));
   return {};
 };
@@ -174,12 +206,20 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
   const channel = channelOf(state, bodyOf<LocalizeRequest>(req).channelId);
   const view = viewOf(state, channel.id);
   const visible = resolveInView(state, obj.channelSetId, view);
-  if (!visible || !ancestorsVisible(state, visible, view)) throw new Refusal('INVALIDDATA', `${what} ${obj.id} is not inherited into channel ${channel.id}`, 'channelId');
+  if (!visible || !ancestorsVisible(state, visible, view))
+    throw new Refusal('INVALIDDATA', `${what} ${obj.id} is not inherited into channel ${channel.id}`, 'channelId');
   if (inWastebin(state, visible, view)) throw new Refusal('NOTFOUND', `${what} ${obj.id} is in the wastebin`, 'id');
-  if (visible.nodeId === channel.id) throw new Refusal('INVALIDDATA', `${what} ${obj.id} is already localized or local in channel ${channel.id}`, 'channelId');
+  if (visible.nodeId === channel.id)
+    throw new Refusal('INVALIDDATA', `${what} ${obj.id} is already localized or local in channel ${channel.id}`, 'channelId');
   if (isRoot(visible)) throw new Refusal('INVALIDDATA', 'a root folder cannot be localized', 'id');
   const master = masterVariant(state, obj.channelSetId)!;
-  copyObject(state, visible, { nodeId: channel.id, channelSetId: visible.channelSetId, masterId: master.id, parentSet: visible.parentSet, name: visible.name });
+  copyObject(state, visible, {
+    nodeId: channel.id,
+    channelSetId: visible.channelSetId,
+    masterId: master.id,
+    parentSet: visible.parentSet,
+    name: visible.name,
+  });
   return {};
 }
 
@@ -208,8 +248,12 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
   const channel = channelOf(state, b.channelId ?? (obj.masterId !== undefined ? obj.nodeId : undefined));
   const copy = (state.sets.get(obj.channelSetId) ?? []).find((v) => v.nodeId === channel.id && v.masterId !== undefined);
-  if (!copy || isRoot(copy)) throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not localized in channel ${channel.id}`, 'channelId');
-  const remove = [copy, ...(b.recursive && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.types ?? []) : [])];
+  if (!copy || isRoot(copy))
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not localized in channel ${channel.id}`, 'channelId');
+  const remove = [
+    copy,
+    ...(b.recursive && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.types ?? []) : []),
+  ];
   if (!ctx.faults.has('unlocalize-keeps-copy')) for (const o of remove) removeObject(state, o);
   return {};
 };
@@ -217,7 +261,21 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
 /** Copies the content of a channel's variant into another variant (identity, place and multichannel settings stay). */
 function pushContent(state: State, from: Obj, to: Obj): void {
   const content: Partial<Obj> = { ...from };
-  for (const key of ['id', 'globalId', 'nodeId', 'channelSetId', 'masterId', 'parentSet', 'deleted', 'excluded', 'disinherit', 'disinheritDefault', 'cdate', 'creatorId', 'tags'] as const) {
+  for (const key of [
+    'id',
+    'globalId',
+    'nodeId',
+    'channelSetId',
+    'masterId',
+    'parentSet',
+    'deleted',
+    'excluded',
+    'disinherit',
+    'disinheritDefault',
+    'cdate',
+    'creatorId',
+    'tags',
+  ] as const) {
     delete content[key];
   }
   Object.assign(to, content, { edate: nowSeconds(state), editorId: state.requesterId });
@@ -233,10 +291,14 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
   const channel = channelOf(state, b.channelId ?? obj.nodeId);
   const target = b.masterId ?? channel.masterId!;
-  if (target === channel.id || !channel.chain.includes(target)) throw new Refusal('INVALIDDATA', `masterId: ${target} is not a master node of channel ${channel.id}`, 'masterId');
+  if (target === channel.id || !channel.chain.includes(target))
+    throw new Refusal('INVALIDDATA', `masterId: ${target} is not a master node of channel ${channel.id}`, 'masterId');
   const src = (state.sets.get(obj.channelSetId) ?? []).find((v) => v.nodeId === channel.id && !v.deleted);
   if (!src) throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is neither localized nor local in channel ${channel.id}`, 'channelId');
-  const items = [src, ...(b.recursive && src.kind === 'folder' ? channelObjectsBelow(state, src as FolderObj, channel.id, b.types ?? []) : [])];
+  const items = [
+    src,
+    ...(b.recursive && src.kind === 'folder' ? channelObjectsBelow(state, src as FolderObj, channel.id, b.types ?? []) : []),
+  ];
   const targetView = viewOf(state, target);
   const pushed = new Set<number>();
   for (const o of items) {
@@ -248,7 +310,12 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   if (ctx.faults.has('push2master-noop')) return {};
   for (const o of items) {
     if (o.masterId === undefined) o.nodeId = target;
-    else pushContent(state, o, (state.sets.get(o.channelSetId) ?? []).find((v) => v.nodeId === target) ?? masterVariant(state, o.channelSetId)!);
+    else
+      pushContent(
+        state,
+        o,
+        (state.sets.get(o.channelSetId) ?? []).find((v) => v.nodeId === target) ?? masterVariant(state, o.channelSetId)!,
+      );
   }
   return {};
 };
@@ -288,7 +355,13 @@ function infoNodes(state: State, obj: Obj, nodeId: number | undefined): number[]
 /** GET /folder/localizationinfo/{id}: counters for the folder and its sub-items per channel and master (MCH-08). */
 export const folderLocalizationInfo: Handler<State> = (state, req, ctx) => {
   const nodeId = qInt(req, 'nodeId');
-  const { obj } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, nodeId), what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, nodeId),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const recursive = qBool(req, 'recursive', false);
   const channels = infoNodes(state, obj, nodeId).map((n) => {
     const view: View = viewOf(state, n);
@@ -305,7 +378,13 @@ export const folderLocalizationInfo: Handler<State> = (state, req, ctx) => {
 /** GET /file/localizationinfo/{id}: counters of one file per channel and master. */
 export const fileLocalizationInfo: Handler<State> = (state, req, ctx) => {
   const nodeId = qInt(req, 'nodeId');
-  const { obj } = resolveObject(state, req.path.id, { kinds: FILE_KINDS, view: nodeView(state, nodeId), what: 'file', faults: ctx.faults, property: 'id' });
+  const { obj } = resolveObject(state, req.path.id, {
+    kinds: FILE_KINDS,
+    view: nodeView(state, nodeId),
+    what: 'file',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const channels = infoNodes(state, obj, nodeId).map((n) => {
     const view = viewOf(state, n);
     const v = resolveInView(state, obj.channelSetId, view);
@@ -318,7 +397,9 @@ export const fileLocalizationInfo: Handler<State> = (state, req, ctx) => {
 function localizations(state: State, req: OpRequest, kinds: readonly Kind[], what: string, faults: FaultSet): Record<string, unknown> {
   const obj = objectById(state, req.path.id, kinds, what);
   const master = masterVariant(state, obj.channelSetId) ?? obj;
-  const copies = (state.sets.get(obj.channelSetId) ?? []).filter((v) => v.masterId !== undefined && !v.deleted && !isRoot(v)).sort((a, b) => a.id - b.id);
+  const copies = (state.sets.get(obj.channelSetId) ?? [])
+    .filter((v) => v.masterId !== undefined && !v.deleted && !isRoot(v))
+    .sort((a, b) => a.id - b.id);
   const online = (o: Obj) => (o.kind === 'file' || o.kind === 'image' || o.kind === 'page' ? o.online : true);
   return {
     masterId: master.id,

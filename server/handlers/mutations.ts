@@ -3,16 +3,7 @@
  * unique file names. Callers validate everything first: these never refuse.
  */
 import type { DatasetTag } from '../dataset.ts';
-import {
-  allocateId,
-  allocateTagId,
-  globalIdFor,
-  insertObject,
-  setsBelow,
-  type DeleteMark,
-  type Obj,
-  type State,
-} from '../state.ts';
+import { allocateId, allocateTagId, globalIdFor, insertObject, setsBelow, type DeleteMark, type Obj, type State } from '../state.ts';
 
 /**
  * Puts a folder channel set into the wastebin with everything in it: every variant (master, localized
@@ -38,8 +29,16 @@ export function copyObject<T extends Obj>(state: State, source: T, changes: Part
   const id = allocateId(state);
   const now = Math.floor(state.now() / 1000);
   const copy = {
-    ...source, id, globalId: globalIdFor(id), channelSetId: id, cdate: now, edate: now,
-    creatorId: state.requesterId, editorId: state.requesterId, tags: cloneTags(state, source.tags), ...changes,
+    ...source,
+    id,
+    globalId: globalIdFor(id),
+    channelSetId: id,
+    cdate: now,
+    edate: now,
+    creatorId: state.requesterId,
+    editorId: state.requesterId,
+    tags: cloneTags(state, source.tags),
+    ...changes,
   } as T;
   for (const key of ['deleted', 'excluded', 'disinherit', 'disinheritDefault', 'masterId'] as const) {
     if (!(key in changes)) delete copy[key];

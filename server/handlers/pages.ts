@@ -82,7 +82,10 @@ function templateSets(state: State, ids: number[]): Set<number> {
 
 /** Text of a page's content tags, for `searchcontent`. */
 function contentText(p: PageObj): string {
-  return (p.tags ?? []).filter((t) => t.type === 'CONTENTTAG').flatMap((t) => Object.values(t.properties).map((v) => v.stringValue ?? '')).join('\n');
+  return (p.tags ?? [])
+    .filter((t) => t.type === 'CONTENTTAG')
+    .flatMap((t) => Object.values(t.properties).map((v) => v.stringValue ?? ''))
+    .join('\n');
 }
 
 /** Whether time management changes the page's status within `timedue` seconds from now (as the deployed implementation checks it). */
@@ -95,7 +98,12 @@ function dueWithin(p: PageObj, now: number, timedue: number): boolean {
 
 /** The getPages filters beyond Group F, as a predicate (FLT-09). */
 function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSet): (p: PageObj) => boolean {
-  const flags = { online: qBool(req, 'online'), modified: qBool(req, 'modified'), planned: qBool(req, 'planned'), queued: qBool(req, 'queued') };
+  const flags = {
+    online: qBool(req, 'online'),
+    modified: qBool(req, 'modified'),
+    planned: qBool(req, 'planned'),
+    queued: qBool(req, 'queued'),
+  };
   if (faults.has('getpages-online-filter-inverted') && flags.online !== undefined) flags.online = !flags.online;
   let tids = qInts(req, 'template_id');
   if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
@@ -148,14 +156,23 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
 /** GET /folder/getPages/{id}: pages of a folder with Group F, Group L and the page filters and add-ons. */
 export const getPages: Handler<State> = (state, req, ctx) => {
   const wastebin = qWastebin(req, ctx.faults);
-  const { obj, view } = resolveObject(state, req.path.id, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'id' });
+  const { obj, view } = resolveObject(state, req.path.id, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    wastebin,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'id',
+  });
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);
   const filter = filterFromQuery(req);
   const search = filter.search;
   const searchContent = qBool(req, 'searchcontent', false);
   const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
   const byTerm = (p: PageObj) =>
-    !search || objectPredicate(state, view, { ...filter, search }, ctx.faults)(p) || (searchContent && contentText(p).toLowerCase().includes(search.toLowerCase()));
+    !search ||
+    objectPredicate(state, view, { ...filter, search }, ctx.faults)(p) ||
+    (searchContent && contentText(p).toLowerCase().includes(search.toLowerCase()));
   const pageFilter = pagePredicate(state, view, req, ctx.faults);
   let pages = collectChildren(state, obj as FolderObj, 'page', walk).filter((p) => groupF(p) && byTerm(p) && pageFilter(p));
   const language = qStr(req, 'language');
@@ -164,8 +181,11 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   const paged = pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const add: PageRenderOptions = {
-    contentTags: qBool(req, 'contenttags', false), objectTags: qBool(req, 'objecttags', false), folder: qBool(req, 'folder', false),
-    template: qBool(req, 'template', false), languageVariants: qBool(req, 'langvars', false),
+    contentTags: qBool(req, 'contenttags', false),
+    objectTags: qBool(req, 'objecttags', false),
+    folder: qBool(req, 'folder', false),
+    template: qBool(req, 'template', false),
+    languageVariants: qBool(req, 'langvars', false),
     translationStatus: qBool(req, 'translationstatus', false) || qBool(req, 'insync') !== undefined,
     workflow: qBool(req, 'wfown', false) || qBool(req, 'wfwatch', false),
   };
@@ -181,7 +201,12 @@ export const getPages: Handler<State> = (state, req, ctx) => {
  * The folders a find operation searches: `folderId` 0 searches all folders of every node; otherwise the
  * folder and, with `recursive`, its sub-folders, in the folder's own node.
  */
-export function findScope<K extends 'file' | 'page'>(state: State, req: OpRequest, kind: K, faults: FaultSet): (K extends 'page' ? PageObj : FileObj)[] {
+export function findScope<K extends 'file' | 'page'>(
+  state: State,
+  req: OpRequest,
+  kind: K,
+  faults: FaultSet,
+): (K extends 'page' ? PageObj : FileObj)[] {
   const folderId = qInt(req, 'folderId', 0);
   type Out = K extends 'page' ? PageObj : FileObj;
   if (folderId === 0) {
@@ -207,7 +232,9 @@ export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
   return {
-    pages: paged.items.map((p) => withLinks(state, pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p), p.nodeId, qStr(req, 'links'))),
+    pages: paged.items.map((p) =>
+      withLinks(state, pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p), p.nodeId, qStr(req, 'links')),
+    ),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     stagingStatus: {},
@@ -229,8 +256,16 @@ export function externalLinks(p: PageObj, faults: FaultSet): string[] {
 
 /** GET /folder/getExternalLinks/{folderId}: per page of the folder (and sub-folders when recursive), its external links. */
 export const getExternalLinks: Handler<State> = (state, req, ctx) => {
-  const { obj, view } = resolveObject(state, req.path.folderId, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), what: 'folder', faults: ctx.faults, property: 'folderId' });
-  const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, qBool(req, 'recursive', false), 'exclude', ctx.faults)).sort((a, b) => a.id - b.id);
+  const { obj, view } = resolveObject(state, req.path.folderId, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'folderId',
+  });
+  const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, qBool(req, 'recursive', false), 'exclude', ctx.faults)).sort(
+    (a, b) => a.id - b.id,
+  );
   return {
     pages: pages.map((p) => ({ pageId: p.id, pageName: p.name, links: externalLinks(p, ctx.faults) })).filter((e) => e.links.length > 0),
   };
@@ -238,7 +273,12 @@ export const getExternalLinks: Handler<State> = (state, req, ctx) => {
 
 /** Templates linked into a folder (and its sub-folders when the walk is recursive), each with the folder it is linked to. */
 export function templatesIn(state: State, folder: FolderObj, walk: Walk): { template: TemplateObj; folder: FolderObj }[] {
-  const folders = [folder, ...(walk.recursive ? collectChildren(state, folder, 'folder', { ...walk, wastebin: walk.wastebin === 'exclude' ? 'exclude' : 'include' }) : [])];
+  const folders = [
+    folder,
+    ...(walk.recursive
+      ? collectChildren(state, folder, 'folder', { ...walk, wastebin: walk.wastebin === 'exclude' ? 'exclude' : 'include' })
+      : []),
+  ];
   const out: { template: TemplateObj; folder: FolderObj }[] = [];
   for (const f of folders) {
     for (const set of state.templateLinks.get(f.channelSetId) ?? []) {
@@ -252,7 +292,14 @@ export function templatesIn(state: State, folder: FolderObj, walk: Walk): { temp
 /** GET /folder/getTemplates/{folderId}: templates linked into the folder; `reduce` with `recursive` lists each once (FLD-08). */
 export const getTemplates: Handler<State> = (state, req, ctx) => {
   const wastebin = qWastebin(req, ctx.faults);
-  const { obj, view } = resolveObject(state, req.path.folderId, { kinds: ['folder'], view: nodeView(state, qInt(req, 'nodeId')), wastebin, what: 'folder', faults: ctx.faults, property: 'folderId' });
+  const { obj, view } = resolveObject(state, req.path.folderId, {
+    kinds: ['folder'],
+    view: nodeView(state, qInt(req, 'nodeId')),
+    wastebin,
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'folderId',
+  });
   const recursive = qBool(req, 'recursive', false);
   const keep = objectPredicate(state, view, filterFromQuery(req), ctx.faults);
   let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults)).filter((e) => keep(e.template));
@@ -262,8 +309,13 @@ export const getTemplates: Handler<State> = (state, req, ctx) => {
   }
   // Sort the templates; the entries of one template (recursive, not reduced) keep their folder order.
   const unique = [...new Set(entries.map((e) => e.template))];
-  const rank = new Map(sortLegacy(unique, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults).map((t, i) => [t, i]));
-  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => rank.get(a.e.template)! - rank.get(b.e.template)! || a.i - b.i).map((x) => x.e);
+  const rank = new Map(
+    sortLegacy(unique, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults).map((t, i) => [t, i]),
+  );
+  const sorted = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank.get(a.e.template)! - rank.get(b.e.template)! || a.i - b.i)
+    .map((x) => x.e);
   const paged = pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   return {
@@ -278,12 +330,32 @@ export function createPage(state: State, folder: FolderObj, templateSet: number,
   const now = nowSeconds(state);
   const id = allocateId(state);
   const lang = state.languages.find((l) => l.code === language);
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || `page-${id}`;
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || `page-${id}`;
   const page: PageObj = {
-    kind: 'page', id, globalId: globalIdFor(id), nodeId: folder.nodeId, channelSetId: id, parentSet: folder.channelSetId, name,
-    description: '', cdate: now, edate: now, creatorId: state.requesterId, editorId: state.requesterId, templateSet,
-    fileName: `${slug}${lang ? `.${lang.code}` : ''}.html`, ...(lang ? { language: lang.code, contentSetId: id } : {}),
-    contentId: id, priority: 1, online: false, modified: true, pdate: 0,
+    kind: 'page',
+    id,
+    globalId: globalIdFor(id),
+    nodeId: folder.nodeId,
+    channelSetId: id,
+    parentSet: folder.channelSetId,
+    name,
+    description: '',
+    cdate: now,
+    edate: now,
+    creatorId: state.requesterId,
+    editorId: state.requesterId,
+    templateSet,
+    fileName: `${slug}${lang ? `.${lang.code}` : ''}.html`,
+    ...(lang ? { language: lang.code, contentSetId: id } : {}),
+    contentId: id,
+    priority: 1,
+    online: false,
+    modified: true,
+    pdate: 0,
   };
   insertObject(state, page);
   return page;

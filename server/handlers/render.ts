@@ -49,10 +49,35 @@ export interface RenderCtx {
 
 /** Privileges of the requesting user on folders (contract 2.3; the fixture's admin has all of them). */
 export const FOLDER_PRIVILEGES = [
-  'view', 'viewfolder', 'viewfile', 'viewpage', 'viewtemplate', 'createfolder', 'createfile', 'createpage', 'createtemplate',
-  'updatefolder', 'updatefile', 'updatepage', 'updatetemplate', 'updateform', 'updatetagtypes', 'deletefolder', 'deletefile',
-  'deletepage', 'deletetemplate', 'deletetemplates', 'publishpage', 'importpage', 'translatepage', 'linktemplate',
-  'linkworkflow', 'inheritance', 'synchronizechannel', 'assignpermissions', 'wastebin',
+  'view',
+  'viewfolder',
+  'viewfile',
+  'viewpage',
+  'viewtemplate',
+  'createfolder',
+  'createfile',
+  'createpage',
+  'createtemplate',
+  'updatefolder',
+  'updatefile',
+  'updatepage',
+  'updatetemplate',
+  'updateform',
+  'updatetagtypes',
+  'deletefolder',
+  'deletefile',
+  'deletepage',
+  'deletetemplate',
+  'deletetemplates',
+  'publishpage',
+  'importpage',
+  'translatepage',
+  'linktemplate',
+  'linkworkflow',
+  'inheritance',
+  'synchronizechannel',
+  'assignpermissions',
+  'wastebin',
 ];
 
 /** Permission names per object in the `perms` map of list responses. */
@@ -63,8 +88,12 @@ export function userRecord(state: State, id: number | undefined): User | undefin
   const u = id === undefined ? undefined : state.users.get(id);
   if (!u) return undefined;
   return {
-    id: u.id, login: u.login, firstName: u.firstName, lastName: u.lastName,
-    ...(u.email ? { email: u.email } : {}), ...(u.description ? { description: u.description } : {}),
+    id: u.id,
+    login: u.login,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    ...(u.email ? { email: u.email } : {}),
+    ...(u.description ? { description: u.description } : {}),
   };
 }
 
@@ -81,14 +110,39 @@ export function nodeRecord(state: State, nodeId: number): NodeRecord {
   const n = state.nodes.get(nodeId)!;
   const master = state.nodes.get(n.chain[n.chain.length - 1]!)!;
   return {
-    id: n.id, globalId: n.globalId, name: n.name, creator: userRecord(state, n.creatorId), cdate: n.cdate,
-    editor: userRecord(state, n.editorId), edate: n.edate, type: n.masterId === undefined ? 'node' : 'channel',
-    folderId: n.rootFolderId, publishDir: n.publishDir, binaryPublishDir: n.binaryPublishDir, pubDirSegment: false,
-    https: n.https, host: n.host, publishFs: true, publishFsPages: true, publishFsFiles: true, publishContentMap: false,
-    publishContentMapPages: false, publishContentMapFiles: false, publishContentMapFolders: false, disablePublish: false,
-    editorVersion: 1, contentEditor: n.contentEditor, defaultFileFolderId: n.rootFolderId, defaultImageFolderId: n.rootFolderId,
-    languagesId: n.languageIds, ...(n.masterId === undefined ? {} : { masterId: n.masterId, inheritedFromId: n.masterId }),
-    masterNodeId: master.id, urlRenderWayPages: 0, urlRenderWayFiles: 0, insecurePreviewUrl: false, omitPageExtension: false,
+    id: n.id,
+    globalId: n.globalId,
+    name: n.name,
+    creator: userRecord(state, n.creatorId),
+    cdate: n.cdate,
+    editor: userRecord(state, n.editorId),
+    edate: n.edate,
+    type: n.masterId === undefined ? 'node' : 'channel',
+    folderId: n.rootFolderId,
+    publishDir: n.publishDir,
+    binaryPublishDir: n.binaryPublishDir,
+    pubDirSegment: false,
+    https: n.https,
+    host: n.host,
+    publishFs: true,
+    publishFsPages: true,
+    publishFsFiles: true,
+    publishContentMap: false,
+    publishContentMapPages: false,
+    publishContentMapFiles: false,
+    publishContentMapFolders: false,
+    disablePublish: false,
+    editorVersion: 1,
+    contentEditor: n.contentEditor,
+    defaultFileFolderId: n.rootFolderId,
+    defaultImageFolderId: n.rootFolderId,
+    languagesId: n.languageIds,
+    ...(n.masterId === undefined ? {} : { masterId: n.masterId, inheritedFromId: n.masterId }),
+    masterNodeId: master.id,
+    urlRenderWayPages: 0,
+    urlRenderWayFiles: 0,
+    insecurePreviewUrl: false,
+    omitPageExtension: false,
     pageLanguageCode: 'FILENAME',
   };
 }
@@ -96,12 +150,25 @@ export function nodeRecord(state: State, nodeId: number): NodeRecord {
 /** The common item fields (contract 2.2) of any object, with its deletion state in the view. */
 export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
   const { state, view, faults } = ctx;
-  const type = obj.kind === 'folder' ? (obj.parentSet === 0 ? (state.nodes.get(obj.nodeId)?.masterId === undefined ? 'node' : 'channel') : 'folder') : obj.kind;
+  const type =
+    obj.kind === 'folder'
+      ? obj.parentSet === 0
+        ? state.nodes.get(obj.nodeId)?.masterId === undefined
+          ? 'node'
+          : 'channel'
+        : 'folder'
+      : obj.kind;
   const above = faults.has('folder-deleted-missing') ? undefined : deletedAbove(state, obj, view);
   const master = masterDeleted(state, obj);
   return {
-    id: obj.id, globalId: obj.globalId, name: obj.name, creator: userRecord(state, obj.creatorId), cdate: obj.cdate,
-    editor: userRecord(state, obj.editorId), edate: obj.edate, type,
+    id: obj.id,
+    globalId: obj.globalId,
+    name: obj.name,
+    creator: userRecord(state, obj.creatorId),
+    cdate: obj.cdate,
+    editor: userRecord(state, obj.editorId),
+    edate: obj.edate,
+    type,
     ...(obj.deleted ? { deleted: deleteInfo(state, obj.deleted, faults) } : {}),
     ...(master ? { masterDeleted: deleteInfo(state, master, faults) } : {}),
     ...(above ? { folderDeleted: deleteInfo(state, above, faults) } : {}),
@@ -120,7 +187,9 @@ function channelFields(ctx: RenderCtx, obj: Obj) {
     inheritedFromId: obj.nodeId,
     masterNode: state.nodes.get(master.nodeId)?.name,
     masterNodeId: master.nodeId,
-    ...(disinherit.length > 0 ? { disinheritedChannels: disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id)) } : {}),
+    ...(disinherit.length > 0
+      ? { disinheritedChannels: disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id)) }
+      : {}),
     excluded: master.excluded ?? false,
     disinheritDefault: master.disinheritDefault ?? false,
     disinherited: disinherit.length > 0,
@@ -136,8 +205,12 @@ function renderProperty(tag: DatasetTag, key: string, index: number): Property {
 export function tagRecord(state: State, tag: DatasetTag, construct = false): Tag | TemplateTag {
   const c = construct ? state.constructs.get(tag.constructId) : undefined;
   return {
-    id: tag.id, name: tag.name, constructId: tag.constructId, ...(c ? { construct: constructRecord(state, tag.constructId) } : {}),
-    active: tag.active, type: tag.type,
+    id: tag.id,
+    name: tag.name,
+    constructId: tag.constructId,
+    ...(c ? { construct: constructRecord(state, tag.constructId) } : {}),
+    active: tag.active,
+    type: tag.type,
     properties: Object.fromEntries(Object.keys(tag.properties).map((key, i) => [key, renderProperty(tag, key, i)])),
     ...(tag.mandatory === undefined ? {} : { mandatory: tag.mandatory }),
     ...(tag.editableInPage === undefined ? {} : { editableInPage: tag.editableInPage }),
@@ -153,16 +226,31 @@ export function tagMap(state: State, tags: readonly DatasetTag[], construct = fa
 export function constructRecord(state: State, id: number): Construct {
   const c = state.constructs.get(id)!;
   return {
-    id: c.id, globalId: c.globalId, keyword: c.keyword, name: c.name, description: c.description, icon: c.icon, category: c.category,
-    mayBeSubtag: false, mayContainSubtags: false, creator: userRecord(state, c.creatorId), editor: userRecord(state, c.editorId),
-    cdate: c.cdate, edate: c.edate, newEditor: true, visibleInMenu: true, autoEnable: false,
+    id: c.id,
+    globalId: c.globalId,
+    keyword: c.keyword,
+    name: c.name,
+    description: c.description,
+    icon: c.icon,
+    category: c.category,
+    mayBeSubtag: false,
+    mayContainSubtags: false,
+    creator: userRecord(state, c.creatorId),
+    editor: userRecord(state, c.editorId),
+    cdate: c.cdate,
+    edate: c.edate,
+    newEditor: true,
+    visibleInMenu: true,
+    autoEnable: false,
     parts: c.parts.map((p) => ({ id: p.id, keyword: p.keyword, name: p.name, type: p.type })),
   };
 }
 
 /** `/Root/Sub/Name/` from folder names in the view. */
 export function folderPath(ctx: RenderCtx, folder: FolderObj): string {
-  return `/${folderChain(ctx.state, folder, ctx.view).map((f) => f.name).join('/')}/`;
+  return `/${folderChain(ctx.state, folder, ctx.view)
+    .map((f) => f.name)
+    .join('/')}/`;
 }
 
 function joinPath(...parts: string[]): string {
@@ -213,7 +301,8 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
     ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
   };
   if (faults.has('folder-id-as-string')) (record as Record<string, unknown>).id = String(f.id);
-  if (o.privileges && faults.has('shape-folder-privilegebits')) (record as Record<string, unknown>).privilegeBits = 2 ** FOLDER_PRIVILEGES.length - 1;
+  if (o.privileges && faults.has('shape-folder-privilegebits'))
+    (record as Record<string, unknown>).privilegeBits = 2 ** FOLDER_PRIVILEGES.length - 1;
   return record;
 }
 
@@ -277,18 +366,36 @@ export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRender
   const master = masterVariant(state, t.channelSetId) ?? t;
   const ml = state.markupLanguages.get(t.markupLanguageId);
   return {
-    id: t.id, globalId: t.globalId, name: t.name, description: t.description,
+    id: t.id,
+    globalId: t.globalId,
+    name: t.name,
+    description: t.description,
     ...(folder ? { folderId: folder.id, path: folderPath(ctx, folder) } : {}),
-    source: t.source, creator: userRecord(state, t.creatorId), editor: userRecord(state, t.editorId), cdate: t.cdate, edate: t.edate,
-    locked: t.locked, inherited: t.nodeId !== view.nodeId, master: t.masterId === undefined,
-    inheritedFrom: state.nodes.get(t.nodeId)?.name, masterNode: state.nodes.get(master.nodeId)?.name,
-    masterId: master.id, channelSetId: t.channelSetId, channelId: state.nodes.get(t.nodeId)?.masterId === undefined ? 0 : t.nodeId,
-    ...(ml ? {
-      markupLanguage: {
-        id: ml.id, name: ml.name, extension: ml.extension, contentType: ml.contentType, ...(ml.feature ? { feature: ml.feature } : {}),
-        excludeFromPublishing: ml.excludeFromPublishing ?? false,
-      },
-    } : {}),
+    source: t.source,
+    creator: userRecord(state, t.creatorId),
+    editor: userRecord(state, t.editorId),
+    cdate: t.cdate,
+    edate: t.edate,
+    locked: t.locked,
+    inherited: t.nodeId !== view.nodeId,
+    master: t.masterId === undefined,
+    inheritedFrom: state.nodes.get(t.nodeId)?.name,
+    masterNode: state.nodes.get(master.nodeId)?.name,
+    masterId: master.id,
+    channelSetId: t.channelSetId,
+    channelId: state.nodes.get(t.nodeId)?.masterId === undefined ? 0 : t.nodeId,
+    ...(ml
+      ? {
+          markupLanguage: {
+            id: ml.id,
+            name: ml.name,
+            extension: ml.extension,
+            contentType: ml.contentType,
+            ...(ml.feature ? { feature: ml.feature } : {}),
+            excludeFromPublishing: ml.excludeFromPublishing ?? false,
+          },
+        }
+      : {}),
     templateTags: tagMap(state, t.templateTags) as Record<string, TemplateTag>,
     objectTags: tagMap(state, t.tags ?? []),
   };
@@ -310,7 +417,9 @@ export interface PageRenderOptions {
 function versions(state: State, p: PageObj): { current: PageVersion; published?: PageVersion } {
   const first: PageVersion = { number: '1.0', timestamp: p.cdate, editor: userRecord(state, p.creatorId) };
   const edited = p.modified || p.edate > p.cdate;
-  const current: PageVersion = edited ? { number: '1.1', timestamp: Math.max(p.edate, p.cdate + 1), editor: userRecord(state, p.editorId) } : first;
+  const current: PageVersion = edited
+    ? { number: '1.1', timestamp: Math.max(p.edate, p.cdate + 1), editor: userRecord(state, p.editorId) }
+    : first;
   const published = p.pdate > 0 ? (p.modified ? first : current) : undefined;
   return { current, ...(published ? { published } : {}) };
 }
@@ -333,9 +442,13 @@ function translationStatus(ctx: RenderCtx, p: PageObj): TranslationStatus | unde
   if (!master) return undefined;
   const latest = versions(ctx.state, master).current;
   return {
-    pageId: master.id, name: master.name, versionTimestamp: p.translation.inSync ? master.edate : master.cdate,
-    ...(master.language ? { language: master.language } : {}), inSync: p.translation.inSync,
-    version: p.translation.inSync ? (latest.number ?? '1.0') : '1.0', latestVersion: { number: latest.number, timestamp: latest.timestamp },
+    pageId: master.id,
+    name: master.name,
+    versionTimestamp: p.translation.inSync ? master.edate : master.cdate,
+    ...(master.language ? { language: master.language } : {}),
+    inSync: p.translation.inSync,
+    version: p.translation.inSync ? (latest.number ?? '1.0') : '1.0',
+    latestVersion: { number: latest.number, timestamp: latest.timestamp },
   };
 }
 
@@ -362,9 +475,10 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   const v = versions(state, p);
   const tags = (p.tags ?? []).filter((t) => (t.type === 'CONTENTTAG' && o.contentTags) || (t.type === 'OBJECTTAG' && o.objectTags));
   const variants = o.nested ? [] : siblings(ctx, p, (s) => s.contentId === p.contentId);
-  const langVariants = o.languageVariants && !o.nested && p.contentSetId !== undefined
-    ? [p, ...siblings(ctx, p, (s) => s.contentSetId === p.contentSetId)].filter((s) => s.language)
-    : [];
+  const langVariants =
+    o.languageVariants && !o.nested && p.contentSetId !== undefined
+      ? [p, ...siblings(ctx, p, (s) => s.contentSetId === p.contentSetId)].filter((s) => s.language)
+      : [];
   const ts = o.translationStatus ? translationStatus(ctx, p) : undefined;
   const wf = o.workflow ? p.workflow : undefined;
   const record: PageRecord = {
@@ -384,8 +498,11 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     ...(variants.length > 0 ? { pageVariants: variants.map((s) => pageRecord(ctx, s, { nested: true })) } : {}),
     readOnly: true,
     timeManagement: {
-      at: tm?.at ?? 0, offlineAt: tm?.offlineAt ?? 0,
-      ...(tm?.queuedPublish ? { queuedPublish: { at: tm.queuedPublish.at, user: userRecord(state, tm.queuedPublish.userId), version: v.current } } : {}),
+      at: tm?.at ?? 0,
+      offlineAt: tm?.offlineAt ?? 0,
+      ...(tm?.queuedPublish
+        ? { queuedPublish: { at: tm.queuedPublish.at, user: userRecord(state, tm.queuedPublish.userId), version: v.current } }
+        : {}),
       ...(tm?.queuedOffline ? { queuedOffline: { at: tm.queuedOffline.at, user: userRecord(state, tm.queuedOffline.userId) } } : {}),
     },
     url: `/rest/page/render/${p.id}`,
@@ -398,16 +515,23 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     ...(o.template && template ? { template: templateRecord(ctx, template) } : {}),
     ...(o.folder && folder ? { folder: folderRecord(ctx, folder) } : {}),
     ...(p.contentSetId !== undefined ? { contentSetId: p.contentSetId } : {}),
-    ...(langVariants.length > 0 ? { languageVariants: Object.fromEntries(langVariants.map((s) => [s.language!, pageRecord(ctx, s, { nested: true })])) } : {}),
+    ...(langVariants.length > 0
+      ? { languageVariants: Object.fromEntries(langVariants.map((s) => [s.language!, pageRecord(ctx, s, { nested: true })])) }
+      : {}),
     locked,
     lockedSince: locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1,
     ...(locked ? { lockedBy: userRecord(state, p.lockedBy) } : {}),
-    ...(wf ? {
-      workflow: {
-        groups: wf.groupIds.map((id) => ({ id, name: state.groups.get(id)?.name ?? '' })), message: wf.message,
-        user: userRecord(state, wf.userId), modified: wf.modified, timestamp: wf.timestamp,
-      },
-    } : {}),
+    ...(wf
+      ? {
+          workflow: {
+            groups: wf.groupIds.map((id) => ({ id, name: state.groups.get(id)?.name ?? '' })),
+            message: wf.message,
+            user: userRecord(state, wf.userId),
+            modified: wf.modified,
+            timestamp: wf.timestamp,
+          },
+        }
+      : {}),
     ...(ts ? { translationStatus: ts } : {}),
     currentVersion: v.current,
     ...(v.published ? { publishedVersion: v.published } : {}),
@@ -429,14 +553,18 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
  */
 function misshapeAddOns(record: PageRecord, faults: FaultSet): void {
   if (faults.has('shape-getpages-langvars')) {
-    for (const v of Object.values(record.languageVariants ?? {})) Object.assign(v, { folderId: String(v.folderId), templateId: String(v.templateId) });
+    for (const v of Object.values(record.languageVariants ?? {}))
+      Object.assign(v, { folderId: String(v.folderId), templateId: String(v.templateId) });
   }
   if (faults.has('shape-getpages-contenttags')) {
     for (const tag of Object.values(record.tags ?? {})) if (tag.type === 'CONTENTTAG') Object.assign(tag, { active: tag.active ? 1 : 0 });
   }
   if (faults.has('shape-getpages-template') && record.template) {
     const { cdate, edate } = record.template;
-    Object.assign(record.template, { cdate: new Date((cdate ?? 0) * 1000).toISOString(), edate: new Date((edate ?? 0) * 1000).toISOString() });
+    Object.assign(record.template, {
+      cdate: new Date((cdate ?? 0) * 1000).toISOString(),
+      edate: new Date((edate ?? 0) * 1000).toISOString(),
+    });
   }
 }
 
@@ -444,7 +572,12 @@ function misshapeAddOns(record: PageRecord, faults: FaultSet): void {
  * The record's `url` as find operations give it: `links=backend` keeps the backend URL, `links=frontend`
  * gives the published URL in the object's node.
  */
-export function withLinks<T extends { url?: string; publishPath?: string }>(state: State, record: T, nodeId: number, links: string | undefined): T {
+export function withLinks<T extends { url?: string; publishPath?: string }>(
+  state: State,
+  record: T,
+  nodeId: number,
+  links: string | undefined,
+): T {
   if (links !== 'frontend' || record.publishPath === undefined) return record;
   const node = state.nodes.get(nodeId)!;
   return { ...record, url: `${node.https ? 'https' : 'http'}://${node.host}${record.publishPath}` };

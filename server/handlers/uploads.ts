@@ -15,10 +15,28 @@ import { fileRecord } from './render.ts';
 const DATA_PARTS = ['filebinarydata', 'filedata', 'files[]', 'qqfile'];
 
 const TYPES_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain', html: 'text/html', htm: 'text/html', css: 'text/css', csv: 'text/csv', md: 'text/markdown', xml: 'text/xml',
-  js: 'text/javascript', json: 'application/json', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
-  mp3: 'audio/mpeg', mp4: 'video/mp4', doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  txt: 'text/plain',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  csv: 'text/csv',
+  md: 'text/markdown',
+  xml: 'text/xml',
+  js: 'text/javascript',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
 /** The media type a file name's extension suggests, if known. */
@@ -44,7 +62,12 @@ function bareType(contentType: string | undefined): string | undefined {
 function dataPart(req: OpRequest, custom: string | undefined): UploadPart {
   const names = custom ? [custom.toLowerCase(), ...DATA_PARTS] : DATA_PARTS;
   const part = req.multipart?.files.find((p) => names.includes(p.fieldName.toLowerCase()));
-  if (!part) throw new Refusal('INVALIDDATA', `no file data part: send the data as one of fileBinaryData, Filedata, files[], qqfile${custom ? ` or ${custom}` : ''}`, custom ?? 'fileBinaryData');
+  if (!part)
+    throw new Refusal(
+      'INVALIDDATA',
+      `no file data part: send the data as one of fileBinaryData, Filedata, files[], qqfile${custom ? ` or ${custom}` : ''}`,
+      custom ?? 'fileBinaryData',
+    );
   return part;
 }
 
@@ -95,8 +118,15 @@ interface UploadRequest {
  * refuses INVALIDDATA `fileName`, otherwise the name becomes `base_1.ext` (UPL-05).
  */
 function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): UploadPlan {
-  if (a.folderId === undefined || a.folderId === '') throw new Refusal('INVALIDDATA', 'folderId: the folder to create the file in is required', 'folderId');
-  const { obj, view } = resolveObject(state, a.folderId, { kinds: ['folder'], view: nodeView(state, a.nodeId), what: 'folder', faults: ctx.faults, property: 'folderId' });
+  if (a.folderId === undefined || a.folderId === '')
+    throw new Refusal('INVALIDDATA', 'folderId: the folder to create the file in is required', 'folderId');
+  const { obj, view } = resolveObject(state, a.folderId, {
+    kinds: ['folder'],
+    view: nodeView(state, a.nodeId),
+    what: 'folder',
+    faults: ctx.faults,
+    property: 'folderId',
+  });
   const folder = obj as FolderObj;
   const wanted = checkName(a.name, a.nameProperty, 'file');
   const taken = takenFileNames(state, folder, view.nodeId);
@@ -113,9 +143,15 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
     name = uniqueFileName(wanted, taken);
   }
   return {
-    folder, view, name, data: a.data, fileType: a.fileType, ...(overwrite ? { overwrite } : {}),
+    folder,
+    view,
+    name,
+    data: a.data,
+    fileType: a.fileType,
+    ...(overwrite ? { overwrite } : {}),
     ...(a.description === undefined ? {} : { description: a.description }),
-    ...(a.niceUrl ? { niceUrl: a.niceUrl } : {}), ...(a.alternateUrls ? { alternateUrls: a.alternateUrls } : {}),
+    ...(a.niceUrl ? { niceUrl: a.niceUrl } : {}),
+    ...(a.alternateUrls ? { alternateUrls: a.alternateUrls } : {}),
   };
 }
 
@@ -132,10 +168,24 @@ function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record
     const id = allocateId(state);
     // Uploads always create files (never images), so every upload is listed by getFiles and GET /file.
     file = {
-      kind: 'file', id, globalId: globalIdFor(id), nodeId: plan.view.nodeId, channelSetId: id, parentSet: plan.folder.channelSetId,
-      name: plan.name, description: plan.description ?? '', cdate: now, edate: now, creatorId: state.requesterId, editorId: state.requesterId,
-      data: Buffer.from(data), fileType: plan.fileType, online: false, forceOnline: false,
-      ...(plan.niceUrl ? { niceUrl: plan.niceUrl } : {}), ...(plan.alternateUrls ? { alternateUrls: [...plan.alternateUrls] } : {}),
+      kind: 'file',
+      id,
+      globalId: globalIdFor(id),
+      nodeId: plan.view.nodeId,
+      channelSetId: id,
+      parentSet: plan.folder.channelSetId,
+      name: plan.name,
+      description: plan.description ?? '',
+      cdate: now,
+      edate: now,
+      creatorId: state.requesterId,
+      editorId: state.requesterId,
+      data: Buffer.from(data),
+      fileType: plan.fileType,
+      online: false,
+      forceOnline: false,
+      ...(plan.niceUrl ? { niceUrl: plan.niceUrl } : {}),
+      ...(plan.alternateUrls ? { alternateUrls: [...plan.alternateUrls] } : {}),
     };
     insertObject(state, file);
   }
@@ -149,8 +199,15 @@ export const createMultipart: Handler<State> = (state, req, ctx) => {
   const fileType = part.mimeType || 'application/octet-stream';
   const name = withExtension(fields.fileName || part.filename || 'new_file', fileType);
   const plan = planUpload(state, ctx, {
-    folderId: fields.folderId, nodeId: intText(fields.nodeId, 'nodeId'), name, data: part.data, fileType, description: fields.description,
-    overwrite: boolText(fields.overwrite, 'overwrite'), failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'), nameProperty: 'fileName',
+    folderId: fields.folderId,
+    nodeId: intText(fields.nodeId, 'nodeId'),
+    name,
+    data: part.data,
+    fileType,
+    description: fields.description,
+    overwrite: boolText(fields.overwrite, 'overwrite'),
+    failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
+    nameProperty: 'fileName',
   });
   return executeUpload(state, plan, ctx.faults);
 };
@@ -163,9 +220,15 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
   const fileType = part.mimeType || 'application/octet-stream';
   const name = withExtension(qStr(req, 'qqfile') || fields.fileName || part.filename || 'new_file', fileType);
   const plan = planUpload(state, ctx, {
-    folderId: qStr(req, 'folderId') || fields.folderId, nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId'), name, data: part.data, fileType,
-    description: qStr(req, 'description') ?? fields.description, overwrite: qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
-    failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'), nameProperty: 'fileName',
+    folderId: qStr(req, 'folderId') || fields.folderId,
+    nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId'),
+    name,
+    data: part.data,
+    fileType,
+    description: qStr(req, 'description') ?? fields.description,
+    overwrite: qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
+    failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
+    nameProperty: 'fileName',
   });
   return executeUpload(state, plan, ctx.faults);
 };
@@ -181,8 +244,14 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
   const folderId = qInt(req, 'folderId', 0);
   const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
   const plan = planUpload(state, ctx, {
-    folderId, nodeId: qInt(req, 'nodeId', 0), name: qqfile, data: req.raw?.data ?? Buffer.alloc(0), fileType,
-    description: qStr(req, 'description'), overwrite: qBool(req, 'overwrite', false), nameProperty: 'qqfile',
+    folderId,
+    nodeId: qInt(req, 'nodeId', 0),
+    name: qqfile,
+    data: req.raw?.data ?? Buffer.alloc(0),
+    fileType,
+    description: qStr(req, 'description'),
+    overwrite: qBool(req, 'overwrite', false),
+    nameProperty: 'qqfile',
   });
   return executeUpload(state, plan, ctx.faults);
 };
@@ -195,7 +264,8 @@ async function download(state: State, source: string): Promise<{ data: Buffer; c
   } catch {
     throw new Refusal('INVALIDDATA', `sourceURL: "${source}" is not a URL`, 'sourceURL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refusal('INVALIDDATA', 'sourceURL: only http and https URLs are loaded', 'sourceURL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Refusal('INVALIDDATA', 'sourceURL: only http and https URLs are loaded', 'sourceURL');
   const refuse = (why: string) => new Refusal('INVALIDDATA', `sourceURL: ${why}`, 'sourceURL');
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), state.sourceUrlTimeoutMs);
@@ -219,10 +289,16 @@ async function download(state: State, source: string): Promise<{ data: Buffer; c
     } catch {
       // A malformed escape stays as sent; checkName decides whether it is usable.
     }
-    return { data: Buffer.concat(chunks), ...(res.headers.get('content-type') ? { contentType: res.headers.get('content-type')! } : {}), ...(last ? { name: last } : {}) };
+    return {
+      data: Buffer.concat(chunks),
+      ...(res.headers.get('content-type') ? { contentType: res.headers.get('content-type')! } : {}),
+      ...(last ? { name: last } : {}),
+    };
   } catch (err) {
     if (err instanceof Refusal) throw err;
-    throw refuse(controller.signal.aborted ? `no answer within ${state.sourceUrlTimeoutMs} ms` : `could not be loaded (${(err as Error).message})`);
+    throw refuse(
+      controller.signal.aborted ? `no answer within ${state.sourceUrlTimeoutMs} ms` : `could not be loaded (${(err as Error).message})`,
+    );
   } finally {
     clearTimeout(timer);
     controller.abort();
@@ -235,8 +311,15 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
   if (!b.sourceURL) throw new Refusal('INVALIDDATA', 'sourceURL: required', 'sourceURL');
   const plan = (data: Buffer, name: string, fileType: string) =>
     planUpload(state, ctx, {
-      folderId: b.folderId, nodeId: b.nodeId, name, data, fileType, ...(b.description === undefined ? {} : { description: b.description }),
-      overwrite: b.overwriteExisting ?? false, nameProperty: 'name', ...(b.niceURL ? { niceUrl: b.niceURL } : {}),
+      folderId: b.folderId,
+      nodeId: b.nodeId,
+      name,
+      data,
+      fileType,
+      ...(b.description === undefined ? {} : { description: b.description }),
+      overwrite: b.overwriteExisting ?? false,
+      nameProperty: 'name',
+      ...(b.niceURL ? { niceUrl: b.niceURL } : {}),
       ...(b.alternateURLs ? { alternateUrls: b.alternateURLs } : {}),
     });
   // Validate before downloading (a refused request fetches nothing), and again after: the store may have changed meanwhile.

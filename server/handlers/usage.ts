@@ -58,7 +58,13 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
  * One usage list: `total` counts before paging (USE-01); the list flag false answers counts only
  * (USE-02); Group L paging and sorting apply (USE-03).
  */
-function usageList(state: State, req: OpRequest, faults: FaultSet, kind: 'file' | 'folder' | 'page', member: 'files' | 'folders' | 'pages'): Record<string, unknown> {
+function usageList(
+  state: State,
+  req: OpRequest,
+  faults: FaultSet,
+  kind: 'file' | 'folder' | 'page',
+  member: 'files' | 'folders' | 'pages',
+): Record<string, unknown> {
   const { files, view } = usageInput(state, req, 'id');
   const found = usersOf(state, files, kind, view);
   const sorted = sortLegacy(found, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), faults);
@@ -73,7 +79,13 @@ function usageList(state: State, req: OpRequest, faults: FaultSet, kind: 'file' 
   const records = paged.items.map((o) =>
     o.kind === 'folder' ? folderRecord(rctx, o) : o.kind === 'page' ? pageRecord(rctx, o) : fileRecord(rctx, o as FileObj),
   );
-  return { ...counts, [member]: records, hasMoreItems: paged.hasMoreItems, ...(kind === 'folder' ? { deleted: [] } : {}), stagingStatus: stagingMap(paged.items, undefined) };
+  return {
+    ...counts,
+    [member]: records,
+    hasMoreItems: paged.hasMoreItems,
+    ...(kind === 'folder' ? { deleted: [] } : {}),
+    stagingStatus: stagingMap(paged.items, undefined),
+  };
 }
 
 /** GET /file/usage/file: files whose object tags refer to the given files. */
@@ -103,10 +115,14 @@ function referencedObjects(state: State, obj: Obj, view: View): Obj[] {
  */
 export const syncableObjects: Handler<State> = (state, req, ctx) => {
   const { files } = usageInput(state, req, 'ids');
-  const view = nodeView(state, qInt(req, 'srcNodeId'), 'srcNodeId') ?? (files[0] ? viewOf(state, files[0].nodeId) : viewOf(state, [...state.nodes.values()].find((n) => n.masterId === undefined)!.id));
+  const view =
+    nodeView(state, qInt(req, 'srcNodeId'), 'srcNodeId') ??
+    (files[0] ? viewOf(state, files[0].nodeId) : viewOf(state, [...state.nodes.values()].find((n) => n.masterId === undefined)!.id));
   nodeView(state, qInt(req, 'dstNodeId'), 'dstNodeId');
   const given = new Set(files.map((f) => f.channelSetId));
-  const direct = files.flatMap((f) => referencedObjects(state, f, view)).filter((o, i, all) => !given.has(o.channelSetId) && all.indexOf(o) === i);
+  const direct = files
+    .flatMap((f) => referencedObjects(state, f, view))
+    .filter((o, i, all) => !given.has(o.channelSetId) && all.indexOf(o) === i);
   const directSets = new Set(direct.map((o) => o.channelSetId));
   const dependencies: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const o of direct) {

@@ -29,21 +29,56 @@ async function foldersIn(t: ConformanceContext, top: number, nodeId?: number): P
 }
 
 /** Records a finding unless `folder` is listed under `top` in the node's view (by getFolders and getFiles of the folder). */
-async function expectListed(t: ConformanceContext, top: number, folder: number, file: number, nodeId: number | undefined, after: string): Promise<void> {
+async function expectListed(
+  t: ConformanceContext,
+  top: number,
+  folder: number,
+  file: number,
+  nodeId: number | undefined,
+  after: string,
+): Promise<void> {
   const { folders, exchange } = await foldersIn(t, top, nodeId);
-  if (!idsOf(folders).includes(folder)) t.record([finding(t.requirement, 'listing', `${after}, getFolders of the test folder in ${where(nodeId)} no longer lists folder ${folder}: ${brief(idsOf(folders))}`, exchange)]);
+  if (!idsOf(folders).includes(folder))
+    t.record([
+      finding(
+        t.requirement,
+        'listing',
+        `${after}, getFolders of the test folder in ${where(nodeId)} no longer lists folder ${folder}: ${brief(idsOf(folders))}`,
+        exchange,
+      ),
+    ]);
   const files = await t.call('folder.getFiles', { path: { folderId: folder }, query: { nodeId } });
-  if (files.body && !idsOf(files.body.files).includes(file)) t.record([finding(t.requirement, 'listing', `${after}, getFiles of folder ${folder} in ${where(nodeId)} no longer lists its file ${file}`, files.exchange)]);
+  if (files.body && !idsOf(files.body.files).includes(file))
+    t.record([
+      finding(
+        t.requirement,
+        'listing',
+        `${after}, getFiles of folder ${folder} in ${where(nodeId)} no longer lists its file ${file}`,
+        files.exchange,
+      ),
+    ]);
 }
 
 /** A sandbox folder with one file, checked to be inherited into the channel (else the test cannot judge). */
-async function inheritedFolder(t: ConformanceContext, channel: number, name: string): Promise<{ top: number; folder: Folder; file: number }> {
+async function inheritedFolder(
+  t: ConformanceContext,
+  channel: number,
+  name: string,
+): Promise<{ top: number; folder: Folder; file: number }> {
   const top = await t.folder();
   const folder = await createFolderStep(t, top, name);
   const file = await uploadFileStep(t, folder.id!, `${name.toLowerCase()}.txt`, `${name}\n`, 'text/plain');
   const { folders, exchange } = await foldersIn(t, top, channel);
   if (!idsOf(folders).includes(folder.id!)) {
-    throw new SetupError(stepFinding(t.requirement, 'folder.getFolders', exchange, `the sandbox folder ${folder.id} is not inherited into channel ${channel}, so the channel side cannot be judged`).message, exchange);
+    throw new SetupError(
+      stepFinding(
+        t.requirement,
+        'folder.getFolders',
+        exchange,
+        `the sandbox folder ${folder.id} is not inherited into channel ${channel}, so the channel side cannot be judged`,
+      ).message,
+      exchange,
+    );
   }
   return { top, folder, file: file.id! };
 }
@@ -54,41 +89,85 @@ async function localizedCopy(t: ConformanceContext, top: number, folder: Folder,
   const { folders, exchange } = await foldersIn(t, top, channel);
   const copy = folders.find((f) => f.name === folder.name);
   if (!copy || copy.inherited !== false || typeof copy.id !== 'number') {
-    throw new SetupError(stepFinding(t.requirement, 'folder.localize', exchange, `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} instead of a localized copy (inherited false)`).message, exchange);
+    throw new SetupError(
+      stepFinding(
+        t.requirement,
+        'folder.localize',
+        exchange,
+        `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} instead of a localized copy (inherited false)`,
+      ).message,
+      exchange,
+    );
   }
   return copy;
 }
 
-conformance('DEL-01', 'deleting an inherited folder in a channel is refused and the folder stays listed in channel and master', async (t) => {
-  const channel = channelOf(t);
-  const { top, folder, file } = await inheritedFolder(t, channel, 'Inherited');
-  const { exchange: refused } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: channel } });
-  // "an inherited or localized folder cannot be deleted in a channel"
-  t.record(checkRefused(refused, 'DEL-01', `folder ${folder.id} is inherited into channel ${channel} and "cannot be deleted in a channel"`));
-  for (const nodeId of [channel, undefined]) await expectListed(t, top, folder.id!, file, nodeId, 'after the delete in the channel');
-}, { operation: 'folder.delete' });
+conformance(
+  'DEL-01',
+  'deleting an inherited folder in a channel is refused and the folder stays listed in channel and master',
+  async (t) => {
+    const channel = channelOf(t);
+    const { top, folder, file } = await inheritedFolder(t, channel, 'Inherited');
+    const { exchange: refused } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: channel } });
+    // "an inherited or localized folder cannot be deleted in a channel"
+    t.record(
+      checkRefused(refused, 'DEL-01', `folder ${folder.id} is inherited into channel ${channel} and "cannot be deleted in a channel"`),
+    );
+    for (const nodeId of [channel, undefined]) await expectListed(t, top, folder.id!, file, nodeId, 'after the delete in the channel');
+  },
+  { operation: 'folder.delete' },
+);
 
-conformance('DEL-02', 'deleting a localized folder in a channel is refused and the localized copy stays', async (t) => {
-  const channel = channelOf(t);
-  const { top, folder, file } = await inheritedFolder(t, channel, 'Localized');
-  const copy = await localizedCopy(t, top, folder, channel);
-  // "an inherited or localized folder cannot be deleted in a channel ... a localized folder can be unlocalized"
-  for (const id of new Set([copy.id!, folder.id!])) {
-    const { exchange: refused } = await t.try('folder.delete', { path: { id }, query: { nodeId: channel } });
-    t.record(checkRefused(refused, 'DEL-02', `folder ${id} is localized in channel ${channel} (copy ${copy.id}) and "cannot be deleted in a channel"`));
-  }
-  const { folders, exchange } = await foldersIn(t, top, channel);
-  const still = folders.find((f) => f.id === copy.id);
-  if (!still || still.inherited !== false) t.record([finding('DEL-02', 'listing', `after the refused deletes, channel ${channel} lists ${JSON.stringify(still ?? null)} instead of the localized copy ${copy.id} (inherited false)`, exchange)]);
-  await expectListed(t, top, folder.id!, file, undefined, 'after the deletes in the channel');
-}, { operation: 'folder.delete' });
+conformance(
+  'DEL-02',
+  'deleting a localized folder in a channel is refused and the localized copy stays',
+  async (t) => {
+    const channel = channelOf(t);
+    const { top, folder, file } = await inheritedFolder(t, channel, 'Localized');
+    const copy = await localizedCopy(t, top, folder, channel);
+    // "an inherited or localized folder cannot be deleted in a channel ... a localized folder can be unlocalized"
+    for (const id of new Set([copy.id!, folder.id!])) {
+      const { exchange: refused } = await t.try('folder.delete', { path: { id }, query: { nodeId: channel } });
+      t.record(
+        checkRefused(
+          refused,
+          'DEL-02',
+          `folder ${id} is localized in channel ${channel} (copy ${copy.id}) and "cannot be deleted in a channel"`,
+        ),
+      );
+    }
+    const { folders, exchange } = await foldersIn(t, top, channel);
+    const still = folders.find((f) => f.id === copy.id);
+    if (!still || still.inherited !== false)
+      t.record([
+        finding(
+          'DEL-02',
+          'listing',
+          `after the refused deletes, channel ${channel} lists ${JSON.stringify(still ?? null)} instead of the localized copy ${copy.id} (inherited false)`,
+          exchange,
+        ),
+      ]);
+    await expectListed(t, top, folder.id!, file, undefined, 'after the deletes in the channel');
+  },
+  { operation: 'folder.delete' },
+);
 
 /** Every channel listing that could still show a folder: getFolders GET and POST, GET /folder, and recursive getFiles for its file. */
-async function channelListings(t: ConformanceContext, top: number, channel: number): Promise<{ what: string; ids: number[]; exchange: Exchange }[]> {
+async function channelListings(
+  t: ConformanceContext,
+  top: number,
+  channel: number,
+): Promise<{ what: string; ids: number[]; exchange: Exchange }[]> {
   const out: { what: string; ids: number[]; exchange: Exchange }[] = [];
-  const add = async (what: string, op: Parameters<ConformanceContext['call']>[0], spec: CallSpec, member: 'folders' | 'items' | 'files') => {
+  const add = async (
+    what: string,
+    op: Parameters<ConformanceContext['call']>[0],
+    spec: CallSpec,
+    member: 'folders' | 'items' | 'files',
+  ) => {
     const r = await t.call(op, spec);
-    if (r.body) out.push({ what, ids: idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined), exchange: r.exchange });
+    if (r.body)
+      out.push({ what, ids: idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined), exchange: r.exchange });
   };
   await add('getFolders', 'folder.getFolders', { path: { id: top }, query: { nodeId: channel } }, 'folders');
   await add('POST getFolders', 'folder.getFolders.post', { json: { id: String(top), nodeId: channel } }, 'folders');
@@ -97,20 +176,43 @@ async function channelListings(t: ConformanceContext, top: number, channel: numb
   return out;
 }
 
-conformance('DEL-03', 'deleting an inherited folder in its master removes it from the channel listings too', async (t) => {
-  const channel = channelOf(t);
-  const { top, folder, file } = await inheritedFolder(t, channel, 'Master');
-  const { exchange: deleted, problem } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: t.fixture.masterNodeId } });
-  // "An inherited folder can be deleted in the master" ... "the deletion is reflected in the channels"
-  if (problem) {
-    t.record([finding('DEL-03', 'delete', `deleting folder ${folder.id} in its master node ${t.fixture.masterNodeId} must succeed: ${problem}`, deleted)]);
-    return;
-  }
-  for (const { what, ids, exchange } of await channelListings(t, top, channel)) {
-    const gone = what.startsWith('getFiles') ? file : folder.id!;
-    if (ids.includes(gone)) t.record([finding('DEL-03', 'listing', `after deleting folder ${folder.id} in the master, ${what} of the test folder in channel ${channel} still lists ${gone === file ? `its file ${file}` : 'it'}`, exchange)]);
-  }
-}, { operation: 'folder.delete' });
+conformance(
+  'DEL-03',
+  'deleting an inherited folder in its master removes it from the channel listings too',
+  async (t) => {
+    const channel = channelOf(t);
+    const { top, folder, file } = await inheritedFolder(t, channel, 'Master');
+    const { exchange: deleted, problem } = await t.try('folder.delete', {
+      path: { id: folder.id! },
+      query: { nodeId: t.fixture.masterNodeId },
+    });
+    // "An inherited folder can be deleted in the master" ... "the deletion is reflected in the channels"
+    if (problem) {
+      t.record([
+        finding(
+          'DEL-03',
+          'delete',
+          `deleting folder ${folder.id} in its master node ${t.fixture.masterNodeId} must succeed: ${problem}`,
+          deleted,
+        ),
+      ]);
+      return;
+    }
+    for (const { what, ids, exchange } of await channelListings(t, top, channel)) {
+      const gone = what.startsWith('getFiles') ? file : folder.id!;
+      if (ids.includes(gone))
+        t.record([
+          finding(
+            'DEL-03',
+            'listing',
+            `after deleting folder ${folder.id} in the master, ${what} of the test folder in channel ${channel} still lists ${gone === file ? `its file ${file}` : 'it'}`,
+            exchange,
+          ),
+        ]);
+    }
+  },
+  { operation: 'folder.delete' },
+);
 
 /** Unlocalizes a folder in the channel through its localized copy's id, else the master's. */
 async function unlocalize(t: ConformanceContext, copy: number, master: number, channel: number): Promise<void> {
@@ -119,22 +221,43 @@ async function unlocalize(t: ConformanceContext, copy: number, master: number, c
   let result = await t.try('file.unlocalize', { path: { id: copy }, json });
   if (result.problem && copy !== master) result = await t.try('file.unlocalize', { path: { id: master }, json });
   const { exchange, problem } = result;
-  if (problem) throw new SetupError(stepFinding(t.requirement, 'file.unlocalize', exchange, `unlocalizing folder ${master} (localized copy ${copy}) in channel ${channel}: ${problem}`).message, exchange);
+  if (problem)
+    throw new SetupError(
+      stepFinding(
+        t.requirement,
+        'file.unlocalize',
+        exchange,
+        `unlocalizing folder ${master} (localized copy ${copy}) in channel ${channel}: ${problem}`,
+      ).message,
+      exchange,
+    );
 }
 
-conformance('DEL-04', 'after unlocalizing, the channel shows the inherited master folder again', async (t) => {
-  const channel = channelOf(t);
-  const { top, folder } = await inheritedFolder(t, channel, 'Unlocalized');
-  const copy = await localizedCopy(t, top, folder, channel);
-  await unlocalize(t, copy.id!, folder.id!, channel);
-  // "a localized folder is made non-localized by unlocalizing it": the channel sees the master, inherited.
-  const { folders, exchange } = await foldersIn(t, top, channel);
-  const shown = folders.filter((f) => f.name === folder.name || f.id === folder.id || f.id === copy.id);
-  const master = shown.find((f) => f.id === folder.id && f.inherited === true);
-  if (shown.length !== 1 || !master) {
-    t.record([finding('DEL-04', 'listing', `after unlocalizing, channel ${channel} lists ${JSON.stringify(shown.map((f) => ({ id: f.id, name: f.name, inherited: f.inherited })))} where only the inherited master ${folder.id} belongs (the localized copy was ${copy.id})`, exchange)]);
-  }
-}, { operation: 'file.unlocalize' });
+conformance(
+  'DEL-04',
+  'after unlocalizing, the channel shows the inherited master folder again',
+  async (t) => {
+    const channel = channelOf(t);
+    const { top, folder } = await inheritedFolder(t, channel, 'Unlocalized');
+    const copy = await localizedCopy(t, top, folder, channel);
+    await unlocalize(t, copy.id!, folder.id!, channel);
+    // "a localized folder is made non-localized by unlocalizing it": the channel sees the master, inherited.
+    const { folders, exchange } = await foldersIn(t, top, channel);
+    const shown = folders.filter((f) => f.name === folder.name || f.id === folder.id || f.id === copy.id);
+    const master = shown.find((f) => f.id === folder.id && f.inherited === true);
+    if (shown.length !== 1 || !master) {
+      t.record([
+        finding(
+          'DEL-04',
+          'listing',
+          `after unlocalizing, channel ${channel} lists ${JSON.stringify(shown.map((f) => ({ id: f.id, name: f.name, inherited: f.inherited })))} where only the inherited master ${folder.id} belongs (the localized copy was ${copy.id})`,
+          exchange,
+        ),
+      ]);
+    }
+  },
+  { operation: 'file.unlocalize' },
+);
 
 /** A folder local to a node (created there), with a file: its id, its file's id and the listing folder it lives in. */
 async function localFolders(t: ConformanceContext): Promise<{ top: number; local: { folder: number; file: number; nodeId?: number }[] }> {
@@ -143,8 +266,20 @@ async function localFolders(t: ConformanceContext): Promise<{ top: number; local
   if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId !== undefined) nodes.push(t.fixture.channelNodeId);
   const local = [];
   for (const nodeId of nodes) {
-    const folder = await createFolderStep(t, top, nodeId === undefined ? 'Local in master' : 'Local in channel', nodeId === undefined ? {} : { nodeId });
-    const file = await uploadFileStep(t, folder.id!, 'local.txt', 'local\n', 'text/plain', nodeId === undefined ? {} : { nodeId: String(nodeId) });
+    const folder = await createFolderStep(
+      t,
+      top,
+      nodeId === undefined ? 'Local in master' : 'Local in channel',
+      nodeId === undefined ? {} : { nodeId },
+    );
+    const file = await uploadFileStep(
+      t,
+      folder.id!,
+      'local.txt',
+      'local\n',
+      'text/plain',
+      nodeId === undefined ? {} : { nodeId: String(nodeId) },
+    );
     local.push({ folder: folder.id!, file: file.id!, ...(nodeId === undefined ? {} : { nodeId }) });
   }
   return { top, local };
@@ -156,50 +291,88 @@ async function deleteLocal(t: ConformanceContext, local: { folder: number; nodeI
     const { exchange: deleted, problem } = await t.try('folder.delete', { path: { id: folder }, query: { nodeId } });
     // "deleting a local folder succeeds"
     if (problem) {
-      t.record([finding(t.requirement, 'delete', `deleting folder ${folder}, local to ${where(nodeId)}, must succeed: ${problem}`, deleted)]);
+      t.record([
+        finding(t.requirement, 'delete', `deleting folder ${folder}, local to ${where(nodeId)}, must succeed: ${problem}`, deleted),
+      ]);
       throw new SetupError('delete refused');
     }
   }
 }
 
-conformance('DEL-05', 'deleting a local folder succeeds and it leaves the default listings', async (t) => {
-  const { top, local } = await localFolders(t);
-  await deleteLocal(t, local);
-  for (const { folder, file, nodeId } of local) {
-    const listings = [
-      ['getFolders', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId } }), 'folders'],
-      ['getFolders recursive', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId, recursive: true } }), 'folders'],
-      ['POST getFolders', await t.call('folder.getFolders.post', { json: { id: String(top), ...(nodeId === undefined ? {} : { nodeId }) } }), 'folders'],
-      ['GET /folder', await t.call('folder.list', { query: { folderId: String(top), nodeId } }), 'items'],
-      ['getFiles recursive', await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId, recursive: true } }), 'files'],
-    ] as const;
-    for (const [what, r, member] of listings) {
-      if (!r.body) continue;
-      const ids = idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined);
-      const gone = member === 'files' ? file : folder;
-      // "it leaves default listings"
-      if (ids.includes(gone)) t.record([finding('DEL-05', 'listing', `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder still lists ${member === 'files' ? `its file ${file}` : 'it'}`, r.exchange)]);
+conformance(
+  'DEL-05',
+  'deleting a local folder succeeds and it leaves the default listings',
+  async (t) => {
+    const { top, local } = await localFolders(t);
+    await deleteLocal(t, local);
+    for (const { folder, file, nodeId } of local) {
+      const listings = [
+        ['getFolders', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId } }), 'folders'],
+        ['getFolders recursive', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId, recursive: true } }), 'folders'],
+        [
+          'POST getFolders',
+          await t.call('folder.getFolders.post', { json: { id: String(top), ...(nodeId === undefined ? {} : { nodeId }) } }),
+          'folders',
+        ],
+        ['GET /folder', await t.call('folder.list', { query: { folderId: String(top), nodeId } }), 'items'],
+        ['getFiles recursive', await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId, recursive: true } }), 'files'],
+      ] as const;
+      for (const [what, r, member] of listings) {
+        if (!r.body) continue;
+        const ids = idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined);
+        const gone = member === 'files' ? file : folder;
+        // "it leaves default listings"
+        if (ids.includes(gone))
+          t.record([
+            finding(
+              'DEL-05',
+              'listing',
+              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder still lists ${member === 'files' ? `its file ${file}` : 'it'}`,
+              r.exchange,
+            ),
+          ]);
+      }
     }
-  }
-}, { operation: 'folder.delete' });
+  },
+  { operation: 'folder.delete' },
+);
 
-conformance('DEL-05a', 'a deleted local folder appears under wastebin=only', async (t) => {
-  const { top, local } = await localFolders(t);
-  await deleteLocal(t, local);
-  for (const { folder, nodeId } of local) {
-    const listings = [
-      ['getFolders', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId, wastebin: 'only' } }), 'folders'],
-      ['POST getFolders', await t.call('folder.getFolders.post', { json: { id: String(top), wastebin: 'only', ...(nodeId === undefined ? {} : { nodeId }) } }), 'folders'],
-      ['GET /folder', await t.call('folder.list', { query: { folderId: String(top), nodeId, wastebin: 'only' } }), 'items'],
-    ] as const;
-    for (const [what, r, member] of listings) {
-      if (!r.body) continue;
-      const ids = idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined);
-      // "with the wastebin feature it appears under `wastebin=only`"
-      if (!ids.includes(folder)) t.record([finding('DEL-05a', 'listing', `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder with wastebin=only does not list it: ${brief(ids)}`, r.exchange)]);
+conformance(
+  'DEL-05a',
+  'a deleted local folder appears under wastebin=only',
+  async (t) => {
+    const { top, local } = await localFolders(t);
+    await deleteLocal(t, local);
+    for (const { folder, nodeId } of local) {
+      const listings = [
+        ['getFolders', await t.call('folder.getFolders', { path: { id: top }, query: { nodeId, wastebin: 'only' } }), 'folders'],
+        [
+          'POST getFolders',
+          await t.call('folder.getFolders.post', {
+            json: { id: String(top), wastebin: 'only', ...(nodeId === undefined ? {} : { nodeId }) },
+          }),
+          'folders',
+        ],
+        ['GET /folder', await t.call('folder.list', { query: { folderId: String(top), nodeId, wastebin: 'only' } }), 'items'],
+      ] as const;
+      for (const [what, r, member] of listings) {
+        if (!r.body) continue;
+        const ids = idsOf((r.body as Record<string, unknown>)[member] as { id?: unknown }[] | undefined);
+        // "with the wastebin feature it appears under `wastebin=only`"
+        if (!ids.includes(folder))
+          t.record([
+            finding(
+              'DEL-05a',
+              'listing',
+              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder with wastebin=only does not list it: ${brief(ids)}`,
+              r.exchange,
+            ),
+          ]);
+      }
     }
-  }
-}, { operation: 'folder.delete' });
+  },
+  { operation: 'folder.delete' },
+);
 
 /** What a refused delete must leave unchanged, per listing: a canonical text and the exchange that showed it. */
 type Snapshot = Map<string, { value: string; exchange: Exchange }>;
@@ -208,7 +381,8 @@ type Snapshot = Map<string, { value: string; exchange: Exchange }>;
 async function snapshot(t: ConformanceContext, top: number, nodes: (number | undefined)[]): Promise<Snapshot> {
   const snap: Snapshot = new Map();
   const wastebin = t.config.target.features.includes('wastebin') ? [undefined, 'only'] : [undefined];
-  const rows = (list: { id?: unknown; name?: unknown }[] | undefined) => JSON.stringify((list ?? []).map((o) => `${String(o.id)} ${String(o.name)}`).sort());
+  const rows = (list: { id?: unknown; name?: unknown }[] | undefined) =>
+    JSON.stringify((list ?? []).map((o) => `${String(o.id)} ${String(o.name)}`).sort());
   for (const nodeId of nodes) {
     for (const mode of wastebin) {
       const label = `in ${where(nodeId)}${mode ? ` with wastebin=${mode}` : ''}`;
@@ -220,7 +394,10 @@ async function snapshot(t: ConformanceContext, top: number, nodes: (number | und
     const count = await t.call('folder.count', { path: { id: top }, query: { nodeId, recursive: true } });
     if (count.body) {
       const { folders, files, pages, images, templates } = count.body;
-      snap.set(`count recursive in ${where(nodeId)}`, { value: JSON.stringify({ folders, files, pages, images, templates }), exchange: count.exchange });
+      snap.set(`count recursive in ${where(nodeId)}`, {
+        value: JSON.stringify({ folders, files, pages, images, templates }),
+        exchange: count.exchange,
+      });
     }
   }
   return snap;
@@ -230,42 +407,62 @@ function changes(before: Snapshot, after: Snapshot, attempt: string): Finding[] 
   const out: Finding[] = [];
   for (const [key, was] of before) {
     const now = after.get(key);
-    if (now && now.value !== was.value) out.push(finding('DEL-06', 'unchanged', `after the refused ${attempt}, ${key} changed from ${was.value} to ${now.value}`, now.exchange));
+    if (now && now.value !== was.value)
+      out.push(
+        finding('DEL-06', 'unchanged', `after the refused ${attempt}, ${key} changed from ${was.value} to ${now.value}`, now.exchange),
+      );
   }
   return out;
 }
 
-conformance('DEL-06', 'a refused delete changes no folder, file or count', async (t) => {
-  const multichannel = t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId !== undefined;
-  const channel = t.fixture.channelNodeId;
-  const top = await t.folder();
-  const inherited = await createFolderStep(t, top, 'Inherited');
-  const inner = await createFolderStep(t, inherited.id!, 'Inner');
-  const [file] = await Promise.all([
-    uploadFileStep(t, inherited.id!, 'first.txt', 'first\n', 'text/plain'),
-    uploadFileStep(t, inherited.id!, 'second.txt', 'second\n', 'text/plain'),
-    uploadFileStep(t, inner.id!, 'inner.txt', 'inner\n', 'text/plain'),
-  ]);
-  const attempts: [string, number, number | undefined][] = [[`delete of file ${file.id} as a folder`, file.id!, undefined]];
-  const nodes: (number | undefined)[] = [undefined];
-  if (multichannel && channel !== undefined) {
-    const localized = await createFolderStep(t, top, 'Localized');
-    await uploadFileStep(t, localized.id!, 'localized.txt', 'localized\n', 'text/plain');
-    const copy = await localizedCopy(t, top, localized, channel);
-    nodes.push(channel);
-    attempts.unshift([`delete of inherited folder ${inherited.id} in channel ${channel}`, inherited.id!, channel], [`delete of localized folder ${copy.id} in channel ${channel}`, copy.id!, channel]);
-  }
-  let current = await snapshot(t, top, nodes);
-  let judged = 0;
-  for (const [attempt, id, nodeId] of attempts) {
-    const { exchange } = await t.try('folder.delete', { path: { id }, query: { nodeId } });
-    const after = await snapshot(t, top, nodes);
-    // "a refused delete changes nothing: same folders, files and counts before and after." A delete that was served may change things.
-    if (isRefusal(exchange)) {
-      judged++;
-      t.record(changes(current, after, attempt));
+conformance(
+  'DEL-06',
+  'a refused delete changes no folder, file or count',
+  async (t) => {
+    const multichannel = t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId !== undefined;
+    const channel = t.fixture.channelNodeId;
+    const top = await t.folder();
+    const inherited = await createFolderStep(t, top, 'Inherited');
+    const inner = await createFolderStep(t, inherited.id!, 'Inner');
+    const [file] = await Promise.all([
+      uploadFileStep(t, inherited.id!, 'first.txt', 'first\n', 'text/plain'),
+      uploadFileStep(t, inherited.id!, 'second.txt', 'second\n', 'text/plain'),
+      uploadFileStep(t, inner.id!, 'inner.txt', 'inner\n', 'text/plain'),
+    ]);
+    const attempts: [string, number, number | undefined][] = [[`delete of file ${file.id} as a folder`, file.id!, undefined]];
+    const nodes: (number | undefined)[] = [undefined];
+    if (multichannel && channel !== undefined) {
+      const localized = await createFolderStep(t, top, 'Localized');
+      await uploadFileStep(t, localized.id!, 'localized.txt', 'localized\n', 'text/plain');
+      const copy = await localizedCopy(t, top, localized, channel);
+      nodes.push(channel);
+      attempts.unshift(
+        [`delete of inherited folder ${inherited.id} in channel ${channel}`, inherited.id!, channel],
+        [`delete of localized folder ${copy.id} in channel ${channel}`, copy.id!, channel],
+      );
     }
-    current = after;
-  }
-  if (!judged) t.record([finding('DEL-06', 'precondition', `none of the deletes was refused (${attempts.map((a) => a[0]).join('; ')}), so nothing could be judged`, undefined, 'warning')]);
-}, { operation: 'folder.delete' });
+    let current = await snapshot(t, top, nodes);
+    let judged = 0;
+    for (const [attempt, id, nodeId] of attempts) {
+      const { exchange } = await t.try('folder.delete', { path: { id }, query: { nodeId } });
+      const after = await snapshot(t, top, nodes);
+      // "a refused delete changes nothing: same folders, files and counts before and after." A delete that was served may change things.
+      if (isRefusal(exchange)) {
+        judged++;
+        t.record(changes(current, after, attempt));
+      }
+      current = after;
+    }
+    if (!judged)
+      t.record([
+        finding(
+          'DEL-06',
+          'precondition',
+          `none of the deletes was refused (${attempts.map((a) => a[0]).join('; ')}), so nothing could be judged`,
+          undefined,
+          'warning',
+        ),
+      ]);
+  },
+  { operation: 'folder.delete' },
+);

@@ -4,14 +4,35 @@
  */
 
 /** Members holding timestamps: "Timestamps are numbers (integers)" (contract 2.1). */
-export const TIMESTAMP_MEMBERS: ReadonlySet<string> = new Set(['cdate', 'edate', 'pdate', 'at', 'timestamp', 'lockedSince', 'versionTimestamp', 'customCdate', 'customEdate', 'offlineAt']);
+export const TIMESTAMP_MEMBERS: ReadonlySet<string> = new Set([
+  'cdate',
+  'edate',
+  'pdate',
+  'at',
+  'timestamp',
+  'lockedSince',
+  'versionTimestamp',
+  'customCdate',
+  'customEdate',
+  'offlineAt',
+]);
 
 /**
  * Members whose content the contract does not show ("The fields of a message element: not shown", the
  * fields of options, selectedOptions, overview, construct parts, privilegeMap languages, latestVersion,
  * the indirect dependencies, and startPageId's type): the conventions cannot be judged there.
  */
-const NOT_SHOWN: ReadonlySet<string> = new Set(['messages', 'options', 'selectedOptions', 'overview', 'parts', 'languages', 'latestVersion', 'dependencies', 'startPageId']);
+const NOT_SHOWN: ReadonlySet<string> = new Set([
+  'messages',
+  'options',
+  'selectedOptions',
+  'overview',
+  'parts',
+  'languages',
+  'latestVersion',
+  'dependencies',
+  'startPageId',
+]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -22,13 +43,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function envelopeProblems(body: unknown): string[] {
   if (!isObject(body)) return [`the body is ${Array.isArray(body) ? 'an array' : JSON.stringify(body)}, not an object with the envelope`];
   const problems: string[] = [];
-  if (!Array.isArray(body.messages)) problems.push(`messages is ${body.messages === undefined ? 'missing' : JSON.stringify(body.messages)}, not an array`);
+  if (!Array.isArray(body.messages))
+    problems.push(`messages is ${body.messages === undefined ? 'missing' : JSON.stringify(body.messages)}, not an array`);
   else if (body.messages.some((m) => !isObject(m))) problems.push('messages holds elements that are not objects');
   const info = body.responseInfo;
   if (!isObject(info)) problems.push(`responseInfo is ${info === undefined ? 'missing' : JSON.stringify(info)}, not an object`);
   else {
     for (const key of ['responseCode', 'responseMessage', 'property']) {
-      if (info[key] !== undefined && typeof info[key] !== 'string') problems.push(`responseInfo.${key} is ${JSON.stringify(info[key])}, not a string`);
+      if (info[key] !== undefined && typeof info[key] !== 'string')
+        problems.push(`responseInfo.${key} is ${JSON.stringify(info[key])}, not a string`);
     }
   }
   return problems;
@@ -70,7 +93,8 @@ export function conventionBreaks(body: unknown, path = '$'): ConventionBreak[] {
     } else if (isIdMember(key)) {
       const values = Array.isArray(value) ? value : [value];
       values.forEach((v, i) => {
-        if (v !== null && (typeof v !== 'number' || !Number.isInteger(v))) out.push({ path: Array.isArray(value) ? `${at}[${i}]` : at, value: v, rule: 'an identifier is an integer' });
+        if (v !== null && (typeof v !== 'number' || !Number.isInteger(v)))
+          out.push({ path: Array.isArray(value) ? `${at}[${i}]` : at, value: v, rule: 'an identifier is an integer' });
       });
       continue;
     } else if (TIMESTAMP_MEMBERS.has(key) && !isObject(value)) {

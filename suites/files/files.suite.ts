@@ -37,28 +37,73 @@ function listedIn(files: readonly File[] | undefined, id: number | undefined): F
 conformance('FIL-01', 'copy creates a new file named newFilename in the target folder and leaves the source unchanged', async (t) => {
   const [from, to] = [await t.folder(), await t.folder()];
   let run = 0;
-  await t.property(fc.tuple(fileName(), fc.uint8Array({ maxLength: 4096 })), async ([wanted, data]) => {
-    const newFilename = `${++run}-${wanted}`;
-    const source = await upload(t, from, `fil01-source-${run}.bin`, data);
-    // "POST /file/copy ... newFilename (string), file (File), targetFolder ({id, channelId})"
-    const copied = await attempt(t, 'file.copy', { json: { file: { id: source.id }, newFilename, targetFolder: { id: to } } });
-    if (!copied.body) return copied.findings;
-    const findings: Finding[] = [];
-    const copy = copied.body.file;
-    if (!copy || typeof copy.id !== 'number' || copy.id === source.id || copy.name !== newFilename || copy.folderId !== to || copy.fileSize !== data.byteLength) {
-      findings.push(finding('FIL-01', 'model', `copy answered ${fileSummary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, folderId ${to}, fileSize ${data.byteLength}`, copied.exchange));
-    }
-    const [target, origin, loaded] = [await filesOf(t, to), await filesOf(t, from), await attempt(t, 'file.load', { path: { id: source.id } })];
-    findings.push(...target.findings, ...origin.findings, ...loaded.findings);
-    if (copy && target.body && listedIn(target.body, copy.id)?.name !== newFilename) {
-      findings.push(finding('FIL-01', 'model', `the target folder ${to} does not list the copy ${copy.id} named ${JSON.stringify(newFilename)}: ${fileSummary(listedIn(target.body, copy.id))}`, target.exchange));
-    }
-    // "the source is unchanged": same name, folder and size, and the copy did not land in the source folder.
-    const kept = loaded.body?.file;
-    if (loaded.body && (!kept || differences(kept, source).length)) findings.push(finding('FIL-01', 'model', `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`, loaded.exchange));
-    if (copy && origin.body && listedIn(origin.body, copy.id)) findings.push(finding('FIL-01', 'model', `the copy ${copy.id} is listed in the source folder ${from}, not only in the target ${to}`, origin.exchange));
-    return findings;
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    fc.tuple(fileName(), fc.uint8Array({ maxLength: 4096 })),
+    async ([wanted, data]) => {
+      const newFilename = `${++run}-${wanted}`;
+      const source = await upload(t, from, `fil01-source-${run}.bin`, data);
+      // "POST /file/copy ... newFilename (string), file (File), targetFolder ({id, channelId})"
+      const copied = await attempt(t, 'file.copy', { json: { file: { id: source.id }, newFilename, targetFolder: { id: to } } });
+      if (!copied.body) return copied.findings;
+      const findings: Finding[] = [];
+      const copy = copied.body.file;
+      if (
+        !copy ||
+        typeof copy.id !== 'number' ||
+        copy.id === source.id ||
+        copy.name !== newFilename ||
+        copy.folderId !== to ||
+        copy.fileSize !== data.byteLength
+      ) {
+        findings.push(
+          finding(
+            'FIL-01',
+            'model',
+            `copy answered ${fileSummary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, folderId ${to}, fileSize ${data.byteLength}`,
+            copied.exchange,
+          ),
+        );
+      }
+      const [target, origin, loaded] = [
+        await filesOf(t, to),
+        await filesOf(t, from),
+        await attempt(t, 'file.load', { path: { id: source.id } }),
+      ];
+      findings.push(...target.findings, ...origin.findings, ...loaded.findings);
+      if (copy && target.body && listedIn(target.body, copy.id)?.name !== newFilename) {
+        findings.push(
+          finding(
+            'FIL-01',
+            'model',
+            `the target folder ${to} does not list the copy ${copy.id} named ${JSON.stringify(newFilename)}: ${fileSummary(listedIn(target.body, copy.id))}`,
+            target.exchange,
+          ),
+        );
+      }
+      // "the source is unchanged": same name, folder and size, and the copy did not land in the source folder.
+      const kept = loaded.body?.file;
+      if (loaded.body && (!kept || differences(kept, source).length))
+        findings.push(
+          finding(
+            'FIL-01',
+            'model',
+            `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`,
+            loaded.exchange,
+          ),
+        );
+      if (copy && origin.body && listedIn(origin.body, copy.id))
+        findings.push(
+          finding(
+            'FIL-01',
+            'model',
+            `the copy ${copy.id} is listed in the source folder ${from}, not only in the target ${to}`,
+            origin.exchange,
+          ),
+        );
+      return findings;
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });
 
 conformance('FIL-02', 'move takes the file out of its folder and into the target, keeping its id', async (t) => {
@@ -67,36 +112,64 @@ conformance('FIL-02', 'move takes the file out of its folder and into the target
   const stays = await upload(t, from, 'fil02-stays.txt', 'stays\n');
   // "POST /file/move/{id}: move a file to another folder. Body ObjectMoveRequest: folderId"
   await t.must('file.move', { path: { id: moved.id }, json: { folderId: to } });
-  const [origin, target, loaded] = [await filesOf(t, from), await filesOf(t, to), await attempt(t, 'file.load', { path: { id: moved.id } })];
+  const [origin, target, loaded] = [
+    await filesOf(t, from),
+    await filesOf(t, to),
+    await attempt(t, 'file.load', { path: { id: moved.id } }),
+  ];
   const findings: Finding[] = [...origin.findings, ...target.findings, ...loaded.findings];
   if (origin.body) {
     const ids = origin.body.map((f) => f.id);
-    if (ids.includes(moved.id)) findings.push(finding('FIL-02', 'model', `the moved file ${moved.id} is still listed in its old folder ${from}`, origin.exchange));
-    if (!ids.includes(stays.id)) findings.push(finding('FIL-02', 'model', `the file ${stays.id} that was not moved is gone from folder ${from}`, origin.exchange));
+    if (ids.includes(moved.id))
+      findings.push(finding('FIL-02', 'model', `the moved file ${moved.id} is still listed in its old folder ${from}`, origin.exchange));
+    if (!ids.includes(stays.id))
+      findings.push(finding('FIL-02', 'model', `the file ${stays.id} that was not moved is gone from folder ${from}`, origin.exchange));
   }
   const arrived = listedIn(target.body, moved.id);
-  if (target.body && (!arrived || arrived.name !== moved.name)) findings.push(finding('FIL-02', 'model', `the target folder ${to} lists ${target.body.map(fileSummary).join(', ') || 'nothing'}; expected file ${moved.id} named ${JSON.stringify(moved.name)}`, target.exchange));
-  if (loaded.body && loaded.body.file?.folderId !== to) findings.push(finding('FIL-02', 'model', `after the move, load reports ${fileSummary(loaded.body.file)}; expected folderId ${to}`, loaded.exchange));
+  if (target.body && (!arrived || arrived.name !== moved.name))
+    findings.push(
+      finding(
+        'FIL-02',
+        'model',
+        `the target folder ${to} lists ${target.body.map(fileSummary).join(', ') || 'nothing'}; expected file ${moved.id} named ${JSON.stringify(moved.name)}`,
+        target.exchange,
+      ),
+    );
+  if (loaded.body && loaded.body.file?.folderId !== to)
+    findings.push(
+      finding('FIL-02', 'model', `after the move, load reports ${fileSummary(loaded.body.file)}; expected folderId ${to}`, loaded.exchange),
+    );
   t.record(findings);
 });
 
 conformance('FIL-03', 'save (JSON) updates name and description, visible on load', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(fc.tuple(fileName(), description()), async ([wanted, text]) => {
-    const name = `${++run}-${wanted}`;
-    const file = await upload(t, folderId, `fil03-${run}.bin`, `save ${run}\n`);
-    // "POST /file/save/{id} (JSON): save a file. Body FileSaveRequest: file (File), failOnDuplicate"
-    const saved = await attempt(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, name, description: text } } });
-    if (!saved.body) return saved.findings;
-    const loaded = await attempt(t, 'file.load', { path: { id: file.id } });
-    const now = loaded.body?.file;
-    // An empty description may come back absent: a server may store it as no description.
-    if (loaded.body && (now?.name !== name || (now.description ?? '') !== text)) {
-      return [finding('FIL-03', 'model', `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`, loaded.exchange)];
-    }
-    return loaded.findings;
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    fc.tuple(fileName(), description()),
+    async ([wanted, text]) => {
+      const name = `${++run}-${wanted}`;
+      const file = await upload(t, folderId, `fil03-${run}.bin`, `save ${run}\n`);
+      // "POST /file/save/{id} (JSON): save a file. Body FileSaveRequest: file (File), failOnDuplicate"
+      const saved = await attempt(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, name, description: text } } });
+      if (!saved.body) return saved.findings;
+      const loaded = await attempt(t, 'file.load', { path: { id: file.id } });
+      const now = loaded.body?.file;
+      // An empty description may come back absent: a server may store it as no description.
+      if (loaded.body && (now?.name !== name || (now.description ?? '') !== text)) {
+        return [
+          finding(
+            'FIL-03',
+            'model',
+            `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`,
+            loaded.exchange,
+          ),
+        ];
+      }
+      return loaded.findings;
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });
 
 conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in the folder and changes nothing', async (t) => {
@@ -105,13 +178,28 @@ conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in t
   const other = await upload(t, folderId, 'fil03-other.txt', 'other\n');
   const before = await filesOf(t, folderId);
   // "failOnDuplicate refuses a name already used in the folder"
-  const { exchange: sent } = await t.try('file.save.json', { path: { id: other.id }, json: { file: { id: other.id, name: taken.name, description: 'renamed' }, failOnDuplicate: true } });
-  const findings = checkRefused(sent, 'FIL-03', `saving file ${other.id} under the name of file ${taken.id} with failOnDuplicate must be refused`);
+  const { exchange: sent } = await t.try('file.save.json', {
+    path: { id: other.id },
+    json: { file: { id: other.id, name: taken.name, description: 'renamed' }, failOnDuplicate: true },
+  });
+  const findings = checkRefused(
+    sent,
+    'FIL-03',
+    `saving file ${other.id} under the name of file ${taken.id} with failOnDuplicate must be refused`,
+  );
   const after = await filesOf(t, folderId);
   findings.push(...before.findings, ...after.findings);
   if (before.body && after.body) {
     const show = (files: File[]) => files.map(fileSummary).sort().join(', ');
-    if (show(before.body) !== show(after.body)) findings.push(finding('FIL-03', 'model', `the save with failOnDuplicate changed the folder: before ${show(before.body)}, after ${show(after.body)}`, after.exchange));
+    if (show(before.body) !== show(after.body))
+      findings.push(
+        finding(
+          'FIL-03',
+          'model',
+          `the save with failOnDuplicate changed the folder: before ${show(before.body)}, after ${show(after.body)}`,
+          after.exchange,
+        ),
+      );
   }
   t.record(findings);
 });
@@ -123,9 +211,17 @@ conformance('FIL-04', 'load returns the file with its stagingStatus', async (t) 
   const { exchange, body } = await t.call('file.load', { path: { id: file.id } });
   if (!body) return;
   const findings: Finding[] = [];
-  if (body.file?.id !== file.id) findings.push(finding('FIL-04', 'model', `load of file ${file.id} answered ${fileSummary(body.file)}`, exchange));
+  if (body.file?.id !== file.id)
+    findings.push(finding('FIL-04', 'model', `load of file ${file.id} answered ${fileSummary(body.file)}`, exchange));
   if (typeof body.stagingStatus !== 'object' || body.stagingStatus === null || Array.isArray(body.stagingStatus)) {
-    findings.push(finding('FIL-04', 'model', `load of file ${file.id} answered stagingStatus ${JSON.stringify(body.stagingStatus)}; expected one stagingStatus object`, exchange));
+    findings.push(
+      finding(
+        'FIL-04',
+        'model',
+        `load of file ${file.id} answered stagingStatus ${JSON.stringify(body.stagingStatus)}; expected one stagingStatus object`,
+        exchange,
+      ),
+    );
   }
   t.record(findings);
 });
@@ -134,10 +230,16 @@ conformance('FIL-04', 'load returns the file with its stagingStatus', async (t) 
  * FIL-05 for one file: its records from load, GET /file, getFiles and findFiles (in its folder, by its
  * name) agree on id, name, folderId and fileSize with `expected`.
  */
-async function compareViews(t: ConformanceContext, expected: Created & { folderId: number; name: string }, listings: Listings): Promise<Finding[]> {
+async function compareViews(
+  t: ConformanceContext,
+  expected: Created & { folderId: number; name: string },
+  listings: Listings,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const loaded = await attempt(t, 'file.load', { path: { id: expected.id } });
-  const found = await attempt(t, 'folder.findFiles', { query: { folderId: expected.folderId, query: expected.name, recursive: false, maxItems: -1 } });
+  const found = await attempt(t, 'folder.findFiles', {
+    query: { folderId: expected.folderId, query: expected.name, recursive: false, maxItems: -1 },
+  });
   findings.push(...loaded.findings, ...found.findings);
   const views: [string, File | undefined, Exchange, boolean][] = [
     ['file.load', loaded.body?.file, loaded.exchange, loaded.body !== undefined],
@@ -149,7 +251,15 @@ async function compareViews(t: ConformanceContext, expected: Created & { folderI
     if (!answered) continue;
     // "file records of one file agree across load, GET /file, getFiles and findFiles (id, name, folderId, fileSize)"
     if (!record) findings.push(finding('FIL-05', 'model', `${where} does not return file ${fileSummary(expected)}`, exchange));
-    else if (differences(record, expected).length) findings.push(finding('FIL-05', 'model', `${where} shows file ${expected.id} with ${differences(record, expected).join(', ')} (${where} vs expected)`, exchange));
+    else if (differences(record, expected).length)
+      findings.push(
+        finding(
+          'FIL-05',
+          'model',
+          `${where} shows file ${expected.id} with ${differences(record, expected).join(', ')} (${where} vs expected)`,
+          exchange,
+        ),
+      );
   }
   return findings;
 }
@@ -165,13 +275,18 @@ async function bothListings(t: ConformanceContext, folderId: number): Promise<Li
   const list = await t.call('file.list', { query: { folderId } });
   const legacy = await t.call('folder.getFiles', { path: { folderId }, query: { maxItems: -1 } });
   if (!list.body || !legacy.body) return undefined;
-  return { list: { files: list.body.items ?? [], exchange: list.exchange }, legacy: { files: legacy.body.files ?? [], exchange: legacy.exchange } };
+  return {
+    list: { files: list.body.items ?? [], exchange: list.exchange },
+    legacy: { files: legacy.body.files ?? [], exchange: legacy.exchange },
+  };
 }
 
 conformance('FIL-05', 'a file the suite uploaded looks the same through load, GET /file, getFiles and findFiles', async (t) => {
   const folderId = await t.folder();
   const sizes = [0, 1, 17, 4096, 70_001];
-  const uploaded = await Promise.all(sizes.map((size, i) => upload(t, folderId, `fil05-${i}-${size}.bin`, new Uint8Array(size).fill(i + 1))));
+  const uploaded = await Promise.all(
+    sizes.map((size, i) => upload(t, folderId, `fil05-${i}-${size}.bin`, new Uint8Array(size).fill(i + 1))),
+  );
   const listings = await bothListings(t, folderId);
   if (!listings) return;
   const findings: Finding[] = [];
@@ -188,7 +303,10 @@ conformance('FIL-05', "the target's own files look the same through load, GET /f
   // Files in the sandboxes come and go while this test reads: only the fixture's own are compared.
   const scope = (await fixtureTree(t, root)).ids;
   const all = await t.must('folder.getFiles', { path: { folderId: root }, query: { recursive: true, maxItems: -1 } });
-  const files = (all.files ?? []).filter((f): f is Created & { folderId: number; name: string } => typeof f.id === 'number' && typeof f.folderId === 'number' && typeof f.name === 'string' && scope.has(f.folderId));
+  const files = (all.files ?? []).filter(
+    (f): f is Created & { folderId: number; name: string } =>
+      typeof f.id === 'number' && typeof f.folderId === 'number' && typeof f.name === 'string' && scope.has(f.folderId),
+  );
   if (!files.length) {
     t.record([finding('FIL-05', 'fixture', 'the master tree holds no files: nothing to compare', undefined, 'warning')]);
     return;

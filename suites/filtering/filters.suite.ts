@@ -7,7 +7,21 @@
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { fixtureFileFolder, fixtureFileFolders, fixtureFolders, hasFeature } from '../../harness/fixture.ts';
-import { boundFindings, described, expectIncludes, expectSet, expectSubset, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, words, type Query } from '../../harness/lists.ts';
+import {
+  boundFindings,
+  described,
+  expectIncludes,
+  expectSet,
+  expectSubset,
+  fetchList,
+  idsWhere,
+  isListing,
+  judged,
+  mustList,
+  partitionFindings,
+  words,
+  type Query,
+} from '../../harness/lists.ts';
 import { brief } from '../../harness/oracles.ts';
 import { createFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
@@ -24,7 +38,8 @@ async function searchWorld(t: ConformanceContext): Promise<number> {
   const folderId = await t.folder();
   const [nameWords, descWords] = [words(t.seed, 10), words(t.seed + 1, 5)];
   const files = await uploadManyStep(t, folderId, 6, (i) => `${nameWords[i]}.txt`);
-  for (const [i, f] of files.entries()) await t.must('file.save.json', { path: { id: f.id! }, json: { file: { description: `about ${descWords[i % 3]}` } } });
+  for (const [i, f] of files.entries())
+    await t.must('file.save.json', { path: { id: f.id! }, json: { file: { description: `about ${descWords[i % 3]}` } } });
   for (let i = 6; i < 10; i++) await createFolderStep(t, folderId, nameWords[i]!, { description: `about ${descWords[(i % 2) + 3]}` });
   return folderId;
 }
@@ -33,7 +48,10 @@ async function searchWorld(t: ConformanceContext): Promise<number> {
 const wordsOf = (text: string | undefined): string[] => (text?.match(/[a-z]{5,}/g) ?? []).filter((w) => w !== 'about');
 
 /** A search term for a property: a word of a name, a word of a description, a part of a name, an id, or a word nobody uses. */
-function termArbitrary(records: readonly { id?: number; name?: string; description?: string }[], extra: readonly string[] = []): fc.Arbitrary<string> {
+function termArbitrary(
+  records: readonly { id?: number; name?: string; description?: string }[],
+  extra: readonly string[] = [],
+): fc.Arbitrary<string> {
   const names = records.flatMap((r) => wordsOf(r.name));
   const descriptions = records.flatMap((r) => wordsOf(r.description));
   return fc.oneof(
@@ -44,49 +62,89 @@ function termArbitrary(records: readonly { id?: number; name?: string; descripti
   );
 }
 
-conformance('FLT-01', 'Group L search lists the items whose id equals the term or whose name or description contains it', async (t) => {
-  const folderId = await searchWorld(t);
-  const all = { 'folder.getFiles': await mustList(t, 'folder.getFiles', folderId), 'folder.getFolders': await mustList(t, 'folder.getFolders', folderId) };
-  const check = (op: keyof typeof all, term: string) => {
-    // "search (string; matches ID, or partial name or description)"
-    const expected = idsWhere(all[op].records as Listed[], (r) => termMatches(r as File, term));
-    return judged(fetchList(t, op, folderId, { search: term }), (l) => expectSet('FLT-01', 'search', expected, l, `search=${term} must list the items whose id is ${term} or whose name or description contains it`));
-  };
-  // Each way of matching once on each list, then random terms.
-  for (const op of Object.keys(all) as (keyof typeof all)[]) {
-    const first = all[op].records[0];
-    if (!first) continue;
-    for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0]]) if (term) t.record(await check(op, term));
-  }
-  const op = fc.constantFrom('folder.getFiles' as const, 'folder.getFolders' as const);
-  await t.property(op.chain((o) => fc.record({ op: fc.constant(o), term: termArbitrary(all[o].records as Listed[]) })), ({ op, term }) => check(op, term));
-}, { operation: 'folder.getFiles' });
+conformance(
+  'FLT-01',
+  'Group L search lists the items whose id equals the term or whose name or description contains it',
+  async (t) => {
+    const folderId = await searchWorld(t);
+    const all = {
+      'folder.getFiles': await mustList(t, 'folder.getFiles', folderId),
+      'folder.getFolders': await mustList(t, 'folder.getFolders', folderId),
+    };
+    const check = (op: keyof typeof all, term: string) => {
+      // "search (string; matches ID, or partial name or description)"
+      const expected = idsWhere(all[op].records as Listed[], (r) => termMatches(r as File, term));
+      return judged(fetchList(t, op, folderId, { search: term }), (l) =>
+        expectSet(
+          'FLT-01',
+          'search',
+          expected,
+          l,
+          `search=${term} must list the items whose id is ${term} or whose name or description contains it`,
+        ),
+      );
+    };
+    // Each way of matching once on each list, then random terms.
+    for (const op of Object.keys(all) as (keyof typeof all)[]) {
+      const first = all[op].records[0];
+      if (!first) continue;
+      for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0]])
+        if (term) t.record(await check(op, term));
+    }
+    const op = fc.constantFrom('folder.getFiles' as const, 'folder.getFolders' as const);
+    await t.property(
+      op.chain((o) => fc.record({ op: fc.constant(o), term: termArbitrary(all[o].records as Listed[]) })),
+      ({ op, term }) => check(op, term),
+    );
+  },
+  { operation: 'folder.getFiles' },
+);
 
-conformance('FLT-02', 'Group P q filters GET /file by id, name, description, niceUrl and alternateUrls, and GET /folder by name', async (t) => {
-  const folderId = await searchWorld(t);
-  const urlWords = words(t.seed + 2, 6);
-  const files = (await mustList(t, 'file.list', folderId)).records;
-  // Nice and alternate URLs carry words of their own, so a term may match through them only.
-  for (const [i, f] of files.slice(0, 3).entries()) {
-    await t.must('file.save.json', { path: { id: f.id! }, json: { file: { niceUrl: `/nice/${urlWords[i]}`, alternateUrls: [`/alt/${urlWords[i + 3]}`] } } });
-  }
-  const fileRecords = (await mustList(t, 'file.list', folderId)).records;
-  const folders = await mustList(t, 'folder.list', folderId);
-  const check = (term: string) => {
-    // "The list may be filtered by id, name, description, niceUrl, alternateUrls"
-    const expected = idsWhere(fileRecords, (f) => termMatches(f, term, [f.niceUrl, ...(f.alternateUrls ?? [])]));
-    return judged(fetchList(t, 'file.list', folderId, { q: term }), (l) => expectSet('FLT-02', 'q', expected, l, `GET /file q=${term} must list the files whose id, name, description, niceUrl or alternateUrls match`));
-  };
-  // Each field once, then random terms.
-  const first = fileRecords[0]!;
-  for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0], urlWords[0], urlWords[3]]) if (term) t.record(await check(term));
-  await t.property(termArbitrary(fileRecords, urlWords), check);
-  // GET /folder: "q (string, filter query)": a folder's own name finds it, and the filter only removes folders.
-  for (const f of folders.records.slice(0, 2)) {
-    const l = await mustList(t, 'folder.list', folderId, { q: f.name });
-    t.record([...expectIncludes('FLT-02', 'q', [f.id!], l, `GET /folder q=${f.name} must list the folder of that name`), ...expectSubset('FLT-02', 'q', folders.ids, l, 'q must only filter the folder list')]);
-  }
-}, { operation: 'file.list' });
+conformance(
+  'FLT-02',
+  'Group P q filters GET /file by id, name, description, niceUrl and alternateUrls, and GET /folder by name',
+  async (t) => {
+    const folderId = await searchWorld(t);
+    const urlWords = words(t.seed + 2, 6);
+    const files = (await mustList(t, 'file.list', folderId)).records;
+    // Nice and alternate URLs carry words of their own, so a term may match through them only.
+    for (const [i, f] of files.slice(0, 3).entries()) {
+      await t.must('file.save.json', {
+        path: { id: f.id! },
+        json: { file: { niceUrl: `/nice/${urlWords[i]}`, alternateUrls: [`/alt/${urlWords[i + 3]}`] } },
+      });
+    }
+    const fileRecords = (await mustList(t, 'file.list', folderId)).records;
+    const folders = await mustList(t, 'folder.list', folderId);
+    const check = (term: string) => {
+      // "The list may be filtered by id, name, description, niceUrl, alternateUrls"
+      const expected = idsWhere(fileRecords, (f) => termMatches(f, term, [f.niceUrl, ...(f.alternateUrls ?? [])]));
+      return judged(fetchList(t, 'file.list', folderId, { q: term }), (l) =>
+        expectSet(
+          'FLT-02',
+          'q',
+          expected,
+          l,
+          `GET /file q=${term} must list the files whose id, name, description, niceUrl or alternateUrls match`,
+        ),
+      );
+    };
+    // Each field once, then random terms.
+    const first = fileRecords[0]!;
+    for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0], urlWords[0], urlWords[3]])
+      if (term) t.record(await check(term));
+    await t.property(termArbitrary(fileRecords, urlWords), check);
+    // GET /folder: "q (string, filter query)": a folder's own name finds it, and the filter only removes folders.
+    for (const f of folders.records.slice(0, 2)) {
+      const l = await mustList(t, 'folder.list', folderId, { q: f.name });
+      t.record([
+        ...expectIncludes('FLT-02', 'q', [f.id!], l, `GET /folder q=${f.name} must list the folder of that name`),
+        ...expectSubset('FLT-02', 'q', folders.ids, l, 'q must only filter the folder list'),
+      ]);
+    }
+  },
+  { operation: 'file.list' },
+);
 
 /** The fixture folder (outside the sandbox) with the most descendant folders, or undefined when no fixture folder has sub-folders. */
 async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefined> {
@@ -94,7 +152,8 @@ async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefi
   const parent = new Map(folders.map((f) => [f.id!, f.motherId]));
   const count = new Map<number, number>();
   for (const f of folders) {
-    for (let m = f.motherId, depth = 0; m !== undefined && parent.has(m) && depth < 100; m = parent.get(m), depth++) count.set(m, (count.get(m) ?? 0) + 1);
+    for (let m = f.motherId, depth = 0; m !== undefined && parent.has(m) && depth < 100; m = parent.get(m), depth++)
+      count.set(m, (count.get(m) ?? 0) + 1);
   }
   return [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
@@ -111,11 +170,18 @@ interface BaseList {
 async function baseLists(t: ConformanceContext): Promise<BaseList[]> {
   const specs: Omit<BaseList, 'records'>[] = [];
   const tree = await fixtureFolderTree(t);
-  if (tree !== undefined) specs.push({ op: 'folder.getFolders', folderId: tree, query: { recursive: true } }, { op: 'folder.list', folderId: tree, query: { recursive: true } });
+  if (tree !== undefined)
+    specs.push(
+      { op: 'folder.getFolders', folderId: tree, query: { recursive: true } },
+      { op: 'folder.list', folderId: tree, query: { recursive: true } },
+    );
   const files = await fixtureFileFolder(t);
-  if (files) specs.push({ op: 'folder.getFiles', folderId: files.folderId, query: {} }, { op: 'file.list', folderId: files.folderId, query: {} });
-  if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined) specs.push({ op: 'folder.getPages', folderId: t.fixture.pagesFolderId, query: { recursive: true } });
-  if (hasFeature(t, 'templates') && t.fixture.templatesFolderId !== undefined) specs.push({ op: 'folder.getTemplates', folderId: t.fixture.templatesFolderId, query: {} });
+  if (files)
+    specs.push({ op: 'folder.getFiles', folderId: files.folderId, query: {} }, { op: 'file.list', folderId: files.folderId, query: {} });
+  if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined)
+    specs.push({ op: 'folder.getPages', folderId: t.fixture.pagesFolderId, query: { recursive: true } });
+  if (hasFeature(t, 'templates') && t.fixture.templatesFolderId !== undefined)
+    specs.push({ op: 'folder.getTemplates', folderId: t.fixture.templatesFolderId, query: {} });
   return Promise.all(specs.map(async (s) => ({ ...s, records: (await mustList(t, s.op, s.folderId, s.query)).records as Listed[] })));
 }
 
@@ -126,115 +192,245 @@ const DATE_FILTERS = [
   { param: 'editedbefore', key: 'edate', since: false },
 ] as const;
 
-conformance('FLT-03', 'createdbefore/createdsince/editedbefore/editedsince restrict by timestamp; 0 means no restriction', async (t) => {
-  const lists = await baseLists(t);
-  const bound = fc.nat({ max: lists.length - 1 }).chain((which) =>
-    fc.record({ which: fc.constant(which), pick: fc.nat({ max: Math.max(0, lists[which]!.records.length - 1) }), offset: fc.constantFrom(-1, 0, 1), zero: fc.constantFrom(...DATE_FILTERS) }),
-  );
-  await t.property(bound, async ({ which, pick, offset, zero }) => {
-    const { op, folderId, query, records } = lists[which]!;
-    // "timestamp filters; 0 means all objects"
-    const unrestricted = await fetchList(t, op, folderId, { ...query, [zero.param]: 0 });
-    if (!isListing(unrestricted)) return [unrestricted];
-    const out = expectSet('FLT-03', 'zero', records.map((r) => r.id!), unrestricted, `${zero.param}=0 must not restrict`);
-    for (const f of DATE_FILTERS) {
-      const stamp = (r: Listed) => r[f.key];
-      const from = records[pick] ? stamp(records[pick]) : undefined;
-      if (from === undefined) continue;
-      const l = await fetchList(t, op, folderId, { ...query, [f.param]: from + offset });
-      if (!isListing(l)) return [l];
-      out.push(...boundFindings('FLT-03', f.param, records, stamp, from + offset, f.since, l));
+conformance(
+  'FLT-03',
+  'createdbefore/createdsince/editedbefore/editedsince restrict by timestamp; 0 means no restriction',
+  async (t) => {
+    const lists = await baseLists(t);
+    const bound = fc
+      .nat({ max: lists.length - 1 })
+      .chain((which) =>
+        fc.record({
+          which: fc.constant(which),
+          pick: fc.nat({ max: Math.max(0, lists[which]!.records.length - 1) }),
+          offset: fc.constantFrom(-1, 0, 1),
+          zero: fc.constantFrom(...DATE_FILTERS),
+        }),
+      );
+    await t.property(
+      bound,
+      async ({ which, pick, offset, zero }) => {
+        const { op, folderId, query, records } = lists[which]!;
+        // "timestamp filters; 0 means all objects"
+        const unrestricted = await fetchList(t, op, folderId, { ...query, [zero.param]: 0 });
+        if (!isListing(unrestricted)) return [unrestricted];
+        const out = expectSet(
+          'FLT-03',
+          'zero',
+          records.map((r) => r.id!),
+          unrestricted,
+          `${zero.param}=0 must not restrict`,
+        );
+        for (const f of DATE_FILTERS) {
+          const stamp = (r: Listed) => r[f.key];
+          const from = records[pick] ? stamp(records[pick]) : undefined;
+          if (from === undefined) continue;
+          const l = await fetchList(t, op, folderId, { ...query, [f.param]: from + offset });
+          if (!isListing(l)) return [l];
+          out.push(...boundFindings('FLT-03', f.param, records, stamp, from + offset, f.since, l));
+        }
+        return out;
+      },
+      { runs: Math.ceil(t.config.runs / 2) },
+    );
+  },
+  { operation: 'folder.getFiles' },
+);
+
+conformance(
+  'FLT-04',
+  'creator/editor patterns and creatorId/editorId restrict by the creating or last editing user',
+  async (t) => {
+    const lists = (await baseLists(t)).filter(
+      (l) => l.records.length && l.records.every((r) => r.creator?.id !== undefined && r.editor?.id !== undefined),
+    );
+    if (!lists.length) return;
+    const users = (l: BaseList, role: 'creator' | 'editor') => [...new Map(l.records.map((r) => [r[role]!.id!, r[role]!])).values()];
+    const arb = fc
+      .nat({ max: lists.length - 1 })
+      .chain((which) =>
+        fc.record({
+          which: fc.constant(which),
+          role: fc.constantFrom('creator' as const, 'editor' as const),
+          byId: fc.boolean(),
+          picks: fc.uniqueArray(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }),
+        }),
+      );
+    await t.property(arb, async ({ which, role, byId, picks }) => {
+      const { op, folderId, query, records } = lists[which]!;
+      const known = users(lists[which]!, role);
+      const chosen = [...new Set(picks.map((p) => known[p % known.length]!))];
+      if (byId) {
+        const ids = chosen.map((u) => u.id!);
+        // "creatorId, editorId (int, multivalued): IDs to restrict by creator / editor"
+        const expected = idsWhere(records, (r) => ids.includes(r[role]!.id!));
+        return judged(fetchList(t, op, folderId, { ...query, [`${role}Id`]: ids }), (l) =>
+          expectSet(
+            'FLT-04',
+            `${role}Id`,
+            expected,
+            l,
+            `${role}Id=${ids.join(',')} must list exactly the items whose ${role} is one of them`,
+          ),
+        );
+      }
+      const user = chosen[0]!;
+      const pattern = user.lastName ?? user.login ?? '';
+      // "creator, editor (string): pattern to restrict by creator / editor": the user's own last name matches them.
+      const must = idsWhere(records, (r) => r[role]!.lastName === pattern);
+      const may = idsWhere(records, (r) => userTexts(r[role]).some((s) => s.includes(pattern.toLowerCase())));
+      return judged(fetchList(t, op, folderId, { ...query, [role]: pattern }), (l) => [
+        ...expectIncludes('FLT-04', role, must, l, `${role}=${pattern} must list the items whose ${role}'s last name is ${pattern}`),
+        ...expectSubset('FLT-04', role, may, l, `${role}=${pattern} must only list items whose ${role} matches the pattern`),
+      ]);
+    });
+  },
+  { operation: 'folder.getFiles' },
+);
+
+conformance(
+  'FLT-05',
+  'inherited=true lists only inherited objects in the channel, false only local and localized ones, unset both',
+  async (t) => {
+    const channel = t.fixture.channelNodeId!;
+    const folderId = await t.folder();
+    const names = words(t.seed, 8);
+    // Master objects are inherited into the channel; those created with the channel's nodeId are local there.
+    const master = [...(await uploadManyStep(t, folderId, 2, (i) => `${names[i]}.txt`)), await createFolderStep(t, folderId, names[2]!)];
+    const local = [
+      await uploadFileStep(t, folderId, `${names[3]}.txt`, 'local\n', 'text/plain', { nodeId: String(channel) }),
+      await createFolderStep(t, folderId, names[4]!, { nodeId: channel }),
+    ];
+    // The second master file gets a localized copy in the channel, which the channel lists in its place.
+    await t.must('file.localize', { path: { id: master[1]!.id! }, json: { channelId: channel } });
+    const copy = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).records.find((f) => f.name === master[1]!.name);
+    if (!copy?.id)
+      return void t.record([
+        finding(
+          'FLT-05',
+          'step',
+          `after localizing file ${master[1]!.id} in channel ${channel}, the channel's listing of folder ${folderId} does not show it`,
+        ),
+      ]);
+    const kinds = [
+      { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
+      { op: 'file.list' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
+      { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
+      { op: 'folder.list' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
+    ];
+    for (const k of kinds) {
+      const [unset, yes, no] = await Promise.all(
+        [undefined, true, false].map((inherited) => mustList(t, k.op, folderId, { nodeId: channel, inherited })),
+      );
+      // "inherited (boolean): true: only inherited in the given node; false: only local/localized; unset: both"
+      t.record([
+        ...expectSet(
+          'FLT-05',
+          'unset',
+          [...k.inherited, ...k.local],
+          unset!,
+          `${k.op} in the channel without inherited must list inherited, local and localized objects`,
+        ),
+        ...expectSet(
+          'FLT-05',
+          'inheritedTrue',
+          k.inherited,
+          yes!,
+          `${k.op} with inherited=true must list only the objects inherited from the master`,
+        ),
+        ...expectSet(
+          'FLT-05',
+          'inheritedFalse',
+          k.local,
+          no!,
+          `${k.op} with inherited=false must list only the channel's local and localized objects`,
+        ),
+      ]);
     }
-    return out;
-  }, { runs: Math.ceil(t.config.runs / 2) });
-}, { operation: 'folder.getFiles' });
+  },
+  { operation: 'folder.getFiles' },
+);
 
-conformance('FLT-04', 'creator/editor patterns and creatorId/editorId restrict by the creating or last editing user', async (t) => {
-  const lists = (await baseLists(t)).filter((l) => l.records.length && l.records.every((r) => r.creator?.id !== undefined && r.editor?.id !== undefined));
-  if (!lists.length) return;
-  const users = (l: BaseList, role: 'creator' | 'editor') => [...new Map(l.records.map((r) => [r[role]!.id!, r[role]!])).values()];
-  const arb = fc.nat({ max: lists.length - 1 }).chain((which) =>
-    fc.record({ which: fc.constant(which), role: fc.constantFrom('creator' as const, 'editor' as const), byId: fc.boolean(), picks: fc.uniqueArray(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }) }),
-  );
-  await t.property(arb, async ({ which, role, byId, picks }) => {
-    const { op, folderId, query, records } = lists[which]!;
-    const known = users(lists[which]!, role);
-    const chosen = [...new Set(picks.map((p) => known[p % known.length]!))];
-    if (byId) {
-      const ids = chosen.map((u) => u.id!);
-      // "creatorId, editorId (int, multivalued): IDs to restrict by creator / editor"
-      const expected = idsWhere(records, (r) => ids.includes(r[role]!.id!));
-      return judged(fetchList(t, op, folderId, { ...query, [`${role}Id`]: ids }), (l) => expectSet('FLT-04', `${role}Id`, expected, l, `${role}Id=${ids.join(',')} must list exactly the items whose ${role} is one of them`));
+conformance(
+  'FLT-06',
+  'recursive=true lists the objects of all sub-folders, recursive=false only those of the folder itself',
+  async (t) => {
+    const top = await t.folder();
+    const names = words(t.seed, 9);
+    const a = (await createFolderStep(t, top, names[0]!)).id!;
+    const b = (await createFolderStep(t, a, names[1]!)).id!;
+    const c = (await createFolderStep(t, top, names[2]!)).id!;
+    const files: Record<number, number[]> = {};
+    for (const [i, folder] of [top, top, a, b, c].entries())
+      (files[folder] ??= []).push((await uploadFileStep(t, folder, `${names[3 + i]}.txt`, `file ${i}\n`)).id!);
+    const own = files[top]!;
+    const everything = Object.values(files).flat();
+    for (const op of ['folder.getFiles', 'file.list'] as const) {
+      // "recursive (boolean, false): fetch recursively"
+      t.record(
+        expectSet(
+          'FLT-06',
+          'recursive',
+          everything,
+          await mustList(t, op, top, { recursive: true }),
+          `${op} with recursive=true must list the files of the folder and of every sub-folder`,
+        ),
+      );
+      t.record(
+        expectSet(
+          'FLT-06',
+          'notRecursive',
+          own,
+          await mustList(t, op, top, { recursive: false }),
+          `${op} with recursive=false must list only the folder's own files`,
+        ),
+      );
     }
-    const user = chosen[0]!;
-    const pattern = user.lastName ?? user.login ?? '';
-    // "creator, editor (string): pattern to restrict by creator / editor": the user's own last name matches them.
-    const must = idsWhere(records, (r) => r[role]!.lastName === pattern);
-    const may = idsWhere(records, (r) => userTexts(r[role]).some((s) => s.includes(pattern.toLowerCase())));
-    return judged(fetchList(t, op, folderId, { ...query, [role]: pattern }), (l) => [
-      ...expectIncludes('FLT-04', role, must, l, `${role}=${pattern} must list the items whose ${role}'s last name is ${pattern}`),
-      ...expectSubset('FLT-04', role, may, l, `${role}=${pattern} must only list items whose ${role} matches the pattern`),
-    ]);
-  });
-}, { operation: 'folder.getFiles' });
+    for (const op of ['folder.getFolders', 'folder.list'] as const) {
+      t.record(
+        expectSet(
+          'FLT-06',
+          'recursive',
+          [a, b, c],
+          await mustList(t, op, top, { recursive: true }),
+          `${op} with recursive=true must list every descendant folder`,
+        ),
+      );
+      t.record(
+        expectSet(
+          'FLT-06',
+          'notRecursive',
+          [a, c],
+          await mustList(t, op, top),
+          `${op} without recursive must list only the direct sub-folders`,
+        ),
+      );
+    }
+  },
+  { operation: 'folder.getFiles' },
+);
 
-conformance('FLT-05', 'inherited=true lists only inherited objects in the channel, false only local and localized ones, unset both', async (t) => {
-  const channel = t.fixture.channelNodeId!;
-  const folderId = await t.folder();
-  const names = words(t.seed, 8);
-  // Master objects are inherited into the channel; those created with the channel's nodeId are local there.
-  const master = [...(await uploadManyStep(t, folderId, 2, (i) => `${names[i]}.txt`)), await createFolderStep(t, folderId, names[2]!)];
-  const local = [await uploadFileStep(t, folderId, `${names[3]}.txt`, 'local\n', 'text/plain', { nodeId: String(channel) }), await createFolderStep(t, folderId, names[4]!, { nodeId: channel })];
-  // The second master file gets a localized copy in the channel, which the channel lists in its place.
-  await t.must('file.localize', { path: { id: master[1]!.id! }, json: { channelId: channel } });
-  const copy = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).records.find((f) => f.name === master[1]!.name);
-  if (!copy?.id) return void t.record([finding('FLT-05', 'step', `after localizing file ${master[1]!.id} in channel ${channel}, the channel's listing of folder ${folderId} does not show it`)]);
-  const kinds = [
-    { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
-    { op: 'file.list' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
-    { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
-    { op: 'folder.list' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
-  ];
-  for (const k of kinds) {
-    const [unset, yes, no] = await Promise.all([undefined, true, false].map((inherited) => mustList(t, k.op, folderId, { nodeId: channel, inherited })));
-    // "inherited (boolean): true: only inherited in the given node; false: only local/localized; unset: both"
-    t.record([
-      ...expectSet('FLT-05', 'unset', [...k.inherited, ...k.local], unset!, `${k.op} in the channel without inherited must list inherited, local and localized objects`),
-      ...expectSet('FLT-05', 'inheritedTrue', k.inherited, yes!, `${k.op} with inherited=true must list only the objects inherited from the master`),
-      ...expectSet('FLT-05', 'inheritedFalse', k.local, no!, `${k.op} with inherited=false must list only the channel's local and localized objects`),
-    ]);
-  }
-}, { operation: 'folder.getFiles' });
-
-conformance('FLT-06', 'recursive=true lists the objects of all sub-folders, recursive=false only those of the folder itself', async (t) => {
-  const top = await t.folder();
-  const names = words(t.seed, 9);
-  const a = (await createFolderStep(t, top, names[0]!)).id!;
-  const b = (await createFolderStep(t, a, names[1]!)).id!;
-  const c = (await createFolderStep(t, top, names[2]!)).id!;
-  const files: Record<number, number[]> = {};
-  for (const [i, folder] of [top, top, a, b, c].entries()) (files[folder] ??= []).push((await uploadFileStep(t, folder, `${names[3 + i]}.txt`, `file ${i}\n`)).id!);
-  const own = files[top]!;
-  const everything = Object.values(files).flat();
-  for (const op of ['folder.getFiles', 'file.list'] as const) {
-    // "recursive (boolean, false): fetch recursively"
-    t.record(expectSet('FLT-06', 'recursive', everything, await mustList(t, op, top, { recursive: true }), `${op} with recursive=true must list the files of the folder and of every sub-folder`));
-    t.record(expectSet('FLT-06', 'notRecursive', own, await mustList(t, op, top, { recursive: false }), `${op} with recursive=false must list only the folder's own files`));
-  }
-  for (const op of ['folder.getFolders', 'folder.list'] as const) {
-    t.record(expectSet('FLT-06', 'recursive', [a, b, c], await mustList(t, op, top, { recursive: true }), `${op} with recursive=true must list every descendant folder`));
-    t.record(expectSet('FLT-06', 'notRecursive', [a, c], await mustList(t, op, top), `${op} without recursive must list only the direct sub-folders`));
-  }
-}, { operation: 'folder.getFiles' });
-
-conformance('FLT-06', 'getPages with recursive=true lists the union of the pages of the folder and of each sub-folder', async (t) => {
-  const pagesFolder = t.fixture.pagesFolderId;
-  if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
-  const subs = (await mustList(t, 'folder.getFolders', pagesFolder, { recursive: true })).ids;
-  const union: number[] = [];
-  for (const id of [pagesFolder, ...subs]) union.push(...(await mustList(t, 'folder.getPages', id)).ids);
-  t.record(expectSet('FLT-06', 'union', union, await mustList(t, 'folder.getPages', pagesFolder, { recursive: true }), 'getPages with recursive=true must equal the pages of the folder and of all its sub-folders'));
-}, { feature: 'pages', operation: 'folder.getPages' });
+conformance(
+  'FLT-06',
+  'getPages with recursive=true lists the union of the pages of the folder and of each sub-folder',
+  async (t) => {
+    const pagesFolder = t.fixture.pagesFolderId;
+    if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
+    const subs = (await mustList(t, 'folder.getFolders', pagesFolder, { recursive: true })).ids;
+    const union: number[] = [];
+    for (const id of [pagesFolder, ...subs]) union.push(...(await mustList(t, 'folder.getPages', id)).ids);
+    t.record(
+      expectSet(
+        'FLT-06',
+        'union',
+        union,
+        await mustList(t, 'folder.getPages', pagesFolder, { recursive: true }),
+        'getPages with recursive=true must equal the pages of the folder and of all its sub-folders',
+      ),
+    );
+  },
+  { feature: 'pages', operation: 'folder.getPages' },
+);
 
 /** The boolean file filters of getFiles and GET /file, and the record member each agrees with. */
 const FILE_FLAGS: { name: string; member?: (f: File) => boolean | undefined }[] = [
@@ -243,39 +439,67 @@ const FILE_FLAGS: { name: string; member?: (f: File) => boolean | undefined }[] 
   { name: 'used' },
 ];
 
-conformance('FLT-07', 'getFiles broken, online and used each partition the files (true plus false is unset) and agree with the records', async (t) => {
-  const folders = await fixtureFileFolders(t);
-  // The fixture folder holding a broken file (else an offline one, else the fullest) has something to filter.
-  const chosen = folders.find((f) => f.files.some((x) => x.broken === true)) ?? folders.find((f) => f.files.some((x) => x.online === false)) ?? folders[0];
-  if (!chosen) return;
-  for (const op of ['folder.getFiles', 'file.list'] as const) {
-    const unset = await mustList(t, op, chosen.folderId);
-    for (const flag of FILE_FLAGS) {
-      const yes = await mustList(t, op, chosen.folderId, { [flag.name]: true });
-      const no = await mustList(t, op, chosen.folderId, { [flag.name]: false });
-      // "broken (boolean; true only broken files, false only non-broken, unset both)", likewise online and used.
-      t.record(partitionFindings('FLT-07', `${op} ${flag.name}`, unset, yes, no));
-      for (const [value, l] of [[true, yes], [false, no]] as const) {
-        const wrong = l.records.filter((f) => flag.member?.(f) === !value);
-        if (wrong.length) t.record([finding('FLT-07', 'record', `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`, l.exchange)]);
+conformance(
+  'FLT-07',
+  'getFiles broken, online and used each partition the files (true plus false is unset) and agree with the records',
+  async (t) => {
+    const folders = await fixtureFileFolders(t);
+    // The fixture folder holding a broken file (else an offline one, else the fullest) has something to filter.
+    const chosen =
+      folders.find((f) => f.files.some((x) => x.broken === true)) ??
+      folders.find((f) => f.files.some((x) => x.online === false)) ??
+      folders[0];
+    if (!chosen) return;
+    for (const op of ['folder.getFiles', 'file.list'] as const) {
+      const unset = await mustList(t, op, chosen.folderId);
+      for (const flag of FILE_FLAGS) {
+        const yes = await mustList(t, op, chosen.folderId, { [flag.name]: true });
+        const no = await mustList(t, op, chosen.folderId, { [flag.name]: false });
+        // "broken (boolean; true only broken files, false only non-broken, unset both)", likewise online and used.
+        t.record(partitionFindings('FLT-07', `${op} ${flag.name}`, unset, yes, no));
+        for (const [value, l] of [
+          [true, yes],
+          [false, no],
+        ] as const) {
+          const wrong = l.records.filter((f) => flag.member?.(f) === !value);
+          if (wrong.length)
+            t.record([
+              finding(
+                'FLT-07',
+                'record',
+                `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`,
+                l.exchange,
+              ),
+            ]);
+        }
       }
     }
-  }
-  // "used ... false only unused": no file or folder (usage lists) uses a file that used=false lists.
-  const unused = (await mustList(t, 'folder.getFiles', chosen.folderId, { used: false })).ids;
-  if (unused.length) {
-    for (const op of ['file.usage.file', 'file.usage.folder'] as const) {
-      const usage = await t.must(op, { query: { id: unused } });
-      if ((usage.total ?? 0) > 0) t.record([finding('FLT-07', 'used', `used=false lists ${brief(unused)}, but ${op} counts ${usage.total} objects using them`)]);
+    // "used ... false only unused": no file or folder (usage lists) uses a file that used=false lists.
+    const unused = (await mustList(t, 'folder.getFiles', chosen.folderId, { used: false })).ids;
+    if (unused.length) {
+      for (const op of ['file.usage.file', 'file.usage.folder'] as const) {
+        const usage = await t.must(op, { query: { id: unused } });
+        if ((usage.total ?? 0) > 0)
+          t.record([finding('FLT-07', 'used', `used=false lists ${brief(unused)}, but ${op} counts ${usage.total} objects using them`)]);
+      }
     }
-  }
-  const channel = t.fixture.channelNodeId;
-  if (!hasFeature(t, 'multichannelling') || channel === undefined) return;
-  // "usedIn (int, multivalued; channel IDs extending used)": more channels find at least the same used files.
-  const used = await mustList(t, 'folder.getFiles', chosen.folderId, { used: true });
-  const usedIn = await mustList(t, 'folder.getFiles', chosen.folderId, { used: true, usedIn: [channel] });
-  t.record(expectIncludes('FLT-07', 'usedIn', used.ids, usedIn, `used=true&usedIn=${channel} extends used=true and must keep every file it lists`));
-}, { operation: 'folder.getFiles' });
+    const channel = t.fixture.channelNodeId;
+    if (!hasFeature(t, 'multichannelling') || channel === undefined) return;
+    // "usedIn (int, multivalued; channel IDs extending used)": more channels find at least the same used files.
+    const used = await mustList(t, 'folder.getFiles', chosen.folderId, { used: true });
+    const usedIn = await mustList(t, 'folder.getFiles', chosen.folderId, { used: true, usedIn: [channel] });
+    t.record(
+      expectIncludes(
+        'FLT-07',
+        'usedIn',
+        used.ids,
+        usedIn,
+        `used=true&usedIn=${channel} extends used=true and must keep every file it lists`,
+      ),
+    );
+  },
+  { operation: 'folder.getFiles' },
+);
 
 /** Anchored regular expressions (so whole-string and find semantics agree) over nice URLs `/<section>/<word>-<n>`. */
 function regexArbitrary(sections: string[], names: string[]): fc.Arbitrary<string> {
@@ -291,57 +515,147 @@ function regexArbitrary(sections: string[], names: string[]): fc.Arbitrary<strin
   );
 }
 
-conformance('FLT-08', 'niceurl is a regular expression matched against the nice URL of getFiles and GET /file', async (t) => {
-  const folderId = await t.folder();
-  const [sections, names] = [words(t.seed, 2, 5), words(t.seed + 1, 4, 6)];
-  const files = await uploadManyStep(t, folderId, 8, (i) => `${names[i % 4]}${i}.txt`);
-  for (const [i, f] of files.entries()) await t.must('file.save.json', { path: { id: f.id! }, json: { file: { niceUrl: `/${sections[i % 2]}/${names[i % 4]}-${i * 7 + (i % 2 ? 1 : 10)}` } } });
-  const records = (await mustList(t, 'folder.getFiles', folderId)).records;
-  await t.property(fc.record({ op: fc.constantFrom('folder.getFiles' as const, 'file.list' as const), niceurl: regexArbitrary(sections, names) }), async ({ op, niceurl }) => {
-    const re = new RegExp(niceurl);
-    // "niceurl (string; regular expression)"
-    const expected = idsWhere(records, (f) => f.niceUrl !== undefined && re.test(f.niceUrl));
-    return judged(fetchList(t, op, folderId, { niceurl }), (l) => expectSet('FLT-08', 'regex', expected, l, `niceurl=${niceurl} must list the files whose nice URL matches the regular expression`));
-  });
-}, { operation: 'folder.getFiles' });
+conformance(
+  'FLT-08',
+  'niceurl is a regular expression matched against the nice URL of getFiles and GET /file',
+  async (t) => {
+    const folderId = await t.folder();
+    const [sections, names] = [words(t.seed, 2, 5), words(t.seed + 1, 4, 6)];
+    const files = await uploadManyStep(t, folderId, 8, (i) => `${names[i % 4]}${i}.txt`);
+    for (const [i, f] of files.entries())
+      await t.must('file.save.json', {
+        path: { id: f.id! },
+        json: { file: { niceUrl: `/${sections[i % 2]}/${names[i % 4]}-${i * 7 + (i % 2 ? 1 : 10)}` } },
+      });
+    const records = (await mustList(t, 'folder.getFiles', folderId)).records;
+    await t.property(
+      fc.record({ op: fc.constantFrom('folder.getFiles' as const, 'file.list' as const), niceurl: regexArbitrary(sections, names) }),
+      async ({ op, niceurl }) => {
+        const re = new RegExp(niceurl);
+        // "niceurl (string; regular expression)"
+        const expected = idsWhere(records, (f) => f.niceUrl !== undefined && re.test(f.niceUrl));
+        return judged(fetchList(t, op, folderId, { niceurl }), (l) =>
+          expectSet('FLT-08', 'regex', expected, l, `niceurl=${niceurl} must list the files whose nice URL matches the regular expression`),
+        );
+      },
+    );
+  },
+  { operation: 'folder.getFiles' },
+);
 
-conformance('FLT-10', 'findFiles query matches names in the folder and, by default, its sub-folders; folderId=0 searches all folders', async (t) => {
-  const top = await t.folder();
-  const sub = (await createFolderStep(t, top, 'sub')).id!;
-  const token = words(t.seed, 1, 10)[0]!;
-  const inTop = await uploadManyStep(t, top, 3, (i) => `${i}${token}${i}.txt`);
-  const inSub = await uploadManyStep(t, sub, 2, (i) => `x${token}y${i}.txt`);
-  await uploadManyStep(t, top, 2, (i) => `other${i}.txt`);
-  const [topIds, subIds] = [inTop.map((f) => f.id!), inSub.map((f) => f.id!)];
-  // "query (string; currently only names are searched)", "recursive (boolean, true)", "folderId (int, 0; 0 searches all folders)"
-  t.record(expectSet('FLT-10', 'recursiveDefault', [...topIds, ...subIds], await mustList(t, 'folder.findFiles', top, { query: token, maxItems: -1 }), 'findFiles without recursive must search the folder and its sub-folders'));
-  t.record(expectSet('FLT-10', 'notRecursive', topIds, await mustList(t, 'folder.findFiles', top, { query: token, recursive: false, maxItems: -1 }), 'findFiles with recursive=false must search only the folder'));
-  t.record(expectSet('FLT-10', 'partOfName', [...topIds, ...subIds], await mustList(t, 'folder.findFiles', top, { query: token.slice(2, 7), maxItems: -1 }), 'findFiles must match a part of the name'));
-  t.record(expectSet('FLT-10', 'allFolders', [...topIds, ...subIds], await mustList(t, 'folder.findFiles', undefined, { folderId: 0, query: token, maxItems: -1 }), 'findFiles with folderId=0 must search every folder'));
-}, { operation: 'folder.findFiles' });
+conformance(
+  'FLT-10',
+  'findFiles query matches names in the folder and, by default, its sub-folders; folderId=0 searches all folders',
+  async (t) => {
+    const top = await t.folder();
+    const sub = (await createFolderStep(t, top, 'sub')).id!;
+    const token = words(t.seed, 1, 10)[0]!;
+    const inTop = await uploadManyStep(t, top, 3, (i) => `${i}${token}${i}.txt`);
+    const inSub = await uploadManyStep(t, sub, 2, (i) => `x${token}y${i}.txt`);
+    await uploadManyStep(t, top, 2, (i) => `other${i}.txt`);
+    const [topIds, subIds] = [inTop.map((f) => f.id!), inSub.map((f) => f.id!)];
+    // "query (string; currently only names are searched)", "recursive (boolean, true)", "folderId (int, 0; 0 searches all folders)"
+    t.record(
+      expectSet(
+        'FLT-10',
+        'recursiveDefault',
+        [...topIds, ...subIds],
+        await mustList(t, 'folder.findFiles', top, { query: token, maxItems: -1 }),
+        'findFiles without recursive must search the folder and its sub-folders',
+      ),
+    );
+    t.record(
+      expectSet(
+        'FLT-10',
+        'notRecursive',
+        topIds,
+        await mustList(t, 'folder.findFiles', top, { query: token, recursive: false, maxItems: -1 }),
+        'findFiles with recursive=false must search only the folder',
+      ),
+    );
+    t.record(
+      expectSet(
+        'FLT-10',
+        'partOfName',
+        [...topIds, ...subIds],
+        await mustList(t, 'folder.findFiles', top, { query: token.slice(2, 7), maxItems: -1 }),
+        'findFiles must match a part of the name',
+      ),
+    );
+    t.record(
+      expectSet(
+        'FLT-10',
+        'allFolders',
+        [...topIds, ...subIds],
+        await mustList(t, 'folder.findFiles', undefined, { folderId: 0, query: token, maxItems: -1 }),
+        'findFiles with folderId=0 must search every folder',
+      ),
+    );
+  },
+  { operation: 'folder.findFiles' },
+);
 
-conformance('FLT-10', 'findPages query matches page names; sub-folders by default, all folders with folderId=0', async (t) => {
-  const pagesFolder = t.fixture.pagesFolderId;
-  if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
-  const own = (await mustList(t, 'folder.getPages', pagesFolder)).records;
-  const deep = (await mustList(t, 'folder.getPages', pagesFolder, { recursive: true })).records;
-  const names = deep.map((p) => p.name ?? '').filter((n) => n.length >= 3);
-  if (!names.length) return;
-  await t.property(fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 4 }), length: fc.integer({ min: 2, max: 5 }) }), async ({ name, start, length }) => {
-    const query = name.slice(Math.min(start, name.length - 2), Math.min(start, name.length - 2) + length);
-    const matching = (pages: readonly Page[]) => idsWhere(pages, (p) => p.name?.includes(query) ?? false);
-    const out: Finding[] = [];
-    for (const [recursive, pages] of [[undefined, deep], [false, own]] as const) {
-      const l = await fetchList(t, 'folder.findPages', pagesFolder, { query, recursive, maxItems: -1 });
-      if (!isListing(l)) return [l];
-      const what = `findPages query=${query}${recursive === false ? ' recursive=false' : ''}`;
-      out.push(...expectIncludes('FLT-10', 'query', matching(pages), l, `${what} must find the pages of the searched folders whose name contains it`));
-      const stray = l.records.filter((p) => !(p.name?.toLowerCase().includes(query.toLowerCase()) ?? true) || (recursive === false && p.folderId !== undefined && p.folderId !== pagesFolder));
-      if (stray.length) out.push(finding('FLT-10', 'query', `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, outside the searched folders or without the query in the name (${described(l.exchange)})`, l.exchange));
-    }
-    const everywhere = await fetchList(t, 'folder.findPages', undefined, { folderId: 0, query, maxItems: -1 });
-    if (!isListing(everywhere)) return [everywhere];
-    out.push(...expectIncludes('FLT-10', 'allFolders', matching(deep), everywhere, `findPages folderId=0 query=${query} must search every folder`));
-    return out;
-  });
-}, { feature: 'pages', operation: 'folder.findPages' });
+conformance(
+  'FLT-10',
+  'findPages query matches page names; sub-folders by default, all folders with folderId=0',
+  async (t) => {
+    const pagesFolder = t.fixture.pagesFolderId;
+    if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
+    const own = (await mustList(t, 'folder.getPages', pagesFolder)).records;
+    const deep = (await mustList(t, 'folder.getPages', pagesFolder, { recursive: true })).records;
+    const names = deep.map((p) => p.name ?? '').filter((n) => n.length >= 3);
+    if (!names.length) return;
+    await t.property(
+      fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 4 }), length: fc.integer({ min: 2, max: 5 }) }),
+      async ({ name, start, length }) => {
+        const query = name.slice(Math.min(start, name.length - 2), Math.min(start, name.length - 2) + length);
+        const matching = (pages: readonly Page[]) => idsWhere(pages, (p) => p.name?.includes(query) ?? false);
+        const out: Finding[] = [];
+        for (const [recursive, pages] of [
+          [undefined, deep],
+          [false, own],
+        ] as const) {
+          const l = await fetchList(t, 'folder.findPages', pagesFolder, { query, recursive, maxItems: -1 });
+          if (!isListing(l)) return [l];
+          const what = `findPages query=${query}${recursive === false ? ' recursive=false' : ''}`;
+          out.push(
+            ...expectIncludes(
+              'FLT-10',
+              'query',
+              matching(pages),
+              l,
+              `${what} must find the pages of the searched folders whose name contains it`,
+            ),
+          );
+          const stray = l.records.filter(
+            (p) =>
+              !(p.name?.toLowerCase().includes(query.toLowerCase()) ?? true) ||
+              (recursive === false && p.folderId !== undefined && p.folderId !== pagesFolder),
+          );
+          if (stray.length)
+            out.push(
+              finding(
+                'FLT-10',
+                'query',
+                `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, outside the searched folders or without the query in the name (${described(l.exchange)})`,
+                l.exchange,
+              ),
+            );
+        }
+        const everywhere = await fetchList(t, 'folder.findPages', undefined, { folderId: 0, query, maxItems: -1 });
+        if (!isListing(everywhere)) return [everywhere];
+        out.push(
+          ...expectIncludes(
+            'FLT-10',
+            'allFolders',
+            matching(deep),
+            everywhere,
+            `findPages folderId=0 query=${query} must search every folder`,
+          ),
+        );
+        return out;
+      },
+    );
+  },
+  { feature: 'pages', operation: 'folder.findPages' },
+);

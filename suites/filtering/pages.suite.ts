@@ -6,7 +6,21 @@
  */
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { boundFindings, described, expectIncludes, expectSet, expectSubset, fetchList, idsWhere, isListing, judged, mustList, partitionFindings, type Listing, type Query } from '../../harness/lists.ts';
+import {
+  boundFindings,
+  described,
+  expectIncludes,
+  expectSet,
+  expectSubset,
+  fetchList,
+  idsWhere,
+  isListing,
+  judged,
+  mustList,
+  partitionFindings,
+  type Listing,
+  type Query,
+} from '../../harness/lists.ts';
 import { brief } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
@@ -23,86 +37,181 @@ async function pagesOf(t: ConformanceContext): Promise<{ pages: Page[]; list: (q
 
 const distinct = <T>(values: readonly (T | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v !== undefined))];
 
-conformance('FLT-09', 'online, modified, planned and queued each partition the pages and agree with the page flags', async (t) => {
-  const folderId = t.fixture.pagesFolderId!;
-  const unset = await mustList(t, 'folder.getPages', folderId, BASE);
-  for (const flag of ['online', 'modified', 'planned', 'queued'] as const) {
-    const yes = await mustList(t, 'folder.getPages', folderId, { ...BASE, [flag]: true });
-    const no = await mustList(t, 'folder.getPages', folderId, { ...BASE, [flag]: false });
-    // "online (boolean, unset): restrict to online / offline", likewise modified, planned, queued.
-    t.record(partitionFindings('FLT-09', flag, unset, yes, no));
-    for (const [value, l] of [[true, yes], [false, no]] as const) {
-      const wrong = l.records.filter((p) => p[flag] === !value);
-      if (wrong.length) t.record([finding('FLT-09', flag, `${flag}=${value} lists ${brief(wrong.map((p) => p.id))}, whose records say ${flag}: ${!value} (${described(l.exchange)})`, l.exchange)]);
+conformance(
+  'FLT-09',
+  'online, modified, planned and queued each partition the pages and agree with the page flags',
+  async (t) => {
+    const folderId = t.fixture.pagesFolderId!;
+    const unset = await mustList(t, 'folder.getPages', folderId, BASE);
+    for (const flag of ['online', 'modified', 'planned', 'queued'] as const) {
+      const yes = await mustList(t, 'folder.getPages', folderId, { ...BASE, [flag]: true });
+      const no = await mustList(t, 'folder.getPages', folderId, { ...BASE, [flag]: false });
+      // "online (boolean, unset): restrict to online / offline", likewise modified, planned, queued.
+      t.record(partitionFindings('FLT-09', flag, unset, yes, no));
+      for (const [value, l] of [
+        [true, yes],
+        [false, no],
+      ] as const) {
+        const wrong = l.records.filter((p) => p[flag] === !value);
+        if (wrong.length)
+          t.record([
+            finding(
+              'FLT-09',
+              flag,
+              `${flag}=${value} lists ${brief(wrong.map((p) => p.id))}, whose records say ${flag}: ${!value} (${described(l.exchange)})`,
+              l.exchange,
+            ),
+          ]);
+      }
     }
-  }
-}, { operation: 'folder.getPages' });
+  },
+  { operation: 'folder.getPages' },
+);
 
-conformance('FLT-09', 'template_id lists exactly the pages of the given templates', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const templates = distinct(pages.map((p) => p.templateId));
-  if (!templates.length) return;
-  await t.property(fc.uniqueArray(fc.constantFrom(...templates), { minLength: 1, maxLength: 2 }), async (ids) =>
-    // "template_id (int, multivalued): template IDs"
-    judged(list({ template_id: ids }), (l) => expectSet('FLT-09', 'template_id', idsWhere(pages, (p) => ids.includes(p.templateId!)), l, `template_id=${ids.join(',')} must list exactly the pages of those templates`)),
-  );
-}, { operation: 'folder.getPages' });
+conformance(
+  'FLT-09',
+  'template_id lists exactly the pages of the given templates',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const templates = distinct(pages.map((p) => p.templateId));
+    if (!templates.length) return;
+    await t.property(fc.uniqueArray(fc.constantFrom(...templates), { minLength: 1, maxLength: 2 }), async (ids) =>
+      // "template_id (int, multivalued): template IDs"
+      judged(list({ template_id: ids }), (l) =>
+        expectSet(
+          'FLT-09',
+          'template_id',
+          idsWhere(pages, (p) => ids.includes(p.templateId!)),
+          l,
+          `template_id=${ids.join(',')} must list exactly the pages of those templates`,
+        ),
+      ),
+    );
+  },
+  { operation: 'folder.getPages' },
+);
 
-conformance('FLT-09', 'language without fallback lists exactly the pages in that language', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const languages = distinct(pages.map((p) => p.language));
-  for (const language of languages) {
-    const l = await list({ language, langfallback: false });
-    if (!isListing(l)) return void t.record([l]);
-    // "language (string): language code"; "langfallback ... use the highest-priority language variant ... when the page lacks the language" (off here).
-    t.record(expectSet('FLT-09', 'language', idsWhere(pages, (p) => p.language === language), l, `language=${language}&langfallback=false must list exactly the pages in ${language}`));
-  }
-}, { operation: 'folder.getPages' });
-
-conformance('FLT-09', 'priority lists exactly the pages of that priority, 0 lists all', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const priorities = distinct(pages.map((p) => p.priority));
-  for (const priority of [0, ...priorities]) {
-    const l = await list({ priority });
-    if (!isListing(l)) return void t.record([l]);
-    // "priority (int, 0): page priority"
-    t.record(expectSet('FLT-09', 'priority', idsWhere(pages, (p) => priority === 0 || p.priority === priority), l, priority === 0 ? 'priority=0 is the default and must not restrict' : `priority=${priority} must list exactly the pages of priority ${priority}`));
-  }
-}, { operation: 'folder.getPages' });
-
-conformance('FLT-09', 'filename lists the pages whose file name contains the search string', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const names = distinct(pages.map((p) => p.fileName)).filter((n) => n.length >= 4);
-  if (!names.length) return;
-  await t.property(fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 6 }), length: fc.integer({ min: 2, max: 6 }) }), async ({ name, start, length }) => {
-    const from = Math.min(start, name.length - 2);
-    const part = name.slice(from, from + length);
-    // "filename (string): filename search string"
-    return judged(list({ filename: part }), (l) => [
-      ...expectIncludes('FLT-09', 'filename', idsWhere(pages, (p) => p.fileName?.includes(part) ?? false), l, `filename=${part} must list every page whose file name contains it`),
-      ...expectSubset('FLT-09', 'filename', idsWhere(pages, (p) => p.fileName?.toLowerCase().includes(part.toLowerCase()) ?? false), l, `filename=${part} must list only pages whose file name contains it`),
-    ]);
-  });
-}, { operation: 'folder.getPages' });
-
-conformance('FLT-09', 'publishedbefore and publishedsince restrict by publish date, 0 lists all', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const dates = distinct(pages.map((p) => p.pdate)).filter((d) => d > 0);
-  if (!dates.length) return;
-  await t.property(fc.record({ date: fc.constantFrom(...dates), offset: fc.constantFrom(-1, 0, 1), zero: fc.boolean() }), async ({ date, offset, zero }) => {
-    const out: Finding[] = [];
-    for (const since of [true, false]) {
-      const param = since ? 'publishedsince' : 'publishedbefore';
-      const value = zero ? 0 : date + offset;
-      const l = await list({ [param]: value });
-      if (!isListing(l)) return [l];
-      // "publishedbefore, publishedsince (int, 0): timestamp filters; 0 means all". Pages never published (pdate 0) may go either way for "before".
-      if (value === 0) out.push(...expectSet('FLT-09', param, pages.map((p) => p.id!), l, `${param}=0 must not restrict`));
-      else out.push(...boundFindings('FLT-09', param, pages, (p) => (p.pdate > 0 ? p.pdate : since ? 0 : undefined), value, since, l));
+conformance(
+  'FLT-09',
+  'language without fallback lists exactly the pages in that language',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const languages = distinct(pages.map((p) => p.language));
+    for (const language of languages) {
+      const l = await list({ language, langfallback: false });
+      if (!isListing(l)) return void t.record([l]);
+      // "language (string): language code"; "langfallback ... use the highest-priority language variant ... when the page lacks the language" (off here).
+      t.record(
+        expectSet(
+          'FLT-09',
+          'language',
+          idsWhere(pages, (p) => p.language === language),
+          l,
+          `language=${language}&langfallback=false must list exactly the pages in ${language}`,
+        ),
+      );
     }
-    return out;
-  }, { runs: Math.ceil(t.config.runs / 2) });
-}, { operation: 'folder.getPages' });
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'priority lists exactly the pages of that priority, 0 lists all',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const priorities = distinct(pages.map((p) => p.priority));
+    for (const priority of [0, ...priorities]) {
+      const l = await list({ priority });
+      if (!isListing(l)) return void t.record([l]);
+      // "priority (int, 0): page priority"
+      t.record(
+        expectSet(
+          'FLT-09',
+          'priority',
+          idsWhere(pages, (p) => priority === 0 || p.priority === priority),
+          l,
+          priority === 0
+            ? 'priority=0 is the default and must not restrict'
+            : `priority=${priority} must list exactly the pages of priority ${priority}`,
+        ),
+      );
+    }
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'filename lists the pages whose file name contains the search string',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const names = distinct(pages.map((p) => p.fileName)).filter((n) => n.length >= 4);
+    if (!names.length) return;
+    await t.property(
+      fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 6 }), length: fc.integer({ min: 2, max: 6 }) }),
+      async ({ name, start, length }) => {
+        const from = Math.min(start, name.length - 2);
+        const part = name.slice(from, from + length);
+        // "filename (string): filename search string"
+        return judged(list({ filename: part }), (l) => [
+          ...expectIncludes(
+            'FLT-09',
+            'filename',
+            idsWhere(pages, (p) => p.fileName?.includes(part) ?? false),
+            l,
+            `filename=${part} must list every page whose file name contains it`,
+          ),
+          ...expectSubset(
+            'FLT-09',
+            'filename',
+            idsWhere(pages, (p) => p.fileName?.toLowerCase().includes(part.toLowerCase()) ?? false),
+            l,
+            `filename=${part} must list only pages whose file name contains it`,
+          ),
+        ]);
+      },
+    );
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'publishedbefore and publishedsince restrict by publish date, 0 lists all',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const dates = distinct(pages.map((p) => p.pdate)).filter((d) => d > 0);
+    if (!dates.length) return;
+    await t.property(
+      fc.record({ date: fc.constantFrom(...dates), offset: fc.constantFrom(-1, 0, 1), zero: fc.boolean() }),
+      async ({ date, offset, zero }) => {
+        const out: Finding[] = [];
+        for (const since of [true, false]) {
+          const param = since ? 'publishedsince' : 'publishedbefore';
+          const value = zero ? 0 : date + offset;
+          const l = await list({ [param]: value });
+          if (!isListing(l)) return [l];
+          // "publishedbefore, publishedsince (int, 0): timestamp filters; 0 means all". Pages never published (pdate 0) may go either way for "before".
+          if (value === 0)
+            out.push(
+              ...expectSet(
+                'FLT-09',
+                param,
+                pages.map((p) => p.id!),
+                l,
+                `${param}=0 must not restrict`,
+              ),
+            );
+          else out.push(...boundFindings('FLT-09', param, pages, (p) => (p.pdate > 0 ? p.pdate : since ? 0 : undefined), value, since, l));
+        }
+        return out;
+      },
+      { runs: Math.ceil(t.config.runs / 2) },
+    );
+  },
+  { operation: 'folder.getPages' },
+);
 
 /** The time-management moments of a page that change its status: publishing an offline page, taking an online page offline. */
 function dueAt(p: Page): number | undefined {
@@ -112,44 +221,101 @@ function dueAt(p: Page): number | undefined {
 
 /** Whether a page has any time-management moment at all. */
 const hasTimeManagement = (p: Page): boolean =>
-  [p.timeManagement?.at, p.timeManagement?.offlineAt, p.timeManagement?.queuedPublish?.at, p.timeManagement?.queuedOffline?.at].some((v) => v !== undefined && v > 0);
+  [p.timeManagement?.at, p.timeManagement?.offlineAt, p.timeManagement?.queuedPublish?.at, p.timeManagement?.queuedOffline?.at].some(
+    (v) => v !== undefined && v > 0,
+  );
 
-conformance('FLT-09', 'timedue lists the pages time management changes within the span; more time lists more, 0 lists all', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const all = await list({ timedue: 0 });
-  if (!isListing(all)) return void t.record([all]);
-  // "timedue (int, 0): seconds; ... 0 ignores time management"
-  t.record(expectSet('FLT-09', 'timedue', pages.map((p) => p.id!), all, 'timedue=0 must not restrict'));
-  const spans = [60, 86_400, 365 * 86_400, 10 * 365 * 86_400];
-  const lists: Listing<Page>[] = [];
-  for (const span of spans) {
-    const l = await list({ timedue: span });
-    if (!isListing(l)) return void t.record([l]);
-    lists.push(l);
-    // "pages changing status by time management within the span": only pages with time management.
-    const stray = l.records.filter((p) => !hasTimeManagement(p));
-    if (stray.length) t.record([finding('FLT-09', 'timedue', `timedue=${span} lists ${brief(stray.map((p) => p.id))}, which have no time management (${described(l.exchange)})`, l.exchange)]);
-  }
-  for (let i = 1; i < lists.length; i++) t.record(expectIncludes('FLT-09', 'timedue', lists[i - 1]!.ids, lists[i]!, `timedue=${spans[i]} is a longer span than ${spans[i - 1]} and must keep every page that one lists`));
-  // The clock of the target is its own: a day of slack around this machine's.
-  const horizon = Date.now() / 1000 + spans.at(-1)! - 86_400;
-  t.record(expectIncludes('FLT-09', 'timedue', idsWhere(pages, (p) => (dueAt(p) ?? Infinity) <= horizon), lists.at(-1)!, `timedue=${spans.at(-1)} must list the pages whose time management is due within the span`));
-}, { operation: 'folder.getPages' });
-
-conformance('FLT-09', 'permission only ever removes pages; more permissions remove no fewer', async (t) => {
-  const { pages, list } = await pagesOf(t);
-  const ids = pages.map((p) => p.id!);
-  const perms = ['view', 'read', 'edit', 'update', 'delete', 'publish', 'create', 'wastebin', 'translatepages', 'setperm'];
-  await t.property(fc.uniqueArray(fc.constantFrom(...perms), { minLength: 1, maxLength: 3 }), async (permission) => {
-    // "permission (string, multivalued): folder permissions that must be granted"
-    const l = await list({ permission });
-    if (!isListing(l)) return [l];
-    const out = expectSubset('FLT-09', 'permission', ids, l, `permission=${permission.join(',')} must only restrict the pages`);
-    if (permission.length > 1) {
-      const one = await list({ permission: permission[0] });
-      if (!isListing(one)) return [one];
-      out.push(...expectSubset('FLT-09', 'permission', one.ids, l, `requiring ${permission.join(',')} must list no page that requiring ${permission[0]} alone does not`));
+conformance(
+  'FLT-09',
+  'timedue lists the pages time management changes within the span; more time lists more, 0 lists all',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const all = await list({ timedue: 0 });
+    if (!isListing(all)) return void t.record([all]);
+    // "timedue (int, 0): seconds; ... 0 ignores time management"
+    t.record(
+      expectSet(
+        'FLT-09',
+        'timedue',
+        pages.map((p) => p.id!),
+        all,
+        'timedue=0 must not restrict',
+      ),
+    );
+    const spans = [60, 86_400, 365 * 86_400, 10 * 365 * 86_400];
+    const lists: Listing<Page>[] = [];
+    for (const span of spans) {
+      const l = await list({ timedue: span });
+      if (!isListing(l)) return void t.record([l]);
+      lists.push(l);
+      // "pages changing status by time management within the span": only pages with time management.
+      const stray = l.records.filter((p) => !hasTimeManagement(p));
+      if (stray.length)
+        t.record([
+          finding(
+            'FLT-09',
+            'timedue',
+            `timedue=${span} lists ${brief(stray.map((p) => p.id))}, which have no time management (${described(l.exchange)})`,
+            l.exchange,
+          ),
+        ]);
     }
-    return out;
-  }, { runs: Math.ceil(t.config.runs / 2) });
-}, { operation: 'folder.getPages' });
+    for (let i = 1; i < lists.length; i++)
+      t.record(
+        expectIncludes(
+          'FLT-09',
+          'timedue',
+          lists[i - 1]!.ids,
+          lists[i]!,
+          `timedue=${spans[i]} is a longer span than ${spans[i - 1]} and must keep every page that one lists`,
+        ),
+      );
+    // The clock of the target is its own: a day of slack around this machine's.
+    const horizon = Date.now() / 1000 + spans.at(-1)! - 86_400;
+    t.record(
+      expectIncludes(
+        'FLT-09',
+        'timedue',
+        idsWhere(pages, (p) => (dueAt(p) ?? Infinity) <= horizon),
+        lists.at(-1)!,
+        `timedue=${spans.at(-1)} must list the pages whose time management is due within the span`,
+      ),
+    );
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'permission only ever removes pages; more permissions remove no fewer',
+  async (t) => {
+    const { pages, list } = await pagesOf(t);
+    const ids = pages.map((p) => p.id!);
+    const perms = ['view', 'read', 'edit', 'update', 'delete', 'publish', 'create', 'wastebin', 'translatepages', 'setperm'];
+    await t.property(
+      fc.uniqueArray(fc.constantFrom(...perms), { minLength: 1, maxLength: 3 }),
+      async (permission) => {
+        // "permission (string, multivalued): folder permissions that must be granted"
+        const l = await list({ permission });
+        if (!isListing(l)) return [l];
+        const out = expectSubset('FLT-09', 'permission', ids, l, `permission=${permission.join(',')} must only restrict the pages`);
+        if (permission.length > 1) {
+          const one = await list({ permission: permission[0] });
+          if (!isListing(one)) return [one];
+          out.push(
+            ...expectSubset(
+              'FLT-09',
+              'permission',
+              one.ids,
+              l,
+              `requiring ${permission.join(',')} must list no page that requiring ${permission[0]} alone does not`,
+            ),
+          );
+        }
+        return out;
+      },
+      { runs: Math.ceil(t.config.runs / 2) },
+    );
+  },
+  { operation: 'folder.getPages' },
+);

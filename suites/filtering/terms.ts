@@ -5,11 +5,19 @@
 import type { User } from '../../schemas/types.ts';
 
 /** A search term (lower-case) matches a record: its id equals the term, or its name, description or an extra text contains it. */
-export function termMatches(r: { id?: number; name?: string; description?: string }, term: string, extra: readonly (string | undefined)[] = []): boolean {
+export function termMatches(
+  r: { id?: number; name?: string; description?: string },
+  term: string,
+  extra: readonly (string | undefined)[] = [],
+): boolean {
   return String(r.id) === term || [r.name, r.description, ...extra].some((s) => s?.toLowerCase().includes(term) ?? false);
 }
 
 /** The texts, lower-cased, a creator/editor pattern may be matched against: login, names, full name, e-mail. */
 export function userTexts(u: User | undefined): string[] {
-  return u ? [u.login, u.firstName, u.lastName, `${u.firstName ?? ''} ${u.lastName ?? ''}`, u.email].filter((s): s is string => !!s).map((s) => s.toLowerCase()) : [];
+  return u
+    ? [u.login, u.firstName, u.lastName, `${u.firstName ?? ''} ${u.lastName ?? ''}`, u.email]
+        .filter((s): s is string => !!s)
+        .map((s) => s.toLowerCase())
+    : [];
 }

@@ -17,7 +17,11 @@ import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, t
 const features = (t: ConformanceContext) => t.config.target.features;
 
 /** Creates folders by name below their parents (parents first) and returns the model and the ids by name. */
-async function buildTree(t: ConformanceContext, top: number, layout: [name: string, parent: string | null][]): Promise<{ model: Map<number, number[]>; ids: Map<string, number> }> {
+async function buildTree(
+  t: ConformanceContext,
+  top: number,
+  layout: [name: string, parent: string | null][],
+): Promise<{ model: Map<number, number[]>; ids: Map<string, number> }> {
   const ids = new Map<string, number>();
   const model = new Map<number, number[]>();
   for (const [name, parent] of layout) {
@@ -30,9 +34,14 @@ async function buildTree(t: ConformanceContext, top: number, layout: [name: stri
 }
 
 const TREE: [string, string | null][] = [
-  ['Alpha', null], ['beta', null], ['Gamma', null],
-  ['Alpha one', 'Alpha'], ['Alpha two', 'Alpha'], ['beta inner', 'beta'],
-  ['Alpha one deep', 'Alpha one'], ['Alpha one deeper', 'Alpha one'],
+  ['Alpha', null],
+  ['beta', null],
+  ['Gamma', null],
+  ['Alpha one', 'Alpha'],
+  ['Alpha two', 'Alpha'],
+  ['beta inner', 'beta'],
+  ['Alpha one deep', 'Alpha one'],
+  ['Alpha one deeper', 'Alpha one'],
 ];
 
 conformance('FLD-01', 'create makes a folder under the mother, listed by it and loadable by id and by globalId', async (t) => {
@@ -44,22 +53,48 @@ conformance('FLD-01', 'create makes a folder under the mother, listed by it and 
     used.add(name.toLowerCase());
     const created = await attempt(t, 'folder.create', { json: { motherId: String(top), name } });
     const folder = created.body?.folder;
-    if (!folder) return created.findings.length ? created.findings : [finding('FLD-01', 'create', 'the FolderLoadResponse carries no folder', created.exchange)];
+    if (!folder)
+      return created.findings.length
+        ? created.findings
+        : [finding('FLD-01', 'create', 'the FolderLoadResponse carries no folder', created.exchange)];
     const out: Finding[] = [];
     // "create makes a folder under `motherId`, returned in FolderLoadResponse"
     if (typeof folder.id !== 'number' || folder.name !== name || (folder.motherId !== undefined && folder.motherId !== top)) {
-      out.push(finding('FLD-01', 'create', `created ${JSON.stringify({ name })} under ${top}, answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`, created.exchange));
+      out.push(
+        finding(
+          'FLD-01',
+          'create',
+          `created ${JSON.stringify({ name })} under ${top}, answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`,
+          created.exchange,
+        ),
+      );
       return out;
     }
     // "listed by the mother"
     const listed = await attempt(t, 'folder.getFolders', { path: { id: top } });
     out.push(...listed.findings);
     const entry = listed.body?.folders?.find((f) => f.id === folder.id);
-    if (listed.body && entry?.name !== name) out.push(finding('FLD-01', 'listing', `getFolders of the mother ${top} lists ${JSON.stringify(entry ?? null)} for the new folder ${folder.id} "${name}"`, listed.exchange));
+    if (listed.body && entry?.name !== name)
+      out.push(
+        finding(
+          'FLD-01',
+          'listing',
+          `getFolders of the mother ${top} lists ${JSON.stringify(entry ?? null)} for the new folder ${folder.id} "${name}"`,
+          listed.exchange,
+        ),
+      );
     // "loadable by id and globalId"
     const byId = await attempt(t, 'folder.load', { path: { id: folder.id } });
     out.push(...byId.findings);
-    if (byId.body && (byId.body.folder?.id !== folder.id || byId.body.folder?.name !== name)) out.push(finding('FLD-01', 'load', `load of ${folder.id} answers folder ${JSON.stringify({ id: byId.body.folder?.id, name: byId.body.folder?.name })}`, byId.exchange));
+    if (byId.body && (byId.body.folder?.id !== folder.id || byId.body.folder?.name !== name))
+      out.push(
+        finding(
+          'FLD-01',
+          'load',
+          `load of ${folder.id} answers folder ${JSON.stringify({ id: byId.body.folder?.id, name: byId.body.folder?.name })}`,
+          byId.exchange,
+        ),
+      );
     const globalId = folder.globalId ?? byId.body?.folder?.globalId;
     if (typeof globalId !== 'string') {
       out.push(finding('FLD-01', 'globalId', `folder ${folder.id} carries no globalId to load it by`, byId.exchange));
@@ -67,61 +102,98 @@ conformance('FLD-01', 'create makes a folder under the mother, listed by it and 
     }
     const byGlobal = await attempt(t, 'folder.load', { path: { id: globalId } });
     out.push(...byGlobal.findings);
-    if (byGlobal.body && byGlobal.body.folder?.id !== folder.id) out.push(finding('FLD-01', 'load', `load by globalId ${globalId} answers folder ${byGlobal.body.folder?.id}, not ${folder.id}`, byGlobal.exchange));
+    if (byGlobal.body && byGlobal.body.folder?.id !== folder.id)
+      out.push(
+        finding(
+          'FLD-01',
+          'load',
+          `load by globalId ${globalId} answers folder ${byGlobal.body.folder?.id}, not ${folder.id}`,
+          byGlobal.exchange,
+        ),
+      );
     return out;
   });
 });
 
 conformance('FLD-02', 'create with failOnDuplicate refuses a name a sibling has and creates nothing', async (t) => {
   const top = await t.folder();
-  await t.property(folderName(), async (name) => {
-    const first = await attempt(t, 'folder.create', { json: { motherId: String(top), name } });
-    const taken = first.body?.folder?.name;
-    if (typeof taken !== 'string') return first.findings.length ? first.findings : [finding('FLD-02', 'step', 'the FolderLoadResponse carries no folder name', first.exchange)];
-    const before = await attempt(t, 'folder.getFolders', { path: { id: top } });
-    if (!before.body) return before.findings;
-    const { exchange: duplicate } = await t.try('folder.create', { json: { motherId: String(top), name: taken, failOnDuplicate: true } });
-    // "`failOnDuplicate=true` refuses a name already used by a sibling"
-    const out = checkRefused(duplicate, 'FLD-02', `a sibling named ${JSON.stringify(taken)} exists and failOnDuplicate is true`);
-    // "... and creates nothing"
-    const after = await attempt(t, 'folder.getFolders', { path: { id: top } });
-    out.push(...after.findings);
-    if (after.body && !sameMultiset(idsOf(before.body.folders), idsOf(after.body.folders))) {
-      const { extra } = setDifference(idsOf(before.body.folders), idsOf(after.body.folders));
-      out.push(finding('FLD-02', 'unchanged', `after the refused duplicate ${JSON.stringify(taken)}, the mother lists new folders ${brief(extra)}`, after.exchange));
-    }
-    return out;
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    folderName(),
+    async (name) => {
+      const first = await attempt(t, 'folder.create', { json: { motherId: String(top), name } });
+      const taken = first.body?.folder?.name;
+      if (typeof taken !== 'string')
+        return first.findings.length
+          ? first.findings
+          : [finding('FLD-02', 'step', 'the FolderLoadResponse carries no folder name', first.exchange)];
+      const before = await attempt(t, 'folder.getFolders', { path: { id: top } });
+      if (!before.body) return before.findings;
+      const { exchange: duplicate } = await t.try('folder.create', { json: { motherId: String(top), name: taken, failOnDuplicate: true } });
+      // "`failOnDuplicate=true` refuses a name already used by a sibling"
+      const out = checkRefused(duplicate, 'FLD-02', `a sibling named ${JSON.stringify(taken)} exists and failOnDuplicate is true`);
+      // "... and creates nothing"
+      const after = await attempt(t, 'folder.getFolders', { path: { id: top } });
+      out.push(...after.findings);
+      if (after.body && !sameMultiset(idsOf(before.body.folders), idsOf(after.body.folders))) {
+        const { extra } = setDifference(idsOf(before.body.folders), idsOf(after.body.folders));
+        out.push(
+          finding(
+            'FLD-02',
+            'unchanged',
+            `after the refused duplicate ${JSON.stringify(taken)}, the mother lists new folders ${brief(extra)}`,
+            after.exchange,
+          ),
+        );
+      }
+      return out;
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });
 
 /** The getFolders query of the model: recursive, tree, and a recursiveIds list closed under ancestors. */
 function folderQuery(model: TreeModel, top: number, all: number[]) {
-  return fc.record({ recursive: fc.boolean(), tree: fc.boolean(), pick: fc.subarray(all), viaList: fc.boolean() }).map(({ recursive, tree, pick, viaList }) => ({
-    recursive,
-    tree,
-    viaList,
-    recursiveIds: pick.length ? closeUnderAncestors(model, top, pick) : [],
-  }));
+  return fc
+    .record({ recursive: fc.boolean(), tree: fc.boolean(), pick: fc.subarray(all), viaList: fc.boolean() })
+    .map(({ recursive, tree, pick, viaList }) => ({
+      recursive,
+      tree,
+      viaList,
+      recursiveIds: pick.length ? closeUnderAncestors(model, top, pick) : [],
+    }));
 }
 
-conformance('FLD-03', 'getFolders recursive lists all descendants, tree nests them and recursiveIds limits the folders fetched', async (t) => {
-  const top = await t.folder();
-  const { model, ids } = await buildTree(t, top, TREE);
-  const names = new Map([...ids].map(([n, id]) => [id, n]));
-  const named = (shapes: Shape[]) => canonical(shapes).replace(/\d+/g, (id) => names.get(Number(id)) ?? id);
-  await t.property(folderQuery(model, top, [...ids.values()]), async (q) => {
-    const query = { recursive: q.recursive, tree: q.tree, recursiveIds: q.recursiveIds.length ? q.recursiveIds : undefined };
-    // GET /folder takes the same `recursive`, `tree` and `recursiveIds` as getFolders (contract 4.2).
-    const r = q.viaList ? await attempt(t, 'folder.list', { query: { folderId: String(top), ...query } }) : await attempt(t, 'folder.getFolders', { path: { id: top }, query });
-    if (!r.body) return r.findings;
-    const folders = (q.viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
-    const expected = predictFolders(model, top, q);
-    const got = shapesOf(folders, q.recursive && q.tree);
-    // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children are fetched."
-    if (canonical(got) === canonical(expected)) return [];
-    return [finding('FLD-03', 'model', `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: expected ${named(expected)}, got ${named(got)}`, r.exchange)];
-  });
-});
+conformance(
+  'FLD-03',
+  'getFolders recursive lists all descendants, tree nests them and recursiveIds limits the folders fetched',
+  async (t) => {
+    const top = await t.folder();
+    const { model, ids } = await buildTree(t, top, TREE);
+    const names = new Map([...ids].map(([n, id]) => [id, n]));
+    const named = (shapes: Shape[]) => canonical(shapes).replace(/\d+/g, (id) => names.get(Number(id)) ?? id);
+    await t.property(folderQuery(model, top, [...ids.values()]), async (q) => {
+      const query = { recursive: q.recursive, tree: q.tree, recursiveIds: q.recursiveIds.length ? q.recursiveIds : undefined };
+      // GET /folder takes the same `recursive`, `tree` and `recursiveIds` as getFolders (contract 4.2).
+      const r = q.viaList
+        ? await attempt(t, 'folder.list', { query: { folderId: String(top), ...query } })
+        : await attempt(t, 'folder.getFolders', { path: { id: top }, query });
+      if (!r.body) return r.findings;
+      const folders = (q.viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
+      const expected = predictFolders(model, top, q);
+      const got = shapesOf(folders, q.recursive && q.tree);
+      // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children are fetched."
+      if (canonical(got) === canonical(expected)) return [];
+      return [
+        finding(
+          'FLD-03',
+          'model',
+          `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: expected ${named(expected)}, got ${named(got)}`,
+          r.exchange,
+        ),
+      ];
+    });
+  },
+);
 
 /** Nested ids in answer order, for comparing two answers of one server. */
 function ordered(folders: Folder[] | undefined): unknown[] {
@@ -148,22 +220,64 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
   });
   await t.property(params, async (p) => {
     const nodeId = p.inChannel ? channel : undefined;
-    const common = { recursive: p.q.recursive, tree: p.q.tree, skipCount: p.skipCount, maxItems: p.maxItems, search: p.search, wastebin: p.wastebin, nodeId, inherited: p.inherited, addPrivileges: p.addPrivileges };
+    const common = {
+      recursive: p.q.recursive,
+      tree: p.q.tree,
+      skipCount: p.skipCount,
+      maxItems: p.maxItems,
+      search: p.search,
+      wastebin: p.wastebin,
+      nodeId,
+      inherited: p.inherited,
+      addPrivileges: p.addPrivileges,
+    };
     // The body spells some names in camel case: sortBy, sortOrder, createdBefore (contract 4.2 FolderListRequest).
-    const get = await attempt(t, 'folder.getFolders', { path: { id: top }, query: { ...common, sortby: p.sortorder && 'name', sortorder: p.sortorder, createdbefore: p.createdBefore, recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined } });
-    const body = Object.fromEntries(Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(([, v]) => v !== undefined));
-    const post = await attempt(t, 'folder.getFolders.post', { json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) } });
+    const get = await attempt(t, 'folder.getFolders', {
+      path: { id: top },
+      query: {
+        ...common,
+        sortby: p.sortorder && 'name',
+        sortorder: p.sortorder,
+        createdbefore: p.createdBefore,
+        recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined,
+      },
+    });
+    const body = Object.fromEntries(
+      Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
+    const post = await attempt(t, 'folder.getFolders.post', {
+      json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) },
+    });
     if (!get.body || !post.body) return [...get.findings, ...post.findings];
     // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters."
-    const answer = (b: ResponseOf['folder.getFolders']) => JSON.stringify({ folders: ordered(b.folders), numItems: b.numItems, hasMoreItems: b.hasMoreItems, privileges: (b.folders ?? []).map((f) => Array.isArray(f.privileges)) });
+    const answer = (b: ResponseOf['folder.getFolders']) =>
+      JSON.stringify({
+        folders: ordered(b.folders),
+        numItems: b.numItems,
+        hasMoreItems: b.hasMoreItems,
+        privileges: (b.folders ?? []).map((f) => Array.isArray(f.privileges)),
+      });
     if (answer(get.body) === answer(post.body)) return [];
-    return [finding('FLD-04', 'equivalence', `POST getFolders answered ${answer(post.body)} where GET getFolders answered ${answer(get.body)}`, post.exchange)];
+    return [
+      finding(
+        'FLD-04',
+        'equivalence',
+        `POST getFolders answered ${answer(post.body)} where GET getFolders answered ${answer(get.body)}`,
+        post.exchange,
+      ),
+    ];
   });
 });
 
 conformance('FLD-05', 'breadcrumb lists the folders from the root down to the folder', async (t) => {
   const top = await t.folder();
-  const { ids } = await buildTree(t, top, [['Level one', null], ['Level two', 'Level one'], ['Level three', 'Level two']]);
+  const { ids } = await buildTree(t, top, [
+    ['Level one', null],
+    ['Level two', 'Level one'],
+    ['Level three', 'Level two'],
+  ]);
   const path = [t.config.sandboxFolderId, top, ...['Level one', 'Level two', 'Level three'].map((n) => ids.get(n)!)];
   const crumbs = new Map<number, { ids: number[]; folders: Folder[]; exchange: Exchange }>();
   for (const id of path.slice(-2)) {
@@ -175,19 +289,47 @@ conformance('FLD-05', 'breadcrumb lists the folders from the root down to the fo
   // "breadcrumb lists the folders from the root down to the folder": the root first, the folder last, each the mother of the next.
   const tail = deepest.ids.slice(-path.length);
   if (deepest.ids[0] !== t.fixture.masterRootFolderId || JSON.stringify(tail) !== JSON.stringify(path)) {
-    t.record([finding('FLD-05', 'order', `breadcrumb of folder ${path.at(-1)} is ${brief(deepest.ids, 12)}; expected the root ${t.fixture.masterRootFolderId} first and ending ${brief(path, 12)}`, deepest.exchange)]);
+    t.record([
+      finding(
+        'FLD-05',
+        'order',
+        `breadcrumb of folder ${path.at(-1)} is ${brief(deepest.ids, 12)}; expected the root ${t.fixture.masterRootFolderId} first and ending ${brief(path, 12)}`,
+        deepest.exchange,
+      ),
+    ]);
   }
   const broken = deepest.folders.slice(1).filter((f, i) => f.motherId !== undefined && f.motherId !== deepest.folders[i]!.id);
-  if (broken.length) t.record([finding('FLD-05', 'order', `breadcrumb of folder ${path.at(-1)}: ${brief(broken.map((f) => `${f.id} has motherId ${f.motherId}`))}, not the folder before it`, deepest.exchange)]);
+  if (broken.length)
+    t.record([
+      finding(
+        'FLD-05',
+        'order',
+        `breadcrumb of folder ${path.at(-1)}: ${brief(broken.map((f) => `${f.id} has motherId ${f.motherId}`))}, not the folder before it`,
+        deepest.exchange,
+      ),
+    ]);
   // The mother's breadcrumb is the folder's without its last entry.
   const mother = crumbs.get(path.at(-2)!);
   if (mother && JSON.stringify(mother.ids) !== JSON.stringify(deepest.ids.slice(0, -1))) {
-    t.record([finding('FLD-05', 'order', `breadcrumb of folder ${path.at(-2)} is ${brief(mother.ids, 12)}, but that of its sub-folder ${path.at(-1)} is ${brief(deepest.ids, 12)}`, mother.exchange)]);
+    t.record([
+      finding(
+        'FLD-05',
+        'order',
+        `breadcrumb of folder ${path.at(-2)} is ${brief(mother.ids, 12)}, but that of its sub-folder ${path.at(-1)} is ${brief(deepest.ids, 12)}`,
+        mother.exchange,
+      ),
+    ]);
   }
 });
 
 /** Counts of one folder next to the lengths of its listings (files: getFiles may or may not list images with them). */
-async function countAgainstListings(t: ConformanceContext, folder: number, recursive: boolean, kinds: { pages: boolean; templates: boolean }, model?: { folders: number; files: number }): Promise<void> {
+async function countAgainstListings(
+  t: ConformanceContext,
+  folder: number,
+  recursive: boolean,
+  kinds: { pages: boolean; templates: boolean },
+  model?: { folders: number; files: number },
+): Promise<void> {
   const count = await t.call('folder.count', { path: { id: folder }, query: { recursive } });
   if (!count.body) return;
   const c = count.body;
@@ -210,16 +352,31 @@ async function countAgainstListings(t: ConformanceContext, folder: number, recur
   }
   // "count reports folders, pages, templates, images, files of the folder, matching what the listings return"
   for (const [kind, counted, listed, exchange] of compare) {
-    if (counted !== listed) t.record([finding('FLD-06', 'count', `count of ${label} says ${kind} ${JSON.stringify(counted)}, the listing returns ${listed}`, exchange)]);
+    if (counted !== listed)
+      t.record([
+        finding('FLD-06', 'count', `count of ${label} says ${kind} ${JSON.stringify(counted)}, the listing returns ${listed}`, exchange),
+      ]);
   }
   if (model && (c.folders !== model.folders || c.files !== model.files)) {
-    t.record([finding('FLD-06', 'model', `count of ${label} says folders ${c.folders}, files ${c.files}; the test created folders ${model.folders}, files ${model.files} there (a deleted sub-folder left out)`, count.exchange)]);
+    t.record([
+      finding(
+        'FLD-06',
+        'model',
+        `count of ${label} says folders ${c.folders}, files ${c.files}; the test created folders ${model.folders}, files ${model.files} there (a deleted sub-folder left out)`,
+        count.exchange,
+      ),
+    ]);
   }
 }
 
 conformance('FLD-06', 'count matches the listings and the model of the test folder, flat and recursive', async (t) => {
   const top = await t.folder();
-  const { ids } = await buildTree(t, top, [['Full', null], ['Empty', null], ['Deleted', null], ['Full inner', 'Full']]);
+  const { ids } = await buildTree(t, top, [
+    ['Full', null],
+    ['Empty', null],
+    ['Deleted', null],
+    ['Full inner', 'Full'],
+  ]);
   await Promise.all([
     ...['t1.txt', 't2.txt', 't3.txt'].map((n) => uploadFileStep(t, top, n, `${n}\n`, 'text/plain')),
     ...['f1.txt', 'f2.txt'].map((n) => uploadFileStep(t, ids.get('Full')!, n, `${n}\n`, 'text/plain')),
@@ -235,12 +392,22 @@ conformance('FLD-06', 'count matches the listings and the model of the test fold
 conformance('FLD-06', 'count matches the listings of the fixture pages and templates folders', async (t) => {
   const f = t.fixture;
   const folders = new Map<number, { pages: boolean; templates: boolean }>();
-  if (features(t).includes('pages') && f.pagesFolderId !== undefined) folders.set(f.pagesFolderId, { pages: true, templates: features(t).includes('templates') });
-  if (features(t).includes('templates') && f.templatesFolderId !== undefined) folders.set(f.templatesFolderId, { pages: features(t).includes('pages'), templates: true });
+  if (features(t).includes('pages') && f.pagesFolderId !== undefined)
+    folders.set(f.pagesFolderId, { pages: true, templates: features(t).includes('templates') });
+  if (features(t).includes('templates') && f.templatesFolderId !== undefined)
+    folders.set(f.templatesFolderId, { pages: features(t).includes('pages'), templates: true });
   // Folders holding the run's sandbox change while the suite runs.
   for (const id of [f.masterRootFolderId, f.sandboxParentFolderId]) folders.delete(id);
   if (!folders.size) {
-    t.record([finding('FLD-06', 'precondition', 'the target names no pages or templates folder (other than the root or the sandbox parent) to count', undefined, 'warning')]);
+    t.record([
+      finding(
+        'FLD-06',
+        'precondition',
+        'the target names no pages or templates folder (other than the root or the sandbox parent) to count',
+        undefined,
+        'warning',
+      ),
+    ]);
     return;
   }
   for (const [id, kinds] of folders) for (const recursive of [false, true]) await countAgainstListings(t, id, recursive, kinds);
@@ -263,21 +430,48 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
       ...(Number.isInteger(item.edate) ? [] : ['edate']),
       ...(item.globalId === undefined || typeof item.globalId === 'string' ? [] : ['globalId']),
     ];
-    if (wrong.length) t.record([finding('FLD-07', 'fields', `getItems item ${JSON.stringify({ id: item.id, name: item.name, type: item.type, cdate: item.cdate, edate: item.edate, globalId: item.globalId })} lacks or mistypes ${wrong.join(', ')}`, r.exchange)]);
+    if (wrong.length)
+      t.record([
+        finding(
+          'FLD-07',
+          'fields',
+          `getItems item ${JSON.stringify({ id: item.id, name: item.name, type: item.type, cdate: item.cdate, edate: item.edate, globalId: item.globalId })} lacks or mistypes ${wrong.join(', ')}`,
+          r.exchange,
+        ),
+      ]);
   }
   // "... for the folder's content": the test's files, named and typed as files, and nothing from elsewhere.
   for (const file of files) {
     const item = items.find((i) => i.id === file.id);
-    if (!item || item.name !== file.name || item.type !== 'file') t.record([finding('FLD-07', 'content', `getItems of folder ${top} lists ${JSON.stringify(item ? { id: item.id, name: item.name, type: item.type } : null)} for its file ${file.id} "${file.name}"`, r.exchange)]);
+    if (!item || item.name !== file.name || item.type !== 'file')
+      t.record([
+        finding(
+          'FLD-07',
+          'content',
+          `getItems of folder ${top} lists ${JSON.stringify(item ? { id: item.id, name: item.name, type: item.type } : null)} for its file ${file.id} "${file.name}"`,
+          r.exchange,
+        ),
+      ]);
   }
   const foreign = idsOf(items).filter((id) => id !== sub.id && !files.some((f) => f.id === id));
-  if (foreign.length) t.record([finding('FLD-07', 'content', `getItems of folder ${top} lists items ${brief(foreign)} that are not in it`, r.exchange)]);
+  if (foreign.length)
+    t.record([finding('FLD-07', 'content', `getItems of folder ${top} lists items ${brief(foreign)} that are not in it`, r.exchange)]);
   if (features(t).includes('pages') && t.fixture.pagesFolderId !== undefined) {
     const pages = await t.call('folder.getPages', { path: { id: t.fixture.pagesFolderId } });
     const fixtureItems = await t.call('folder.getItems', { path: { folderId: t.fixture.pagesFolderId } });
     if (pages.body && fixtureItems.body) {
-      const missing = (pages.body.pages ?? []).filter((p) => !(fixtureItems.body!.items ?? []).some((i) => i.id === p.id && i.type === 'page'));
-      if (missing.length) t.record([finding('FLD-07', 'content', `getItems of the pages folder ${t.fixture.pagesFolderId} lacks pages (type page) that getPages lists: ${brief(missing.map((p) => `${p.id} ${p.name}`))}`, fixtureItems.exchange)]);
+      const missing = (pages.body.pages ?? []).filter(
+        (p) => !(fixtureItems.body!.items ?? []).some((i) => i.id === p.id && i.type === 'page'),
+      );
+      if (missing.length)
+        t.record([
+          finding(
+            'FLD-07',
+            'content',
+            `getItems of the pages folder ${t.fixture.pagesFolderId} lacks pages (type page) that getPages lists: ${brief(missing.map((p) => `${p.id} ${p.name}`))}`,
+            fixtureItems.exchange,
+          ),
+        ]);
     }
   }
 });
@@ -286,7 +480,9 @@ conformance('FLD-08', 'getTemplates with reduce and recursive lists each templat
   const top = await t.folder();
   const sub = await createFolderStep(t, top, 'Sub');
   await createFolderStep(t, sub.id!, 'Sub sub');
-  const folders = [t.fixture.templatesFolderId, features(t).includes('pages') ? t.fixture.pagesFolderId : undefined, top].filter((id): id is number => id !== undefined);
+  const folders = [t.fixture.templatesFolderId, features(t).includes('pages') ? t.fixture.pagesFolderId : undefined, top].filter(
+    (id): id is number => id !== undefined,
+  );
   for (const folderId of new Set(folders)) {
     const [flat, recursive, reduced] = await Promise.all([
       t.call('folder.getTemplates', { path: { folderId } }),
@@ -296,12 +492,36 @@ conformance('FLD-08', 'getTemplates with reduce and recursive lists each templat
     if (!flat.body || !recursive.body || !reduced.body) continue;
     const [n, r, u] = [idsOf(flat.body.templates), idsOf(recursive.body.templates), idsOf(reduced.body.templates)];
     // "`reduce=true` with `recursive` lists each template once."
-    if (duplicates(u).length) t.record([finding('FLD-08', 'reduce', `getTemplates of folder ${folderId} recursive with reduce lists templates ${brief(duplicates(u))} more than once: ${brief(u, 20)}`, reduced.exchange)]);
+    if (duplicates(u).length)
+      t.record([
+        finding(
+          'FLD-08',
+          'reduce',
+          `getTemplates of folder ${folderId} recursive with reduce lists templates ${brief(duplicates(u))} more than once: ${brief(u, 20)}`,
+          reduced.exchange,
+        ),
+      ]);
     const { missing, extra } = setDifference([...new Set(r)], [...new Set(u)]);
-    if (missing.length || extra.length) t.record([finding('FLD-08', 'reduce', `getTemplates of folder ${folderId}: reduce leaves out ${brief(missing)} and adds ${brief(extra)} compared with the recursive listing ${brief([...new Set(r)], 20)}`, reduced.exchange)]);
+    if (missing.length || extra.length)
+      t.record([
+        finding(
+          'FLD-08',
+          'reduce',
+          `getTemplates of folder ${folderId}: reduce leaves out ${brief(missing)} and adds ${brief(extra)} compared with the recursive listing ${brief([...new Set(r)], 20)}`,
+          reduced.exchange,
+        ),
+      ]);
     // "lists the templates linked into the folder": the folder's own templates are among the recursive ones.
     const lost = n.filter((id) => !r.includes(id));
-    if (lost.length) t.record([finding('FLD-08', 'recursive', `getTemplates of folder ${folderId} recursive lacks templates ${brief(lost)} linked into the folder itself`, recursive.exchange)]);
+    if (lost.length)
+      t.record([
+        finding(
+          'FLD-08',
+          'recursive',
+          `getTemplates of folder ${folderId} recursive lacks templates ${brief(lost)} linked into the folder itself`,
+          recursive.exchange,
+        ),
+      ]);
   }
 });
 
@@ -314,84 +534,186 @@ function pagesFolder(t: ConformanceContext): number {
 }
 
 /** The pages of the fixture's pages folder with some add-ons, or undefined (the step is recorded). */
-async function pagesWith(t: ConformanceContext, query: Record<string, boolean>): Promise<{ pages: Page[]; exchange: Exchange } | undefined> {
+async function pagesWith(
+  t: ConformanceContext,
+  query: Record<string, boolean>,
+): Promise<{ pages: Page[]; exchange: Exchange } | undefined> {
   const r = await t.call('folder.getPages', { path: { id: pagesFolder(t) }, query });
   return r.body ? { pages: r.body.pages ?? [], exchange: r.exchange } : undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-conformance('FLD-09', 'getPages folder and template add each page its folder and template', async (t) => {
-  const with_ = await pagesWith(t, { recursive: true, folder: true, template: true });
-  if (!with_) return;
-  // "getPages `folder`, `template` ... add the named information to each page."
-  for (const p of with_.pages) {
-    const wrong: string[] = [];
-    if (!isRecord(p.folder) || typeof p.folder.id !== 'number' || (p.folderId !== undefined && p.folder.id !== p.folderId)) wrong.push(`folder ${JSON.stringify(p.folder && { id: p.folder.id })} (folderId ${p.folderId})`);
-    if (!isRecord(p.template) || typeof p.template.id !== 'number' || (p.templateId !== undefined && p.template.id !== p.templateId)) wrong.push(`template ${JSON.stringify(p.template && { id: p.template.id })} (templateId ${p.templateId})`);
-    if (wrong.length) t.record([finding('FLD-09', 'addon', `getPages folder=true template=true: page ${p.id} "${p.name}" carries ${wrong.join(' and ')}`, with_.exchange)]);
-  }
-}, { operation: 'folder.getPages' });
-
-conformance('FLD-09', 'getPages langvars and translationstatus add language variants and translation status', async (t) => {
-  const with_ = await pagesWith(t, { langvars: true, translationstatus: true });
-  const outOfSync = await pagesWith(t, { insync: false });
-  if (!with_ || !outOfSync) return;
-  let evidence = 0;
-  // Pages of one content set in several languages are each other's language variants.
-  const sets = new Map<number, Page[]>();
-  for (const p of with_.pages) if (p.language !== undefined && typeof p.contentSetId === 'number') sets.set(p.contentSetId, [...(sets.get(p.contentSetId) ?? []), p]);
-  for (const p of with_.pages) {
-    const variants = p.languageVariants;
-    const others = (typeof p.contentSetId === 'number' && p.language !== undefined ? (sets.get(p.contentSetId) ?? []) : []).filter((o) => o !== p);
-    if (variants === undefined && !others.length) continue;
-    evidence++;
-    // "`langvars` ... add[s] the named information": languageVariants, a map of pages by language, naming the page's variants.
-    const bad = isRecord(variants) ? Object.entries(variants).filter(([lang, v]) => !isRecord(v) || typeof v.id !== 'number' || (v.language !== undefined && v.language !== lang)) : [];
-    const listed = isRecord(variants) ? Object.values(variants).map((v) => (isRecord(v) ? v.id : undefined)) : [];
-    const missing = others.filter((o) => !listed.includes(o.id));
-    if (!isRecord(variants) || bad.length || missing.length) {
-      t.record([finding('FLD-09', 'addon', `getPages langvars=true: page ${p.id} "${p.name}" (language ${p.language}) carries languageVariants ${JSON.stringify(variants === undefined ? null : Object.keys(variants))}${bad.length ? `, entries that are not pages of their language: ${bad.map(([l]) => l).join(', ')}` : ''}${missing.length ? `, without its variants ${brief(missing.map((o) => `${o.id} ${o.language}`))}` : ''}`, with_.exchange)]);
+conformance(
+  'FLD-09',
+  'getPages folder and template add each page its folder and template',
+  async (t) => {
+    const with_ = await pagesWith(t, { recursive: true, folder: true, template: true });
+    if (!with_) return;
+    // "getPages `folder`, `template` ... add the named information to each page."
+    for (const p of with_.pages) {
+      const wrong: string[] = [];
+      if (!isRecord(p.folder) || typeof p.folder.id !== 'number' || (p.folderId !== undefined && p.folder.id !== p.folderId))
+        wrong.push(`folder ${JSON.stringify(p.folder && { id: p.folder.id })} (folderId ${p.folderId})`);
+      if (!isRecord(p.template) || typeof p.template.id !== 'number' || (p.templateId !== undefined && p.template.id !== p.templateId))
+        wrong.push(`template ${JSON.stringify(p.template && { id: p.template.id })} (templateId ${p.templateId})`);
+      if (wrong.length)
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages folder=true template=true: page ${p.id} "${p.name}" carries ${wrong.join(' and ')}`,
+            with_.exchange,
+          ),
+        ]);
     }
-  }
-  // Pages "not in sync with their translation masters" are translations: `translationstatus` adds their status.
-  for (const id of idsOf(outOfSync.pages)) {
-    evidence++;
-    const p = with_.pages.find((x) => x.id === id);
-    const ts = p?.translationStatus;
-    if (!p || !isRecord(ts) || ts.inSync !== false) t.record([finding('FLD-09', 'addon', `getPages translationstatus=true: page ${id}, listed with insync=false, carries translationStatus ${JSON.stringify(ts ?? null)} (expected inSync false)`, with_.exchange)]);
-  }
-  if (!evidence) t.record([finding('FLD-09', 'precondition', 'the pages folder has no page with a language and none out of sync: nothing to judge', with_.exchange, 'warning')]);
-}, { operation: 'folder.getPages' });
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLD-09',
+  'getPages langvars and translationstatus add language variants and translation status',
+  async (t) => {
+    const with_ = await pagesWith(t, { langvars: true, translationstatus: true });
+    const outOfSync = await pagesWith(t, { insync: false });
+    if (!with_ || !outOfSync) return;
+    let evidence = 0;
+    // Pages of one content set in several languages are each other's language variants.
+    const sets = new Map<number, Page[]>();
+    for (const p of with_.pages)
+      if (p.language !== undefined && typeof p.contentSetId === 'number')
+        sets.set(p.contentSetId, [...(sets.get(p.contentSetId) ?? []), p]);
+    for (const p of with_.pages) {
+      const variants = p.languageVariants;
+      const others = (typeof p.contentSetId === 'number' && p.language !== undefined ? (sets.get(p.contentSetId) ?? []) : []).filter(
+        (o) => o !== p,
+      );
+      if (variants === undefined && !others.length) continue;
+      evidence++;
+      // "`langvars` ... add[s] the named information": languageVariants, a map of pages by language, naming the page's variants.
+      const bad = isRecord(variants)
+        ? Object.entries(variants).filter(
+            ([lang, v]) => !isRecord(v) || typeof v.id !== 'number' || (v.language !== undefined && v.language !== lang),
+          )
+        : [];
+      const listed = isRecord(variants) ? Object.values(variants).map((v) => (isRecord(v) ? v.id : undefined)) : [];
+      const missing = others.filter((o) => !listed.includes(o.id));
+      if (!isRecord(variants) || bad.length || missing.length) {
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages langvars=true: page ${p.id} "${p.name}" (language ${p.language}) carries languageVariants ${JSON.stringify(variants === undefined ? null : Object.keys(variants))}${bad.length ? `, entries that are not pages of their language: ${bad.map(([l]) => l).join(', ')}` : ''}${missing.length ? `, without its variants ${brief(missing.map((o) => `${o.id} ${o.language}`))}` : ''}`,
+            with_.exchange,
+          ),
+        ]);
+      }
+    }
+    // Pages "not in sync with their translation masters" are translations: `translationstatus` adds their status.
+    for (const id of idsOf(outOfSync.pages)) {
+      evidence++;
+      const p = with_.pages.find((x) => x.id === id);
+      const ts = p?.translationStatus;
+      if (!p || !isRecord(ts) || ts.inSync !== false)
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages translationstatus=true: page ${id}, listed with insync=false, carries translationStatus ${JSON.stringify(ts ?? null)} (expected inSync false)`,
+            with_.exchange,
+          ),
+        ]);
+    }
+    if (!evidence)
+      t.record([
+        finding(
+          'FLD-09',
+          'precondition',
+          'the pages folder has no page with a language and none out of sync: nothing to judge',
+          with_.exchange,
+          'warning',
+        ),
+      ]);
+  },
+  { operation: 'folder.getPages' },
+);
 
 /** The tags of each page of a listing, by page id, keeping those of one type. */
 function tagsByPage(pages: Page[], type: Tag['type']): Map<number, string[]> {
-  return new Map(pages.map((p) => [p.id ?? -1, Object.entries(p.tags ?? {}).filter(([, tag]) => tag.type === type).map(([name]) => name).sort()]));
+  return new Map(
+    pages.map((p) => [
+      p.id ?? -1,
+      Object.entries(p.tags ?? {})
+        .filter(([, tag]) => tag.type === type)
+        .map(([name]) => name)
+        .sort(),
+    ]),
+  );
 }
 
-conformance('FLD-09', 'getPages contenttags and objecttags add the tags of each page', async (t) => {
-  const [content, object, both] = await Promise.all([pagesWith(t, { contenttags: true }), pagesWith(t, { objecttags: true }), pagesWith(t, { contenttags: true, objecttags: true })]);
-  if (!content || !object || !both) return;
-  // "`contenttags`, `objecttags` add the named information to each page": a tags map on every page ...
-  for (const [label, list] of [['contenttags=true', content], ['objecttags=true', object]] as const) {
-    const without = list.pages.filter((p) => !isRecord(p.tags));
-    if (without.length) t.record([finding('FLD-09', 'addon', `getPages ${label}: pages without a tags map: ${brief(without.map((p) => `${p.id} ${p.name}`))}`, list.exchange)]);
-  }
-  // ... holding the same content tags whether or not object tags are asked for too, and the other way round.
-  for (const [label, list, type] of [['contenttags=true', content, 'CONTENTTAG'], ['objecttags=true', object, 'OBJECTTAG']] as const) {
-    const alone = tagsByPage(list.pages, type);
-    const together = tagsByPage(both.pages, type);
-    for (const [id, names] of together) {
-      if (JSON.stringify(alone.get(id) ?? []) !== JSON.stringify(names)) t.record([finding('FLD-09', 'addon', `page ${id}: getPages ${label} adds ${type} tags ${brief(alone.get(id) ?? [])}, but with both flags ${brief(names)}`, list.exchange)]);
+conformance(
+  'FLD-09',
+  'getPages contenttags and objecttags add the tags of each page',
+  async (t) => {
+    const [content, object, both] = await Promise.all([
+      pagesWith(t, { contenttags: true }),
+      pagesWith(t, { objecttags: true }),
+      pagesWith(t, { contenttags: true, objecttags: true }),
+    ]);
+    if (!content || !object || !both) return;
+    // "`contenttags`, `objecttags` add the named information to each page": a tags map on every page ...
+    for (const [label, list] of [
+      ['contenttags=true', content],
+      ['objecttags=true', object],
+    ] as const) {
+      const without = list.pages.filter((p) => !isRecord(p.tags));
+      if (without.length)
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages ${label}: pages without a tags map: ${brief(without.map((p) => `${p.id} ${p.name}`))}`,
+            list.exchange,
+          ),
+        ]);
     }
-  }
-  // The pages with external links have tags holding them: asking for both must bring tags to those pages.
-  const links = await t.call('folder.getExternalLinks', { path: { folderId: pagesFolder(t) } });
-  for (const entry of links.body?.pages ?? []) {
-    const page = both.pages.find((p) => p.id === entry.pageId);
-    if (page && !Object.keys(page.tags ?? {}).length) t.record([finding('FLD-09', 'addon', `getPages contenttags=true objecttags=true: page ${page.id} "${page.name}" has external links ${brief(entry.links ?? [])} but no tags`, both.exchange)]);
-  }
-}, { operation: 'folder.getPages' });
+    // ... holding the same content tags whether or not object tags are asked for too, and the other way round.
+    for (const [label, list, type] of [
+      ['contenttags=true', content, 'CONTENTTAG'],
+      ['objecttags=true', object, 'OBJECTTAG'],
+    ] as const) {
+      const alone = tagsByPage(list.pages, type);
+      const together = tagsByPage(both.pages, type);
+      for (const [id, names] of together) {
+        if (JSON.stringify(alone.get(id) ?? []) !== JSON.stringify(names))
+          t.record([
+            finding(
+              'FLD-09',
+              'addon',
+              `page ${id}: getPages ${label} adds ${type} tags ${brief(alone.get(id) ?? [])}, but with both flags ${brief(names)}`,
+              list.exchange,
+            ),
+          ]);
+      }
+    }
+    // The pages with external links have tags holding them: asking for both must bring tags to those pages.
+    const links = await t.call('folder.getExternalLinks', { path: { folderId: pagesFolder(t) } });
+    for (const entry of links.body?.pages ?? []) {
+      const page = both.pages.find((p) => p.id === entry.pageId);
+      if (page && !Object.keys(page.tags ?? {}).length)
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages contenttags=true objecttags=true: page ${page.id} "${page.name}" has external links ${brief(entry.links ?? [])} but no tags`,
+            both.exchange,
+          ),
+        ]);
+    }
+  },
+  { operation: 'folder.getPages' },
+);
 
 /** Every string anywhere in a value. */
 function stringsIn(value: unknown): string[] {
@@ -415,31 +737,74 @@ conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages 
   const key = (links: string[] | undefined) => JSON.stringify([...(links ?? [])].sort());
   const deep = new Map((recursive.body.pages ?? []).map((e) => [e.pageId, key(e.links)]));
   // "lists, per page, the external links of pages in the folder"
-  for (const [label, answer, pages] of [['', flat, pagesFlat.body.pages ?? []], [' recursive', recursive, deepPages]] as const) {
+  for (const [label, answer, pages] of [
+    ['', flat, pagesFlat.body.pages ?? []],
+    [' recursive', recursive, deepPages],
+  ] as const) {
     for (const entry of answer.body!.pages ?? []) {
       const page = pages.find((p) => p.id === entry.pageId);
       if (!page) {
-        t.record([finding('FLD-10', 'page', `getExternalLinks${label} of folder ${folder} lists page ${entry.pageId}, which getPages${label} does not list there`, answer.exchange)]);
+        t.record([
+          finding(
+            'FLD-10',
+            'page',
+            `getExternalLinks${label} of folder ${folder} lists page ${entry.pageId}, which getPages${label} does not list there`,
+            answer.exchange,
+          ),
+        ]);
         continue;
       }
-      if (entry.pageName !== undefined && entry.pageName !== page.name) t.record([finding('FLD-10', 'page', `getExternalLinks${label}: page ${entry.pageId} is named ${JSON.stringify(entry.pageName)}, getPages says ${JSON.stringify(page.name)}`, answer.exchange)]);
+      if (entry.pageName !== undefined && entry.pageName !== page.name)
+        t.record([
+          finding(
+            'FLD-10',
+            'page',
+            `getExternalLinks${label}: page ${entry.pageId} is named ${JSON.stringify(entry.pageName)}, getPages says ${JSON.stringify(page.name)}`,
+            answer.exchange,
+          ),
+        ]);
       const tagged = stringsIn(deepPages.find((p) => p.id === entry.pageId)?.tags);
       for (const link of entry.links ?? []) {
         // External links are web addresses (http, https) ...
-        if (!/^https?:\/\/[^/\s]/i.test(link)) t.record([finding('FLD-10', 'link', `getExternalLinks${label}: page ${entry.pageId} lists ${JSON.stringify(link)}, not an external http(s) link`, answer.exchange)]);
+        if (!/^https?:\/\/[^/\s]/i.test(link))
+          t.record([
+            finding(
+              'FLD-10',
+              'link',
+              `getExternalLinks${label}: page ${entry.pageId} lists ${JSON.stringify(link)}, not an external http(s) link`,
+              answer.exchange,
+            ),
+          ]);
         // ... found in the page: a value of its tags, when the server gives tags.
-        else if (tagged.length && !tagged.some((s) => s.includes(link))) t.record([finding('FLD-10', 'link', `getExternalLinks${label}: page ${entry.pageId} lists ${JSON.stringify(link)}, found in none of its tags`, answer.exchange)]);
+        else if (tagged.length && !tagged.some((s) => s.includes(link)))
+          t.record([
+            finding(
+              'FLD-10',
+              'link',
+              `getExternalLinks${label}: page ${entry.pageId} lists ${JSON.stringify(link)}, found in none of its tags`,
+              answer.exchange,
+            ),
+          ]);
       }
     }
   }
   // "`recursive` includes sub-folders": the folder's own entries and those of every sub-folder, unchanged.
   const parts: [string, typeof flat][] = [[`folder ${folder}`, flat]];
-  for (const sub of idsOf(subs.body.folders).slice(0, 10)) parts.push([`sub-folder ${sub}`, await t.call('folder.getExternalLinks', { path: { folderId: sub } })]);
+  for (const sub of idsOf(subs.body.folders).slice(0, 10))
+    parts.push([`sub-folder ${sub}`, await t.call('folder.getExternalLinks', { path: { folderId: sub } })]);
   for (const [label, part] of parts) {
     for (const entry of part.body?.pages ?? []) {
       // A page may be listed without links; only its links must reappear.
       if (!(entry.links ?? []).length) continue;
-      if (deep.get(entry.pageId) !== key(entry.links)) t.record([finding('FLD-10', 'recursive', `getExternalLinks recursive of folder ${folder} gives page ${entry.pageId} the links ${deep.get(entry.pageId) ?? 'none'}; getExternalLinks of ${label} gives ${key(entry.links)}`, recursive.exchange)]);
+      if (deep.get(entry.pageId) !== key(entry.links))
+        t.record([
+          finding(
+            'FLD-10',
+            'recursive',
+            `getExternalLinks recursive of folder ${folder} gives page ${entry.pageId} the links ${deep.get(entry.pageId) ?? 'none'}; getExternalLinks of ${label} gives ${key(entry.links)}`,
+            recursive.exchange,
+          ),
+        ]);
     }
   }
 });
@@ -451,7 +816,14 @@ conformance('FLD-11', 'load with privileges=true adds the privileges', async (t)
     const privileges = r.body?.folder?.privileges;
     // "load with `privileges=true` adds `privileges`" (array of string, privilege names).
     if (r.body && (!Array.isArray(privileges) || !privileges.length || privileges.some((p) => typeof p !== 'string'))) {
-      t.record([finding('FLD-11', 'privileges', `load of folder ${id} with privileges=true answers privileges ${JSON.stringify(privileges ?? null)}, not a list of privilege names`, r.exchange)]);
+      t.record([
+        finding(
+          'FLD-11',
+          'privileges',
+          `load of folder ${id} with privileges=true answers privileges ${JSON.stringify(privileges ?? null)}, not a list of privilege names`,
+          r.exchange,
+        ),
+      ]);
     }
   }
 });
@@ -464,5 +836,6 @@ conformance('FLD-11', 'load with update=true does not lock the folder', async (t
     if (problem) t.record([finding('FLD-11', 'lock', `load number ${i} of folder ${top} with update=true: ${problem}`, r)]);
   }
   const { exchange: created, problem } = await t.try('folder.create', { json: { motherId: String(top), name: 'After update load' } });
-  if (problem) t.record([finding('FLD-11', 'lock', `creating a sub-folder in folder ${top} after loading it with update=true: ${problem}`, created)]);
+  if (problem)
+    t.record([finding('FLD-11', 'lock', `creating a sub-folder in folder ${top} after loading it with update=true: ${problem}`, created)]);
 });

@@ -12,7 +12,14 @@ import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { SetupError } from '../../harness/api.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
-import type { DisinheritResponse, File, Folder, LocalizationCounters, LocalizationInfoResponse, MultiDisinheritResponse } from '../../schemas/types.ts';
+import type {
+  DisinheritResponse,
+  File,
+  Folder,
+  LocalizationCounters,
+  LocalizationInfoResponse,
+  MultiDisinheritResponse,
+} from '../../schemas/types.ts';
 
 type Kind = 'folder' | 'file';
 type Item = Folder | File;
@@ -43,10 +50,18 @@ function namesFor(t: ConformanceContext, kind: Kind, count: number, salt = 0): s
 }
 
 /** Creates a folder or a small file in `parent` (in the master unless nodeId) and returns it. */
-async function create(t: ConformanceContext, kind: Kind, parent: number, name: string, nodeId?: number, data = `${name}\n`): Promise<Created> {
-  const made = kind === 'folder'
-    ? await createFolderStep(t, parent, name, nodeId === undefined ? {} : { nodeId })
-    : await uploadFileStep(t, parent, name, data, 'text/plain', nodeId === undefined ? {} : { nodeId: String(nodeId) });
+async function create(
+  t: ConformanceContext,
+  kind: Kind,
+  parent: number,
+  name: string,
+  nodeId?: number,
+  data = `${name}\n`,
+): Promise<Created> {
+  const made =
+    kind === 'folder'
+      ? await createFolderStep(t, parent, name, nodeId === undefined ? {} : { nodeId })
+      : await uploadFileStep(t, parent, name, data, 'text/plain', nodeId === undefined ? {} : { nodeId: String(nodeId) });
   return { kind, id: made.id!, name: made.name ?? name };
 }
 
@@ -57,13 +72,32 @@ async function listings(t: ConformanceContext, folderId: number, nodeId?: number
   const view = nodeId === undefined ? {} : { nodeId };
   const out: Listing[] = [];
   const a = await t.call('folder.getFolders', { path: { id: folderId }, query: view });
-  if (a.body) out.push({ what: `GET /folder/getFolders/${folderId} in ${where(nodeId)}`, kind: 'folder', exchange: a.exchange, items: a.body.folders ?? [] });
+  if (a.body)
+    out.push({
+      what: `GET /folder/getFolders/${folderId} in ${where(nodeId)}`,
+      kind: 'folder',
+      exchange: a.exchange,
+      items: a.body.folders ?? [],
+    });
   const b = await t.call('folder.list', { query: { folderId: String(folderId), ...view } });
-  if (b.body) out.push({ what: `GET /folder?folderId=${folderId} in ${where(nodeId)}`, kind: 'folder', exchange: b.exchange, items: b.body.items ?? [] });
+  if (b.body)
+    out.push({
+      what: `GET /folder?folderId=${folderId} in ${where(nodeId)}`,
+      kind: 'folder',
+      exchange: b.exchange,
+      items: b.body.items ?? [],
+    });
   const c = await t.call('folder.getFiles', { path: { folderId }, query: view });
-  if (c.body) out.push({ what: `GET /folder/getFiles/${folderId} in ${where(nodeId)}`, kind: 'file', exchange: c.exchange, items: c.body.files ?? [] });
+  if (c.body)
+    out.push({
+      what: `GET /folder/getFiles/${folderId} in ${where(nodeId)}`,
+      kind: 'file',
+      exchange: c.exchange,
+      items: c.body.files ?? [],
+    });
   const d = await t.call('file.list', { query: { folderId: String(folderId), ...view } });
-  if (d.body) out.push({ what: `GET /file?folderId=${folderId} in ${where(nodeId)}`, kind: 'file', exchange: d.exchange, items: d.body.items ?? [] });
+  if (d.body)
+    out.push({ what: `GET /file?folderId=${folderId} in ${where(nodeId)}`, kind: 'file', exchange: d.exchange, items: d.body.items ?? [] });
   return out;
 }
 
@@ -73,7 +107,15 @@ function listedIn(t: ConformanceContext, lists: Listing[], obj: Created, finding
   for (const list of lists.filter((l) => l.kind === obj.kind)) {
     const record = list.items.find((i) => i.name === obj.name);
     if (record) out.push({ list, record });
-    else findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" is missing from ${list.what}; listed: ${brief(list.items.map((i) => i.name))}`, list.exchange));
+    else
+      findings.push(
+        finding(
+          t.requirement,
+          'model',
+          `${obj.kind} "${obj.name}" is missing from ${list.what}; listed: ${brief(list.items.map((i) => i.name))}`,
+          list.exchange,
+        ),
+      );
   }
   return out;
 }
@@ -91,7 +133,11 @@ async function localize(t: ConformanceContext, obj: Created, channel: number): P
 async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
   const lists = (await listings(t, parent, channel)).filter((l) => l.kind === obj.kind && l.what.includes('/get'));
   const record = lists.flatMap((l) => l.items).find((i) => i.name === obj.name && i.inherited !== true);
-  if (typeof record?.id !== 'number') throw new SetupError(`after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`, lists[0]?.exchange);
+  if (typeof record?.id !== 'number')
+    throw new SetupError(
+      `after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`,
+      lists[0]?.exchange,
+    );
   return record.id;
 }
 
@@ -115,13 +161,35 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
   const findings: Finding[] = [];
   for (const obj of objs) {
     // The master node's name as the target spells it: first as the master's own records name it.
-    const names = nodeNames([recordsOf(master, obj).map((r) => r.masterNode), recordsOf(master, obj).map((r) => r.inheritedFrom), recordsOf(inChannel, obj).map((r) => r.masterNode)]);
+    const names = nodeNames([
+      recordsOf(master, obj).map((r) => r.masterNode),
+      recordsOf(master, obj).map((r) => r.inheritedFrom),
+      recordsOf(inChannel, obj).map((r) => r.masterNode),
+    ]);
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
       // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true".
-      if (record.inherited !== true) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`, list.exchange));
+      if (record.inherited !== true)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`,
+            list.exchange,
+          ),
+        );
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
-      const ok = names.length ? names.includes(record.inheritedFrom ?? '') : typeof record.inheritedFrom === 'string' && record.inheritedFrom !== '';
-      if (!ok) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`, list.exchange));
+      const ok = names.length
+        ? names.includes(record.inheritedFrom ?? '')
+        : typeof record.inheritedFrom === 'string' && record.inheritedFrom !== '';
+      if (!ok)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`,
+            list.exchange,
+          ),
+        );
     }
   }
   t.record(findings);
@@ -141,7 +209,14 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
       const names = nodeNames([[own?.masterNode, own?.inheritedFrom], [record.masterNode]]);
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
       if (!names.includes(record.inheritedFrom ?? '')) {
-        findings.push(finding(t.requirement, 'metamorphic', `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`, list.exchange));
+        findings.push(
+          finding(
+            t.requirement,
+            'metamorphic',
+            `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`,
+            list.exchange,
+          ),
+        );
       }
     }
   }
@@ -161,11 +236,27 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
   for (const obj of objs) {
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
       // Contract 3: "inherited or local object -> localized in that channel"; MCH-02: "the channel's view shows it as not inherited".
-      if (record.inherited !== false) findings.push(finding(t.requirement, 'model', `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`, list.exchange));
+      if (record.inherited !== false)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`,
+            list.exchange,
+          ),
+        );
     }
     for (const { list, record } of listedIn(t, master, obj, findings)) {
       // "makes a localized copy in the target channel": the master object stays what it was.
-      if (record.id !== obj.id) findings.push(finding(t.requirement, 'model', `after localizing, ${list.what} lists ${obj.kind} "${obj.name}" with id ${record.id}, expected the master's ${obj.id}`, list.exchange));
+      if (record.id !== obj.id)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after localizing, ${list.what} lists ${obj.kind} "${obj.name}" with id ${record.id}, expected the master's ${obj.id}`,
+            list.exchange,
+          ),
+        );
     }
   }
   t.record(findings);
@@ -179,13 +270,19 @@ function entryOf(info: LocalizationInfoResponse, nodeId: number) {
 conformance('MCH-02', 'localizationinfo counts a localized folder and file as localized in the channel', async (t) => {
   const channel = channelOf(t);
   const top = await t.folder();
-  const [folder, file] = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
+  const [folder, file] = [
+    await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!),
+    await create(t, 'file', top, namesFor(t, 'file', 1)[0]!),
+  ];
   await localize(t, folder, channel);
   await localize(t, file, channel);
   const findings: Finding[] = [];
   const info = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
   const fileInfo = await t.call('file.localizationinfo', { path: { id: file.id }, query: { nodeId: channel } });
-  for (const [res, what, kinds] of [[info, `folder ${top}`, { folder: 1, file: 1 }], [fileInfo, `file ${file.id}`, { file: 1 }]] as const) {
+  for (const [res, what, kinds] of [
+    [info, `folder ${top}`, { folder: 1, file: 1 }],
+    [fileInfo, `file ${file.id}`, { file: 1 }],
+  ] as const) {
     if (!res.body) continue;
     const entry = entryOf(res.body, channel);
     // Contract 2.9 LocalizationInfo: per channel "counters inherited, localized, local ... and the same three counters per object kind".
@@ -195,7 +292,15 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
     }
     for (const [kind, n] of Object.entries(kinds)) {
       const got = (entry[kind] as LocalizationCounters | undefined)?.localized;
-      if (got !== n) findings.push(finding(t.requirement, 'model', `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`, res.exchange));
+      if (got !== n)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`,
+            res.exchange,
+          ),
+        );
     }
   }
   t.record(findings);
@@ -211,11 +316,21 @@ for (const kind of ['file', 'folder'] as const) {
     await localize(t, obj, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
     // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
-    await t.must('file.unlocalize', { path: { id: copyId }, json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) } });
+    await t.must('file.unlocalize', {
+      path: { id: copyId },
+      json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) },
+    });
     const findings: Finding[] = [];
     for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
       if (record.inherited !== true || record.id === copyId) {
-        findings.push(finding(t.requirement, 'model', `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`, list.exchange));
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`,
+            list.exchange,
+          ),
+        );
       }
     }
     t.record(findings);
@@ -237,16 +352,42 @@ for (const kind of ['file', 'folder'] as const) {
       if (!res.body) return;
       const got = res.body.nodeIds ?? {};
       if (JSON.stringify(Object.entries(got).sort()) !== JSON.stringify(Object.entries(expected).sort())) {
-        findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`, res.exchange));
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`,
+            res.exchange,
+          ),
+        );
       }
-      if (res.body.total !== Object.keys(expected).length) findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`, res.exchange));
-      if (res.body.masterId !== undefined && res.body.masterId !== obj.id) findings.push(finding(t.requirement, 'model', `${when}, the localizations of ${kind} ${obj.id} name masterId ${res.body.masterId}, expected ${obj.id}`, res.exchange));
+      if (res.body.total !== Object.keys(expected).length)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`,
+            res.exchange,
+          ),
+        );
+      if (res.body.masterId !== undefined && res.body.masterId !== obj.id)
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `${when}, the localizations of ${kind} ${obj.id} name masterId ${res.body.masterId}, expected ${obj.id}`,
+            res.exchange,
+          ),
+        );
     };
     await judge({}, 'before localizing');
     await localize(t, obj, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
     await judge({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
-    await t.must('file.unlocalize', { path: { id: copyId }, json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) } });
+    await t.must('file.unlocalize', {
+      path: { id: copyId },
+      json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) },
+    });
     await judge({}, 'after unlocalizing it');
     t.record(findings);
   });
@@ -299,16 +440,53 @@ const sameSet = (a: readonly number[], b: readonly number[]) => JSON.stringify([
  * Compares a read-back status with the model. Whether an excluded object still reports its channels
  * is not said, so the list is judged only while the object is not excluded.
  */
-function compareStatus(t: ConformanceContext, what: string, got: DisinheritResponse & MultiDisinheritResponse, want: Status, exchange: Exchange, after: string): Finding[] {
+function compareStatus(
+  t: ConformanceContext,
+  what: string,
+  got: DisinheritResponse & MultiDisinheritResponse,
+  want: Status,
+  exchange: Exchange,
+  after: string,
+): Finding[] {
   const out: Finding[] = [];
-  if (want.exclude !== undefined && got.exclude !== want.exclude) out.push(finding(t.requirement, 'model', `${after}, ${what} reads back exclude ${JSON.stringify(got.exclude)}, expected ${want.exclude}`, exchange));
+  if (want.exclude !== undefined && got.exclude !== want.exclude)
+    out.push(
+      finding(
+        t.requirement,
+        'model',
+        `${after}, ${what} reads back exclude ${JSON.stringify(got.exclude)}, expected ${want.exclude}`,
+        exchange,
+      ),
+    );
   // Only the one-object form (DisinheritResponse) carries disinheritDefault.
   if (want.disinheritDefault !== undefined && got.disinheritDefault !== want.disinheritDefault) {
-    out.push(finding(t.requirement, 'model', `${after}, ${what} reads back disinheritDefault ${JSON.stringify(got.disinheritDefault)}, expected ${want.disinheritDefault}`, exchange));
+    out.push(
+      finding(
+        t.requirement,
+        'model',
+        `${after}, ${what} reads back disinheritDefault ${JSON.stringify(got.disinheritDefault)}, expected ${want.disinheritDefault}`,
+        exchange,
+      ),
+    );
   }
-  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit)) out.push(finding(t.requirement, 'model', `${after}, ${what} reads back disinherit ${JSON.stringify(got.disinherit)}, expected ${JSON.stringify(want.disinherit)}`, exchange));
+  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit))
+    out.push(
+      finding(
+        t.requirement,
+        'model',
+        `${after}, ${what} reads back disinherit ${JSON.stringify(got.disinherit)}, expected ${JSON.stringify(want.disinherit)}`,
+        exchange,
+      ),
+    );
   if ((got.partialDisinherit ?? []).length > 0) {
-    out.push(finding(t.requirement, 'model', `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`, exchange));
+    out.push(
+      finding(
+        t.requirement,
+        'model',
+        `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`,
+        exchange,
+      ),
+    );
   }
   return out;
 }
@@ -336,12 +514,19 @@ for (const form of FORMS) {
       const first = await read(ids);
       if (!first.body) return [];
       // The starting point is the target's default for a new object; every change is predicted from it.
-      let want: Status = { exclude: first.body.exclude, disinheritDefault: first.body.disinheritDefault as boolean | undefined, disinherit: first.body.disinherit ?? [] };
+      let want: Status = {
+        exclude: first.body.exclude,
+        disinheritDefault: first.body.disinheritDefault as boolean | undefined,
+        disinherit: first.body.disinherit ?? [],
+      };
       const found: Finding[] = [];
       for (const [i, change] of changes.entries()) {
         const body = bodyOf(change, channel);
         const set = form.many
-          ? await t.call(form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set', { query: { id: ids.map(String) }, json: body })
+          ? await t.call(form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set', {
+              query: { id: ids.map(String) },
+              json: body,
+            })
           : await t.call('folder.disinherit.set', { path: { id: ids[0]! }, json: body });
         if (!set.body) return found;
         want = apply(want, change, channel);
@@ -360,7 +545,10 @@ conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the fold
   const channel = channelOf(t);
   const top = await t.folder();
   const parent = await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!);
-  const [sub, file] = [await create(t, 'folder', parent.id, namesFor(t, 'folder', 1, 1)[0]!), await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!)];
+  const [sub, file] = [
+    await create(t, 'folder', parent.id, namesFor(t, 'folder', 1, 1)[0]!),
+    await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!),
+  ];
   const findings: Finding[] = [];
   for (const channelRole of ['disinherit', 'reinherit'] as const) {
     const body = bodyOf({ channel: channelRole }, channel, true);
@@ -368,10 +556,20 @@ conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the fold
     const want = channelRole === 'disinherit' ? [channel] : [];
     const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
     const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
-    for (const [res, what] of [[a, `sub-folder ${sub.id}`], [b, `file ${file.id}`]] as const) {
+    for (const [res, what] of [
+      [a, `sub-folder ${sub.id}`],
+      [b, `file ${file.id}`],
+    ] as const) {
       // DisinheritRequest "recursive (boolean)": the setting reaches everything below the folder.
       if (res.body && !sameSet(res.body.disinherit ?? [], want)) {
-        findings.push(finding(t.requirement, 'model', `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`, res.exchange));
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`,
+            res.exchange,
+          ),
+        );
       }
     }
   }
@@ -389,7 +587,10 @@ async function restricted(t: ConformanceContext, top: number, channel: number) {
     disinherited: [await create(t, 'folder', top, fy!), await create(t, 'file', top, gy!)],
     plain: [await create(t, 'folder', top, fz!), await create(t, 'file', top, gz!)],
   };
-  for (const [role, body] of [['excluded', { exclude: true }], ['disinherited', { disinherit: [channel] }]] as const) {
+  for (const [role, body] of [
+    ['excluded', { exclude: true }],
+    ['disinherited', { disinherit: [channel] }],
+  ] as const) {
     const [folder, file] = made[role] as [Created, Created];
     await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
     await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
@@ -406,7 +607,9 @@ function visibility(t: ConformanceContext, lists: Listing[], shown: Created[], h
       findings.push(finding(t.requirement, 'model', `${list.what} lists ${obj.kind} "${obj.name}", which is ${why}`, list.exchange));
     }
     for (const obj of shown.filter((o) => o.kind === list.kind && !names.includes(o.name))) {
-      findings.push(finding(t.requirement, 'model', `${list.what} does not list ${obj.kind} "${obj.name}"; listed: ${brief(names)}`, list.exchange));
+      findings.push(
+        finding(t.requirement, 'model', `${list.what} does not list ${obj.kind} "${obj.name}"; listed: ${brief(names)}`, list.exchange),
+      );
     }
   }
   return findings;
@@ -419,7 +622,13 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
   const all = [...made.excluded, ...made.disinherited, ...made.plain];
   // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings."
   t.record([
-    ...visibility(t, await listings(t, top, channel), made.plain, [...made.excluded, ...made.disinherited], `excluded or disinherited for channel ${channel}`),
+    ...visibility(
+      t,
+      await listings(t, top, channel),
+      made.plain,
+      [...made.excluded, ...made.disinherited],
+      `excluded or disinherited for channel ${channel}`,
+    ),
     ...visibility(t, await listings(t, top), all, [], ''),
   ]);
 });
@@ -428,7 +637,10 @@ conformance('MCH-06', 'reinherited and no longer excluded objects are listed in 
   const channel = channelOf(t);
   const top = await t.folder();
   const made = await restricted(t, top, channel);
-  for (const [role, body] of [['excluded', { exclude: false }], ['disinherited', { reinherit: [channel] }]] as const) {
+  for (const [role, body] of [
+    ['excluded', { exclude: false }],
+    ['disinherited', { reinherit: [channel] }],
+  ] as const) {
     const [folder, file] = made[role] as [Created, Created];
     await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
     await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
@@ -449,9 +661,16 @@ conformance('MCH-07', "push2master copies the channel's saved version of a local
   const content = new TextEncoder().encode('the channel version, saved in the channel, is longer\n');
   const description = 'saved in the channel';
   await t.must('file.save.json', { path: { id: copyId }, json: { file: { id: copyId, name: newName, description } } });
-  await t.must('file.save.multipart', { path: { id: copyId }, multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] } });
+  await t.must('file.save.multipart', {
+    path: { id: copyId },
+    multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] },
+  });
   const saved = await t.must('file.load', { path: { id: copyId } });
-  const want = { name: saved.file?.name ?? newName, fileSize: saved.file?.fileSize ?? content.byteLength, description: saved.file?.description ?? description };
+  const want = {
+    name: saved.file?.name ?? newName,
+    fileSize: saved.file?.fileSize ?? content.byteLength,
+    description: saved.file?.description ?? description,
+  };
   // Contract 4.3: "POST /file/push2master/{id}: push a file from a channel into its master."
   await t.must('file.push2master', { path: { id: copyId }, json: { channelId: channel, masterId: master } });
   const after = await t.call('file.load', { path: { id: file.id } });
@@ -459,7 +678,15 @@ conformance('MCH-07', "push2master copies the channel's saved version of a local
   const got: File = after.body.file ?? ({} as File);
   const findings: Finding[] = [];
   for (const key of ['name', 'fileSize', 'description'] as const) {
-    if (got[key] !== want[key]) findings.push(finding(t.requirement, 'model', `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`, after.exchange));
+    if (got[key] !== want[key])
+      findings.push(
+        finding(
+          t.requirement,
+          'model',
+          `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`,
+          after.exchange,
+        ),
+      );
   }
   t.record(findings);
 });
@@ -514,30 +741,42 @@ function differences(entry: NonNullable<ReturnType<typeof entryOf>>, want: Retur
 conformance('MCH-08', 'localizationinfo counts inherited, localized and local objects per node and kind as created', async (t) => {
   const channel = channelOf(t);
   const master = t.fixture.masterNodeId;
-  await t.property(layoutArb, async (layout) => {
-    const top = await t.folder();
-    const folders = [];
-    for (const f of layout.folders) folders.push(await create(t, 'folder', top, f.name));
-    const files = [];
-    for (const f of layout.files) files.push(await create(t, 'file', folders[f.parent % (folders.length + 1) - 1]?.id ?? top, f.name));
-    for (const name of layout.localFolders) await create(t, 'folder', top, name, channel);
-    for (const name of layout.localFiles) await create(t, 'file', top, name, channel);
-    for (const [i, f] of layout.folders.entries()) if (f.localized) await localize(t, folders[i]!, channel);
-    for (const [i, f] of layout.files.entries()) if (f.localized) await localize(t, files[i]!, channel);
-    const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
-    if (!res.body) return [];
-    const found: Finding[] = [];
-    // Contract 4.2: localization info "for a folder and all sub-items, for a channel and its master channels".
-    // Whether the folder itself is among its sub-items is not said: either reading is accepted, the same for both nodes.
-    const readings = [false, true].map((withSelf) =>
-      [channel, master].flatMap((node) => {
-        const entry = entryOf(res.body!, node);
-        if (!entry) return [`no entry for node ${node}`];
-        return differences(entry, predict(layout, node === channel, withSelf)).map((d) => `node ${node}: ${d}`);
-      }),
-    );
-    const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
-    if (best.length) found.push(finding(t.requirement, 'model', `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`, res.exchange));
-    return found;
-  }, { runs: Math.ceil(t.config.runs / 2) });
+  await t.property(
+    layoutArb,
+    async (layout) => {
+      const top = await t.folder();
+      const folders = [];
+      for (const f of layout.folders) folders.push(await create(t, 'folder', top, f.name));
+      const files = [];
+      for (const f of layout.files) files.push(await create(t, 'file', folders[(f.parent % (folders.length + 1)) - 1]?.id ?? top, f.name));
+      for (const name of layout.localFolders) await create(t, 'folder', top, name, channel);
+      for (const name of layout.localFiles) await create(t, 'file', top, name, channel);
+      for (const [i, f] of layout.folders.entries()) if (f.localized) await localize(t, folders[i]!, channel);
+      for (const [i, f] of layout.files.entries()) if (f.localized) await localize(t, files[i]!, channel);
+      const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
+      if (!res.body) return [];
+      const found: Finding[] = [];
+      // Contract 4.2: localization info "for a folder and all sub-items, for a channel and its master channels".
+      // Whether the folder itself is among its sub-items is not said: either reading is accepted, the same for both nodes.
+      const readings = [false, true].map((withSelf) =>
+        [channel, master].flatMap((node) => {
+          const entry = entryOf(res.body!, node);
+          if (!entry) return [`no entry for node ${node}`];
+          return differences(entry, predict(layout, node === channel, withSelf)).map((d) => `node ${node}: ${d}`);
+        }),
+      );
+      const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
+      if (best.length)
+        found.push(
+          finding(
+            t.requirement,
+            'model',
+            `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`,
+            res.exchange,
+          ),
+        );
+      return found;
+    },
+    { runs: Math.ceil(t.config.runs / 2) },
+  );
 });

@@ -65,7 +65,8 @@ class Bench {
       await this.t.must('file.localize', { path: { id: master }, json: { channelId: this.channel } });
       const listed = await this.t.must('folder.getFiles', { path: { folderId: top }, query: { nodeId: this.channel } });
       const copy = listed.files?.find((f) => f.name === name && f.inherited !== true)?.id;
-      if (copy === undefined) throw new SetupError(`after localizing file ${master}, channel ${this.channel} lists no copy of it that is not inherited`);
+      if (copy === undefined)
+        throw new SetupError(`after localizing file ${master}, channel ${this.channel} lists no copy of it that is not inherited`);
       return { master, copy };
     })();
     return this.localized;
@@ -73,7 +74,9 @@ class Bench {
 
   /** A URL the target can download a small file from (file.create.json): the configured file host, running until close. */
   async sourceUrl(name: string): Promise<string> {
-    this.host ??= startFileHost({ fallback: () => ({ data: new TextEncoder().encode('downloaded content\n'), contentType: 'text/plain' }) });
+    this.host ??= startFileHost({
+      fallback: () => ({ data: new TextEncoder().encode('downloaded content\n'), contentType: 'text/plain' }),
+    });
     return `${(await this.host).url}/files/${encodeURIComponent(name)}`;
   }
 
@@ -112,9 +115,15 @@ const upload = (name: string) => ({ name: 'fileBinaryData', filename: name, cont
 
 const BASES: Record<OperationId, Base> = {
   'folder.list': { subject: 'string', spec: async (b, id) => ({ query: { folderId: String(id ?? (await b.objects()).top) } }) },
-  'folder.create': { subject: 'string', spec: async (b, id) => ({ json: { motherId: String(id ?? (await b.objects()).top), name: b.folderName() } }) },
+  'folder.create': {
+    subject: 'string',
+    spec: async (b, id) => ({ json: { motherId: String(id ?? (await b.objects()).top), name: b.folderName() } }),
+  },
   'folder.disinherit.getMany': { subject: 'string', spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).sub)] } }) },
-  'folder.disinherit.setMany': { subject: 'string', spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).sub)] }, json: {} }) },
+  'folder.disinherit.setMany': {
+    subject: 'string',
+    spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).sub)] }, json: {} }),
+  },
   'folder.disinherit.get': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).sub } }) },
   'folder.disinherit.set': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).sub }, json: {} }) },
   'folder.findFiles': { subject: 'integer', spec: async (b, id) => ({ query: { folderId: id ?? (await b.objects()).top } }) },
@@ -130,11 +139,20 @@ const BASES: Record<OperationId, Base> = {
   'folder.getPages': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).top } }) },
   'folder.getTemplates': { subject: 'path', spec: async (b, id) => ({ path: { folderId: id ?? (await b.objects()).top } }) },
   'folder.load': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).top } }) },
-  'folder.localizationinfo': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).top }, query: { recursive: true } }) },
+  'folder.localizationinfo': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).top }, query: { recursive: true } }),
+  },
   'folder.localizations': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).sub } }) },
-  'folder.localize': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).sub }, json: { channelId: b.channel } }) },
+  'folder.localize': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).sub }, json: { channelId: b.channel } }),
+  },
   'file.list': { subject: 'string', spec: async (b, id) => ({ query: { folderId: String(id ?? (await b.objects()).top) } }) },
-  'file.copy': { subject: 'integer', spec: async (b, id) => ({ json: { file: { id: id ?? (await b.objects()).file }, targetFolder: { id: (await b.objects()).top } } }) },
+  'file.copy': {
+    subject: 'integer',
+    spec: async (b, id) => ({ json: { file: { id: id ?? (await b.objects()).file }, targetFolder: { id: (await b.objects()).top } } }),
+  },
   'file.create.multipart': {
     subject: 'string',
     spec: async (b, id) => {
@@ -160,29 +178,58 @@ const BASES: Record<OperationId, Base> = {
     subject: 'integer',
     spec: async (b, id) => {
       const name = b.fileName();
-      return { query: { folderId: id ?? (await b.objects()).top, qqfile: name }, raw: { contentType: 'text/plain', data: data(`${name}\n`) } };
+      return {
+        query: { folderId: id ?? (await b.objects()).top, qqfile: name },
+        raw: { contentType: 'text/plain', data: data(`${name}\n`) },
+      };
     },
   },
   'file.disinherit.get': { subject: 'string', spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).file)] } }) },
-  'file.disinherit.set': { subject: 'string', spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).file)] }, json: {} }) },
+  'file.disinherit.set': {
+    subject: 'string',
+    spec: async (b, id) => ({ query: { id: [String(id ?? (await b.objects()).file)] }, json: {} }),
+  },
   'file.load': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file } }) },
   'file.localizationinfo': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file } }) },
   'file.localizations': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file } }) },
-  'file.localize': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, json: { channelId: b.channel } }) },
-  'file.move': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, json: { folderId: (await b.objects()).sub } }) },
+  'file.localize': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, json: { channelId: b.channel } }),
+  },
+  'file.move': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, json: { folderId: (await b.objects()).sub } }),
+  },
   'file.push2master': {
     subject: 'path',
-    spec: async (b, id) => ({ path: { id: id ?? (await b.localizedFile()).copy }, json: { channelId: b.channel, masterId: b.t.fixture.masterNodeId } }),
+    spec: async (b, id) => ({
+      path: { id: id ?? (await b.localizedFile()).copy },
+      json: { channelId: b.channel, masterId: b.t.fixture.masterNodeId },
+    }),
   },
-  'file.save.json': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, json: { file: { description: 'saved by the negative suite' } } }) },
-  'file.save.multipart': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, multipart: { files: [upload(b.fileName())] } }) },
-  'file.unlocalize': { subject: 'path', spec: async (b, id) => ({ path: { id: id ?? (await b.localizedFile()).copy }, json: { channelId: b.channel } }) },
+  'file.save.json': {
+    subject: 'path',
+    spec: async (b, id) => ({
+      path: { id: id ?? (await b.objects()).file },
+      json: { file: { description: 'saved by the negative suite' } },
+    }),
+  },
+  'file.save.multipart': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.objects()).file }, multipart: { files: [upload(b.fileName())] } }),
+  },
+  'file.unlocalize': {
+    subject: 'path',
+    spec: async (b, id) => ({ path: { id: id ?? (await b.localizedFile()).copy }, json: { channelId: b.channel } }),
+  },
   'file.usage.file': { subject: 'integer', spec: async (b, id) => ({ query: { id: [id ?? (await b.objects()).file] } }) },
   'file.usage.folder': { subject: 'integer', spec: async (b, id) => ({ query: { id: [id ?? (await b.objects()).file] } }) },
   'file.usage.page': { subject: 'none', spec: async () => ({}) },
   'file.usage.syncableObjects': {
     subject: 'integer',
-    spec: async (b, id) => ({ query: { ids: [id ?? (await b.objects()).file], srcNodeId: b.channel, dstNodeId: b.t.fixture.masterNodeId } }),
+    spec: async (b, id) => ({
+      query: { ids: [id ?? (await b.objects()).file], srcNodeId: b.channel, dstNodeId: b.t.fixture.masterNodeId },
+    }),
   },
 };
 
@@ -202,7 +249,10 @@ for (const op of operations) {
         const values = BAD_QUERY_VALUES[p.type];
         const bad = values[(i + Math.abs(t.seed)) % values.length]!;
         const spec = await base.spec(b);
-        const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad } });
+        const { exchange } = await t.try(op.id as OperationId, {
+          ...spec,
+          query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad },
+        });
         // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
         findings.push(...checkHandled(exchange, t.requirement));
       }
@@ -224,7 +274,8 @@ for (const op of operations) {
     'NEG-03',
     `${op.id}: an unknown or malformed id is refused, never a server error`,
     withBench(async (t, b) => {
-      const ids: (string | number)[] = base.subject === 'integer' ? [UNKNOWN_IDS.number] : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
+      const ids: (string | number)[] =
+        base.subject === 'integer' ? [UNKNOWN_IDS.number] : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
       const findings: Finding[] = [];
       for (const id of ids) {
         const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
@@ -253,7 +304,14 @@ for (const op of operations) {
       const code = responseCode(exchange);
       // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
       if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
-        findings.push(finding(t.requirement, 'auth', `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; expected 401/403 or AUTHREQUIRED/PERMISSION`, exchange));
+        findings.push(
+          finding(
+            t.requirement,
+            'auth',
+            `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; expected 401/403 or AUTHREQUIRED/PERMISSION`,
+            exchange,
+          ),
+        );
       }
       t.record(findings);
     }),
@@ -268,7 +326,8 @@ for (const op of operations) {
  * contract's own operations; undefined for operations that change nothing (getFolders by body).
  */
 const OBSERVE: Partial<Record<OperationId, (t: ConformanceContext, b: Bench) => Promise<unknown>>> = {
-  'folder.create': async (t, b) => (await t.must('folder.getFolders', { path: { id: (await b.objects()).top } })).folders?.map((f) => [f.id, f.name]),
+  'folder.create': async (t, b) =>
+    (await t.must('folder.getFolders', { path: { id: (await b.objects()).top } })).folders?.map((f) => [f.id, f.name]),
   'folder.disinherit.set': async (t, b) => disinheritOf(t, 'folder', (await b.objects()).sub),
   'folder.disinherit.setMany': async (t, b) => disinheritOf(t, 'folder', (await b.objects()).sub),
   'file.disinherit.set': async (t, b) => disinheritOf(t, 'file', (await b.objects()).file),
@@ -283,7 +342,10 @@ const OBSERVE: Partial<Record<OperationId, (t: ConformanceContext, b: Bench) => 
 };
 
 async function disinheritOf(t: ConformanceContext, kind: 'folder' | 'file', id: number): Promise<unknown> {
-  const res = kind === 'folder' ? await t.must('folder.disinherit.get', { path: { id } }) : await t.must('file.disinherit.get', { query: { id: [String(id)] } });
+  const res =
+    kind === 'folder'
+      ? await t.must('folder.disinherit.get', { path: { id } })
+      : await t.must('file.disinherit.get', { query: { id: [String(id)] } });
   return [res.exclude, res.disinherit, res.disinheritDefault];
 }
 
@@ -305,7 +367,16 @@ async function fileState(t: ConformanceContext, id: number): Promise<unknown> {
 /** Compares what an operation may change before and after a refused request. */
 function unchanged(t: ConformanceContext, before: unknown, after: unknown, exchange: Exchange): Finding[] {
   const [a, b] = [JSON.stringify(before), JSON.stringify(after)];
-  return a === b ? [] : [finding(t.requirement, 'unchanged', `a refused request changed the target: before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`, exchange)];
+  return a === b
+    ? []
+    : [
+        finding(
+          t.requirement,
+          'unchanged',
+          `a refused request changed the target: before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`,
+          exchange,
+        ),
+      ];
 }
 
 /** A member as the target stored it; a file name may carry what the server adds to it. */
@@ -335,10 +406,16 @@ const STORED: Partial<Record<OperationId, (t: ConformanceContext, answer: unknow
 };
 
 /** The folder or file an answer names, as load returns it; undefined when there is no id or the load is refused (a step finding). */
-async function loaded(t: ConformanceContext, kind: 'folder' | 'file', id: unknown): Promise<{ name?: string; description?: string } | undefined> {
+async function loaded(
+  t: ConformanceContext,
+  kind: 'folder' | 'file',
+  id: unknown,
+): Promise<{ name?: string; description?: string } | undefined> {
   const n = idOf(id);
   if (n === undefined) return undefined;
-  return kind === 'folder' ? (await t.call('folder.load', { path: { id: n } })).body?.folder : (await t.call('file.load', { path: { id: n } })).body?.file;
+  return kind === 'folder'
+    ? (await t.call('folder.load', { path: { id: n } })).body?.folder
+    : (await t.call('file.load', { path: { id: n } })).body?.file;
 }
 
 /**
@@ -355,10 +432,23 @@ function storedAs(stored: Stored, sent: string | number | boolean): boolean {
 }
 
 /** NEG-04: a converted member that was accepted is stored as the converted value, where the test can read it back. */
-async function storedConverted(t: ConformanceContext, op: OperationId, c: InvalidBody, answer: unknown, exchange: Exchange): Promise<Finding[]> {
+async function storedConverted(
+  t: ConformanceContext,
+  op: OperationId,
+  c: InvalidBody,
+  answer: unknown,
+  exchange: Exchange,
+): Promise<Finding[]> {
   const stored = (await STORED[op]?.(t, answer))?.[c.pointer];
   if (!stored || c.converted === undefined || storedAs(stored, c.converted)) return [];
-  return [finding(t.requirement, 'converted', `${c.pointer} was sent as ${JSON.stringify(c.value)} and accepted, so it must be stored as ${JSON.stringify(c.converted)}; the target stored ${JSON.stringify(stored.value)}`, exchange)];
+  return [
+    finding(
+      t.requirement,
+      'converted',
+      `${c.pointer} was sent as ${JSON.stringify(c.value)} and accepted, so it must be stored as ${JSON.stringify(c.converted)}; the target stored ${JSON.stringify(stored.value)}`,
+      exchange,
+    ),
+  ];
 }
 
 const JSON_OPERATIONS = operations.filter((op) => op.requestBody?.contentTypes.includes('application/json') && op.requestBody.schema);
@@ -373,14 +463,18 @@ for (const op of JSON_OPERATIONS) {
     `${id}: a malformed JSON body is refused and changes nothing`,
     withBench(async (t, b) => {
       const { path, query } = await BASES[id].spec(b);
-      await t.property(malformedJson(schema), async (text) => {
-        const before = await observe?.(t, b);
-        const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } }, id);
-        // NEG-01: "malformed JSON body is refused, not a 5xx, and changes nothing."
-        const found = checkRefused(exchange, t.requirement, 'the body is not JSON');
-        if (observe && isRefusal(exchange)) found.push(...unchanged(t, before, await observe(t, b), exchange));
-        return found;
-      }, { runs: Math.ceil(t.config.runs / 4) });
+      await t.property(
+        malformedJson(schema),
+        async (text) => {
+          const before = await observe?.(t, b);
+          const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } }, id);
+          // NEG-01: "malformed JSON body is refused, not a 5xx, and changes nothing."
+          const found = checkRefused(exchange, t.requirement, 'the body is not JSON');
+          if (observe && isRefusal(exchange)) found.push(...unchanged(t, before, await observe(t, b), exchange));
+          return found;
+        },
+        { runs: Math.ceil(t.config.runs / 4) },
+      );
     }),
     { operation: id },
   );
@@ -397,7 +491,14 @@ for (const op of JSON_OPERATIONS) {
         // NEG-04: "a body field whose value cannot be converted to the field's type (folderId: "x", name: {}) is refused and
         // changes nothing. A scalar that converts without loss (5 for a string member, "7" for an integer member, "true" for
         // a boolean) may be accepted as the converted value."
-        if (c.converted === undefined) findings.push(...checkRefused(exchange, t.requirement, `${c.pointer} is ${JSON.stringify(c.value)}, which does not convert to the type the request schema gives`));
+        if (c.converted === undefined)
+          findings.push(
+            ...checkRefused(
+              exchange,
+              t.requirement,
+              `${c.pointer} is ${JSON.stringify(c.value)}, which does not convert to the type the request schema gives`,
+            ),
+          );
         else findings.push(...checkHandled(exchange, t.requirement));
         if (body !== undefined && c.converted !== undefined) findings.push(...(await storedConverted(t, id, c, body, exchange)));
         if (observe) {
@@ -431,7 +532,11 @@ conformance(
       if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
       for (const probe of probes) await t.try(id, probe);
       // Malformed JSON is no form of the operation's request: sent as bytes, judged as the operation's answer.
-      if (op.requestBody?.contentTypes.includes('application/json')) await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data: '{"unterminated": ' } }, id);
+      if (op.requestBody?.contentTypes.includes('application/json'))
+        await t.send(
+          { ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data: '{"unterminated": ' } },
+          id,
+        );
     }
   }),
 );
@@ -477,11 +582,36 @@ conformance(
   withBench(async (t, b) => {
     const { top, file } = await b.objects();
     await oversized(t, b, [
-      ['a folder name of 10,000 characters', 'folder.create', requestOf('folder.create', { json: { motherId: String(top), name: LONG_NAME } })],
-      ['a file name of 10,000 characters', 'file.create.multipart', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: `${LONG_NAME}.txt` }, files: [upload('long.txt')] } })],
-      ['a saved file name of 10,000 characters', 'file.save.json', requestOf('file.save.json', { path: { id: file }, json: { file: { name: `${LONG_NAME}.txt` } } })],
-      ['a qqfile of 10,000 characters', 'file.createSimple.raw', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: `${LONG_NAME}.txt` }, raw: { contentType: 'text/plain', data: data('long name\n') } })],
-      ['a search of 10,000 characters', 'folder.getFiles', requestOf('folder.getFiles', { path: { folderId: top }, query: { search: LONG_NAME } })],
+      [
+        'a folder name of 10,000 characters',
+        'folder.create',
+        requestOf('folder.create', { json: { motherId: String(top), name: LONG_NAME } }),
+      ],
+      [
+        'a file name of 10,000 characters',
+        'file.create.multipart',
+        requestOf('file.create.multipart', {
+          multipart: { fields: { folderId: String(top), fileName: `${LONG_NAME}.txt` }, files: [upload('long.txt')] },
+        }),
+      ],
+      [
+        'a saved file name of 10,000 characters',
+        'file.save.json',
+        requestOf('file.save.json', { path: { id: file }, json: { file: { name: `${LONG_NAME}.txt` } } }),
+      ],
+      [
+        'a qqfile of 10,000 characters',
+        'file.createSimple.raw',
+        requestOf('file.createSimple.raw', {
+          query: { folderId: top, qqfile: `${LONG_NAME}.txt` },
+          raw: { contentType: 'text/plain', data: data('long name\n') },
+        }),
+      ],
+      [
+        'a search of 10,000 characters',
+        'folder.getFiles',
+        requestOf('folder.getFiles', { path: { folderId: top }, query: { search: LONG_NAME } }),
+      ],
     ]);
   }),
 );
@@ -498,8 +628,19 @@ conformance(
     // Sent as bytes, so the recorded exchange keeps only their size and digest.
     const json = (text: string) => ({ contentType: 'application/json', data: data(text) });
     await oversized(t, b, [
-      ['a file record nested 100,000 levels deep', 'file.save.json', { ...requestOf('file.save.json', { path: { id: file } }), raw: json(`{"file":{"description":"deep","x":${nested(depth, '{"a":', '}', '1')}}}`) }],
-      ['a channel list nested 100,000 levels deep', 'folder.disinherit.set', { ...requestOf('folder.disinherit.set', { path: { id: sub } }), raw: json(`{"disinherit":${nested(depth, '[', ']', '1')}}`) }],
+      [
+        'a file record nested 100,000 levels deep',
+        'file.save.json',
+        {
+          ...requestOf('file.save.json', { path: { id: file } }),
+          raw: json(`{"file":{"description":"deep","x":${nested(depth, '{"a":', '}', '1')}}}`),
+        },
+      ],
+      [
+        'a channel list nested 100,000 levels deep',
+        'folder.disinherit.set',
+        { ...requestOf('folder.disinherit.set', { path: { id: sub } }), raw: json(`{"disinherit":${nested(depth, '[', ']', '1')}}`) },
+      ],
       ['a body that is only nesting', 'folder.create', { ...requestOf('folder.create'), raw: json(nested(depth, '[', ']', `"${top}"`)) }],
     ]);
   }),
@@ -521,9 +662,26 @@ conformance(
     json.fill(0x61, head.length, LARGE);
     json.set(data('"}'), LARGE);
     await oversized(t, b, [
-      ['a 32 MB JSON body', 'folder.create', { ...requestOf('folder.create'), raw: { contentType: 'application/json', data: json.subarray(0, LARGE + 2) } }],
-      ['a 32 MB multipart upload', 'file.create.multipart', requestOf('file.create.multipart', { multipart: { fields: { folderId: String(top), fileName: name }, files: [{ ...upload(name), data: big }] } })],
-      ['a 32 MB raw upload', 'file.createSimple.raw', requestOf('file.createSimple.raw', { query: { folderId: top, qqfile: name }, raw: { contentType: 'application/octet-stream', data: big } })],
+      [
+        'a 32 MB JSON body',
+        'folder.create',
+        { ...requestOf('folder.create'), raw: { contentType: 'application/json', data: json.subarray(0, LARGE + 2) } },
+      ],
+      [
+        'a 32 MB multipart upload',
+        'file.create.multipart',
+        requestOf('file.create.multipart', {
+          multipart: { fields: { folderId: String(top), fileName: name }, files: [{ ...upload(name), data: big }] },
+        }),
+      ],
+      [
+        'a 32 MB raw upload',
+        'file.createSimple.raw',
+        requestOf('file.createSimple.raw', {
+          query: { folderId: top, qqfile: name },
+          raw: { contentType: 'application/octet-stream', data: big },
+        }),
+      ],
     ]);
   }),
   { timeout: 120_000 },

@@ -56,11 +56,21 @@ let discovery: Promise<Discovery> | undefined;
 function discover(t: ConformanceContext): Promise<Discovery> {
   discovery ??= (async () => {
     const f = t.fixture;
-    const found: Discovery = { fixtureFolders: [], fixtureFiles: [], globalIds: {}, userIds: [], templateIds: [], markupLanguageIds: [], languages: [] };
+    const found: Discovery = {
+      fixtureFolders: [],
+      fixtureFiles: [],
+      globalIds: {},
+      userIds: [],
+      templateIds: [],
+      markupLanguageIds: [],
+      languages: [],
+    };
     const add = <T>(list: T[], value: T | undefined) => value !== undefined && !list.includes(value) && list.push(value);
     const children = (await t.try('folder.getFolders', { path: { id: f.masterRootFolderId } })).body?.folders ?? [];
     for (const child of children) if (child.id !== undefined && child.id !== f.sandboxParentFolderId) add(found.fixtureFolders, child.id);
-    const folders = [f.masterRootFolderId, f.sandboxParentFolderId, f.pagesFolderId, f.templatesFolderId, ...found.fixtureFolders].filter((id): id is number => id !== undefined);
+    const folders = [f.masterRootFolderId, f.sandboxParentFolderId, f.pagesFolderId, f.templatesFolderId, ...found.fixtureFolders].filter(
+      (id): id is number => id !== undefined,
+    );
     for (const id of new Set(folders)) {
       const folder = (await t.try('folder.load', { path: { id } })).body?.folder;
       if (folder?.globalId) found.globalIds[id] = folder.globalId;
@@ -141,7 +151,10 @@ function rebound(spec: RequestSpec, fresh: Created): RequestSpec {
 /** Content derived from the path, so a replayed request downloads the same bytes. */
 function derivedContent(path: string): HostedFile {
   const seed = createHash('sha256').update(path).digest();
-  return { data: Buffer.concat(Array.from({ length: 1 + (seed[0] ?? 0) }, () => seed)), contentType: mediaTypeOf(decodeURIComponent(path)) };
+  return {
+    data: Buffer.concat(Array.from({ length: 1 + (seed[0] ?? 0) }, () => seed)),
+    contentType: mediaTypeOf(decodeURIComponent(path)),
+  };
 }
 
 const freshFolder: Plan['fresh'] = (t, w) => newFolder(t, w.folders[0]!);

@@ -30,7 +30,8 @@ function walk(pages: readonly Page[] | undefined, base: string): Seen[] {
   const out: Seen[] = [];
   const visit = (page: Page, pointer: string, variant: boolean) => {
     out.push({ page, pointer, variant });
-    for (const [i, v] of (Array.isArray(page.pageVariants) ? page.pageVariants : []).entries()) visit(v, `${pointer}/pageVariants/${i}`, true);
+    for (const [i, v] of (Array.isArray(page.pageVariants) ? page.pageVariants : []).entries())
+      visit(v, `${pointer}/pageVariants/${i}`, true);
     for (const [lang, v] of Object.entries(page.languageVariants ?? {})) visit(v, `${pointer}/languageVariants/${lang}`, true);
   };
   for (const [i, page] of (pages ?? []).entries()) visit(page, `${base}/${i}`, false);
@@ -42,7 +43,8 @@ function referencedFiles(pages: Seen[]): number[] {
   const ids = new Set<number>();
   for (const { page } of pages) {
     for (const tag of Object.values(page.tags ?? {})) {
-      for (const p of Object.values(tag.properties ?? {})) for (const id of [p.fileId, p.imageId]) if (typeof id === 'number' && id > 0) ids.add(id);
+      for (const p of Object.values(tag.properties ?? {}))
+        for (const id of [p.fileId, p.imageId]) if (typeof id === 'number' && id > 0) ids.add(id);
     }
   }
   return [...ids].slice(0, 20);
@@ -72,14 +74,25 @@ async function collect(t: ConformanceContext): Promise<Collected> {
   };
   const all = Object.fromEntries(ADDONS.map((a) => [a, true]));
   const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
-  const queries: Record<string, boolean | number>[] = [{}, ...ADDONS.map((a) => ({ [a]: true })), { ...all, recursive: true }, ...(channel ? [{ ...all, nodeId: channel }] : [])];
+  const queries: Record<string, boolean | number>[] = [
+    {},
+    ...ADDONS.map((a) => ({ [a]: true })),
+    { ...all, recursive: true },
+    ...(channel ? [{ ...all, nodeId: channel }] : []),
+  ];
   for (const query of queries) {
-    const text = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
+    const text = Object.entries(query)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
     await ask(`GET /folder/getPages/${folder}${text ? `?${text}` : ''}`, 'folder.getPages', { path: { id: folder }, query });
   }
-  const names = out.sources.flatMap((s) => s.pages.map((p) => p.page.name)).filter((n): n is string => typeof n === 'string' && n.length >= 3);
+  const names = out.sources
+    .flatMap((s) => s.pages.map((p) => p.page.name))
+    .filter((n): n is string => typeof n === 'string' && n.length >= 3);
   for (const query of [{}, ...(names[0] ? [{ query: names[0].slice(0, 3) }] : [])]) {
-    await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, 'folder.findPages', { query: { folderId: folder, maxItems: -1, ...query } });
+    await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, 'folder.findPages', {
+      query: { folderId: folder, maxItems: -1, ...query },
+    });
   }
   const files = referencedFiles(out.sources.flatMap((s) => s.pages));
   if (files.length) {
@@ -113,7 +126,14 @@ function judge(t: ConformanceContext, all: Source[], problemsOf: (page: Page) =>
       .filter((x) => x.problems.length > 0);
     if (bad.length === 0) continue;
     const lines = bad.map(({ s, problems }) => `page ${s.page.id} at ${s.pointer}: ${problems.join(', ')}`);
-    findings.push(finding(t.requirement, 'page', `${source.what}: ${bad.length} of ${source.pages.length} page records: ${brief(lines, 5)}`, source.exchange));
+    findings.push(
+      finding(
+        t.requirement,
+        'page',
+        `${source.what}: ${bad.length} of ${source.pages.length} page records: ${brief(lines, 5)}`,
+        source.exchange,
+      ),
+    );
   }
   return findings;
 }
@@ -125,8 +145,18 @@ function nothingToJudge(t: ConformanceContext, what: string): Finding {
 
 // Contract 2.6: "pdate: number, required, int", "readOnly: boolean, required", ... and 2.2 "cdate/edate: number (int), required".
 const REQUIRED: readonly [keyof Page, 'integer' | 'boolean'][] = [
-  ['pdate', 'integer'], ['readOnly', 'boolean'], ['online', 'boolean'], ['modified', 'boolean'], ['queued', 'boolean'], ['planned', 'boolean'],
-  ['inherited', 'boolean'], ['locked', 'boolean'], ['lockedSince', 'integer'], ['master', 'boolean'], ['cdate', 'integer'], ['edate', 'integer'],
+  ['pdate', 'integer'],
+  ['readOnly', 'boolean'],
+  ['online', 'boolean'],
+  ['modified', 'boolean'],
+  ['queued', 'boolean'],
+  ['planned', 'boolean'],
+  ['inherited', 'boolean'],
+  ['locked', 'boolean'],
+  ['lockedSince', 'integer'],
+  ['master', 'boolean'],
+  ['cdate', 'integer'],
+  ['edate', 'integer'],
 ];
 
 function requiredProblems(page: Page): string[] {
@@ -140,7 +170,9 @@ function requiredProblems(page: Page): string[] {
 
 // Contract 2.6: "lockedSince: timestamp since when locked, or -1 if not locked".
 function lockedSinceProblems(page: Page): string[] {
-  return page.locked === false && page.lockedSince !== -1 ? [`locked false with lockedSince ${JSON.stringify(page.lockedSince)}, expected -1`] : [];
+  return page.locked === false && page.lockedSince !== -1
+    ? [`locked false with lockedSince ${JSON.stringify(page.lockedSince)}, expected -1`]
+    : [];
 }
 
 // Contract 2.6: "alternateUrls: array of string, in alphabetical order" (any reasonable collation).
@@ -163,7 +195,8 @@ conformance('PGE-02', 'lockedSince is -1 on every page record that is not locked
 conformance('PGE-03', 'alternateUrls are in alphabetical order on every page record', async (t) => {
   const all = await sources(t);
   const findings = judge(t, all, alternateUrlsProblems);
-  if (!all.some((s) => s.pages.some((p) => (p.page.alternateUrls ?? []).length > 1))) findings.push(nothingToJudge(t, 'two or more alternateUrls'));
+  if (!all.some((s) => s.pages.some((p) => (p.page.alternateUrls ?? []).length > 1)))
+    findings.push(nothingToJudge(t, 'two or more alternateUrls'));
   t.record(findings);
 });
 
@@ -171,7 +204,9 @@ conformance('PGE-04', 'languageVariants values and pageVariants items are page r
   const all = await sources(t);
   // Contract 2.6: "pageVariants: array of Page", "languageVariants: map string to Page": the Page schema and the page rules hold for them.
   const asPage = (page: Page) => [
-    ...validateBody('records/Page.json', page, 'PGE-04').filter((f) => f.severity === 'error').map((f) => f.message),
+    ...validateBody('records/Page.json', page, 'PGE-04')
+      .filter((f) => f.severity === 'error')
+      .map((f) => f.message),
     ...requiredProblems(page),
     ...lockedSinceProblems(page),
     ...alternateUrlsProblems(page),

@@ -132,7 +132,14 @@ interface Listed {
  * `exclude`, or not visible in the channel), a refusal or an empty list are both right, and the
  * result is undefined; anything listed then is a finding.
  */
-async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: string, style: ListStyle = 'legacy', paging: Record<string, number> = {}): Promise<Listed | undefined> {
+async function fetchListing(
+  r: Real,
+  m: Model,
+  q: ListingQuery,
+  requirement: string,
+  style: ListStyle = 'legacy',
+  paging: Record<string, number> = {},
+): Promise<Listed | undefined> {
   const prediction = listing(m, q);
   const op = listOperation(q.kind, style);
   const { exchange } = await r.t.try(op, listSpec(r, q, prediction.folderId, style, paging));
@@ -144,7 +151,10 @@ async function fetchListing(r: Real, m: Model, q: ListingQuery, requirement: str
     const list = body?.folders ?? body?.files ?? body?.items;
     if (Array.isArray(list) && list.length > 0) {
       const rule = prediction.unlistable === 'deleted' ? 'WST-01' : 'MCH-06';
-      const why = prediction.unlistable === 'deleted' ? 'is deleted ("a deleted item is absent from every listing with wastebin absent or exclude")' : 'is excluded or disinherited for the channel';
+      const why =
+        prediction.unlistable === 'deleted'
+          ? 'is deleted ("a deleted item is absent from every listing with wastebin absent or exclude")'
+          : 'is excluded or disinherited for the channel';
       stop(r, rule, `${where}: the folder ${why}, so a refusal or an empty list was expected; ${list.length} entries came`, exchange);
     }
     return undefined;
@@ -212,7 +222,9 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
   protected async act(m: Model, r: Real, mother: ModelFolder) {
     const { name, failOnDuplicate } = this.p;
     this.did = `createFolder ${quote(name)} in ${label(mother)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
-    const { exchange } = await r.t.try('folder.create', { json: { motherId: String(mother.id), name, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const { exchange } = await r.t.try('folder.create', {
+      json: { motherId: String(mother.id), name, ...(failOnDuplicate ? { failOnDuplicate } : {}) },
+    });
     const siblings: ListingQuery = { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' };
     const loose = nameTaken(m, mother.key, 'folder', name);
     if (failOnDuplicate && (nameTaken(m, mother.key, 'folder', name, { exact: true }) || (loose && isRefusal(exchange)))) {
@@ -225,7 +237,8 @@ class CreateFolder extends Step<{ parent: number; name: string; failOnDuplicate:
     const body = success<'folder.create'>(r, exchange, 'FLD-01', this.did);
     const id = body.folder?.id;
     // "create makes a folder under motherId, returned in FolderLoadResponse"
-    if (typeof id !== 'number' || objectById(m, id)) stop(r, 'FLD-01', `${this.did}: expected the new folder with a new id, got id ${JSON.stringify(id)}`, exchange);
+    if (typeof id !== 'number' || objectById(m, id))
+      stop(r, 'FLD-01', `${this.did}: expected the new folder with a new id, got id ${JSON.stringify(id)}`, exchange);
     const got = typeof body.folder?.name === 'string' ? body.folder.name : name;
     if (!loose && got !== name) stop(r, 'FLD-01', `${this.did}: no sibling has this name, yet the folder is named ${quote(got)}`, exchange);
     const folder = addFolder(m, mother.key, id, got);
@@ -253,23 +266,43 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
     this.did = `${raw ? 'createSimple' : 'upload'} into ${label(folder)}:`;
     for (const { name, content } of files) {
       const exchange = raw
-        ? (await r.t.try(op, { query: { folderId: folder.id, qqfile: name }, raw: { contentType: 'application/octet-stream', data: content } })).exchange
-        : (await r.t.try(op, {
-            multipart: { fields: { folderId: String(folder.id), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }] },
-          })).exchange;
+        ? (
+            await r.t.try(op, {
+              query: { folderId: folder.id, qqfile: name },
+              raw: { contentType: 'application/octet-stream', data: content },
+            })
+          ).exchange
+        : (
+            await r.t.try(op, {
+              multipart: {
+                fields: { folderId: String(folder.id), fileName: name },
+                files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: content }],
+              },
+            })
+          ).exchange;
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
       const body = success<typeof op>(r, exchange, requirement, what);
       const file = body.file;
       // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
       if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
-        stop(r, requirement, `${what}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`, exchange);
+        stop(
+          r,
+          requirement,
+          `${what}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`,
+          exchange,
+        );
       }
       const got = typeof file.name === 'string' ? file.name : name;
       const problems: string[] = [];
-      if (!nameTaken(m, folder.key, 'file', name) && got !== name) problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
-      if (file.fileSize !== content.length) problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
+      if (!nameTaken(m, folder.key, 'file', name) && got !== name)
+        problems.push(`no file of the folder has this name, yet the file is named ${quote(got)}`);
+      if (file.fileSize !== content.length)
+        problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
       if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
-      judge(r, problems.map((p) => finding(requirement, 'model', `${what}: ${p}`, exchange)));
+      judge(
+        r,
+        problems.map((p) => finding(requirement, 'model', `${what}: ${p}`, exchange)),
+      );
       const added = addFile(m, folder.key, { id: file.id, name: got, size: content.length, sha256: sha256(content) });
       this.did += ` ${quote(name)} (${content.length} B) → ${label(added)}${got === name ? '' : ` named ${quote(got)}`};`;
     }
@@ -287,22 +320,38 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
   protected async act(m: Model, r: Real, [source, target]: [ModelFile, ModelFolder]) {
     const { newName } = this.p;
     this.did = `copy ${label(source)} to ${label(target)}${newName === undefined ? '' : ` as ${quote(newName)}`}`;
-    const { exchange } = await r.t.try('file.copy', { json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) } });
+    const { exchange } = await r.t.try('file.copy', {
+      json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) },
+    });
     const body = success<'file.copy'>(r, exchange, 'FIL-01', this.did);
     const file = body.file;
     // "copy creates a new file (new id) in the target folder, named newFilename when given; the source is unchanged"
-    if (typeof file?.id !== 'number' || objectById(m, file.id)) stop(r, 'FIL-01', `${this.did}: expected a file with a new id, got id ${JSON.stringify(file?.id)}`, exchange);
+    if (typeof file?.id !== 'number' || objectById(m, file.id))
+      stop(r, 'FIL-01', `${this.did}: expected a file with a new id, got id ${JSON.stringify(file?.id)}`, exchange);
     const wanted = newName ?? source.name;
     const got = typeof file.name === 'string' ? file.name : wanted;
     const problems: string[] = [];
-    if (!nameTaken(m, target.key, 'file', wanted) && got !== wanted) problems.push(`the target folder has no file named ${quote(wanted)}, yet the copy is named ${quote(got)}`);
-    if (file.fileSize !== undefined && file.fileSize !== source.size) problems.push(`the copy has fileSize ${file.fileSize}, the source ${source.size}`);
-    if (file.folderId !== undefined && file.folderId !== target.id) problems.push(`the copy is in folder ${file.folderId}, expected ${target.id}`);
-    judge(r, problems.map((p) => finding('FIL-01', 'model', `${this.did}: ${p}`, exchange)));
+    if (!nameTaken(m, target.key, 'file', wanted) && got !== wanted)
+      problems.push(`the target folder has no file named ${quote(wanted)}, yet the copy is named ${quote(got)}`);
+    if (file.fileSize !== undefined && file.fileSize !== source.size)
+      problems.push(`the copy has fileSize ${file.fileSize}, the source ${source.size}`);
+    if (file.folderId !== undefined && file.folderId !== target.id)
+      problems.push(`the copy is in folder ${file.folderId}, expected ${target.id}`);
+    judge(
+      r,
+      problems.map((p) => finding('FIL-01', 'model', `${this.did}: ${p}`, exchange)),
+    );
     const copy = addFile(m, target.key, { id: file.id, name: got, size: source.size, sha256: source.sha256 });
     this.did += ` → ${label(copy)}${got === wanted ? '' : ` named ${quote(got)}`}`;
     await verify(r, m, { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-01', `after ${this.did}`);
-    if (source.folder !== target.key) await verify(r, m, { folder: source.folder, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-01', `after ${this.did}, in the source folder`);
+    if (source.folder !== target.key)
+      await verify(
+        r,
+        m,
+        { folder: source.folder, kind: 'file', view: 'master', wastebin: 'exclude' },
+        'FIL-01',
+        `after ${this.did}, in the source folder`,
+      );
   }
 }
 
@@ -313,7 +362,12 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
   protected targets(m: Model): [ModelFile, ModelFolder] | undefined {
     const file = pick(changeable(m), this.p.file);
     // A same-name file in the target folder: the contract does not say whether the move is refused or renames.
-    const folder = file && pick(liveFolders(m).filter((d) => d.key !== file.folder && !nameTaken(m, d.key, 'file', file.name)), this.p.folder);
+    const folder =
+      file &&
+      pick(
+        liveFolders(m).filter((d) => d.key !== file.folder && !nameTaken(m, d.key, 'file', file.name)),
+        this.p.folder,
+      );
     return file && folder ? [file, folder] : undefined;
   }
 
@@ -324,8 +378,20 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
     success(r, exchange, 'FIL-02', this.did);
     moveFile(file, target.key);
     // "move changes the file's folder: it leaves the old folder's listing and appears in the new one, same id"
-    await verify(r, m, { folder: from, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-02', `after ${this.did}, in the old folder`);
-    await verify(r, m, { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-02', `after ${this.did}, in the new folder`);
+    await verify(
+      r,
+      m,
+      { folder: from, kind: 'file', view: 'master', wastebin: 'exclude' },
+      'FIL-02',
+      `after ${this.did}, in the old folder`,
+    );
+    await verify(
+      r,
+      m,
+      { folder: target.key, kind: 'file', view: 'master', wastebin: 'exclude' },
+      'FIL-02',
+      `after ${this.did}, in the new folder`,
+    );
   }
 }
 
@@ -333,7 +399,8 @@ class Move extends Step<{ file: number; folder: number }, [ModelFile, ModelFolde
 async function loadFile(r: Real, file: ModelFile, requirement: string, context: string) {
   const { exchange } = await r.t.try('file.load', { path: { id: file.id } });
   const body = success<'file.load'>(r, exchange, requirement, `${context}: loading ${label(file)}`);
-  if (!body.file || body.file.id !== file.id) stop(r, requirement, `${context}: loading ${label(file)} answered file id ${JSON.stringify(body.file?.id)}`, exchange);
+  if (!body.file || body.file.id !== file.id)
+    stop(r, requirement, `${context}: loading ${label(file)} answered file id ${JSON.stringify(body.file?.id)}`, exchange);
   return { exchange, file: body.file };
 }
 
@@ -351,14 +418,22 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
     const name = typeof this.p.name === 'number' ? (pick(siblings, this.p.name)?.name ?? file.name) : this.p.name;
     const fields = { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
     this.did = `save ${label(file)} ${JSON.stringify(fields)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
-    const { exchange } = await r.t.try('file.save.json', { path: { id: file.id }, json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) } });
+    const { exchange } = await r.t.try('file.save.json', {
+      path: { id: file.id },
+      json: { file: fields, ...(failOnDuplicate ? { failOnDuplicate } : {}) },
+    });
     const loose = name !== undefined && nameTaken(m, file.folder, 'file', name, { except: file.key });
-    if (failOnDuplicate && name !== undefined && (nameTaken(m, file.folder, 'file', name, { exact: true, except: file.key }) || (loose && isRefusal(exchange)))) {
+    if (
+      failOnDuplicate &&
+      name !== undefined &&
+      (nameTaken(m, file.folder, 'file', name, { exact: true, except: file.key }) || (loose && isRefusal(exchange)))
+    ) {
       // "failOnDuplicate refuses a name already used in the folder"; a refusal changes nothing
       refused(r, exchange, 'FIL-03', `another file of the folder is named ${quote(name)} and failOnDuplicate is true`);
       this.did += ' → refused';
       const { exchange: load, file: record } = await loadFile(r, file, 'FIL-03', this.did);
-      if (record.name !== file.name) stop(r, 'FIL-03', `${this.did}: the refused save still renamed the file to ${JSON.stringify(record.name)}`, load);
+      if (record.name !== file.name)
+        stop(r, 'FIL-03', `${this.did}: the refused save still renamed the file to ${JSON.stringify(record.name)}`, load);
       return;
     }
     success(r, exchange, 'FIL-03', this.did);
@@ -368,8 +443,12 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
     const got = typeof record.name === 'string' ? record.name : '';
     const problems: string[] = [];
     if (!loose && got !== wanted) problems.push(`load answers name ${JSON.stringify(record.name)}, expected ${quote(wanted)}`);
-    if (description !== undefined && record.description !== description) problems.push(`load answers description ${JSON.stringify(record.description)}, expected ${JSON.stringify(description)}`);
-    judge(r, problems.map((p) => finding('FIL-03', 'model', `${this.did}: ${p}`, load)));
+    if (description !== undefined && record.description !== description)
+      problems.push(`load answers description ${JSON.stringify(record.description)}, expected ${JSON.stringify(description)}`);
+    judge(
+      r,
+      problems.map((p) => finding('FIL-03', 'model', `${this.did}: ${p}`, load)),
+    );
     renameFile(file, got);
     if (got !== wanted) this.did += ` → named ${quote(got)}`;
     await verify(r, m, { folder: file.folder, kind: 'file', view: 'master', wastebin: 'exclude' }, 'FIL-03', `after ${this.did}`);
@@ -391,7 +470,13 @@ class SaveContent extends Step<{ file: number; content: Uint8Array }, ModelFile>
     success(r, exchange, 'UPL-06', this.did);
     // "POST /file/save/{id} multipart replaces the content (new fileSize), keeping the id"
     const { exchange: load, file: record } = await loadFile(r, file, 'UPL-06', this.did);
-    if (record.fileSize !== content.length) stop(r, 'UPL-06', `${this.did}: load answers fileSize ${JSON.stringify(record.fileSize)}, expected the ${content.length} bytes saved`, load);
+    if (record.fileSize !== content.length)
+      stop(
+        r,
+        'UPL-06',
+        `${this.did}: load answers fileSize ${JSON.stringify(record.fileSize)}, expected the ${content.length} bytes saved`,
+        load,
+      );
     replaceContent(file, content.length, sha256(content));
   }
 }
@@ -411,13 +496,23 @@ class Delete extends Step<{ folder: number }, ModelFolder> {
     // "deleting a local folder succeeds; it leaves default listings"
     await verify(r, m, { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' }, 'DEL-05', `after ${this.did}`);
     // "deleting an inherited folder in its master succeeds, and the folder is gone from the channel's listings too"
-    if (inChannel) await verify(r, m, { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' }, 'DEL-03', `after ${this.did}, in the channel`);
+    if (inChannel)
+      await verify(
+        r,
+        m,
+        { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' },
+        'DEL-03',
+        `after ${this.did}, in the channel`,
+      );
   }
 }
 
 class DeleteInChannel extends Step<{ folder: number }, ModelFolder> {
   protected targets(m: Model) {
-    return pick(nonRoot(m).filter((f) => visibleInChannel(m, f)), this.p.folder);
+    return pick(
+      nonRoot(m).filter((f) => visibleInChannel(m, f)),
+      this.p.folder,
+    );
   }
 
   protected async act(m: Model, r: Real, folder: ModelFolder) {
@@ -429,9 +524,27 @@ class DeleteInChannel extends Step<{ folder: number }, ModelFolder> {
     this.did += ' → refused';
     // "a refused delete changes nothing: same folders, files and counts before and after"
     const mother = parentOf(m, folder)!;
-    await verify(r, m, { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, in the channel`);
-    await verify(r, m, { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, in the master`);
-    await verify(r, m, { folder: folder.key, kind: 'file', view: 'master', wastebin: 'exclude' }, 'DEL-06', `after the refused ${this.did}, its files`);
+    await verify(
+      r,
+      m,
+      { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' },
+      'DEL-06',
+      `after the refused ${this.did}, in the channel`,
+    );
+    await verify(
+      r,
+      m,
+      { folder: mother.key, kind: 'folder', view: 'master', wastebin: 'exclude' },
+      'DEL-06',
+      `after the refused ${this.did}, in the master`,
+    );
+    await verify(
+      r,
+      m,
+      { folder: folder.key, kind: 'file', view: 'master', wastebin: 'exclude' },
+      'DEL-06',
+      `after the refused ${this.did}, its files`,
+    );
   }
 }
 
@@ -442,7 +555,10 @@ function candidates(m: Model, kind: ObjectKind): ModelObject[] {
 
 class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
   protected targets(m: Model) {
-    return pick(candidates(m, this.p.kind).filter((o) => !o.localized && visibleInChannel(m, o)), this.p.index);
+    return pick(
+      candidates(m, this.p.kind).filter((o) => !o.localized && visibleInChannel(m, o)),
+      this.p.index,
+    );
   }
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
@@ -453,21 +569,39 @@ class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
     const q: ListingQuery = { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' };
     const listed = (await fetchListing(r, m, q, 'MCH-02'))!;
     // The copy's id is the target's choice: a new id listed under the object's name, or the master's id no longer inherited.
-    const fresh = listed.records.filter((x) => typeof x.id === 'number' && !objectById(m, x.id) && !m.retired.has(x.id) && x.name === obj.name);
-    const copyId = fresh.length === 1 ? (fresh[0]!.id as number) : listed.records.some((x) => x.id === obj.id && x.inherited !== true) ? obj.id : undefined;
+    const fresh = listed.records.filter(
+      (x) => typeof x.id === 'number' && !objectById(m, x.id) && !m.retired.has(x.id) && x.name === obj.name,
+    );
+    const copyId =
+      fresh.length === 1
+        ? (fresh[0]!.id as number)
+        : listed.records.some((x) => x.id === obj.id && x.inherited !== true)
+          ? obj.id
+          : undefined;
     if (copyId === undefined) {
       // "localize (folder, file) makes a localized copy in the target channel; the channel's view shows it as not inherited"
-      stop(r, 'MCH-02', `${this.did}: the channel's listing of ${q.folder} shows no localized copy (no new id named ${quote(obj.name)}, and id ${obj.id} ${listed.records.some((x) => x.id === obj.id) ? 'is still inherited' : 'is gone'})`, listed.exchange);
+      stop(
+        r,
+        'MCH-02',
+        `${this.did}: the channel's listing of ${q.folder} shows no localized copy (no new id named ${quote(obj.name)}, and id ${obj.id} ${listed.records.some((x) => x.id === obj.id) ? 'is still inherited' : 'is gone'})`,
+        listed.exchange,
+      );
     }
     localize(obj, copyId);
     this.did += ` → copy #${copyId}`;
-    judge(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), 'MCH-02', `after ${this.did}, in the channel`, listed.exchange));
+    judge(
+      r,
+      problemFindings(diffListing(m, q, listing(m, q), listed.records), 'MCH-02', `after ${this.did}, in the channel`, listed.exchange),
+    );
   }
 }
 
 class Unlocalize extends Step<{ index: number }, ModelObject> {
   protected targets(m: Model) {
-    return pick([...nonRoot(m), ...liveFiles(m)].filter((o) => o.localized), this.p.index);
+    return pick(
+      [...nonRoot(m), ...liveFiles(m)].filter((o) => o.localized),
+      this.p.index,
+    );
   }
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
@@ -476,7 +610,13 @@ class Unlocalize extends Step<{ index: number }, ModelObject> {
     success(r, exchange, 'MCH-03', this.did);
     unlocalize(m, obj);
     // "unlocalize removes the localized copy; the channel sees the inherited master again"
-    await verify(r, m, { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' }, 'MCH-03', `after ${this.did}, in the channel`);
+    await verify(
+      r,
+      m,
+      { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' },
+      'MCH-03',
+      `after ${this.did}, in the channel`,
+    );
   }
 }
 
@@ -485,7 +625,10 @@ type DisinheritMode = 'exclude' | 'include' | 'disinherit' | 'reinherit';
 class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: DisinheritMode }, ModelObject> {
   protected targets(m: Model) {
     // With a localized copy in the channel the target may refuse ("unlocalize first"): the contract does not say.
-    return pick(candidates(m, this.p.kind).filter((o) => !o.localized && !(o.kind === 'folder' && hasLocalizedWithin(m, o))), this.p.index);
+    return pick(
+      candidates(m, this.p.kind).filter((o) => !o.localized && !(o.kind === 'folder' && hasLocalizedWithin(m, o))),
+      this.p.index,
+    );
   }
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
@@ -493,15 +636,23 @@ class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Disinheri
     const channel = r.channel!;
     const body = mode === 'exclude' || mode === 'include' ? { exclude: mode === 'exclude' } : { [mode]: [channel] };
     this.did = `${obj.kind === 'folder' ? 'folder' : 'file'} disinherit ${label(obj)} ${JSON.stringify(body)}`;
-    const exchange = obj.kind === 'folder'
-      ? (await r.t.try('folder.disinherit.set', { path: { id: obj.id }, json: body })).exchange
-      : (await r.t.try('file.disinherit.set', { query: { id: [obj.id] }, json: body })).exchange;
+    const exchange =
+      obj.kind === 'folder'
+        ? (await r.t.try('folder.disinherit.set', { path: { id: obj.id }, json: body })).exchange
+        : (await r.t.try('file.disinherit.set', { query: { id: [obj.id] }, json: body })).exchange;
     success(r, exchange, 'MCH-05', this.did);
     if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
     else obj.disinherited = mode === 'disinherit';
     // "an object excluded or disinherited for a channel is not visible in that channel's listings"
     const parent = parentOf(m, obj)!;
-    if (visibleInChannel(m, parent)) await verify(r, m, { folder: parent.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' }, 'MCH-06', `after ${this.did}, in the channel`);
+    if (visibleInChannel(m, parent))
+      await verify(
+        r,
+        m,
+        { folder: parent.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' },
+        'MCH-06',
+        `after ${this.did}, in the channel`,
+      );
   }
 }
 
@@ -533,14 +684,34 @@ class List extends Step<ListParams, ModelFolder> {
     const paging: Record<string, number> = style === 'legacy' ? { skipCount: skip, maxItems: size } : { page: pageNo, pageSize: size };
     const paged = first !== 0 || size !== -1;
     const op = listOperation(kind, style);
-    this.did = `list ${op} ${label(folder, prediction.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${paged ? `, ${Object.entries(paging).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''})`;
+    this.did = `list ${op} ${label(folder, prediction.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''}${
+      paged
+        ? `, ${Object.entries(paging)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}`
+        : ''
+    })`;
     const full = await fetchListing(r, m, q, r.t.requirement, style);
     if (!full) return;
     // A recursive listing that differs without a rule of its own breaks FLT-06 "recursive=true includes objects of all sub-folders".
-    const findings = problemFindings(diffListing(m, q, prediction, full.records), recursive ? 'FLT-06' : r.t.requirement, this.did, full.exchange);
+    const findings = problemFindings(
+      diffListing(m, q, prediction, full.records),
+      recursive ? 'FLT-06' : r.t.requirement,
+      this.did,
+      full.exchange,
+    );
     // "numItems is the number of items matching the filters before paging"; unpaged, nothing lies beyond the list.
-    if (full.numItems !== total) findings.push(finding('PAG-05', 'model', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
-    if (full.hasMoreItems !== false) findings.push(finding(style === 'legacy' ? 'PAG-06' : 'PAG-01', 'model', `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`, full.exchange));
+    if (full.numItems !== total)
+      findings.push(finding('PAG-05', 'model', `${this.did}: numItems ${JSON.stringify(full.numItems)}, expected ${total}`, full.exchange));
+    if (full.hasMoreItems !== false)
+      findings.push(
+        finding(
+          style === 'legacy' ? 'PAG-06' : 'PAG-01',
+          'model',
+          `${this.did}: the unpaged listing answers hasMoreItems ${JSON.stringify(full.hasMoreItems)}, expected false`,
+          full.exchange,
+        ),
+      );
     judge(r, findings);
     if (!paged) return;
     const page = (await fetchListing(r, m, q, r.t.requirement, style, paging))!;
@@ -550,10 +721,34 @@ class List extends Step<ListParams, ModelFolder> {
     const rule = style === 'legacy' ? 'PAG-07' : size === 0 ? 'PAG-02' : 'PAG-03';
     const checks: Finding[] = [];
     // PAG-07 "returns items s+1 .. s+m of the full ordered list"; PAG-03 "returns items (k-1)n+1 .. kn"
-    if (JSON.stringify(got) !== JSON.stringify(want)) checks.push(finding(rule, 'model', `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`, page.exchange));
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      checks.push(
+        finding(
+          rule,
+          'model',
+          `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`,
+          page.exchange,
+        ),
+      );
     // PAG-05 "hasMoreItems is true exactly when items exist beyond the returned slice"
-    if (page.numItems !== total) checks.push(finding('PAG-05', 'model', `${this.did}: numItems ${JSON.stringify(page.numItems)}, expected ${total} (before paging)`, page.exchange));
-    if (page.hasMoreItems !== slice.hasMoreItems) checks.push(finding('PAG-05', 'model', `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`, page.exchange));
+    if (page.numItems !== total)
+      checks.push(
+        finding(
+          'PAG-05',
+          'model',
+          `${this.did}: numItems ${JSON.stringify(page.numItems)}, expected ${total} (before paging)`,
+          page.exchange,
+        ),
+      );
+    if (page.hasMoreItems !== slice.hasMoreItems)
+      checks.push(
+        finding(
+          'PAG-05',
+          'model',
+          `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`,
+          page.exchange,
+        ),
+      );
     judge(r, checks);
   }
 }
@@ -569,7 +764,11 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
     const folders = listing(m, q('folder'));
     const files = listing(m, q('file'));
     this.did = `count ${label(folder, folders.folderId)} (${view}, wastebin=${wastebin}${recursive ? ', recursive' : ''})`;
-    const query = { ...(view === 'channel' ? { nodeId: r.channel } : {}), ...(wastebin === 'exclude' ? {} : { wastebin }), ...(recursive ? { recursive } : {}) };
+    const query = {
+      ...(view === 'channel' ? { nodeId: r.channel } : {}),
+      ...(wastebin === 'exclude' ? {} : { wastebin }),
+      ...(recursive ? { recursive } : {}),
+    };
     const { exchange } = await r.t.try('folder.count', { path: { id: folders.folderId }, query });
     const counted = (body: ResponseOf['folder.count']) => `folders ${JSON.stringify(body.folders)}, files ${JSON.stringify(body.files)}`;
     if (!folders.listable) {
@@ -577,14 +776,25 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
       const body = exchange.response?.json as ResponseOf['folder.count'] | undefined;
       if (isRefusal(exchange) || !body || (!body.folders && !body.files)) return;
       const rule = folders.unlistable === 'deleted' ? 'WST-04' : 'MCH-06';
-      stop(r, rule, `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, so a refusal or zero counts were expected, got ${counted(body)}`, exchange);
+      stop(
+        r,
+        rule,
+        `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, so a refusal or zero counts were expected, got ${counted(body)}`,
+        exchange,
+      );
     }
     const body = success<'folder.count'>(r, exchange, 'FLD-06', this.did);
     if (body.folders === folders.entries.length && body.files === files.entries.length) return;
     // FLD-06 "count reports folders, ..., files of the folder, matching what the listings return"; WST-04 leaves deleted items out
-    const withDeleted = body.folders === listing(m, q('folder', 'include')).entries.length && body.files === listing(m, q('file', 'include')).entries.length;
+    const withDeleted =
+      body.folders === listing(m, q('folder', 'include')).entries.length && body.files === listing(m, q('file', 'include')).entries.length;
     const rule = wastebin !== 'exclude' ? 'WST-04a' : withDeleted ? 'WST-04' : 'FLD-06';
-    stop(r, rule, `${this.did}: expected folders ${folders.entries.length}, files ${files.entries.length} as the model lists them, got ${counted(body)}`, exchange);
+    stop(
+      r,
+      rule,
+      `${this.did}: expected folders ${folders.entries.length}, files ${files.entries.length} as the model lists them, got ${counted(body)}`,
+      exchange,
+    );
   }
 }
 
@@ -592,8 +802,14 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
 // Generators and the tests
 
 const index = fc.nat({ max: 15 });
-const fileNames = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('report.txt', 'Report.txt', 'notes.md', 'data.bin', 'Übersicht 2024.pdf') }, { weight: 1, arbitrary: fileName() });
-const folderNames = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('Alpha', 'alpha', 'Beta', 'Café') }, { weight: 1, arbitrary: folderName() });
+const fileNames = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('report.txt', 'Report.txt', 'notes.md', 'data.bin', 'Übersicht 2024.pdf') },
+  { weight: 1, arbitrary: fileName() },
+);
+const folderNames = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('Alpha', 'alpha', 'Beta', 'Café') },
+  { weight: 1, arbitrary: folderName() },
+);
 const contents = fc.uint8Array({ maxLength: 64 });
 const kinds = fc.constantFrom<ObjectKind>('folder', 'file');
 
@@ -601,16 +817,27 @@ const createFolder = fc.record({ parent: index, name: folderNames, failOnDuplica
 const payload = fc.record({ name: fileNames, content: contents });
 const upload = fc.record({ folder: index, files: fc.tuple(payload), raw: fc.boolean() }).map((p) => new Upload(p));
 /** A few files at once, to give listings something to page (at most ~150 files per test with the default runs). */
-const uploadBatch = fc.record({ folder: index, files: fc.array(payload, { minLength: 2, maxLength: 4 }), raw: fc.boolean() }).map((p) => new Upload(p));
+const uploadBatch = fc
+  .record({ folder: index, files: fc.array(payload, { minLength: 2, maxLength: 4 }), raw: fc.boolean() })
+  .map((p) => new Upload(p));
 const copy = fc.record({ file: index, folder: index, newName: fc.option(fileNames, { nil: undefined }) }).map((p) => new Copy(p));
 const move = fc.record({ file: index, folder: index }).map((p) => new Move(p));
-const save = fc.record({ file: index, name: fc.option(fc.oneof(fileNames, index), { nil: undefined }), description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }), failOnDuplicate: fc.boolean() }).map((p) => new Save(p));
+const save = fc
+  .record({
+    file: index,
+    name: fc.option(fc.oneof(fileNames, index), { nil: undefined }),
+    description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+    failOnDuplicate: fc.boolean(),
+  })
+  .map((p) => new Save(p));
 const saveContent = fc.record({ file: index, content: contents }).map((p) => new SaveContent(p));
 const remove = fc.record({ folder: index }).map((p) => new Delete(p));
 const removeInChannel = fc.record({ folder: index }).map((p) => new DeleteInChannel(p));
 const localizeCmd = fc.record({ index, kind: kinds }).map((p) => new Localize(p));
 const unlocalizeCmd = fc.record({ index }).map((p) => new Unlocalize(p));
-const disinherit = fc.record({ index, kind: kinds, mode: fc.constantFrom<DisinheritMode>('exclude', 'include', 'disinherit', 'reinherit') }).map((p) => new Disinherit(p));
+const disinherit = fc
+  .record({ index, kind: kinds, mode: fc.constantFrom<DisinheritMode>('exclude', 'include', 'disinherit', 'reinherit') })
+  .map((p) => new Disinherit(p));
 
 /** What listings and counts may vary: views, wastebin modes, styles, paging. */
 interface ListVariety {
@@ -623,15 +850,28 @@ interface ListVariety {
 
 function list(v: ListVariety): fc.Arbitrary<List> {
   const window = v.paging
-    ? fc.oneof({ weight: 1, arbitrary: fc.constant({ first: 0, size: -1 }) }, { weight: 5, arbitrary: fc.record({ first: fc.nat({ max: 3 }), size: fc.integer({ min: -1, max: 3 }) }) })
+    ? fc.oneof(
+        { weight: 1, arbitrary: fc.constant({ first: 0, size: -1 }) },
+        { weight: 5, arbitrary: fc.record({ first: fc.nat({ max: 3 }), size: fc.integer({ min: -1, max: 3 }) }) },
+      )
     : fc.constant({ first: 0, size: -1 });
   return fc
-    .record({ folder: index, kind: kinds, style: fc.constantFrom(...(v.styles ?? ['legacy'])), view: fc.constantFrom(...v.views), wastebin: fc.constantFrom(...v.wastebins), recursive: v.recursive ? fc.boolean() : fc.constant(false), window })
+    .record({
+      folder: index,
+      kind: kinds,
+      style: fc.constantFrom(...(v.styles ?? ['legacy'])),
+      view: fc.constantFrom(...v.views),
+      wastebin: fc.constantFrom(...v.wastebins),
+      recursive: v.recursive ? fc.boolean() : fc.constant(false),
+      window,
+    })
     .map(({ window: w, ...p }) => new List({ ...p, ...w, wastebin: p.view === 'channel' ? 'exclude' : p.wastebin }));
 }
 
 function count(v: ListVariety): fc.Arbitrary<Count> {
-  return fc.record({ folder: index, view: fc.constantFrom(...v.views), wastebin: fc.constantFrom(...v.wastebins), recursive: fc.boolean() }).map((p) => new Count({ ...p, wastebin: p.view === 'channel' ? 'exclude' : p.wastebin }));
+  return fc
+    .record({ folder: index, view: fc.constantFrom(...v.views), wastebin: fc.constantFrom(...v.wastebins), recursive: fc.boolean() })
+    .map((p) => new Count({ ...p, wastebin: p.view === 'channel' ? 'exclude' : p.wastebin }));
 }
 
 /** The views and wastebin modes the target offers: the channel with multichannelling, include/only with the wastebin feature. */
@@ -673,11 +913,34 @@ async function sequences(t: ConformanceContext, ...commands: fc.Arbitrary<fc.Asy
 }
 
 conformance('FIL-02', 'copy, move and save sequences keep every listing as the model predicts', async (t) => {
-  await sequences(t, createFolder, upload, upload, copy, move, move, save, saveContent, list({ views: ['master'], wastebins: ['exclude'] }));
+  await sequences(
+    t,
+    createFolder,
+    upload,
+    upload,
+    copy,
+    move,
+    move,
+    save,
+    saveContent,
+    list({ views: ['master'], wastebins: ['exclude'] }),
+  );
 });
 
 conformance('WST-01', 'after random deletions, deleted folders and their content leave every default listing', async (t) => {
-  await sequences(t, createFolder, createFolder, upload, upload, copy, move, remove, remove, list(variety(t, { recursive: true })), list(variety(t, { recursive: true })));
+  await sequences(
+    t,
+    createFolder,
+    createFolder,
+    upload,
+    upload,
+    copy,
+    move,
+    remove,
+    remove,
+    list(variety(t, { recursive: true })),
+    list(variety(t, { recursive: true })),
+  );
 });
 
 conformance('FLD-06', 'counts after random creations, moves and deletions agree with the model', async (t) => {
@@ -686,7 +949,13 @@ conformance('FLD-06', 'counts after random creations, moves and deletions agree 
 
 conformance('PAG-07', 'skipCount and maxItems slice listings correctly after random changes', async (t) => {
   // Mostly live items, so that pages have something to slice.
-  const paging = list({ ...variety(t), views: ['master'], styles: ['legacy', 'paged'], paging: true, wastebins: t.config.target.features.includes('wastebin') ? ['exclude', 'exclude', 'exclude', 'include', 'only'] : ['exclude'] });
+  const paging = list({
+    ...variety(t),
+    views: ['master'],
+    styles: ['legacy', 'paged'],
+    paging: true,
+    wastebins: t.config.target.features.includes('wastebin') ? ['exclude', 'exclude', 'exclude', 'include', 'only'] : ['exclude'],
+  });
   await sequences(t, createFolder, upload, uploadBatch, remove, paging, paging, paging);
 });
 
@@ -697,5 +966,18 @@ conformance('MCH-02', 'localize and unlocalize sequences give the channel the vi
 
 conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what the model predicts in the channel', async (t) => {
   const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
-  await sequences(t, createFolder, createFolder, upload, upload, move, disinherit, disinherit, localizeCmd, unlocalizeCmd, views, count({ views: ['channel'], wastebins: ['exclude'] }));
+  await sequences(
+    t,
+    createFolder,
+    createFolder,
+    upload,
+    upload,
+    move,
+    disinherit,
+    disinherit,
+    localizeCmd,
+    unlocalizeCmd,
+    views,
+    count({ views: ['channel'], wastebins: ['exclude'] }),
+  );
 });

@@ -15,19 +15,40 @@ export type UploadForm = 'file.create.multipart' | 'file.createSimple.multipart'
 export const UPLOAD_FORMS: readonly UploadForm[] = ['file.create.multipart', 'file.createSimple.multipart', 'file.createSimple.raw'];
 
 /** The request of one create form for `data` named `name` in `folderId` (multipart data part `fileBinaryData`). */
-export function uploadSpec(form: UploadForm, folderId: number, name: string, data: Uint8Array, query: Record<string, string | boolean> = {}): CallSpec {
+export function uploadSpec(
+  form: UploadForm,
+  folderId: number,
+  name: string,
+  data: Uint8Array,
+  query: Record<string, string | boolean> = {},
+): CallSpec {
   const contentType = 'application/octet-stream';
   if (form === 'file.create.multipart') {
-    return { multipart: { fields: { folderId: String(folderId), fileName: name }, files: [{ name: 'fileBinaryData', filename: name, contentType, data }] } };
+    return {
+      multipart: {
+        fields: { folderId: String(folderId), fileName: name },
+        files: [{ name: 'fileBinaryData', filename: name, contentType, data }],
+      },
+    };
   }
   if (form === 'file.createSimple.multipart') {
-    return { query: { folderId, qqfile: name, ...query }, multipart: { files: [{ name: 'fileBinaryData', filename: name, contentType, data }] } };
+    return {
+      query: { folderId, qqfile: name, ...query },
+      multipart: { files: [{ name: 'fileBinaryData', filename: name, contentType, data }] },
+    };
   }
   return { query: { folderId, qqfile: name, ...query }, raw: { contentType, data } };
 }
 
 /** Creates a file named `name` in `folderId` from `data` through one form. */
-export function uploadWith(t: ConformanceContext, form: UploadForm, folderId: number, name: string, data: Uint8Array, query: Record<string, string | boolean> = {}): Promise<Attempt<FileUploadResponse>> {
+export function uploadWith(
+  t: ConformanceContext,
+  form: UploadForm,
+  folderId: number,
+  name: string,
+  data: Uint8Array,
+  query: Record<string, string | boolean> = {},
+): Promise<Attempt<FileUploadResponse>> {
   return attempt(t, form, uploadSpec(form, folderId, name, data, query));
 }
 
@@ -35,16 +56,26 @@ export function uploadWith(t: ConformanceContext, form: UploadForm, folderId: nu
  * UPL-01/UPL-07: the answer of a create carries the file with the name, folder and size sent; and
  * load shows the same size (what the server stored, not what it echoed).
  */
-export async function checkCreated(t: ConformanceContext, requirement: string, created: Attempt<FileUploadResponse>, expected: { name?: string; folderId: number; size: number }): Promise<Finding[]> {
+export async function checkCreated(
+  t: ConformanceContext,
+  requirement: string,
+  created: Attempt<FileUploadResponse>,
+  expected: { name?: string; folderId: number; size: number },
+): Promise<Finding[]> {
   const { exchange, body } = created;
   if (!body) return created.findings;
   const file = body.file;
   const findings: Finding[] = [];
   // "FileUploadResponse: success (boolean), file (File)"
-  if (body.success !== true) findings.push(finding(requirement, 'model', `expected success true in the upload answer, got ${JSON.stringify(body.success)}`, exchange));
-  if (!file || typeof file.id !== 'number') return [...findings, finding(requirement, 'model', 'the upload answer carries no file with an id', exchange)];
+  if (body.success !== true)
+    findings.push(
+      finding(requirement, 'model', `expected success true in the upload answer, got ${JSON.stringify(body.success)}`, exchange),
+    );
+  if (!file || typeof file.id !== 'number')
+    return [...findings, finding(requirement, 'model', 'the upload answer carries no file with an id', exchange)];
   const wrong: string[] = [];
-  if (expected.name !== undefined && file.name !== expected.name) wrong.push(`name ${JSON.stringify(file.name)} (sent ${JSON.stringify(expected.name)})`);
+  if (expected.name !== undefined && file.name !== expected.name)
+    wrong.push(`name ${JSON.stringify(file.name)} (sent ${JSON.stringify(expected.name)})`);
   if (file.folderId !== expected.folderId) wrong.push(`folderId ${file.folderId} (sent ${expected.folderId})`);
   if (file.fileSize !== expected.size) wrong.push(`fileSize ${file.fileSize} (sent ${expected.size} bytes)`);
   if (wrong.length) findings.push(finding(requirement, 'model', `the created file has ${wrong.join(', ')}`, exchange));
@@ -52,7 +83,14 @@ export async function checkCreated(t: ConformanceContext, requirement: string, c
   const stored = loaded.body?.file;
   findings.push(...loaded.findings);
   if (loaded.body && stored?.fileSize !== expected.size) {
-    findings.push(finding(requirement, 'model', `file ${file.id} was created from ${expected.size} bytes but load reports fileSize ${stored?.fileSize}`, loaded.exchange));
+    findings.push(
+      finding(
+        requirement,
+        'model',
+        `file ${file.id} was created from ${expected.size} bytes but load reports fileSize ${stored?.fileSize}`,
+        loaded.exchange,
+      ),
+    );
   }
   return findings;
 }

@@ -22,20 +22,34 @@ function createParts(folderId: number, name: string): BodyPart[] {
  * Sends one malformed body to POST /file/create and POST /file/createSimple (folderId also in the query,
  * where createSimple takes it) and checks each is refused and the folder holds the same files after.
  */
-async function sendMalformed(t: ConformanceContext, what: string, build: (folderId: number, name: string) => { contentType: string; data: Uint8Array }): Promise<void> {
+async function sendMalformed(
+  t: ConformanceContext,
+  what: string,
+  build: (folderId: number, name: string) => { contentType: string; data: Uint8Array },
+): Promise<void> {
   const folderId = await t.folder();
   const findings: Finding[] = [];
   const before = await filesOf(t, folderId);
-  const forms: [string, OperationId][] = [['/file/create', 'file.create.multipart'], ['/file/createSimple', 'file.createSimple.multipart']];
+  const forms: [string, OperationId][] = [
+    ['/file/create', 'file.create.multipart'],
+    ['/file/createSimple', 'file.createSimple.multipart'],
+  ];
   for (const [path, op] of forms) {
     const name = `upl08-${path.slice(6).toLowerCase()}.txt`;
-    const spec: RequestSpec = { method: 'POST', path, query: path === '/file/createSimple' ? { folderId, qqfile: name } : {}, raw: build(folderId, name) };
+    const spec: RequestSpec = {
+      method: 'POST',
+      path,
+      query: path === '/file/createSimple' ? { folderId, qqfile: name } : {},
+      raw: build(folderId, name),
+    };
     // "a malformed multipart body ... is refused, creates nothing, and is never a 5xx"
     findings.push(...checkRefused(await t.send(spec, op), 'UPL-08', `${what} must be refused`));
   }
   const after = await filesOf(t, folderId);
   if (before.body && after.body && after.body.length !== before.body.length) {
-    findings.push(finding('UPL-08', 'model', `${what} created files: the folder lists ${after.body.map(fileSummary).join(', ')}`, after.exchange));
+    findings.push(
+      finding('UPL-08', 'model', `${what} created files: the folder lists ${after.body.map(fileSummary).join(', ')}`, after.exchange),
+    );
   }
   t.record([...findings, ...before.findings, ...after.findings]);
 }

@@ -31,7 +31,11 @@ export function multipartBody(parts: readonly BodyPart[], boundary: string): Uin
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
     const type = part.contentType ? `\r\nContent-Type: ${part.contentType}` : '';
-    chunks.push(encoder.encode(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), bytesOf(part.data), encoder.encode('\r\n'));
+    chunks.push(
+      encoder.encode(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
+      bytesOf(part.data),
+      encoder.encode('\r\n'),
+    );
   }
   chunks.push(encoder.encode(`--${boundary}--\r\n`));
   return concatBytes(...chunks);

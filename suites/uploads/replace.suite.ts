@@ -14,7 +14,9 @@ import { concatBytes } from './multipart.ts';
 const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.createSimple.multipart'];
 
 /** Two contents of different sizes, so a replaced content shows in fileSize (small: UPL-07 covers the kinds of bytes). */
-const twoSizes = fc.tuple(fc.uint8Array({ maxLength: 4096 }), fc.uint8Array({ maxLength: 4096 })).map(([a, b]): [Uint8Array, Uint8Array] => [a, b.byteLength === a.byteLength ? concatBytes(b, Uint8Array.of(0x2a)) : b]);
+const twoSizes = fc
+  .tuple(fc.uint8Array({ maxLength: 4096 }), fc.uint8Array({ maxLength: 4096 }))
+  .map(([a, b]): [Uint8Array, Uint8Array] => [a, b.byteLength === a.byteLength ? concatBytes(b, Uint8Array.of(0x2a)) : b]);
 
 /** The files of a listing named `name` (exactly). */
 const named = (files: readonly File[], name: string): File[] => files.filter((f) => f.name === name);
@@ -22,72 +24,139 @@ const named = (files: readonly File[], name: string): File[] => files.filter((f)
 conformance('UPL-05', 'overwrite=true replaces the file of the same name: same id, new size', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(fc.tuple(fc.constantFrom(...SIMPLE_FORMS), twoSizes), async ([form, [first, second]]) => {
-    const name = `upl05-true-${++run}.bin`;
-    const original = await uploadWith(t, form, folderId, name, first);
-    const id = original.body?.file?.id;
-    if (id === undefined) return original.findings.length ? original.findings : [finding('UPL-05', 'model', 'the first upload answered no file id', original.exchange)];
-    // "overwrite (boolean, false; overwrite a file of the same name)"
-    const replaced = await uploadWith(t, form, folderId, name, second, { overwrite: true });
-    if (!replaced.body) return replaced.findings;
-    const findings: Finding[] = [];
-    const answered = replaced.body.file;
-    if (answered && (answered.id !== id || answered.fileSize !== second.byteLength)) {
-      findings.push(finding('UPL-05', 'model', `overwrite=true answered ${fileSummary(answered)}; expected file ${id} with fileSize ${second.byteLength}`, replaced.exchange));
-    }
-    const listed = await filesOf(t, folderId);
-    if (!listed.body) return [...findings, ...listed.findings];
-    const same = named(listed.body, name);
-    if (same.length !== 1 || same[0]!.id !== id || same[0]!.fileSize !== second.byteLength) {
-      findings.push(finding('UPL-05', 'model', `after overwrite=true the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id} with fileSize ${second.byteLength}`, listed.exchange));
-    }
-    return findings;
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    fc.tuple(fc.constantFrom(...SIMPLE_FORMS), twoSizes),
+    async ([form, [first, second]]) => {
+      const name = `upl05-true-${++run}.bin`;
+      const original = await uploadWith(t, form, folderId, name, first);
+      const id = original.body?.file?.id;
+      if (id === undefined)
+        return original.findings.length
+          ? original.findings
+          : [finding('UPL-05', 'model', 'the first upload answered no file id', original.exchange)];
+      // "overwrite (boolean, false; overwrite a file of the same name)"
+      const replaced = await uploadWith(t, form, folderId, name, second, { overwrite: true });
+      if (!replaced.body) return replaced.findings;
+      const findings: Finding[] = [];
+      const answered = replaced.body.file;
+      if (answered && (answered.id !== id || answered.fileSize !== second.byteLength)) {
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `overwrite=true answered ${fileSummary(answered)}; expected file ${id} with fileSize ${second.byteLength}`,
+            replaced.exchange,
+          ),
+        );
+      }
+      const listed = await filesOf(t, folderId);
+      if (!listed.body) return [...findings, ...listed.findings];
+      const same = named(listed.body, name);
+      if (same.length !== 1 || same[0]!.id !== id || same[0]!.fileSize !== second.byteLength) {
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `after overwrite=true the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id} with fileSize ${second.byteLength}`,
+            listed.exchange,
+          ),
+        );
+      }
+      return findings;
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });
 
 conformance('UPL-05', 'overwrite=false or absent never replaces the file of the same name', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(fc.tuple(fc.constantFrom(...SIMPLE_FORMS), fc.constantFrom<Record<string, boolean>>({ overwrite: false }, {}), twoSizes), async ([form, overwrite, [first, second]]) => {
-    const name = `upl05-false-${++run}.bin`;
-    const original = await uploadWith(t, form, folderId, name, first);
-    const id = original.body?.file?.id;
-    if (id === undefined) return original.findings.length ? original.findings : [finding('UPL-05', 'model', 'the first upload answered no file id', original.exchange)];
-    // "overwrite=false never replaces it": refusing the second upload or creating another file are both fine.
-    const again = await uploadWith(t, form, folderId, name, second, overwrite);
-    const findings: Finding[] = [];
-    const other = again.body?.file;
-    if (other && other.id === id) findings.push(finding('UPL-05', 'model', `a second upload of ${JSON.stringify(name)} with ${JSON.stringify(overwrite)} answered the first file's id ${id}`, again.exchange));
-    const loaded = await attempt(t, 'file.load', { path: { id } });
-    const kept = loaded.body?.file;
-    if (loaded.body && (kept?.fileSize !== first.byteLength || kept.name !== name)) {
-      findings.push(finding('UPL-05', 'model', `after a second upload with ${JSON.stringify(overwrite)} the first file is ${fileSummary(kept)}; expected it unchanged: name ${JSON.stringify(name)}, fileSize ${first.byteLength}`, loaded.exchange));
-    }
-    return [...findings, ...loaded.findings];
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    fc.tuple(fc.constantFrom(...SIMPLE_FORMS), fc.constantFrom<Record<string, boolean>>({ overwrite: false }, {}), twoSizes),
+    async ([form, overwrite, [first, second]]) => {
+      const name = `upl05-false-${++run}.bin`;
+      const original = await uploadWith(t, form, folderId, name, first);
+      const id = original.body?.file?.id;
+      if (id === undefined)
+        return original.findings.length
+          ? original.findings
+          : [finding('UPL-05', 'model', 'the first upload answered no file id', original.exchange)];
+      // "overwrite=false never replaces it": refusing the second upload or creating another file are both fine.
+      const again = await uploadWith(t, form, folderId, name, second, overwrite);
+      const findings: Finding[] = [];
+      const other = again.body?.file;
+      if (other && other.id === id)
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `a second upload of ${JSON.stringify(name)} with ${JSON.stringify(overwrite)} answered the first file's id ${id}`,
+            again.exchange,
+          ),
+        );
+      const loaded = await attempt(t, 'file.load', { path: { id } });
+      const kept = loaded.body?.file;
+      if (loaded.body && (kept?.fileSize !== first.byteLength || kept.name !== name)) {
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `after a second upload with ${JSON.stringify(overwrite)} the first file is ${fileSummary(kept)}; expected it unchanged: name ${JSON.stringify(name)}, fileSize ${first.byteLength}`,
+            loaded.exchange,
+          ),
+        );
+      }
+      return [...findings, ...loaded.findings];
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });
 
 conformance('UPL-06', 'a multipart save replaces the content: same id, new size', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(twoSizes, async ([first, second]) => {
-    const name = `upl06-${++run}.bin`;
-    const original = await uploadWith(t, 'file.create.multipart', folderId, name, first);
-    const id = original.body?.file?.id;
-    if (id === undefined) return original.findings.length ? original.findings : [finding('UPL-06', 'model', 'the upload answered no file id', original.exchange)];
-    // "POST /file/save/{id} (multipart): save the posted content into the file."
-    const saved = await attempt(t, 'file.save.multipart', { path: { id }, multipart: { files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: second }] } });
-    if (!saved.body) return saved.findings;
-    const loaded = await attempt(t, 'file.load', { path: { id } });
-    const findings: Finding[] = [...loaded.findings];
-    if (loaded.body && loaded.body.file?.fileSize !== second.byteLength) {
-      findings.push(finding('UPL-06', 'model', `after saving ${second.byteLength} bytes into file ${id} (${first.byteLength} bytes before), load reports ${fileSummary(loaded.body.file)}`, loaded.exchange));
-    }
-    const listed = await filesOf(t, folderId);
-    const same = listed.body && named(listed.body, name);
-    if (same && (same.length !== 1 || same[0]!.id !== id)) {
-      findings.push(finding('UPL-06', 'model', `after the save the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id}: a save must not add a file`, listed.exchange));
-    }
-    return [...findings, ...listed.findings];
-  }, { runs: Math.min(t.config.runs, 10) });
+  await t.property(
+    twoSizes,
+    async ([first, second]) => {
+      const name = `upl06-${++run}.bin`;
+      const original = await uploadWith(t, 'file.create.multipart', folderId, name, first);
+      const id = original.body?.file?.id;
+      if (id === undefined)
+        return original.findings.length
+          ? original.findings
+          : [finding('UPL-06', 'model', 'the upload answered no file id', original.exchange)];
+      // "POST /file/save/{id} (multipart): save the posted content into the file."
+      const saved = await attempt(t, 'file.save.multipart', {
+        path: { id },
+        multipart: { files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data: second }] },
+      });
+      if (!saved.body) return saved.findings;
+      const loaded = await attempt(t, 'file.load', { path: { id } });
+      const findings: Finding[] = [...loaded.findings];
+      if (loaded.body && loaded.body.file?.fileSize !== second.byteLength) {
+        findings.push(
+          finding(
+            'UPL-06',
+            'model',
+            `after saving ${second.byteLength} bytes into file ${id} (${first.byteLength} bytes before), load reports ${fileSummary(loaded.body.file)}`,
+            loaded.exchange,
+          ),
+        );
+      }
+      const listed = await filesOf(t, folderId);
+      const same = listed.body && named(listed.body, name);
+      if (same && (same.length !== 1 || same[0]!.id !== id)) {
+        findings.push(
+          finding(
+            'UPL-06',
+            'model',
+            `after the save the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id}: a save must not add a file`,
+            listed.exchange,
+          ),
+        );
+      }
+      return [...findings, ...listed.findings];
+    },
+    { runs: Math.min(t.config.runs, 10) },
+  );
 });

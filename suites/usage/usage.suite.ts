@@ -36,7 +36,13 @@ interface UsageAnswer {
 }
 
 /** Asks who of `kind` uses the files `ids`, in the view of `nodeId`; findings instead of a body when refused. */
-async function usage(t: ConformanceContext, kind: Kind, ids: readonly number[], nodeId: number, query: RequestSpec['query'] = {}): Promise<{ answer?: UsageAnswer; findings: Finding[] }> {
+async function usage(
+  t: ConformanceContext,
+  kind: Kind,
+  ids: readonly number[],
+  nodeId: number,
+  query: RequestSpec['query'] = {},
+): Promise<{ answer?: UsageAnswer; findings: Finding[] }> {
   const { op, member } = KINDS[kind];
   const got = await attempt(t, op, { query: { id: [...ids], nodeId, ...query } });
   if (!got.body) return { findings: got.findings };
@@ -55,7 +61,13 @@ async function usage(t: ConformanceContext, kind: Kind, ids: readonly number[], 
 }
 
 /** Like usage, for setup the rest of the test relies on: a refusal ends the test with its finding. */
-async function mustUsage(t: ConformanceContext, kind: Kind, ids: readonly number[], nodeId: number, query: RequestSpec['query'] = {}): Promise<UsageAnswer> {
+async function mustUsage(
+  t: ConformanceContext,
+  kind: Kind,
+  ids: readonly number[],
+  nodeId: number,
+  query: RequestSpec['query'] = {},
+): Promise<UsageAnswer> {
   const got = await usage(t, kind, ids, nodeId, query);
   if (got.answer) return got.answer;
   t.record(got.findings);
@@ -63,7 +75,11 @@ async function mustUsage(t: ConformanceContext, kind: Kind, ids: readonly number
 }
 
 /** The files getFiles lists over a whole tree (recursive, unpaged), filtered by `query`; a refusal ends the test. */
-async function treeFiles(t: ConformanceContext, folderId: number, query: RequestSpec['query'] = {}): Promise<{ files: File[]; exchange: Exchange }> {
+async function treeFiles(
+  t: ConformanceContext,
+  folderId: number,
+  query: RequestSpec['query'] = {},
+): Promise<{ files: File[]; exchange: Exchange }> {
   const got = await t.call('folder.getFiles', { path: { folderId }, query: { recursive: true, maxItems: -1, ...query } });
   if (!got.body) throw new SetupError(`folder.getFiles: ${got.problem}`);
   return { files: got.body.files ?? [], exchange: got.exchange };
@@ -76,9 +92,9 @@ const inFixture = (scope: ReadonlySet<number>, kind: Kind, item: Item & { folder
 /**
  * The files to ask about: the master's used files (getFiles used=true) and the images their folder and
  * file users refer to in their tags (getFiles lists no images, yet an image is a file a user can use:
- * a user of a file and an image is where a server may count a user twice). Per kind the ids asked
- * about: all of them, except that usage/file asks only about those no given file uses, since a server
- * may leave a given file out of the users of the others. `kinds` are those with ids to ask about.
+ * a user of a file and an image is where a server may count a user twice). Every kind asks about all
+ * of them: "files using one of the given files" (contract 4.3) makes no exception for a given file that
+ * uses another given file. `kinds` are those with ids to ask about.
  */
 async function usedInMaster(t: ConformanceContext): Promise<Discovery> {
   // The fixture does not change during a run: the tests of this file share one discovery (only a complete one).
@@ -119,17 +135,23 @@ async function discover(t: ConformanceContext): Promise<Discovery> {
     }
   }
   const used = [...usedFiles, ...[...images].filter((id) => !usedFiles.includes(id))];
-  for (const id of images) for (const user of (await mustUsage(t, 'file', [id], master)).list ?? []) if (inFixture(scope, 'file', user)) fileUsers.add(user.id as number);
-  const idsFor = { file: used.filter((id) => !fileUsers.has(id)), folder: used, page: used };
+  for (const id of images)
+    for (const user of (await mustUsage(t, 'file', [id], master)).list ?? [])
+      if (inFixture(scope, 'file', user)) fileUsers.add(user.id as number);
+  const idsFor = { file: used, folder: used, page: used };
   return { used, idsFor, kinds: KIND_NAMES.filter((kind) => idsFor[kind].length > 0), scope, fileUsers: [...fileUsers] };
 }
 
 /** A listed object's id and sort key for a `sortby` value (default name), for the slice relation. */
-const keyed = (items: readonly Item[], sortby: string | undefined) => items.map((i) => ({ id: i.id, key: (i as Record<string, unknown>)[sortby ?? 'name'] }));
+const keyed = (items: readonly Item[], sortby: string | undefined) =>
+  items.map((i) => ({ id: i.id, key: (i as Record<string, unknown>)[sortby ?? 'name'] }));
 
 conformance('USE-01', 'usage lists list every user of the given files once and count them all in total', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length) return void t.record([finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning')]);
+  if (!used.length)
+    return void t.record([
+      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
+    ]);
   const findings: Finding[] = [];
   let users = 0;
   for (const kind of kinds) {
@@ -138,47 +160,110 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
     users += list.length;
     // "usage/file, usage/folder, usage/page list the objects using the given files; total counts them before paging"
     const hidden = full.withoutPermission ?? 0;
-    if (full.total !== list.length && full.total !== list.length + hidden) findings.push(finding('USE-01', 'relation', `usage/${kind} lists ${list.length} users (${hidden} without permission) but answers total ${full.total}`, full.exchange));
+    if (full.total !== list.length && full.total !== list.length + hidden)
+      findings.push(
+        finding(
+          'USE-01',
+          'relation',
+          `usage/${kind} lists ${list.length} users (${hidden} without permission) but answers total ${full.total}`,
+          full.exchange,
+        ),
+      );
     const ids = idsOf(list);
-    if (new Set(ids).size !== ids.length) findings.push(finding('USE-01', 'relation', `usage/${kind} lists a user more than once: ${brief(ids)}`, full.exchange));
+    if (new Set(ids).size !== ids.length)
+      findings.push(finding('USE-01', 'relation', `usage/${kind} lists a user more than once: ${brief(ids)}`, full.exchange));
   }
-  if (!users) findings.push(finding('USE-01', 'fixture', `the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`, undefined, 'warning'));
+  if (!users)
+    findings.push(
+      finding(
+        'USE-01',
+        'fixture',
+        `the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`,
+        undefined,
+        'warning',
+      ),
+    );
   t.record(findings);
 });
 
 conformance('USE-01', 'the users of several files are the users of each of them', async (t) => {
   const { used, scope } = await usedInMaster(t);
-  if (!used.length) return void t.record([finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning')]);
+  if (!used.length)
+    return void t.record([
+      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
+    ]);
   const findings: Finding[] = [];
   for (const kind of KIND_NAMES) {
     const fixtureUsers = (answer: UsageAnswer) => (answer.list ?? []).filter((u) => inFixture(scope, kind, u));
     const each = new Set<unknown>();
     for (const id of used) for (const user of fixtureUsers(await mustUsage(t, kind, [id], t.fixture.masterNodeId))) each.add(user.id);
     const all = await mustUsage(t, kind, used, t.fixture.masterNodeId);
-    // "list the objects using one of the given files": the union of each file's users; a given file may be left out as its own kind's user.
-    const { missing, extra } = setDifference([...each].filter((id) => !(kind === 'file' && used.includes(id as number))), idsOf(fixtureUsers(all)));
-    if (missing.length) findings.push(finding('USE-01', 'relation', `usage/${kind} for all ${used.length} used files leaves out ${brief(missing)}, which use one of them when asked one by one`, all.exchange));
+    // "list the objects using one of the given files": the union of each file's users, given files among them.
+    const { missing, extra } = setDifference([...each], idsOf(fixtureUsers(all)));
+    if (missing.length)
+      findings.push(
+        finding(
+          'USE-01',
+          'relation',
+          `usage/${kind} for all ${used.length} used files leaves out ${brief(missing)}, which use one of them when asked one by one`,
+          all.exchange,
+        ),
+      );
     const strangers = extra.filter((id) => !each.has(id));
-    if (strangers.length) findings.push(finding('USE-01', 'relation', `usage/${kind} for all ${used.length} used files lists ${brief(strangers)}, which use none of them when asked one by one`, all.exchange));
+    if (strangers.length)
+      findings.push(
+        finding(
+          'USE-01',
+          'relation',
+          `usage/${kind} for all ${used.length} used files lists ${brief(strangers)}, which use none of them when asked one by one`,
+          all.exchange,
+        ),
+      );
   }
   t.record(findings);
 });
 
 conformance('USE-01', 'total counts every user whatever page of the list is asked for', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length) return void t.record([finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning')]);
+  if (!used.length)
+    return void t.record([
+      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
+    ]);
   const totals: Partial<Record<Kind, number>> = {};
   for (const kind of kinds) totals[kind] = (await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { maxItems: -1 })).total ?? 0;
   const widest = Math.max(0, ...Object.values(totals));
-  if (widest < 2) t.record([finding('USE-01', 'fixture', 'no usage list of the fixture has two users: paging cannot change what total counts', undefined, 'warning')]);
-  await t.property(fc.record({ kind: fc.constantFrom(...kinds), skip: fc.integer({ min: 0, max: widest + 1 }), max: fc.integer({ min: 0, max: widest + 1 }) }), async ({ kind, skip, max }) => {
-    const got = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { skipCount: skip, maxItems: max });
-    // "total counts them before paging"
-    if (got.answer && got.answer.total !== totals[kind]) {
-      return [finding('USE-01', 'relation', `usage/${kind} with skipCount=${skip}&maxItems=${max} answers total ${got.answer.total}; without paging it is ${totals[kind]}`, got.answer.exchange)];
-    }
-    return got.findings;
-  });
+  if (widest < 2)
+    t.record([
+      finding(
+        'USE-01',
+        'fixture',
+        'no usage list of the fixture has two users: paging cannot change what total counts',
+        undefined,
+        'warning',
+      ),
+    ]);
+  await t.property(
+    fc.record({
+      kind: fc.constantFrom(...kinds),
+      skip: fc.integer({ min: 0, max: widest + 1 }),
+      max: fc.integer({ min: 0, max: widest + 1 }),
+    }),
+    async ({ kind, skip, max }) => {
+      const got = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { skipCount: skip, maxItems: max });
+      // "total counts them before paging"
+      if (got.answer && got.answer.total !== totals[kind]) {
+        return [
+          finding(
+            'USE-01',
+            'relation',
+            `usage/${kind} with skipCount=${skip}&maxItems=${max} answers total ${got.answer.total}; without paging it is ${totals[kind]}`,
+            got.answer.exchange,
+          ),
+        ];
+      }
+      return got.findings;
+    },
+  );
 });
 
 conformance('USE-02', 'files=false and folders=false answer the counts without the list', async (t) => {
@@ -191,16 +276,44 @@ conformance('USE-02', 'files=false and folders=false answer the counts without t
     const counted = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { [flag]: false });
     judged ||= (full.list ?? []).length > 0;
     // "files (boolean, true; false returns counts only)"
-    if ((counted.list ?? []).length) findings.push(finding('USE-02', 'relation', `usage/${kind} with ${flag}=false lists ${counted.list!.length} ${flag}; it returns counts only`, counted.exchange));
-    if (counted.total !== full.total) findings.push(finding('USE-02', 'relation', `usage/${kind} with ${flag}=false answers total ${counted.total}; with the list it is ${full.total}`, counted.exchange));
+    if ((counted.list ?? []).length)
+      findings.push(
+        finding(
+          'USE-02',
+          'relation',
+          `usage/${kind} with ${flag}=false lists ${counted.list!.length} ${flag}; it returns counts only`,
+          counted.exchange,
+        ),
+      );
+    if (counted.total !== full.total)
+      findings.push(
+        finding(
+          'USE-02',
+          'relation',
+          `usage/${kind} with ${flag}=false answers total ${counted.total}; with the list it is ${full.total}`,
+          counted.exchange,
+        ),
+      );
   }
-  if (!judged) findings.push(finding('USE-02', 'fixture', 'no used file of the master has a file or folder using it: the flags cannot be told apart', undefined, 'warning'));
+  if (!judged)
+    findings.push(
+      finding(
+        'USE-02',
+        'fixture',
+        'no used file of the master has a file or folder using it: the flags cannot be told apart',
+        undefined,
+        'warning',
+      ),
+    );
   t.record(findings);
 });
 
 conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorder', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length) return void t.record([finding('USE-03', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning')]);
+  if (!used.length)
+    return void t.record([
+      finding('USE-03', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
+    ]);
   const order = fc.record({
     kind: fc.constantFrom(...kinds),
     sortby: fc.constantFrom(undefined, 'name', 'cdate', 'edate'),
@@ -217,16 +330,34 @@ conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorde
     const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
     const keys = keyed(all, sortby).map((k) => k.key);
     const asked = `sortby=${sortby ?? '(default name)'}&sortorder=${sortorder ?? '(default asc)'}`;
-    if (!valuesOrdered(keys, dir)) return [finding('USE-03', 'relation', `usage/${kind} with ${asked} is not in ${dir === 'asc' ? 'ascending' : 'descending'} order: ${brief(keys)}`, full.answer.exchange)];
+    if (!valuesOrdered(keys, dir))
+      return [
+        finding(
+          'USE-03',
+          'relation',
+          `usage/${kind} with ${asked} is not in ${dir === 'asc' ? 'ascending' : 'descending'} order: ${brief(keys)}`,
+          full.answer.exchange,
+        ),
+      ];
     const page = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, skipCount: skip, maxItems: max });
     if (!page.answer) return page.findings;
     const items = page.answer.list ?? [];
     // Group L: "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list"
     const wrong = sliceDisagreement(keyed(all, sortby), keyed(items, sortby), skip, max);
-    if (wrong) return [finding('USE-03', 'relation', `usage/${kind} with ${asked}&skipCount=${skip}&maxItems=${max}: ${wrong}`, page.answer.exchange)];
+    if (wrong)
+      return [
+        finding('USE-03', 'relation', `usage/${kind} with ${asked}&skipCount=${skip}&maxItems=${max}: ${wrong}`, page.answer.exchange),
+      ];
     const more = legacyPage(all, skip, max).length + Math.max(0, skip) < all.length;
     if (page.answer.hasMoreItems !== undefined && page.answer.hasMoreItems !== more) {
-      return [finding('USE-03', 'relation', `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ${all.length} users in all, so ${more}`, page.answer.exchange)];
+      return [
+        finding(
+          'USE-03',
+          'relation',
+          `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ${all.length} users in all, so ${more}`,
+          page.answer.exchange,
+        ),
+      ];
     }
     return [];
   });
@@ -243,7 +374,9 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     if (!refs.pages.length && !refs.files.length && !refs.images.length) continue;
     judged++;
     // "objects linked directly or indirectly by the given files ... Direct dependencies are the members pages, files, images."
-    const got = await t.call('file.usage.syncableObjects', { query: { ids: [id], srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId } });
+    const got = await t.call('file.usage.syncableObjects', {
+      query: { ids: [id], srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId },
+    });
     if (!got.body) continue;
     const body = got.body;
     const lists: [string, number[], unknown[] | undefined, number | undefined, number | undefined][] = [
@@ -254,20 +387,45 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     for (const [member, expected, listed, total, hidden] of lists) {
       const ids = idsOf((listed ?? []) as { id?: unknown }[]);
       const { missing } = setDifference(expected, ids);
-      if (missing.length) findings.push(finding('USE-04', 'relation', `file ${id} refers to ${member} ${brief(missing)} in its tags, but syncableObjects does not list them in ${member} (listed: ${brief(ids)})`, got.exchange));
+      if (missing.length)
+        findings.push(
+          finding(
+            'USE-04',
+            'relation',
+            `file ${id} refers to ${member} ${brief(missing)} in its tags, but syncableObjects does not list them in ${member} (listed: ${brief(ids)})`,
+            got.exchange,
+          ),
+        );
       // "with totals": a total counts at least the listed objects, and exactly them when none is hidden for lack of permission.
       if (total !== undefined && (total < ids.length || ((hidden ?? 0) === 0 && total !== ids.length))) {
-        findings.push(finding('USE-04', 'relation', `syncableObjects lists ${ids.length} ${member} (${hidden ?? 0} without permission) but answers ${member}Total ${total}`, got.exchange));
+        findings.push(
+          finding(
+            'USE-04',
+            'relation',
+            `syncableObjects lists ${ids.length} ${member} (${hidden ?? 0} without permission) but answers ${member}Total ${total}`,
+            got.exchange,
+          ),
+        );
       }
     }
   }
-  if (!judged) findings.push(finding('USE-04', 'fixture', 'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged', undefined, 'warning'));
+  if (!judged)
+    findings.push(
+      finding(
+        'USE-04',
+        'fixture',
+        'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged',
+        undefined,
+        'warning',
+      ),
+    );
   t.record(findings);
 });
 
 conformance('USE-05', 'used=true and used=false partition the files, and unused files have no users', async (t) => {
   const views: [string, number, number][] = [['master', t.fixture.masterRootFolderId, t.fixture.masterNodeId]];
-  if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId) views.push(['channel', t.fixture.channelRootFolderId, t.fixture.channelNodeId]);
+  if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId)
+    views.push(['channel', t.fixture.channelRootFolderId, t.fixture.channelNodeId]);
   const findings: Finding[] = [];
   for (const [label, root, nodeId] of views) {
     const scope = (await fixtureTree(t, root, nodeId)).ids;
@@ -278,17 +436,44 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
     const [all, yes, no] = [await listed({}), await listed({ used: true }), await listed({ used: false })];
     // "used (boolean; true only used files, false only unused)": the two filters split the unfiltered list.
     const both = idsOf(yes.files).filter((id) => idsOf(no.files).includes(id));
-    if (both.length) findings.push(finding('USE-05', 'relation', `in the ${label} view, files ${brief(both)} are listed by used=true and by used=false`, no.exchange));
+    if (both.length)
+      findings.push(
+        finding('USE-05', 'relation', `in the ${label} view, files ${brief(both)} are listed by used=true and by used=false`, no.exchange),
+      );
     const { missing, extra } = setDifference(idsOf(all.files), [...idsOf(yes.files), ...idsOf(no.files)]);
-    if (missing.length) findings.push(finding('USE-05', 'relation', `in the ${label} view, files ${brief(missing)} are listed without the filter but by neither used=true nor used=false`, no.exchange));
-    if (extra.length) findings.push(finding('USE-05', 'relation', `in the ${label} view, used=true or used=false list files ${brief(extra)} that the unfiltered listing does not hold`, yes.exchange));
+    if (missing.length)
+      findings.push(
+        finding(
+          'USE-05',
+          'relation',
+          `in the ${label} view, files ${brief(missing)} are listed without the filter but by neither used=true nor used=false`,
+          no.exchange,
+        ),
+      );
+    if (extra.length)
+      findings.push(
+        finding(
+          'USE-05',
+          'relation',
+          `in the ${label} view, used=true or used=false list files ${brief(extra)} that the unfiltered listing does not hold`,
+          yes.exchange,
+        ),
+      );
     // An unused file has no users: no usage list names a user of any of them.
     for (const ids of chunks(idsOf(no.files), 50)) {
       for (const kind of KIND_NAMES) {
         const got = await usage(t, kind, ids, nodeId, { maxItems: -1 });
         findings.push(...got.findings);
         const users = (got.answer?.list ?? []).filter((u) => inFixture(scope, kind, u));
-        if (users.length) findings.push(finding('USE-05', 'relation', `in the ${label} view, usage/${kind} names users ${brief(idsOf(users))} of files that used=false lists as unused`, got.answer!.exchange));
+        if (users.length)
+          findings.push(
+            finding(
+              'USE-05',
+              'relation',
+              `in the ${label} view, usage/${kind} names users ${brief(idsOf(users))} of files that used=false lists as unused`,
+              got.answer!.exchange,
+            ),
+          );
       }
     }
   }
@@ -300,7 +485,9 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   const master = t.fixture.masterNodeId;
   const root = t.fixture.masterRootFolderId;
   if (!t.config.target.features.includes('multichannelling') || channel === undefined) {
-    return void t.record([finding('USE-05', 'fixture', 'the target declares no channel: the channel scope of used cannot be judged', undefined, 'warning')]);
+    return void t.record([
+      finding('USE-05', 'fixture', 'the target declares no channel: the channel scope of used cannot be judged', undefined, 'warning'),
+    ]);
   }
   const findings: Finding[] = [];
   const scope = (await fixtureTree(t, root, master)).ids;
@@ -312,17 +499,29 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   const usedHere = await listed({ nodeId: master, used: true });
   const usedWithChannel = await listed({ nodeId: master, used: true, usedIn: [channel] });
   const channelScope = (await fixtureTree(t, t.fixture.channelRootFolderId ?? root, channel)).ids;
-  const usedInChannel = (await treeFiles(t, t.fixture.channelRootFolderId ?? root, { nodeId: channel, used: true })).files.filter((f) => inFixture(channelScope, 'file', f));
+  const usedInChannel = (await treeFiles(t, t.fixture.channelRootFolderId ?? root, { nodeId: channel, used: true })).files.filter((f) =>
+    inFixture(channelScope, 'file', f),
+  );
   // "usedIn (int, multivalued; channel IDs extending used)": a file used in the channel is used once the channel is added.
   const extended = new Set(idsOf(usedWithChannel.files));
   const notExtended = idsOf(usedInChannel).filter((id) => inMaster.has(id) && !extended.has(id));
-  if (notExtended.length) findings.push(finding('USE-05', 'relation', `files ${brief(notExtended)} are used in channel ${channel} but used=true&usedIn=${channel} in the master leaves them out`, usedWithChannel.exchange));
+  if (notExtended.length)
+    findings.push(
+      finding(
+        'USE-05',
+        'relation',
+        `files ${brief(notExtended)} are used in channel ${channel} but used=true&usedIn=${channel} in the master leaves them out`,
+        usedWithChannel.exchange,
+      ),
+    );
   // "without usedIn only the current channel is checked": a file used in the master has a user there.
   let templates: Set<number> | undefined;
   for (const id of idsOf(usedHere.files)) {
     const counts = await Promise.all(KIND_NAMES.map(async (kind) => (await mustUsage(t, kind, [id], master)).list?.length ?? 0));
     if (counts.some((n) => n > 0)) continue;
-    const elsewhere = await Promise.all(KIND_NAMES.map(async (kind) => ({ kind, users: (await mustUsage(t, kind, [id], channel)).list ?? [] })));
+    const elsewhere = await Promise.all(
+      KIND_NAMES.map(async (kind) => ({ kind, users: (await mustUsage(t, kind, [id], channel)).list ?? [] })),
+    );
     const channelUsers = elsewhere.filter((e) => e.users.length);
     if (!channelUsers.length) continue;
     // Templates also use files (no usage list shows them): a file a master template refers to is used in the master.
@@ -330,7 +529,14 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
     if (!templates) return void t.record(findings);
     if (templates.has(id)) continue;
     const shown = channelUsers.map((e) => `usage/${e.kind} ${brief(idsOf(e.users))}`).join(', ');
-    findings.push(finding('USE-05', 'relation', `file ${id} is listed by used=true in the master, but no object of the master uses it (no usage list names a user with nodeId=${master}, no template refers to it); only channel ${channel} does (${shown})`, usedHere.exchange));
+    findings.push(
+      finding(
+        'USE-05',
+        'relation',
+        `file ${id} is listed by used=true in the master, but no object of the master uses it (no usage list names a user with nodeId=${master}, no template refers to it); only channel ${channel} does (${shown})`,
+        usedHere.exchange,
+      ),
+    );
   }
   t.record(findings);
 });
@@ -339,7 +545,17 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
 async function templateReferences(t: ConformanceContext, root: number): Promise<Set<number> | undefined> {
   const got = await attempt(t, 'folder.getTemplates', { path: { folderId: root }, query: { recursive: true, maxItems: -1 } });
   if (!got.body) {
-    t.record(got.findings.map((f) => finding(f.requirement, f.check, `${f.message}; without the templates a file used only by a template cannot be told from a file used only in a channel`, f.exchange, 'warning')));
+    t.record(
+      got.findings.map((f) =>
+        finding(
+          f.requirement,
+          f.check,
+          `${f.message}; without the templates a file used only by a template cannot be told from a file used only in a channel`,
+          f.exchange,
+          'warning',
+        ),
+      ),
+    );
     return undefined;
   }
   const out = new Set<number>();

@@ -12,7 +12,15 @@ import { createFolderStep, deleteFolderStep, uploadFileStep } from '../../harnes
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { FolderObjectCountResponse, Item } from '../../schemas/types.ts';
-import { deleteInfoProblems, deletionMarks, expectedIds, isMarkedDeleted, marksDeletion, type ListingModel, type WastebinMode } from './deletion.ts';
+import {
+  deleteInfoProblems,
+  deletionMarks,
+  expectedIds,
+  isMarkedDeleted,
+  marksDeletion,
+  type ListingModel,
+  type WastebinMode,
+} from './deletion.ts';
 
 /** One listing operation that takes `wastebin`, listing the folders or the files of a folder. */
 interface Probe {
@@ -24,11 +32,36 @@ interface Probe {
 }
 
 const PROBES: Probe[] = [
-  { op: 'folder.getFolders', kind: 'folders', member: 'folders', spec: (id, recursive, wastebin) => ({ path: { id }, query: { recursive, wastebin } }) },
-  { op: 'folder.getFolders.post', kind: 'folders', member: 'folders', spec: (id, recursive, wastebin) => ({ json: { id: String(id), recursive, ...(wastebin === undefined ? {} : { wastebin }) } }) },
-  { op: 'folder.list', kind: 'folders', member: 'items', spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }) },
-  { op: 'folder.getFiles', kind: 'files', member: 'files', spec: (folderId, recursive, wastebin) => ({ path: { folderId }, query: { recursive, wastebin } }) },
-  { op: 'file.list', kind: 'files', member: 'items', spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }) },
+  {
+    op: 'folder.getFolders',
+    kind: 'folders',
+    member: 'folders',
+    spec: (id, recursive, wastebin) => ({ path: { id }, query: { recursive, wastebin } }),
+  },
+  {
+    op: 'folder.getFolders.post',
+    kind: 'folders',
+    member: 'folders',
+    spec: (id, recursive, wastebin) => ({ json: { id: String(id), recursive, ...(wastebin === undefined ? {} : { wastebin }) } }),
+  },
+  {
+    op: 'folder.list',
+    kind: 'folders',
+    member: 'items',
+    spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }),
+  },
+  {
+    op: 'folder.getFiles',
+    kind: 'files',
+    member: 'files',
+    spec: (folderId, recursive, wastebin) => ({ path: { folderId }, query: { recursive, wastebin } }),
+  },
+  {
+    op: 'file.list',
+    kind: 'files',
+    member: 'items',
+    spec: (id, recursive, wastebin) => ({ query: { folderId: String(id), recursive, wastebin } }),
+  },
 ];
 
 /** The list a probe's answer holds. */
@@ -38,7 +71,13 @@ function itemsOf(probe: Probe, body: unknown): Item[] | undefined {
 }
 
 /** Lists a folder with a probe, relying on the call to succeed. */
-async function list(t: ConformanceContext, probe: Probe, folder: number, recursive: boolean, wastebin: string | undefined): Promise<{ exchange: Exchange; items: Item[] | undefined }> {
+async function list(
+  t: ConformanceContext,
+  probe: Probe,
+  folder: number,
+  recursive: boolean,
+  wastebin: string | undefined,
+): Promise<{ exchange: Exchange; items: Item[] | undefined }> {
   const r = await t.call(probe.op, probe.spec(folder, recursive, wastebin));
   return { exchange: r.exchange, items: r.body && itemsOf(probe, r.body) };
 }
@@ -77,7 +116,10 @@ async function deletedWorld(t: ConformanceContext): Promise<DeletedWorld> {
     names,
     model: {
       folders: { flat: { live: [live.id!], deleted: [gone.id!] }, recursive: { live: [live.id!], deleted: [gone.id!, inner.id!] } },
-      files: { flat: { live: [topFile.id!], deleted: [] }, recursive: { live: [topFile.id!, liveFile.id!], deleted: [goneFile.id!, innerFile.id!] } },
+      files: {
+        flat: { live: [topFile.id!], deleted: [] },
+        recursive: { live: [topFile.id!, liveFile.id!], deleted: [goneFile.id!, innerFile.id!] },
+      },
     },
   };
 }
@@ -87,15 +129,34 @@ function describeQuery(op: string, recursive: boolean, wastebin: string | undefi
 }
 
 /** A finding when a listing does not hold exactly the expected ids (names added for the reader). */
-function compareIds(requirement: string, what: string, got: number[], expected: number[], names: Map<number, string>, exchange: Exchange): Finding[] {
+function compareIds(
+  requirement: string,
+  what: string,
+  got: number[],
+  expected: number[],
+  names: Map<number, string>,
+  exchange: Exchange,
+): Finding[] {
   if (sameMultiset(got, expected)) return [];
   const { missing, extra } = setDifference(expected, got);
   const named = (ids: number[]) => brief(ids.map((id) => (names.has(id) ? `${id} ${names.get(id)}` : id)));
-  return [finding(requirement, 'model', `${what}: expected ${named(expected)}, got ${named(got)} (missing ${named(missing)}, unexpected ${named(extra)})`, exchange)];
+  return [
+    finding(
+      requirement,
+      'model',
+      `${what}: expected ${named(expected)}, got ${named(got)} (missing ${named(missing)}, unexpected ${named(extra)})`,
+      exchange,
+    ),
+  ];
 }
 
 /** Lists every probe in both depths under one wastebin value and compares with the model's prediction for `mode`. */
-async function checkListings(t: ConformanceContext, world: DeletedWorld, wastebin: string | undefined, mode: WastebinMode): Promise<{ items: Item[]; probe: Probe; exchange: Exchange }[]> {
+async function checkListings(
+  t: ConformanceContext,
+  world: DeletedWorld,
+  wastebin: string | undefined,
+  mode: WastebinMode,
+): Promise<{ items: Item[]; probe: Probe; exchange: Exchange }[]> {
   const answers: { items: Item[]; probe: Probe; exchange: Exchange }[] = [];
   for (const probe of PROBES) {
     for (const recursive of [false, true]) {
@@ -115,13 +176,31 @@ conformance('WST-01', 'a deleted folder and its content are absent from every li
   for (const wastebin of [undefined, 'exclude']) await checkListings(t, world, wastebin, 'exclude');
   // findFiles takes no wastebin: its listing is a default one ("recursive (boolean, true)").
   const found = await t.call('folder.findFiles', { query: { folderId: world.top, query: 'wst-', maxItems: -1 } });
-  if (found.body) t.record(compareIds(t.requirement, 'findFiles query=wst- from the test folder', idsOf(found.body.files), world.model.files.recursive.live, world.names, found.exchange));
+  if (found.body)
+    t.record(
+      compareIds(
+        t.requirement,
+        'findFiles query=wst- from the test folder',
+        idsOf(found.body.files),
+        world.model.files.recursive.live,
+        world.names,
+        found.exchange,
+      ),
+    );
   // The fixture's own deleted pages: no default listing may show a record marked deleted.
   if (t.config.target.features.includes('pages') && t.fixture.pagesFolderId !== undefined) {
     for (const recursive of [false, true]) {
       const r = await t.call('folder.getPages', { path: { id: t.fixture.pagesFolderId }, query: { recursive } });
       const marked = (r.body?.pages ?? []).filter(isMarkedDeleted);
-      if (marked.length) t.record([finding('WST-01', 'wastebin', `getPages recursive=${recursive} without wastebin lists pages marked deleted: ${brief(marked.map((p) => `${p.id} ${p.name}`))}`, r.exchange)]);
+      if (marked.length)
+        t.record([
+          finding(
+            'WST-01',
+            'wastebin',
+            `getPages recursive=${recursive} without wastebin lists pages marked deleted: ${brief(marked.map((p) => `${p.id} ${p.name}`))}`,
+            r.exchange,
+          ),
+        ]);
     }
   }
 });
@@ -137,7 +216,9 @@ conformance('WST-02', 'wastebin=include lists live and deleted items, deleted on
       const problems: string[] = [];
       if (id === world.deleted) {
         // "deleted ones carry `deleted` with `at` and `by`": the folder the test deleted itself.
-        problems.push(...(item.deleted === undefined ? ['carries no deleted member'] : deleteInfoProblems(item.deleted).map((p) => `deleted ${p}`)));
+        problems.push(
+          ...(item.deleted === undefined ? ['carries no deleted member'] : deleteInfoProblems(item.deleted).map((p) => `deleted ${p}`)),
+        );
       } else if (world.inside.includes(id)) {
         // Contract 3: inside a deleted folder an item is deleted by a deleted or folderDeleted DeleteInfo.
         if (!isMarkedDeleted(item)) problems.push('lies in the deleted folder but carries no deletion information');
@@ -157,46 +238,106 @@ conformance('WST-03', 'wastebin=only lists exactly the deleted folders and files
 });
 
 /** The item ids of a listing the fixture answers, under a wastebin mode. */
-type FixtureListing = (t: ConformanceContext, recursive: boolean, wastebin: WastebinMode) => Promise<{ exchange: Exchange; items: Item[] | undefined }>;
+type FixtureListing = (
+  t: ConformanceContext,
+  recursive: boolean,
+  wastebin: WastebinMode,
+) => Promise<{ exchange: Exchange; items: Item[] | undefined }>;
 
 conformance('WST-03', 'wastebin=only and exclude partition the include listing of the fixture', async (t) => {
   const f = t.fixture;
   const features = t.config.target.features;
   // The fixture root's direct children only: the run's sandbox (below the sandbox parent) changes meanwhile.
   const listings: [string, FixtureListing, boolean[]][] = [
-    ['getFolders of the master root', async (t, _r, wastebin) => { const r = await t.call('folder.getFolders', { path: { id: f.masterRootFolderId }, query: { wastebin } }); return { exchange: r.exchange, items: r.body?.folders }; }, [false]],
-    ['getFiles of the master root', async (t, _r, wastebin) => { const r = await t.call('folder.getFiles', { path: { folderId: f.masterRootFolderId }, query: { wastebin } }); return { exchange: r.exchange, items: r.body?.files }; }, [false]],
+    [
+      'getFolders of the master root',
+      async (t, _r, wastebin) => {
+        const r = await t.call('folder.getFolders', { path: { id: f.masterRootFolderId }, query: { wastebin } });
+        return { exchange: r.exchange, items: r.body?.folders };
+      },
+      [false],
+    ],
+    [
+      'getFiles of the master root',
+      async (t, _r, wastebin) => {
+        const r = await t.call('folder.getFiles', { path: { folderId: f.masterRootFolderId }, query: { wastebin } });
+        return { exchange: r.exchange, items: r.body?.files };
+      },
+      [false],
+    ],
   ];
   if (features.includes('pages') && f.pagesFolderId !== undefined) {
     const id = f.pagesFolderId;
-    listings.push(['getPages of the pages folder', async (t, recursive, wastebin) => { const r = await t.call('folder.getPages', { path: { id }, query: { recursive, wastebin } }); return { exchange: r.exchange, items: r.body?.pages }; }, [false, true]]);
+    listings.push([
+      'getPages of the pages folder',
+      async (t, recursive, wastebin) => {
+        const r = await t.call('folder.getPages', { path: { id }, query: { recursive, wastebin } });
+        return { exchange: r.exchange, items: r.body?.pages };
+      },
+      [false, true],
+    ]);
   }
   if (features.includes('templates') && f.templatesFolderId !== undefined) {
     const id = f.templatesFolderId;
-    listings.push(['getTemplates of the templates folder', async (t, recursive, wastebin) => { const r = await t.call('folder.getTemplates', { path: { folderId: id }, query: { recursive, wastebin } }); return { exchange: r.exchange, items: r.body?.templates as Item[] | undefined }; }, [false, true]]);
+    listings.push([
+      'getTemplates of the templates folder',
+      async (t, recursive, wastebin) => {
+        const r = await t.call('folder.getTemplates', { path: { folderId: id }, query: { recursive, wastebin } });
+        return { exchange: r.exchange, items: r.body?.templates as Item[] | undefined };
+      },
+      [false, true],
+    ]);
   }
   for (const [what, listing, depths] of listings) {
     for (const recursive of depths) {
-      const [include, exclude, only] = await Promise.all([listing(t, recursive, 'include'), listing(t, recursive, 'exclude'), listing(t, recursive, 'only')]);
+      const [include, exclude, only] = await Promise.all([
+        listing(t, recursive, 'include'),
+        listing(t, recursive, 'exclude'),
+        listing(t, recursive, 'only'),
+      ]);
       if (!include.items || !exclude.items || !only.items) continue;
       const label = `${what}${depths.length > 1 ? ` recursive=${recursive}` : ''}`;
       // "lists exactly the deleted items": every record of `only` is marked deleted ...
       const live = only.items.filter((i) => !isMarkedDeleted(i));
-      if (live.length) t.record([finding('WST-03', 'wastebin', `${label} wastebin=only lists items not marked deleted: ${brief(live.map((i) => `${i.id} ${i.name}`))}`, only.exchange)]);
+      if (live.length)
+        t.record([
+          finding(
+            'WST-03',
+            'wastebin',
+            `${label} wastebin=only lists items not marked deleted: ${brief(live.map((i) => `${i.id} ${i.name}`))}`,
+            only.exchange,
+          ),
+        ]);
       // ... and include (deleted and live) is exactly exclude (live) plus only (deleted).
       const union = [...idsOf(exclude.items), ...idsOf(only.items)];
       if (!sameMultiset(idsOf(include.items), union)) {
         const { missing, extra } = setDifference(union, idsOf(include.items));
-        t.record([finding('WST-03', 'partition', `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`, include.exchange)]);
+        t.record([
+          finding(
+            'WST-03',
+            'partition',
+            `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`,
+            include.exchange,
+          ),
+        ]);
       }
     }
   }
 });
 
 /** The counters the model predicts for the test folder; pages and images: the test creates none. */
-function predictedCounts(world: DeletedWorld, recursive: boolean, mode: WastebinMode): Record<'folders' | 'files' | 'pages' | 'images', number> {
+function predictedCounts(
+  world: DeletedWorld,
+  recursive: boolean,
+  mode: WastebinMode,
+): Record<'folders' | 'files' | 'pages' | 'images', number> {
   const depth = recursive ? 'recursive' : 'flat';
-  return { folders: expectedIds(world.model.folders[depth], mode).length, files: expectedIds(world.model.files[depth], mode).length, pages: 0, images: 0 };
+  return {
+    folders: expectedIds(world.model.folders[depth], mode).length,
+    files: expectedIds(world.model.files[depth], mode).length,
+    pages: 0,
+    images: 0,
+  };
 }
 
 /** Counts the test folder under a wastebin value and compares with the model's counters for `mode`. */
@@ -205,10 +346,21 @@ async function checkCounts(t: ConformanceContext, world: DeletedWorld, wastebin:
     const r = await t.call('folder.count', { path: { id: world.top }, query: { recursive, wastebin } });
     if (!r.body) continue;
     const expected = predictedCounts(world, recursive, mode);
-    const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => r.body![k as keyof FolderObjectCountResponse] !== expected[k]);
+    const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter(
+      (k) => r.body![k as keyof FolderObjectCountResponse] !== expected[k],
+    );
     if (wrong.length) {
-      const shown = wrong.map((k) => `${k} ${JSON.stringify(r.body![k as keyof FolderObjectCountResponse])} (expected ${expected[k]})`).join(', ');
-      t.record([finding(t.requirement, 'model', `${describeQuery('count', recursive, wastebin)} after deleting one sub-folder: ${shown}`, r.exchange)]);
+      const shown = wrong
+        .map((k) => `${k} ${JSON.stringify(r.body![k as keyof FolderObjectCountResponse])} (expected ${expected[k]})`)
+        .join(', ');
+      t.record([
+        finding(
+          t.requirement,
+          'model',
+          `${describeQuery('count', recursive, wastebin)} after deleting one sub-folder: ${shown}`,
+          r.exchange,
+        ),
+      ]);
     }
   }
 }
@@ -235,14 +387,44 @@ conformance('WST-05', 'items inside a deleted folder listed with include carry f
       // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing folder").
       if (world.inside.includes(id)) {
         const at = item.folderDeleted?.at;
-        if (!marksDeletion(item.folderDeleted)) t.record([finding('WST-05', 'folderDeleted', `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange)]);
-        else if (typeof at !== 'number' || !Number.isInteger(at)) t.record([finding('WST-05', 'folderDeleted', `${what} carries folderDeleted without an integer at: ${JSON.stringify(item.folderDeleted)}`, exchange)]);
+        if (!marksDeletion(item.folderDeleted))
+          t.record([
+            finding(
+              'WST-05',
+              'folderDeleted',
+              `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`,
+              exchange,
+            ),
+          ]);
+        else if (typeof at !== 'number' || !Number.isInteger(at))
+          t.record([
+            finding(
+              'WST-05',
+              'folderDeleted',
+              `${what} carries folderDeleted without an integer at: ${JSON.stringify(item.folderDeleted)}`,
+              exchange,
+            ),
+          ]);
       } else if (marksDeletion(item.folderDeleted)) {
-        t.record([finding('WST-05', 'folderDeleted', `${what} does not lie in a deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`, exchange)]);
+        t.record([
+          finding(
+            'WST-05',
+            'folderDeleted',
+            `${what} does not lie in a deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`,
+            exchange,
+          ),
+        ]);
       }
     }
     if (items && !idsOf(items).some((id) => world.inside.includes(id))) {
-      t.record([finding('WST-05', 'model', `${probe.op} recursive=true wastebin=include lists none of the ${probe.kind} inside the deleted folder`, exchange)]);
+      t.record([
+        finding(
+          'WST-05',
+          'model',
+          `${probe.op} recursive=true wastebin=include lists none of the ${probe.kind} inside the deleted folder`,
+          exchange,
+        ),
+      ]);
     }
   }
 });
@@ -250,7 +432,10 @@ conformance('WST-05', 'items inside a deleted folder listed with include carry f
 /** Strings that are not one of the three wastebin values in any spelling. */
 function unknownWastebin(): fc.Arbitrary<string> {
   return fc
-    .oneof(fc.constantFrom('all', 'none', 'true', 'false', '1', '0', 'deleted', 'wastebin', 'excluded', 'onlyDeleted', '*', '%', 'include,only'), fc.string({ maxLength: 12 }))
+    .oneof(
+      fc.constantFrom('all', 'none', 'true', 'false', '1', '0', 'deleted', 'wastebin', 'excluded', 'onlyDeleted', '*', '%', 'include,only'),
+      fc.string({ maxLength: 12 }),
+    )
     .filter((v) => !['exclude', 'include', 'only'].includes(v.trim().toLowerCase()));
 }
 
@@ -269,7 +454,16 @@ conformance('WST-06', 'an unknown wastebin value is refused or answered as exclu
       }
       const items = itemsOf(probe, exchange.response!.json);
       const expected = expectedIds(world.model[probe.kind].recursive, 'exclude');
-      findings.push(...compareIds('WST-06', `${describeQuery(probe.op, true, value)} was served, so it must answer as exclude`, idsOf(items), expected, world.names, exchange));
+      findings.push(
+        ...compareIds(
+          'WST-06',
+          `${describeQuery(probe.op, true, value)} was served, so it must answer as exclude`,
+          idsOf(items),
+          expected,
+          world.names,
+          exchange,
+        ),
+      );
     }
     const { exchange: counted } = await t.try('folder.count', { path: { id: world.top }, query: { recursive: true, wastebin: value } });
     const handled = checkHandled(counted, 'WST-06');
@@ -278,7 +472,14 @@ conformance('WST-06', 'an unknown wastebin value is refused or answered as exclu
       const body = counted.response!.json as FolderObjectCountResponse;
       const expected = predictedCounts(world, true, 'exclude');
       if (body.folders !== expected.folders || body.files !== expected.files) {
-        findings.push(finding('WST-06', 'model', `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`, counted));
+        findings.push(
+          finding(
+            'WST-06',
+            'model',
+            `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`,
+            counted,
+          ),
+        );
       }
     }
     return findings;

@@ -19,18 +19,53 @@ const target = (over: Record<string, unknown>) => ({ baseUrl: 'http://127.0.0.1:
 const wrongTypeTarget = file('target.json', target({ fixture: { ...fixture, masterNodeId: '1' } }));
 const unknownFeature = file('feature.json', target({ features: ['wastebin', 'teleport'] }));
 const missingChannel = file('channel.json', target({ features: ['multichannelling'] }));
-const wrongTypeExpectations = file('expectations.json', { 'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'r', until: 20270101 } });
+const wrongTypeExpectations = file('expectations.json', {
+  'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'r', until: 20270101 },
+});
 const wrongTypeFixture = file('fixture.json', { ...defaultDataset(), requesterId: 'admin' });
-const wrongTypeBaseline = file('baseline.json', { tool: { name: 'cms-conformance', version: '0.1.0' }, target: { baseUrl: 'http://x', features: [], embedded: true }, seed: 1, runs: 1, startedAt: '2026-03-01T10:00:00.000Z', durationMs: 1, summary: { total: 0, passed: 0, failed: 0, skipped: 0, warnings: 0, byFamily: {}, skipReasons: {} }, tests: 'none' });
+const wrongTypeBaseline = file('baseline.json', {
+  tool: { name: 'cms-conformance', version: '0.1.0' },
+  target: { baseUrl: 'http://x', features: [], embedded: true },
+  seed: 1,
+  runs: 1,
+  startedAt: '2026-03-01T10:00:00.000Z',
+  durationMs: 1,
+  summary: { total: 0, passed: 0, failed: 0, skipped: 0, warnings: 0, byFamily: {}, skipReasons: {} },
+  tests: 'none',
+});
 
 describe('bad input files', () => {
   it.each([
-    ['a target file with a member of the wrong type', ['run', '--target', wrongTypeTarget], `${wrongTypeTarget}: /fixture/masterNodeId must be integer, got "1"`],
-    ['a target file with an unknown feature', ['run', '--target', unknownFeature, '--dry-run'], `${unknownFeature}: /features/1 must be one of multichannelling, wastebin, pages, templates, sourceUrl, auth, got "teleport"`],
-    ['a target file lacking the fixture ids of a feature', ['clean', '--target', missingChannel], `${missingChannel}: /fixture/channelNodeId is missing: feature "multichannelling" needs it`],
-    ['an expectation file with a member of the wrong type', ['run', '--expectations', wrongTypeExpectations], `${wrongTypeExpectations}: /PAG-01 without pageSize every item comes back/until must be a date YYYY-MM-DD, got 20270101`],
-    ['a fixture file with a member of the wrong type', ['serve', '--port', '0', '--fixture', wrongTypeFixture], `fixture ${wrongTypeFixture}: /requesterId must be integer, got "admin"`],
-    ['a baseline with a member of the wrong type', ['run', '--baseline', wrongTypeBaseline], `${wrongTypeBaseline}: /tests must be array, got "none"`],
+    [
+      'a target file with a member of the wrong type',
+      ['run', '--target', wrongTypeTarget],
+      `${wrongTypeTarget}: /fixture/masterNodeId must be integer, got "1"`,
+    ],
+    [
+      'a target file with an unknown feature',
+      ['run', '--target', unknownFeature, '--dry-run'],
+      `${unknownFeature}: /features/1 must be one of multichannelling, wastebin, pages, templates, sourceUrl, auth, got "teleport"`,
+    ],
+    [
+      'a target file lacking the fixture ids of a feature',
+      ['clean', '--target', missingChannel],
+      `${missingChannel}: /fixture/channelNodeId is missing: feature "multichannelling" needs it`,
+    ],
+    [
+      'an expectation file with a member of the wrong type',
+      ['run', '--expectations', wrongTypeExpectations],
+      `${wrongTypeExpectations}: /PAG-01 without pageSize every item comes back/until must be a date YYYY-MM-DD, got 20270101`,
+    ],
+    [
+      'a fixture file with a member of the wrong type',
+      ['serve', '--port', '0', '--fixture', wrongTypeFixture],
+      `fixture ${wrongTypeFixture}: /requesterId must be integer, got "admin"`,
+    ],
+    [
+      'a baseline with a member of the wrong type',
+      ['run', '--baseline', wrongTypeBaseline],
+      `${wrongTypeBaseline}: /tests must be array, got "none"`,
+    ],
   ])('%s: exit 2 and one line naming the member', async (_what, args, message) => {
     const r = await cli(...args);
     expect(r.code).toBe(2);

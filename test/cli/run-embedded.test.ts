@@ -35,7 +35,8 @@ describe('the embedded reference server', () => {
     expect(results.tests.length).toBeGreaterThan(0);
     expect(results.tests.filter((t) => t.status !== 'passed')).toEqual([]);
     expect(r.stdout + r.stderr).not.toMatch(TOKEN_LIKE);
-    for (const report of ['results.json', 'junit.xml', 'report.html', 'summary.md']) expect(readFileSync(join(out, report), 'utf8')).not.toMatch(TOKEN_LIKE);
+    for (const report of ['results.json', 'junit.xml', 'report.html', 'summary.md'])
+      expect(readFileSync(join(out, report), 'utf8')).not.toMatch(TOKEN_LIKE);
   });
 
   it('says in --dry-run that it declares every feature and skips nothing', async () => {

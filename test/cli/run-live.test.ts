@@ -26,7 +26,10 @@ function targetFileOf(s: ReferenceServer, name: string): string {
 }
 
 /** Runs the CLI, optionally sending a signal once a line of its output matches. */
-function runCli(args: string[], signalWhen?: { pattern: RegExp; signal: NodeJS.Signals }): Promise<{ code: number | null; output: string }> {
+function runCli(
+  args: string[],
+  signalWhen?: { pattern: RegExp; signal: NodeJS.Signals },
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -48,13 +51,18 @@ async function sandboxes(s: ReferenceServer): Promise<string[]> {
   const transport = new Transport(s.target);
   const ex = await transport.send({ method: 'GET', path: `/folder/getFolders/${s.target.fixture.sandboxParentFolderId}` });
   await transport.close();
-  return ((ex.response?.json as { folders?: { name?: string }[] }).folders ?? []).map((f) => f.name ?? '').filter((n) => n.startsWith(SANDBOX_PREFIX));
+  return ((ex.response?.json as { folders?: { name?: string }[] }).folders ?? [])
+    .map((f) => f.name ?? '')
+    .filter((n) => n.startsWith(SANDBOX_PREFIX));
 }
 
 describe('run against a served target', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('removes its sandbox when stopped by %s', async (signal) => {
     server = await startReferenceServer({ port: 0 });
-    const r = await runCli(['--target', targetFileOf(server, `${signal}.json`), '--only', 'OP', '--out', join(dir, signal)], { pattern: /✓ OP-/, signal });
+    const r = await runCli(['--target', targetFileOf(server, `${signal}.json`), '--only', 'OP', '--out', join(dir, signal)], {
+      pattern: /✓ OP-/,
+      signal,
+    });
     expect(r.code).toBe(signal === 'SIGINT' ? 130 : 143);
     expect(r.output).toMatch(new RegExp(`${signal}: removing the sandbox and stopping`));
     expect(await sandboxes(server)).toEqual([]);
@@ -64,10 +72,20 @@ describe('run against a served target', () => {
     server = await startReferenceServer({ port: 0, authToken: 'T0K3N-s3cr3t' });
     expect(server.target.features).toContain('auth');
     const out = join(dir, 'auth');
-    const r = await runCli(['--target', targetFileOf(server, 'auth.json'), '--only', 'OP-folder.load,OP-folder.create', '--out', out, '--seed', '2']);
+    const r = await runCli([
+      '--target',
+      targetFileOf(server, 'auth.json'),
+      '--only',
+      'OP-folder.load,OP-folder.create',
+      '--out',
+      out,
+      '--seed',
+      '2',
+    ]);
     expect(r.output).toMatch(/2 passed, 0 failed/);
     expect(r.code).toBe(0);
-    for (const report of ['results.json', 'junit.xml', 'report.html', 'summary.md']) expect(readFileSync(join(out, report), 'utf8')).not.toContain('T0K3N-s3cr3t');
+    for (const report of ['results.json', 'junit.xml', 'report.html', 'summary.md'])
+      expect(readFileSync(join(out, report), 'utf8')).not.toContain('T0K3N-s3cr3t');
     expect(r.output).not.toContain('T0K3N-s3cr3t');
     expect(await sandboxes(server)).toEqual([]);
   });

@@ -13,7 +13,6 @@ vi.setConfig({ testTimeout: 300_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-run-'));
 
-
 /** A port nothing listens on: bind one, note it, close it. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -33,7 +32,11 @@ describe('cms-conformance run: exit codes', () => {
     ['an unknown requirement in --only', ['--only', 'NOPE-01'], /--only: .*NOPE-01/],
     ['an unknown fault', ['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
     ['a missing target file', ['--target', join(dir, 'missing.json')], /cannot read target file .*missing.json: ENOENT/],
-    ['a target file without a base URL', ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))], /bad\.json: \/baseUrl is missing$/m],
+    [
+      'a target file without a base URL',
+      ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))],
+      /bad\.json: \/baseUrl is missing$/m,
+    ],
     ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer or "random", got "abc"/],
   ])('exits 2 with one clear line for %s', async (_what, args, message) => {
     const r = await cli('run', ...args);
@@ -45,7 +48,14 @@ describe('cms-conformance run: exit codes', () => {
   it('exits 3 when the target does not answer', async () => {
     const port = await closedPort();
     const file = join(dir, 'unreachable.json');
-    writeFileSync(file, JSON.stringify({ baseUrl: `http://127.0.0.1:${port}/rest`, features: [], fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: `http://127.0.0.1:${port}/rest`,
+        features: [],
+        fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 },
+      }),
+    );
     const r = await cli('run', '--target', file, '--timeout', '2000');
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/target unreachable: http:\/\/127\.0\.0\.1:\d+\/rest did not answer \(ECONNREFUSED/);
@@ -78,8 +88,13 @@ describe('cms-conformance run: exit codes', () => {
     expect(finding).toMatchObject({ requirement: 'ENV-03', check: 'status' });
     // The embedded server requires a token: the curl command names it by variable, never by value.
     expect(finding.curl).toMatch(/^curl -sS -X POST "http:\/\/127\.0\.0\.1:\d+\/rest\/folder\/create\?sid=\$CMS_AUTH_SID"/);
-    expect(finding.replay).toMatch(/^npx cms-conformance run --only OP-folder.create --seed 11 (--replay-path '[\d:]+' )?--fault post-answers-200$/);
-    const replay = finding.replay.replace(/^npx cms-conformance run /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    expect(finding.replay).toMatch(
+      /^npx cms-conformance run --only OP-folder.create --seed 11 (--replay-path '[\d:]+' )?--fault post-answers-200$/,
+    );
+    const replay = finding.replay
+      .replace(/^npx cms-conformance run /, '')
+      .match(/'[^']*'|\S+/g)!
+      .map((a) => a.replace(/^'|'$/g, ''));
     const again = await cli('run', ...replay, '--out', join(dir, 'replayed'));
     expect(again.code).toBe(1);
     const replayed = results(join(dir, 'replayed')).tests.find((t) => t.status === 'failed')!;

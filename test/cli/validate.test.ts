@@ -6,7 +6,6 @@ import { cli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-validate-'));
 
-
 function file(name: string, content: unknown): string {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
@@ -48,7 +47,11 @@ describe('cms-conformance validate', () => {
   it('validates every exchange of a HAR capture that matches an operation', async () => {
     const entry = (method: string, url: string, status: number, body: unknown, contentType = 'application/json') => ({
       request: { method, url, headers: [] },
-      response: { status, headers: [{ name: 'Content-Type', value: contentType }], content: { mimeType: contentType, text: JSON.stringify(body) } },
+      response: {
+        status,
+        headers: [{ name: 'Content-Type', value: contentType }],
+        content: { mimeType: contentType, text: JSON.stringify(body) },
+      },
     });
     const har = file('capture.har', {
       log: {

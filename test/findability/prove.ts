@@ -31,5 +31,16 @@ export async function runProve(args: string[]): Promise<{ cases: ProofCase[]; ou
 
 /** The case of that name, or a failed stand-in carrying prove's output (so the test says what happened). */
 export function caseOf(cases: readonly ProofCase[], name: string, output: string): ProofCase {
-  return cases.find((c) => c.name === name) ?? { kind: 'fault', name, requirements: [], seed: 0, ok: false, detail: `no result for ${name}; prove said:\n${output.slice(-2000)}`, tests: 0, durationMs: 0 };
+  return (
+    cases.find((c) => c.name === name) ?? {
+      kind: 'fault',
+      name,
+      requirements: [],
+      seed: 0,
+      ok: false,
+      detail: `no result for ${name}; prove said:\n${output.slice(-2000)}`,
+      tests: 0,
+      durationMs: 0,
+    }
+  );
 }

@@ -13,16 +13,13 @@ describe('fromSchema: every project schema', () => {
     expect(ids.length).toBeGreaterThan(0);
   });
 
-  it.each(ids.map((id) => [id.slice(SCHEMA_BASE.length), id]))(
-    '%s: 10,000 generated values validate',
-    (_name, id) => {
-      const validate = getValidator(id);
-      fc.assert(
-        fc.property(fromSchema(id), (value) => {
-          if (!validate(value)) throw new Error(ajv.errorsText(validate.errors));
-        }),
-        { numRuns: RUNS_PER_SCHEMA, seed: SEED },
-      );
-    },
-  );
+  it.each(ids.map((id) => [id.slice(SCHEMA_BASE.length), id]))('%s: 10,000 generated values validate', (_name, id) => {
+    const validate = getValidator(id);
+    fc.assert(
+      fc.property(fromSchema(id), (value) => {
+        if (!validate(value)) throw new Error(ajv.errorsText(validate.errors));
+      }),
+      { numRuns: RUNS_PER_SCHEMA, seed: SEED },
+    );
+  });
 });

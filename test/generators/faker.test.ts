@@ -86,7 +86,11 @@ describe('faker arbitraries', () => {
   });
 
   it('shrinks deterministically: the same seed reports the same counterexample', () => {
-    const check = () => fc.check(fc.property(folderName(), (name) => name.length < 30), { seed: SEED });
+    const check = () =>
+      fc.check(
+        fc.property(folderName(), (name) => name.length < 30),
+        { seed: SEED },
+      );
     const first = check();
     expect(first.failed).toBe(true);
     expect(check().counterexample).toEqual(first.counterexample);

@@ -45,9 +45,7 @@ describe('fromSchema: keywords', () => {
   });
 
   it('generates only members of enum and const, filtered by type', () => {
-    expect(new Set(validSample({ type: 'string', enum: ['exclude', 'include', 'only'] }))).toEqual(
-      new Set(['exclude', 'include', 'only']),
-    );
+    expect(new Set(validSample({ type: 'string', enum: ['exclude', 'include', 'only'] }))).toEqual(new Set(['exclude', 'include', 'only']));
     expect(new Set(validSample({ type: 'integer', enum: [1, 'a', 2.5, 3] }))).toEqual(new Set([1, 3]));
     expect(new Set(validSample({ const: 'OK' }))).toEqual(new Set(['OK']));
   });
@@ -86,8 +84,7 @@ describe('fromSchema: keywords', () => {
     }
   });
 
-  const onlyMember = (values: unknown[], name: string): boolean =>
-    values.every((v) => Object.keys(v as object).every((k) => k === name));
+  const onlyMember = (values: unknown[], name: string): boolean => values.every((v) => Object.keys(v as object).every((k) => k === name));
 
   it('adds no unknown member to a closed object, even with extraMembers', () => {
     // Request bodies are closed: "The request fields of all bodies are exactly those listed below." (contract 4.1)
@@ -231,7 +228,10 @@ describe('fromSchema: options, determinism, shrinking, errors', () => {
       required: ['count'],
       properties: { count: { type: 'integer' }, label: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
     };
-    const result = fc.check(fc.property(fromSchema(schema), (v) => (v as { count: number }).count < 1000), { seed: SEED });
+    const result = fc.check(
+      fc.property(fromSchema(schema), (v) => (v as { count: number }).count < 1000),
+      { seed: SEED },
+    );
     expect(result.failed).toBe(true);
     expect(result.counterexample).toEqual([{ count: 1000 }]);
   });

@@ -1,12 +1,24 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromSchema } from '../../generators/fromSchema.ts';
-import { BAD_QUERY_VALUES, MALFORMED_JSON_TEXTS, badQueryValue, convertedValue, invalidBodies, invalidBody, malformedJson, wrongTypeValue, wrongTypeValues } from '../../generators/invalid.ts';
+import {
+  BAD_QUERY_VALUES,
+  MALFORMED_JSON_TEXTS,
+  badQueryValue,
+  convertedValue,
+  invalidBodies,
+  invalidBody,
+  malformedJson,
+  wrongTypeValue,
+  wrongTypeValues,
+} from '../../generators/invalid.ts';
 import { SCHEMA_BASE, schemasById } from '../../schemas/index.ts';
 import { validateBody } from '../../schemas/validate.ts';
 
 const SEED = 20_240_601;
-const requestSchemas = [...schemasById.keys()].filter((id) => id.startsWith(`${SCHEMA_BASE}requests/`)).map((id) => id.slice(SCHEMA_BASE.length));
+const requestSchemas = [...schemasById.keys()]
+  .filter((id) => id.startsWith(`${SCHEMA_BASE}requests/`))
+  .map((id) => id.slice(SCHEMA_BASE.length));
 const isInvalid = (schemaRef: string, body: unknown) => validateBody(schemaRef, body, 'NEG-04').some((f) => f.severity === 'error');
 const notJson = (text: string) => {
   try {
@@ -42,7 +54,10 @@ describe('invalid inputs', () => {
     expect(cases.find((c) => c.pointer === '/motherId' && typeof c.value === 'number')?.value).toBe(42);
     expect(cases.find((c) => c.pointer === '/nameI18n/x')?.body).toEqual({ ...base, nameI18n: { x: 5 } });
     const copy = invalidBodies('requests/FileCopyRequest.json', { file: { id: 1 }, targetFolder: { id: 2 } });
-    expect(copy.find((c) => c.pointer === '/targetFolder/id' && c.value === 'x')?.body).toEqual({ file: { id: 1 }, targetFolder: { id: 'x' } });
+    expect(copy.find((c) => c.pointer === '/targetFolder/id' && c.value === 'x')?.body).toEqual({
+      file: { id: 1 },
+      targetFolder: { id: 'x' },
+    });
     const disinherit = invalidBodies('requests/DisinheritRequest.json', {});
     expect(disinherit.find((c) => c.pointer === '/disinherit/0' && c.value === 'x')?.body).toEqual({ disinherit: ['x'] });
   });
@@ -83,7 +98,18 @@ describe('convertible wrong-type members', () => {
   });
 
   it('convertedValue: what cannot be converted has no converted value', () => {
-    for (const [type, value] of [['integer', 'x'], ['integer', '1.5'], ['integer', false], ['number', 'abc'], ['boolean', 'x'], ['boolean', 1.5], ['string', { wrong: 'type' }], ['string', ['x']], ['object', 'x'], ['array', 5]] as const) {
+    for (const [type, value] of [
+      ['integer', 'x'],
+      ['integer', '1.5'],
+      ['integer', false],
+      ['number', 'abc'],
+      ['boolean', 'x'],
+      ['boolean', 1.5],
+      ['string', { wrong: 'type' }],
+      ['string', ['x']],
+      ['object', 'x'],
+      ['array', 5],
+    ] as const) {
       expect(convertedValue(type, value), `${type} ${JSON.stringify(value)}`).toBeUndefined();
     }
   });
@@ -92,7 +118,12 @@ describe('convertible wrong-type members', () => {
     const cases = invalidBodies('requests/FolderCreateRequest.json', { motherId: '42', name: 'News' });
     expect(cases.filter((c) => c.pointer === '/name').map((c) => c.converted)).toEqual(['5', 'false', undefined, undefined]);
     expect(cases.find((c) => c.pointer === '/motherId' && c.value === 42)?.converted).toBe('42');
-    expect(cases.filter((c) => c.pointer === '/failOnDuplicate').map((c) => [c.value, c.converted])).toEqual([['x', undefined], [5, true], [{ wrong: 'type' }, undefined], [['x'], undefined]]);
+    expect(cases.filter((c) => c.pointer === '/failOnDuplicate').map((c) => [c.value, c.converted])).toEqual([
+      ['x', undefined],
+      [5, true],
+      [{ wrong: 'type' }, undefined],
+      [['x'], undefined],
+    ]);
     expect(cases.filter((c) => c.pointer === '/nodeId').every((c) => c.converted === undefined)).toBe(true);
   });
 });

@@ -7,7 +7,15 @@ import { findOperation, matchPath, operations, type Operation, type Parameter } 
 
 // Ids far from anything a generator could produce by chance: a random integer would not be in the world.
 const full: World = {
-  fixture: { masterNodeId: 9001, channelNodeId: 9002, masterRootFolderId: 9100, channelRootFolderId: 9101, sandboxParentFolderId: 9110, pagesFolderId: 9120, templatesFolderId: 9130 },
+  fixture: {
+    masterNodeId: 9001,
+    channelNodeId: 9002,
+    masterRootFolderId: 9100,
+    channelRootFolderId: 9101,
+    sandboxParentFolderId: 9110,
+    pagesFolderId: 9120,
+    templatesFolderId: 9130,
+  },
   features: ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'],
   folders: [9500, 9501],
   files: [9600, 9601],
@@ -33,7 +41,23 @@ const bare: World = {
 
 const RUNS = 200;
 // Parameters and body members whose values name objects (folders, files, nodes, users, templates, markup languages).
-const ID_PARAMS = new Set(['id', 'ids', 'folderId', 'nodeId', 'srcNodeId', 'dstNodeId', 'usedIn', 'creatorId', 'editorId', 'publisherId', 'template_id', 'includeMlId', 'excludeMlId', 'recursiveIds', 'recId']);
+const ID_PARAMS = new Set([
+  'id',
+  'ids',
+  'folderId',
+  'nodeId',
+  'srcNodeId',
+  'dstNodeId',
+  'usedIn',
+  'creatorId',
+  'editorId',
+  'publisherId',
+  'template_id',
+  'includeMlId',
+  'excludeMlId',
+  'recursiveIds',
+  'recId',
+]);
 const ID_MEMBER = /^(id|.*Id|disinherit|reinherit|recursiveIds)$/;
 
 function idsOf(world: World): Set<string> {
@@ -62,7 +86,13 @@ function idParts(value: unknown): string[] {
 function bodyIds(json: unknown): string[] {
   if (Array.isArray(json)) return json.flatMap(bodyIds);
   if (typeof json !== 'object' || json === null) return [];
-  return Object.entries(json).flatMap(([key, value]) => (ID_MEMBER.test(key) && typeof value !== 'object' ? idParts(value) : ID_MEMBER.test(key) && Array.isArray(value) ? idParts(value) : bodyIds(value)));
+  return Object.entries(json).flatMap(([key, value]) =>
+    ID_MEMBER.test(key) && typeof value !== 'object'
+      ? idParts(value)
+      : ID_MEMBER.test(key) && Array.isArray(value)
+        ? idParts(value)
+        : bodyIds(value),
+  );
 }
 
 function typeOk(p: Parameter, value: string | number | boolean): boolean {
@@ -88,11 +118,13 @@ function problems(op: Operation, spec: RequestSpec, world: World): string[] {
   };
   if (spec.method !== op.method) out.push(`method ${spec.method}`);
   const contentType = spec.json !== undefined ? 'application/json' : spec.multipart ? 'multipart/form-data' : spec.raw?.contentType;
-  if (findOperation(spec.method, spec.path, contentType)?.id !== op.id) out.push(`${spec.method} ${spec.path} (${contentType}) is routed to another operation`);
+  if (findOperation(spec.method, spec.path, contentType)?.id !== op.id)
+    out.push(`${spec.method} ${spec.path} (${contentType}) is routed to another operation`);
   const pathParams = matchPath(op.path, spec.path) ?? {};
   for (const [name, value] of Object.entries(pathParams)) {
     const p = op.parameters.find((x) => x.in === 'path' && x.name === name)!;
-    if ((p.type === 'integer' || p.idKind !== 'local-or-global') && !/^\d+$/.test(value)) out.push(`path ${name}=${value} is not a local id`);
+    if ((p.type === 'integer' || p.idKind !== 'local-or-global') && !/^\d+$/.test(value))
+      out.push(`path ${name}=${value} is not a local id`);
     unknownIds(`path ${name}`, [value]);
   }
   for (const [name, value] of Object.entries(spec.query ?? {}) as [string, QueryValue][]) {
@@ -101,11 +133,14 @@ function problems(op: Operation, spec: RequestSpec, world: World): string[] {
       out.push(`query ${name} is not declared`);
       continue;
     }
-    if (Array.isArray(value) !== Boolean(p.multivalued)) out.push(`query ${name}: multivalued ${Boolean(p.multivalued)}, sent ${JSON.stringify(value)}`);
-    for (const v of Array.isArray(value) ? (value as (string | number | boolean)[]) : [value as string | number | boolean]) if (!typeOk(p, v)) out.push(`query ${name}=${JSON.stringify(v)} is not a ${p.type}${p.enum ? ` of ${p.enum.join('|')}` : ''}`);
+    if (Array.isArray(value) !== Boolean(p.multivalued))
+      out.push(`query ${name}: multivalued ${Boolean(p.multivalued)}, sent ${JSON.stringify(value)}`);
+    for (const v of Array.isArray(value) ? (value as (string | number | boolean)[]) : [value as string | number | boolean])
+      if (!typeOk(p, v)) out.push(`query ${name}=${JSON.stringify(v)} is not a ${p.type}${p.enum ? ` of ${p.enum.join('|')}` : ''}`);
     if (ID_PARAMS.has(name)) unknownIds(`query ${name}`, idParts(value), p.default === 0);
   }
-  for (const p of op.parameters) if (p.required && p.in === 'query' && spec.query?.[p.name] === undefined) out.push(`required query ${p.name} is missing`);
+  for (const p of op.parameters)
+    if (p.required && p.in === 'query' && spec.query?.[p.name] === undefined) out.push(`required query ${p.name} is missing`);
   const body = op.requestBody;
   if (!body && (spec.json !== undefined || spec.raw || spec.multipart)) out.push('a body where the operation takes none');
   if (body?.schema) {
@@ -116,7 +151,10 @@ function problems(op: Operation, spec: RequestSpec, world: World): string[] {
   if (body?.contentTypes.includes('multipart/form-data')) {
     if (!spec.multipart?.files?.length) out.push('no data part in the multipart body');
     const fields = spec.multipart?.fields ?? {};
-    unknownIds('multipart', [fields.folderId, fields.nodeId].filter((v): v is string => v !== undefined));
+    unknownIds(
+      'multipart',
+      [fields.folderId, fields.nodeId].filter((v): v is string => v !== undefined),
+    );
   }
   if (body?.raw && !spec.raw) out.push('no raw body');
   return out;
@@ -142,14 +180,25 @@ describe('validRequest', () => {
 
   test('the request checker of these tests catches foreign ids, undeclared or mistyped parameters and invalid bodies', () => {
     const op = (id: string) => operations.find((o) => o.id === id)!;
-    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/12345' }, full)).toEqual(['path id: id 12345 is not in the world']);
-    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/9500', query: { bogus: 1 } }, full)).toEqual(['query bogus is not declared']);
-    expect(problems(op('folder.getFiles'), { method: 'GET', path: '/folder/getFiles/9500', query: { maxItems: '5', usedIn: [9001, 4242] } }, full)).toEqual([
-      'query maxItems="5" is not a integer',
-      'query usedIn: id 4242 is not in the world',
+    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/12345' }, full)).toEqual([
+      'path id: id 12345 is not in the world',
     ]);
-    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: '9500' } }, full)[0]).toMatch(/^body invalid/);
-    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: 777 } }, full)).toEqual(['body: id 777 is not in the world']);
+    expect(problems(op('folder.load'), { method: 'GET', path: '/folder/load/9500', query: { bogus: 1 } }, full)).toEqual([
+      'query bogus is not declared',
+    ]);
+    expect(
+      problems(
+        op('folder.getFiles'),
+        { method: 'GET', path: '/folder/getFiles/9500', query: { maxItems: '5', usedIn: [9001, 4242] } },
+        full,
+      ),
+    ).toEqual(['query maxItems="5" is not a integer', 'query usedIn: id 4242 is not in the world']);
+    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: '9500' } }, full)[0]).toMatch(
+      /^body invalid/,
+    );
+    expect(problems(op('file.move'), { method: 'POST', path: '/file/move/9600', json: { folderId: 777 } }, full)).toEqual([
+      'body: id 777 is not in the world',
+    ]);
   });
 
   test('mutating requests name only sandbox folders and files in their path and body', () => {
@@ -159,10 +208,19 @@ describe('validRequest', () => {
     for (const op of mutating) {
       for (const spec of sample(op, full)) {
         const named = [
-          ...Object.values(matchPath(op.path, spec.path) ?? {}).map((v) => Object.entries(full.globalIds ?? {}).find(([, g]) => g === v)?.[0] ?? v),
+          ...Object.values(matchPath(op.path, spec.path) ?? {}).map(
+            (v) => Object.entries(full.globalIds ?? {}).find(([, g]) => g === v)?.[0] ?? v,
+          ),
           ...(op.id.includes('disinherit') ? idParts(spec.query?.id ?? []) : []),
-          ...Object.entries((spec.json ?? {}) as Record<string, unknown>).filter(([k]) => sandboxMember.test(k)).map(([, v]) => String(v)),
-          ...[(spec.json as { targetFolder?: { id?: number } } | undefined)?.targetFolder?.id, (spec.json as { file?: { id?: number } } | undefined)?.file?.id].filter((v) => v !== undefined).map(String),
+          ...Object.entries((spec.json ?? {}) as Record<string, unknown>)
+            .filter(([k]) => sandboxMember.test(k))
+            .map(([, v]) => String(v)),
+          ...[
+            (spec.json as { targetFolder?: { id?: number } } | undefined)?.targetFolder?.id,
+            (spec.json as { file?: { id?: number } } | undefined)?.file?.id,
+          ]
+            .filter((v) => v !== undefined)
+            .map(String),
           ...(spec.multipart?.fields?.folderId ? [spec.multipart.fields.folderId] : []),
           ...(spec.raw || spec.multipart ? idParts(spec.query?.folderId ?? []) : []),
         ];
@@ -172,7 +230,8 @@ describe('validRequest', () => {
   });
 
   test('paging, enumerations and booleans reach their edge values over a sample', () => {
-    const seen = (opId: string, name: string) => new Set(fc.sample(validRequest(opId, full), { numRuns: 2000, seed: 7 }).map((s) => JSON.stringify(s.query?.[name])));
+    const seen = (opId: string, name: string) =>
+      new Set(fc.sample(validRequest(opId, full), { numRuns: 2000, seed: 7 }).map((s) => JSON.stringify(s.query?.[name])));
     expect(seen('folder.getFiles', 'maxItems')).toEqual(new Set([undefined, '-1', '0', '1', '2', '10', '100', '2147483647']));
     expect(seen('file.list', 'pageSize')).toContain('0');
     expect(seen('folder.list', 'wastebin')).toEqual(new Set([undefined, '"exclude"', '"include"', '"only"']));

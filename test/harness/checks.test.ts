@@ -42,7 +42,12 @@ describe('judge', () => {
     ['a counter of the wrong type', exchange('GET', '/folder/count/1', 200, { ...counts, files: '3' }), 'OP-folder.count', 'schema'],
     ['a server error', exchange('GET', '/folder/count/1', 500, envelope), 'ENV-08', 'no5xx'],
     ['a refusal without the envelope', exchange('GET', '/folder/count/1', 404, { error: 'not found' }), 'ENV-01', 'schema'],
-    ['a refusal labelled text/plain', exchange('GET', '/folder/count/1', 404, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } }, 'text/plain'), 'ENV-04', 'contentType'],
+    [
+      'a refusal labelled text/plain',
+      exchange('GET', '/folder/count/1', 404, { ...envelope, responseInfo: { responseCode: 'NOTFOUND' } }, 'text/plain'),
+      'ENV-04',
+      'contentType',
+    ],
   ])('finds %s', (_what, ex, requirement, check) => {
     const found = judge(ex).findings.filter((f) => f.severity === 'error');
     expect(found.map((f) => [f.requirement, f.check])).toEqual(expect.arrayContaining([[requirement, check]]));
@@ -85,8 +90,15 @@ describe('checkSucceeded', () => {
   });
 
   it('turns a transport error into a finding of the test, not an exception', () => {
-    const ex: Exchange = { seq: 2, request: { method: 'GET', url: 'http://cms.test/rest/folder/load/1', headers: {} }, error: { code: 'TIMEOUT', message: 'no answer in 100 ms' }, durationMs: 100 };
-    expect(checkSucceeded(ex, 'OP-folder.load').map((f) => [f.check, f.message])).toEqual([['transport', 'the request timed out: no answer in 100 ms']]);
+    const ex: Exchange = {
+      seq: 2,
+      request: { method: 'GET', url: 'http://cms.test/rest/folder/load/1', headers: {} },
+      error: { code: 'TIMEOUT', message: 'no answer in 100 ms' },
+      durationMs: 100,
+    };
+    expect(checkSucceeded(ex, 'OP-folder.load').map((f) => [f.check, f.message])).toEqual([
+      ['transport', 'the request timed out: no answer in 100 ms'],
+    ]);
   });
 });
 
@@ -116,6 +128,8 @@ describe('refusals', () => {
   it('lets robustness checks accept a refusal or a success but not a non-JSON answer', () => {
     expect(checkHandled(refusedByStatus, 'NEG-02')).toEqual([]);
     expect(checkHandled(accepted, 'NEG-02')).toEqual([]);
-    expect(checkHandled(exchange('GET', '/file?pageSize=abc', 400, 'Bad Request', 'text/plain'), 'NEG-02').map((f) => f.check)).toEqual(['json']);
+    expect(checkHandled(exchange('GET', '/file?pageSize=abc', 400, 'Bad Request', 'text/plain'), 'NEG-02').map((f) => f.check)).toEqual([
+      'json',
+    ]);
   });
 });

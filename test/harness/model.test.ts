@@ -31,8 +31,17 @@ function sample(): Model {
   return m;
 }
 
-const ids = (m: Model, q: ListingQuery) => listing(m, q).entries.map((e) => e.id).sort();
-const q = (folder: string, kind: 'folder' | 'file', extra: Partial<ListingQuery> = {}): ListingQuery => ({ folder, kind, view: 'master', wastebin: 'exclude', ...extra });
+const ids = (m: Model, q: ListingQuery) =>
+  listing(m, q)
+    .entries.map((e) => e.id)
+    .sort();
+const q = (folder: string, kind: 'folder' | 'file', extra: Partial<ListingQuery> = {}): ListingQuery => ({
+  folder,
+  kind,
+  view: 'master',
+  wastebin: 'exclude',
+  ...extra,
+});
 
 describe('listing predictions', () => {
   it('lists direct children, or all descendants with recursive', () => {
@@ -47,7 +56,11 @@ describe('listing predictions', () => {
     moveFile(m.files[0]!, 'D1');
     renameFile(m.files[0]!, 'c.txt');
     expect(ids(m, q('D0', 'file'))).toEqual([]);
-    expect(listing(m, q('D1', 'file')).entries.map((e) => e.name).sort()).toEqual(['b.txt', 'c.txt']);
+    expect(
+      listing(m, q('D1', 'file'))
+        .entries.map((e) => e.name)
+        .sort(),
+    ).toEqual(['b.txt', 'c.txt']);
   });
 
   it('applies the wastebin modes to a deleted folder and everything below it', () => {
@@ -129,35 +142,61 @@ describe('judging a listing', () => {
     const include = q('D1', 'file', { wastebin: 'include' });
     expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5 }])).toEqual([]);
     const deletedAt = { at: 5, by: { id: 1 } };
-    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([{ requirement: 'WST-02' }]);
+    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([
+      { requirement: 'WST-02' },
+    ]);
     const folders = q('D1', 'folder', { wastebin: 'include' });
-    expect(diffListing(m, folders, listing(m, folders), [{ id: 12, name: 'Beta', deleted: { at: 5 } }])).toMatchObject([{ requirement: 'WST-02' }]);
+    expect(diffListing(m, folders, listing(m, folders), [{ id: 12, name: 'Beta', deleted: { at: 5 } }])).toMatchObject([
+      { requirement: 'WST-02' },
+    ]);
     expect(diffListing(m, folders, listing(m, folders), [{ id: 12, name: 'Beta', deleted: deletedAt }])).toEqual([]);
     deleteFolder(m.folders[1]!);
-    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([{ requirement: 'WST-05' }]);
+    expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, deleted: deletedAt }])).toMatchObject([
+      { requirement: 'WST-05' },
+    ]);
     expect(diffListing(m, include, listing(m, include), [{ id: 21, name: 'b.txt', fileSize: 5, folderDeleted: deletedAt }])).toEqual([]);
   });
 
   it('flags channel views that ignore localization and exclusion', () => {
     const m = sample();
     const channel = q('D0', 'file', { view: 'channel' });
-    expect(diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3 }])).toMatchObject([{ requirement: 'MCH-01' }]);
+    expect(diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3 }])).toMatchObject([
+      { requirement: 'MCH-01' },
+    ]);
     localize(m.files[0]!, 30);
-    expect(diffListing(m, channel, listing(m, channel), [{ id: 30, name: 'a.txt', fileSize: 3, inherited: true }])).toMatchObject([{ requirement: 'MCH-02' }]);
-    expect(diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3, inherited: true }]).map((p) => p.requirement)).toEqual(['MCH-02', undefined]);
+    expect(diffListing(m, channel, listing(m, channel), [{ id: 30, name: 'a.txt', fileSize: 3, inherited: true }])).toMatchObject([
+      { requirement: 'MCH-02' },
+    ]);
+    expect(
+      diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3, inherited: true }]).map((p) => p.requirement),
+    ).toEqual(['MCH-02', undefined]);
     unlocalize(m, m.files[0]!);
-    expect(diffListing(m, channel, listing(m, channel), [{ id: 30, name: 'a.txt', inherited: false }, { id: 20, name: 'a.txt', fileSize: 3, inherited: true }])).toMatchObject([{ requirement: 'MCH-03' }]);
+    expect(
+      diffListing(m, channel, listing(m, channel), [
+        { id: 30, name: 'a.txt', inherited: false },
+        { id: 20, name: 'a.txt', fileSize: 3, inherited: true },
+      ]),
+    ).toMatchObject([{ requirement: 'MCH-03' }]);
     m.files[0]!.excluded = true;
-    expect(diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3, inherited: true }])).toMatchObject([{ requirement: 'MCH-06' }]);
+    expect(diffListing(m, channel, listing(m, channel), [{ id: 20, name: 'a.txt', fileSize: 3, inherited: true }])).toMatchObject([
+      { requirement: 'MCH-06' },
+    ]);
   });
 
   it('reports missing, unknown and changed entries without a rule of their own', () => {
     const m = sample();
     const query = q('D0', 'file');
-    const problems = diffListing(m, query, listing(m, query), [{ id: 99, name: 'x' }, { id: 21, name: 'b.txt' }]);
+    const problems = diffListing(m, query, listing(m, query), [
+      { id: 99, name: 'x' },
+      { id: 21, name: 'b.txt' },
+    ]);
     expect(problems.map((p) => p.requirement)).toEqual([undefined, undefined, undefined]);
-    expect(problems.map((p) => p.message).join('\n')).toMatch(/never created[\s\S]*model has in folder D1[\s\S]*f1 \(id 20, "a.txt", live\) is missing/);
-    expect(diffListing(m, query, listing(m, query), [{ id: 20, name: 'a.txt', fileSize: 2 }])[0]!.message).toMatch(/fileSize 2, expected 3/);
+    expect(problems.map((p) => p.message).join('\n')).toMatch(
+      /never created[\s\S]*model has in folder D1[\s\S]*f1 \(id 20, "a.txt", live\) is missing/,
+    );
+    expect(diffListing(m, query, listing(m, query), [{ id: 20, name: 'a.txt', fileSize: 2 }])[0]!.message).toMatch(
+      /fileSize 2, expected 3/,
+    );
   });
 
   it('reads deletion marks leniently', () => {

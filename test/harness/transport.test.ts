@@ -17,8 +17,21 @@ async function scripted(handler: Handler): Promise<{ target: Target; arrivals: n
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
-  const target: Target = { baseUrl: `http://127.0.0.1:${port}/rest`, auth: { query: {}, headers: {} }, features: [], fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 } };
-  return { target, arrivals, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  const target: Target = {
+    baseUrl: `http://127.0.0.1:${port}/rest`,
+    auth: { query: {}, headers: {} },
+    features: [],
+    fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 },
+  };
+  return {
+    target,
+    arrivals,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 const json = (res: ServerResponse, status: number, headers: Record<string, string> = {}) => {
@@ -71,7 +84,11 @@ describe('Transport politeness', () => {
       else json(res, 201);
     });
     const data = new Uint8Array(50_000).fill(7);
-    const ex = await transport.send({ method: 'POST', path: '/file/create', multipart: { fields: { folderId: '1' }, files: [{ name: 'fileBinaryData', filename: 'a.bin', data }] } });
+    const ex = await transport.send({
+      method: 'POST',
+      path: '/file/create',
+      multipart: { fields: { folderId: '1' }, files: [{ name: 'fileBinaryData', filename: 'a.bin', data }] },
+    });
     expect(ex.response?.status).toBe(201);
     expect(sizes).toHaveLength(2);
     expect(sizes[1]).toBe(sizes[0]);
@@ -128,7 +145,10 @@ describe('Transport politeness', () => {
   });
 
   it('stops retrying when the next wait would pass the cap on the total wait, and keeps the 429', async () => {
-    const { transport, arrivals } = await setup((_q, res) => json(res, 429, { 'retry-after': '1' }), { maxRetries: 10, maxRetryWaitMs: 2500 });
+    const { transport, arrivals } = await setup((_q, res) => json(res, 429, { 'retry-after': '1' }), {
+      maxRetries: 10,
+      maxRetryWaitMs: 2500,
+    });
     const started = performance.now();
     const ex = await transport.send({ method: 'GET', path: '/file' });
     expect(ex.response?.status).toBe(429);
@@ -155,14 +175,17 @@ describe('Transport politeness', () => {
   it('keeps at most the concurrency cap in flight', async () => {
     let inFlight = 0;
     let most = 0;
-    const { transport } = await setup((_q, res) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        json(res, 200);
-      }, 20);
-    }, { concurrency: 2 });
+    const { transport } = await setup(
+      (_q, res) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        setTimeout(() => {
+          inFlight--;
+          json(res, 200);
+        }, 20);
+      },
+      { concurrency: 2 },
+    );
     await Promise.all(Array.from({ length: 6 }, () => transport.send({ method: 'GET', path: '/file' })));
     expect(most).toBe(2);
   });
@@ -184,10 +207,13 @@ describe('Transport robustness', () => {
   });
 
   it('caps a huge body and says it was cut', async () => {
-    const { transport } = await setup((_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('x'.repeat(100_000));
-    }, { maxBodyBytes: 1000 });
+    const { transport } = await setup(
+      (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('x'.repeat(100_000));
+      },
+      { maxBodyBytes: 1000 },
+    );
     const ex = await transport.send({ method: 'GET', path: '/file' });
     expect(ex.response?.truncated).toBe(true);
     expect(ex.response?.text).toHaveLength(1000);

@@ -14,10 +14,23 @@ import type { Results } from '../../schemas/results.ts';
 import { SECRET, sampleResults } from './sample.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const playwright = await import('playwright-core').catch(() => undefined);
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is not installed (apt-get install chromium)` : !playwright ? 'playwright-core is not installed' : undefined;
+const missing = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is not installed (apt-get install chromium)`
+  : !playwright
+    ? 'playwright-core is not installed'
+    : undefined;
 
 const outDir = mkdtempSync(join(tmpdir(), 'cms-report-browser-'));
 finishRun(sampleResults(), { outDir, secrets: [SECRET] });
@@ -40,7 +53,10 @@ afterAll(async () => {
 });
 
 /** Opens the report in a fresh context; records every request and dialog the page makes. */
-async function open(ctx: TestContext, options: { javaScriptEnabled?: boolean; hash?: string } = {}): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
+async function open(
+  ctx: TestContext,
+  options: { javaScriptEnabled?: boolean; hash?: string } = {},
+): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
   if (!browser) return ctx.skip(missing);
   const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true });
   ctx.onTestFinished(() => context.close());
@@ -65,7 +81,13 @@ describe('report.html in headless chromium', () => {
   it('shows summary counts equal to results.json, loads nothing and runs no injected script', async (ctx) => {
     const { page, requests, dialogs } = await open(ctx);
     const s = results.summary;
-    for (const [key, n] of Object.entries({ total: s.total, passed: s.passed, failed: s.failed, skipped: s.skipped, warnings: s.warnings })) {
+    for (const [key, n] of Object.entries({
+      total: s.total,
+      passed: s.passed,
+      failed: s.failed,
+      skipped: s.skipped,
+      warnings: s.warnings,
+    })) {
       expect(await page.locator(`[data-count="${key}"] b`).textContent(), key).toBe(String(n));
     }
     expect(await page.locator('#verdict').textContent()).toContain('the target does not conform: 3 unexpected failures');

@@ -8,7 +8,6 @@ import { cli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-reports-cli-'));
 
-
 const PAG01 = 'PAG-01 without pageSize every item comes back';
 const PAG02 = 'PAG-02 pageSize 0 returns no items';
 const UPL01 = 'UPL-01 multipart create keeps the bytes';
@@ -40,7 +39,14 @@ describe('cms-conformance update-expectations', () => {
   it('keeps the reasons of existing entries, removes passing tests and keeps ids the run did not have', async () => {
     const out = join(dir, 'existing.json');
     const kept = { expected: 'FAIL', reason: 'paging deviation accepted', issue: 'https://tracker.example/CMS-1', until: '2099-01-01' };
-    writeFileSync(out, JSON.stringify({ [PAG01]: kept, [OPLOAD]: { expected: 'FAIL', reason: 'old bug' }, 'PAG-99 gone': { expected: 'FAIL', reason: 'r' } }));
+    writeFileSync(
+      out,
+      JSON.stringify({
+        [PAG01]: kept,
+        [OPLOAD]: { expected: 'FAIL', reason: 'old bug' },
+        'PAG-99 gone': { expected: 'FAIL', reason: 'r' },
+      }),
+    );
     const results = join(dir, 'all.json');
     writeFileSync(results, JSON.stringify(sampleResults()));
     const r = await cli('update-expectations', '--from', results, '--out', out);
@@ -56,12 +62,24 @@ describe('cms-conformance update-expectations', () => {
     const failing = join(dir, 'seed-42.json');
     const passing = join(dir, 'seed-7.json');
     writeFileSync(failing, JSON.stringify(sampleResults()));
-    writeFileSync(passing, JSON.stringify({ ...sampleResults(sampleTests().map((t) => (t.id === PAG01 ? { ...t, status: 'passed' as const, findings: [] } : t))), seed: 7, seedSource: 'given' }));
+    writeFileSync(
+      passing,
+      JSON.stringify({
+        ...sampleResults(sampleTests().map((t) => (t.id === PAG01 ? { ...t, status: 'passed' as const, findings: [] } : t))),
+        seed: 7,
+        seedSource: 'given',
+      }),
+    );
     const out = join(dir, 'flaky.json');
     const r = await cli('update-expectations', '--from', failing, '--from', passing, '--out', out);
     expect(r.code).toBe(0);
     const written = JSON.parse(readFileSync(out, 'utf8'));
-    expect(written[PAG01]).toEqual({ expected: ['PASS', 'FAIL'], reason: 'flaky since 2026-03-01: status: the body is not JSON: <script>window.__xss = 1; alert("xss")</script><img src=x onerror="alert(2)">', seeds: { PASS: [7], FAIL: [42] } });
+    expect(written[PAG01]).toEqual({
+      expected: ['PASS', 'FAIL'],
+      reason:
+        'flaky since 2026-03-01: status: the body is not JSON: <script>window.__xss = 1; alert("xss")</script><img src=x onerror="alert(2)">',
+      seeds: { PASS: [7], FAIL: [42] },
+    });
     expect(written[PAG02]).toMatchObject({ expected: 'FAIL' });
     expect(r.stdout).toContain(`flaky    ${PAG01} (passed with seed 7; failed with seed 42)`);
 
@@ -80,7 +98,11 @@ describe('cms-conformance update-expectations', () => {
   it.each([
     ['no --out', () => ['--from', badJson], 'needs --from RESULTS and --out FILE'],
     ['results that are not a results file', () => ['--from', badJson, '--out', never], `${badJson} is not valid JSON`],
-    ['an existing file that is not valid', () => ['--from', shardB, '--out', badExpectations], `${badExpectations}: /PAG-01 x/expected must be "FAIL" or ["PASS", "FAIL"], got "PASS"`],
+    [
+      'an existing file that is not valid',
+      () => ['--from', shardB, '--out', badExpectations],
+      `${badExpectations}: /PAG-01 x/expected must be "FAIL" or ["PASS", "FAIL"], got "PASS"`,
+    ],
   ])('exits 2 for %s, with one clear message', async (_what, args, message) => {
     const r = await cli('update-expectations', ...args());
     expect(r.code).toBe(2);
@@ -105,7 +127,10 @@ describe('cms-conformance merge', () => {
   it('exits 0 when the expectation file expects every failure, and compares with a baseline', async () => {
     const out = join(dir, 'merged-expected');
     const expectations = join(dir, 'expect-all.json');
-    writeFileSync(expectations, JSON.stringify(Object.fromEntries([PAG01, PAG02, UPL01].map((id) => [id, { expected: 'FAIL', reason: 'known' }]))));
+    writeFileSync(
+      expectations,
+      JSON.stringify(Object.fromEntries([PAG01, PAG02, UPL01].map((id) => [id, { expected: 'FAIL', reason: 'known' }]))),
+    );
     const r = await cli('merge', shardA, shardB, '--out', out, '--expectations', expectations, '--baseline', shardB);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`expectations: 3 failures expected by ${expectations}`);
@@ -119,13 +144,21 @@ describe('cms-conformance merge', () => {
     writeFileSync(baseline, JSON.stringify({ ...sampleResults(), seed: 7, seedSource: 'random' }));
     const r = await cli('merge', shardA, shardB, '--out', join(dir, 'merged-reseeded'), '--baseline', baseline);
     expect(r.stdout).toContain('note: the baseline and this run used different seeds (baseline seed 7 (random), this run seed 42)');
-    expect(readFileSync(join(dir, 'merged-reseeded', 'regression.md'), 'utf8')).toContain('**Note:** the baseline and this run used different seeds');
+    expect(readFileSync(join(dir, 'merged-reseeded', 'regression.md'), 'utf8')).toContain(
+      '**Note:** the baseline and this run used different seeds',
+    );
   });
 
   it.each([
     ['a test in two shards', () => [shardB, shardB], /the test "PAG-01 without pageSize every item comes back" is in more than one shard/],
     ['a folder without results', () => [dir], /cannot read .*results\.json: ENOENT/],
-    ['results with a member of the wrong type', () => [(writeFileSync(join(dir, 'wrong-type.json'), JSON.stringify({ ...sampleResults(), runs: 'twenty' })), join(dir, 'wrong-type.json'))], /wrong-type\.json: \/runs must be integer, got "twenty"$/m],
+    [
+      'results with a member of the wrong type',
+      () => [
+        (writeFileSync(join(dir, 'wrong-type.json'), JSON.stringify({ ...sampleResults(), runs: 'twenty' })), join(dir, 'wrong-type.json')),
+      ],
+      /wrong-type\.json: \/runs must be integer, got "twenty"$/m,
+    ],
     ['no results at all', () => [], /merge needs at least one results folder or file/],
   ])('exits 2 for %s', async (_what, args, message) => {
     const r = await cli('merge', ...args(), '--out', never);

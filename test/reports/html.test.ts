@@ -18,7 +18,13 @@ describe('report.html', () => {
   it('states the verdict, the run facts and counts equal to the summary', () => {
     const s = sampleResults().summary;
     expect(html).toContain('the target does not conform: 3 unexpected failures');
-    for (const [key, n] of Object.entries({ total: s.total, passed: s.passed, failed: s.failed, skipped: s.skipped, warnings: s.warnings })) {
+    for (const [key, n] of Object.entries({
+      total: s.total,
+      passed: s.passed,
+      failed: s.failed,
+      skipped: s.skipped,
+      warnings: s.warnings,
+    })) {
       expect(html).toContain(`<li data-count="${key}"><b>${n}</b>`);
     }
     for (const fact of ['http://cms.example/rest', '2026-03-01T10:00:00.000Z', '65.4 s', '--seed 42']) expect(html).toContain(fact);
@@ -36,7 +42,9 @@ describe('report.html', () => {
     const matrix = section(html, 'requirements');
     for (const r of requirements) expect(matrix).toContain(`<td><code>${escapeHtml(r.id)}</code></td>`);
     expect(matrix.match(/<tr data-status=/g)).toHaveLength(requirements.length);
-    expect(matrix).toMatch(/<tr data-status="not-tested" data-family="SRT"><td><code>SRT-01<\/code><\/td><td><span class="badge not-tested">not tested<\/span>/);
+    expect(matrix).toMatch(
+      /<tr data-status="not-tested" data-family="SRT"><td><code>SRT-01<\/code><\/td><td><span class="badge not-tested">not tested<\/span>/,
+    );
     expect(matrix).toContain('§4.1 <span class="muted">Shared parameter groups</span>');
     expect(matrix).toMatch(/<tr data-status="skipped" data-family="MCH"><td><code>MCH-01<\/code>/);
   });
@@ -56,7 +64,9 @@ describe('report.html', () => {
     // The page's own script is the only one, and the CSP allows exactly it.
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
     expect(scripts).toHaveLength(1);
-    const hash = createHash('sha256').update(scripts[0] ?? '').digest('base64');
+    const hash = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
     expect(html).toContain(`script-src 'sha256-${hash}'`);
     expect(html).toContain("default-src 'none'");
   });
@@ -84,7 +94,11 @@ describe('report.html', () => {
   });
 
   it('puts failures that count before expected ones and marks each', () => {
-    const results = applyExpectations(sampleResults(), { 'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'known paging bug' } }, { file: 'vendor.json', today: '2026-03-01' });
+    const results = applyExpectations(
+      sampleResults(),
+      { 'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'known paging bug' } },
+      { file: 'vendor.json', today: '2026-03-01' },
+    );
     const page = renderHtml(results);
     const failures = section(page, 'failures');
     expect(failures.indexOf('PAG-02 pageSize 0')).toBeLessThan(failures.indexOf('PAG-01 without pageSize'));

@@ -40,19 +40,33 @@ describe('finishRun', () => {
   it('excuses the failures of the expectation file and adds regression.md with a baseline', () => {
     const outDir = freshDir();
     const failing = sampleResults().tests.filter((t) => t.status === 'failed');
-    const expectationsFile = file('all-expected.json', Object.fromEntries(failing.map((t) => [t.id, { expected: 'FAIL', reason: 'known' }])));
+    const expectationsFile = file(
+      'all-expected.json',
+      Object.fromEntries(failing.map((t) => [t.id, { expected: 'FAIL', reason: 'known' }])),
+    );
     const baselineDir = freshDir();
     finishRun(sampleResults(sampleTests().filter((t) => !t.id.startsWith('PAG-02'))), { outDir: baselineDir });
-    const done = finishRun(sampleResults(), { outDir, expectationsFile, baselineFile: join(baselineDir, 'results.json'), today: '2026-03-01' });
+    const done = finishRun(sampleResults(), {
+      outDir,
+      expectationsFile,
+      baselineFile: join(baselineDir, 'results.json'),
+      today: '2026-03-01',
+    });
     expect(done.exitCode).toBe(0);
     expect(done.paths.at(-1)).toBe(join(outDir, 'regression.md'));
     expect(done.lines).toContain(`expectations: 3 failures expected by ${expectationsFile}`);
     expect(done.lines).toContain('  NEW     PAG-02 pageSize 0 returns no items (expected): items: pageSize=0 returned 3 folders');
-    expect(readFileSync(join(outDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="cms-conformance" tests="6" failures="0" skipped="4"/);
+    expect(readFileSync(join(outDir, 'junit.xml'), 'utf8')).toMatch(
+      /<testsuites name="cms-conformance" tests="6" failures="0" skipped="4"/,
+    );
   });
 
   it.each([
-    ['an expectation file that is not valid', { expectationsFile: 'bad-expectations.json' }, /bad-expectations\.json: \/PAG-01 x\/reason is missing$/],
+    [
+      'an expectation file that is not valid',
+      { expectationsFile: 'bad-expectations.json' },
+      /bad-expectations\.json: \/PAG-01 x\/reason is missing$/,
+    ],
     ['a baseline that is not a results file', { baselineFile: 'bad-baseline.json' }, /bad-baseline\.json: \/tool is missing$/],
     ['a baseline that does not exist', { baselineFile: 'missing.json' }, /cannot read .*missing\.json: ENOENT/],
   ])('throws ReportInputError for %s before writing anything', (_what, given, message) => {
@@ -69,7 +83,10 @@ describe('finishRun', () => {
 describe('redact', () => {
   it('replaces a credential as sent, URL-encoded, JSON-escaped and the token of an Authorization value', () => {
     const secret = 'Bearer ab/c+d="e"';
-    const value = { text: `token ab/c+d="e" url ${encodeURIComponent('ab/c+d="e"')} json ${JSON.stringify('ab/c+d="e"')} header ${secret}`, [`k-${SECRET}`]: [SECRET] };
+    const value = {
+      text: `token ab/c+d="e" url ${encodeURIComponent('ab/c+d="e"')} json ${JSON.stringify('ab/c+d="e"')} header ${secret}`,
+      [`k-${SECRET}`]: [SECRET],
+    };
     const out = redact(value, [secret, SECRET]);
     expect(JSON.stringify(out)).not.toMatch(/ab\/c|ab%2Fc|sk-live/);
     expect(out).toEqual({ text: `token ${REDACTED} url ${REDACTED} json "${REDACTED}" header ${REDACTED}`, [`k-${REDACTED}`]: [REDACTED] });
@@ -94,7 +111,11 @@ describe('mergeResults', () => {
   it('concatenates the tests, recomputes the summary and spans the shards in time', () => {
     const merged = mergeResults([
       shard(b, { startedAt: '2026-03-01T10:00:30.000Z', durationMs: 60_000 }),
-      shard(a, { startedAt: '2026-03-01T10:00:00.000Z', durationMs: 40_000, target: { baseUrl: 'http://cms.example/rest', features: ['auth'], embedded: false } }),
+      shard(a, {
+        startedAt: '2026-03-01T10:00:00.000Z',
+        durationMs: 40_000,
+        target: { baseUrl: 'http://cms.example/rest', features: ['auth'], embedded: false },
+      }),
     ]);
     expect(merged.tests.map((t) => t.id)).toEqual(sampleTests().map((t) => t.id));
     expect(merged.summary).toEqual(sampleResults().summary);
@@ -104,12 +125,16 @@ describe('mergeResults', () => {
   });
 
   it('rejects a test that is in two shards', () => {
-    expect(() => mergeResults([shard(a), shard(sampleTests().slice(2))])).toThrow(/the test "OP-folder\.load a valid request gets 200 and a FolderLoadResponse" is in more than one shard/);
+    expect(() => mergeResults([shard(a), shard(sampleTests().slice(2))])).toThrow(
+      /the test "OP-folder\.load a valid request gets 200 and a FolderLoadResponse" is in more than one shard/,
+    );
   });
 
   it('rejects shards of different seeds or different live targets, and nothing at all', () => {
     expect(() => mergeResults([shard(a), shard(b, { seed: 7 })])).toThrow(/different seeds \(42, 7\)/);
-    expect(() => mergeResults([shard(a), shard(b, { target: { baseUrl: 'http://other.example', features: [], embedded: false } })])).toThrow(/different targets/);
+    expect(() =>
+      mergeResults([shard(a), shard(b, { target: { baseUrl: 'http://other.example', features: [], embedded: false } })]),
+    ).toThrow(/different targets/);
     expect(() => mergeResults([])).toThrow(ReportInputError);
   });
 
@@ -121,9 +146,15 @@ describe('mergeResults', () => {
   it('keeps as stale only the expectation ids no shard ran', () => {
     const withExpectations = (tests: typeof a, stale: string[]): Results => {
       const r = shard(tests);
-      return { ...r, summary: { ...r.summary, expectations: { file: 'vendor.json', expectedFailures: 0, unexpectedPasses: 0, expired: 0, stale } } };
+      return {
+        ...r,
+        summary: { ...r.summary, expectations: { file: 'vendor.json', expectedFailures: 0, unexpectedPasses: 0, expired: 0, stale } },
+      };
     };
-    const merged = mergeResults([withExpectations(a, ['PAG-02 pageSize 0 returns no items', 'PAG-99 gone']), withExpectations(b, ['ENV-01 every body has the envelope', 'PAG-99 gone'])]);
+    const merged = mergeResults([
+      withExpectations(a, ['PAG-02 pageSize 0 returns no items', 'PAG-99 gone']),
+      withExpectations(b, ['ENV-01 every body has the envelope', 'PAG-99 gone']),
+    ]);
     expect(merged.summary.expectations?.stale).toEqual(['PAG-99 gone']);
   });
 });

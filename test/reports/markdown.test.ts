@@ -17,7 +17,9 @@ describe('summary.md', () => {
 
   it('lists each failed test with its requirement and first finding', () => {
     expect(md).toContain('| ❌ | PAG-02 pageSize 0 returns no items | PAG-02 | items: pageSize=0 returned 3 folders |');
-    expect(md).toContain('| ❌ | UPL-01 multipart create keeps the bytes | UPL-01 | setup failed: the sandbox folder could not be created |');
+    expect(md).toContain(
+      '| ❌ | UPL-01 multipart create keeps the bytes | UPL-01 | setup failed: the sandbox folder could not be created |',
+    );
   });
 
   it('has a by-family table and the skip reasons', () => {
@@ -32,11 +34,15 @@ describe('summary.md', () => {
   });
 
   it('marks expected failures and lists unexpected passes and stale ids', () => {
-    const results = applyExpectations(sampleResults(), {
-      'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'r' },
-      'OP-folder.load a valid request gets 200 and a FolderLoadResponse': { expected: 'FAIL', reason: 'r' },
-      'PAG-99 gone': { expected: 'FAIL', reason: 'r' },
-    }, { file: 'vendor.json' });
+    const results = applyExpectations(
+      sampleResults(),
+      {
+        'PAG-01 without pageSize every item comes back': { expected: 'FAIL', reason: 'r' },
+        'OP-folder.load a valid request gets 200 and a FolderLoadResponse': { expected: 'FAIL', reason: 'r' },
+        'PAG-99 gone': { expected: 'FAIL', reason: 'r' },
+      },
+      { file: 'vendor.json' },
+    );
     const text = renderMarkdown(results);
     expect(text).toContain('| ➖ expected | PAG-01 without pageSize every item comes back |');
     expect(text.indexOf('PAG-02 pageSize 0')).toBeLessThan(text.indexOf('| ➖ expected |'));

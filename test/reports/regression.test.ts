@@ -66,9 +66,12 @@ describe('regression against a baseline', () => {
 
   it('says when the baseline and this run used different seeds, and only then', () => {
     const reseeded = compareResults({ ...baseline, seed: 7, seedSource: 'given' }, { ...current, seed: 20260101, seedSource: 'default' });
-    const note = 'the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come from the generated requests, not the target';
+    const note =
+      'the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come from the generated requests, not the target';
     expect(renderRegressionText(reseeded)).toContain(`  note: ${note}`);
-    expect(renderRegressionMarkdown(reseeded)).toContain('**Note:** the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come');
+    expect(renderRegressionMarkdown(reseeded)).toContain(
+      '**Note:** the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come',
+    );
     expect(seedNote(regression)).toBeUndefined();
     expect(renderRegressionText(regression).join('\n')).not.toContain('different seeds');
     expect(renderRegressionMarkdown(regression)).not.toContain('different seeds');

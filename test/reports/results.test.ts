@@ -40,13 +40,33 @@ describe('loadResults', () => {
   });
 
   it.each([
-    ['a status outside the three', (r: Record<string, unknown>) => ((r.tests as Record<string, unknown>[])[3]!.status = 'broken'), ': /tests/3/status must be one of passed, failed, skipped, got "broken"'],
+    [
+      'a status outside the three',
+      (r: Record<string, unknown>) => ((r.tests as Record<string, unknown>[])[3]!.status = 'broken'),
+      ': /tests/3/status must be one of passed, failed, skipped, got "broken"',
+    ],
     ['a seed that is not a number', (r: Record<string, unknown>) => (r.seed = '42'), ': /seed must be integer, got "42"'],
-    ['a count that is not an integer', (r: Record<string, unknown>) => ((r.tests as Record<string, unknown>[])[0]!.answers = 1.5), ': /tests/0/answers must be integer, got 1.5'],
-    ['an unknown seed source', (r: Record<string, unknown>) => (r.seedSource = 'dice'), ': /seedSource must be one of default, given, random, got "dice"'],
+    [
+      'a count that is not an integer',
+      (r: Record<string, unknown>) => ((r.tests as Record<string, unknown>[])[0]!.answers = 1.5),
+      ': /tests/0/answers must be integer, got 1.5',
+    ],
+    [
+      'an unknown seed source',
+      (r: Record<string, unknown>) => (r.seedSource = 'dice'),
+      ': /seedSource must be one of default, given, random, got "dice"',
+    ],
     ['a missing summary', (r: Record<string, unknown>) => delete r.summary, ': /summary is missing'],
-    ['another tool', (r: Record<string, unknown>) => (r.tool = { name: 'other', version: '1' }), ': /tool/name must be "cms-conformance", got "other"'],
-    ['a start that is not a date', (r: Record<string, unknown>) => (r.startedAt = 'yesterday'), ': /startedAt must match format "date-time", got "yesterday"'],
+    [
+      'another tool',
+      (r: Record<string, unknown>) => (r.tool = { name: 'other', version: '1' }),
+      ': /tool/name must be "cms-conformance", got "other"',
+    ],
+    [
+      'a start that is not a date',
+      (r: Record<string, unknown>) => (r.startedAt = 'yesterday'),
+      ': /startedAt must match format "date-time", got "yesterday"',
+    ],
   ])('rejects %s with one line naming the member', (_what, change, message) => {
     const path = written(change);
     expect(() => loadResults(path)).toThrow(ReportInputError);
@@ -56,7 +76,11 @@ describe('loadResults', () => {
 
 describe('exchange counts', () => {
   it('the summary totals the counts of the tests that carry them', () => {
-    const tests = counted([{ requests: 5, answers: 4, validated: 4, retries: 1 }, {}, { requests: 2, answers: 2, validated: 1, retries: 0 }]);
+    const tests = counted([
+      { requests: 5, answers: 4, validated: 4, retries: 1 },
+      {},
+      { requests: 2, answers: 2, validated: 1, retries: 0 },
+    ]);
     expect(summarize(tests)).toMatchObject({ requests: 7, answers: 6, validated: 5, retries: 1 });
   });
 

@@ -16,7 +16,17 @@ function finding(requirement: string, over: Partial<ReportedFinding> = {}): Repo
 
 function test(id: string, status: TestResult['status'], over: Partial<TestResult> = {}): TestResult {
   const requirement = id.split(' ')[0] ?? id;
-  return { id, title: id.slice(requirement.length + 1), file: 'suites/sample.suite.ts', requirement, family: requirement.split('-')[0] ?? '', status, durationMs: 12, findings: [], ...over };
+  return {
+    id,
+    title: id.slice(requirement.length + 1),
+    file: 'suites/sample.suite.ts',
+    requirement,
+    family: requirement.split('-')[0] ?? '',
+    status,
+    durationMs: 12,
+    findings: [],
+    ...over,
+  };
 }
 
 const htmlFailure = finding('PAG-01', {
@@ -24,10 +34,15 @@ const htmlFailure = finding('PAG-01', {
   exchange: {
     seq: 3,
     request: { method: 'GET', url: 'http://cms.example/rest/folder/getFolders/7', headers: { accept: 'application/json' } },
-    response: { status: 500, headers: { 'content-type': 'text/html', 'x-echo-sid': SECRET }, text: `${HOSTILE}<p>session ${SECRET}</p>`, truncated: false },
+    response: {
+      status: 500,
+      headers: { 'content-type': 'text/html', 'x-echo-sid': SECRET },
+      text: `${HOSTILE}<p>session ${SECRET}</p>`,
+      truncated: false,
+    },
     durationMs: 8,
   },
-  curl: "curl -sS -X GET \"http://cms.example/rest/folder/getFolders/7?sid=$CMS_AUTH_SID\"",
+  curl: 'curl -sS -X GET "http://cms.example/rest/folder/getFolders/7?sid=$CMS_AUTH_SID"',
 });
 
 const jsonFailure = finding('PAG-02', {
@@ -35,8 +50,18 @@ const jsonFailure = finding('PAG-02', {
   message: 'pageSize=0 returned 3 folders',
   exchange: {
     seq: 4,
-    request: { method: 'POST', url: 'http://cms.example/rest/folder/create', headers: { 'content-type': 'application/json' }, body: { kind: 'json', text: '{"motherId":7,"name":"a"}' } },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ folders: [1, 2, 3], echo: `sid=${encodeURIComponent(SECRET)}` }), truncated: false },
+    request: {
+      method: 'POST',
+      url: 'http://cms.example/rest/folder/create',
+      headers: { 'content-type': 'application/json' },
+      body: { kind: 'json', text: '{"motherId":7,"name":"a"}' },
+    },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify({ folders: [1, 2, 3], echo: `sid=${encodeURIComponent(SECRET)}` }),
+      truncated: false,
+    },
     durationMs: 5,
   },
 });
@@ -44,12 +69,20 @@ const jsonFailure = finding('PAG-02', {
 /** The sample run's tests, one of each kind a report must show. */
 export function sampleTests(): TestResult[] {
   return [
-    test('ENV-01 every body has the envelope', 'passed', { findings: [finding('ENV-01', { severity: 'warning', check: 'unknownMember', message: 'member "extra" is not in the contract' })] }),
-    test('MCH-01 master objects appear in the channel', 'skipped', { reason: 'the target does not declare the feature "multichannelling"', operation: 'folder.getFolders' }),
+    test('ENV-01 every body has the envelope', 'passed', {
+      findings: [finding('ENV-01', { severity: 'warning', check: 'unknownMember', message: 'member "extra" is not in the contract' })],
+    }),
+    test('MCH-01 master objects appear in the channel', 'skipped', {
+      reason: 'the target does not declare the feature "multichannelling"',
+      operation: 'folder.getFolders',
+    }),
     test('OP-folder.load a valid request gets 200 and a FolderLoadResponse', 'passed', { operation: 'folder.load' }),
     test('PAG-01 without pageSize every item comes back', 'failed', { operation: 'folder.getFolders', findings: [htmlFailure] }),
     test('PAG-02 pageSize 0 returns no items', 'failed', { findings: [jsonFailure] }),
-    test('UPL-01 multipart create keeps the bytes', 'failed', { operation: 'file.create', reason: 'setup failed: the sandbox folder could not be created' }),
+    test('UPL-01 multipart create keeps the bytes', 'failed', {
+      operation: 'file.create',
+      reason: 'setup failed: the sandbox folder could not be created',
+    }),
   ];
 }
 

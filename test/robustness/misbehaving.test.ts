@@ -84,7 +84,9 @@ describe('misbehaving targets', () => {
     expect(r.code).toBe(1);
     expect(r.output).not.toMatch(/\n\s+at .*\.(ts|js):\d+/);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
-    const checks = Object.fromEntries(results.tests.map((t) => [t.requirement, t.findings.filter((f) => f.severity === 'error').map((f) => f.check)]));
+    const checks = Object.fromEntries(
+      results.tests.map((t) => [t.requirement, t.findings.filter((f) => f.severity === 'error').map((f) => f.check)]),
+    );
     expect(checks).toEqual({
       'OP-folder.getFiles': ['json'],
       'OP-folder.getTemplates': ['contentType'],
@@ -120,6 +122,7 @@ describe('misbehaving targets', () => {
     const unreachable = results.tests.filter((t) => t.status === 'failed' && t.findings.some((f) => /target unreachable/.test(f.message)));
     expect(unreachable.length).toBeGreaterThan(3);
     expect(r.output).toMatch(/could not remove the sandbox folder/);
-    for (const report of ['junit.xml', 'report.html', 'summary.md']) expect(readFileSync(join(out, report), 'utf8').length).toBeGreaterThan(100);
+    for (const report of ['junit.xml', 'report.html', 'summary.md'])
+      expect(readFileSync(join(out, report), 'utf8').length).toBeGreaterThan(100);
   });
 });

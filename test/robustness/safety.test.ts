@@ -34,7 +34,8 @@ beforeAll(async () => {
   upstream = await startReferenceServer({ port: 0 });
   ({ server: proxy, targetFile } = await startProxy(upstream, (req, _res, body) => {
     proxied++;
-    if (req.method !== 'GET') recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
+    if (req.method !== 'GET')
+      recorded.push({ method: req.method ?? '', url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
     return false;
   }));
 });
@@ -60,7 +61,12 @@ function namedIds(r: Recorded): { where: string; id: string }[] {
   }
   const body = json as { motherId?: unknown; folderId?: unknown; targetFolder?: { id?: unknown }; file?: { id?: unknown } } | undefined;
   if (body && typeof body === 'object') {
-    for (const [where, v] of [['motherId', body.motherId], ['folderId', body.folderId], ['targetFolder.id', body.targetFolder?.id], ['file.id', body.file?.id]] as const) {
+    for (const [where, v] of [
+      ['motherId', body.motherId],
+      ['folderId', body.folderId],
+      ['targetFolder.id', body.targetFolder?.id],
+      ['file.id', body.file?.id],
+    ] as const) {
       if (typeof v === 'number' || typeof v === 'string') out.push({ where: `body ${where}`, id: String(v) });
     }
   }
@@ -80,7 +86,9 @@ describe('safety on a live target', () => {
     // own counts account for every request the server saw, but for the session's three (reachability
     // check, sandbox creation and removal): no request goes around the counted, judged path.
     const results = loadResults(join(out, 'results.json'));
-    const unjudged = results.tests.filter((t) => t.status !== 'skipped' && t.validated !== t.jsonAnswers).map((t) => `${t.id}: ${t.validated} of ${t.jsonAnswers}`);
+    const unjudged = results.tests
+      .filter((t) => t.status !== 'skipped' && t.validated !== t.jsonAnswers)
+      .map((t) => `${t.id}: ${t.validated} of ${t.jsonAnswers}`);
     expect(unjudged).toEqual([]);
     const sent = results.tests.reduce((n, t) => n + (t.requests ?? 0), 0);
     expect(sent).toBeGreaterThan(1000);
@@ -96,7 +104,11 @@ describe('safety on a live target', () => {
         const local = /^\d+$/.test(id) ? Number(id) : globalIds.get(id);
         if (local === undefined || !before.has(local)) continue;
         // The one mutation outside a sandbox: creating the run's sandbox folder under the sandbox parent.
-        const createsSandbox = req.url.endsWith('/folder/create') && where === 'body motherId' && id === parent && new RegExp(`"name":"${SANDBOX_PREFIX}`).test(req.body);
+        const createsSandbox =
+          req.url.endsWith('/folder/create') &&
+          where === 'body motherId' &&
+          id === parent &&
+          new RegExp(`"name":"${SANDBOX_PREFIX}`).test(req.body);
         if (createsSandbox) sandboxes++;
         else violations.push(`${req.method} ${req.url} names fixture object ${id} (${where})`);
       }
@@ -108,7 +120,12 @@ describe('safety on a live target', () => {
 
     const changed = [...before].filter(([id, json]) => JSON.stringify(state.objects.get(id)) !== json).map(([id]) => id);
     expect(changed).toEqual([]);
-    const left = [...state.objects.values()].filter((o) => typeof (o as { name?: unknown }).name === 'string' && (o as { name: string }).name.startsWith(SANDBOX_PREFIX) && !(o as { deleted?: unknown }).deleted);
+    const left = [...state.objects.values()].filter(
+      (o) =>
+        typeof (o as { name?: unknown }).name === 'string' &&
+        (o as { name: string }).name.startsWith(SANDBOX_PREFIX) &&
+        !(o as { deleted?: unknown }).deleted,
+    );
     expect(left).toEqual([]);
     expect(recorded.length).toBeGreaterThan(500);
   });

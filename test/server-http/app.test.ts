@@ -63,7 +63,11 @@ describe('refusal styles', () => {
 
   it('body style keeps a real status for requests refused before any handler ran', async () => {
     const { app: a } = app({ refusalStyle: 'body' });
-    expectRefusal(await a.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '{"name":' }), 400, 'INVALIDDATA');
+    expectRefusal(
+      await a.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '{"name":' }),
+      400,
+      'INVALIDDATA',
+    );
     expectRefusal(await a.inject({ method: 'GET', url: '/rest/nothing/here' }), 404, 'NOTFOUND');
   });
 
@@ -107,19 +111,29 @@ describe('auth', () => {
 
   it('refuses a request without credentials with 401 AUTHREQUIRED, in both refusal styles', async () => {
     expectRefusal(await app({ authToken: token }).app.inject({ method: 'GET', url: '/rest/folder/load/1' }), 401, 'AUTHREQUIRED');
-    expectRefusal(await app({ authToken: token, refusalStyle: 'body' }).app.inject({ method: 'GET', url: '/rest/folder/load/1' }), 401, 'AUTHREQUIRED');
+    expectRefusal(
+      await app({ authToken: token, refusalStyle: 'body' }).app.inject({ method: 'GET', url: '/rest/folder/load/1' }),
+      401,
+      'AUTHREQUIRED',
+    );
   });
 
   it('refuses a wrong sid and a wrong bearer token', async () => {
     const { app: a } = app({ authToken: token });
     expectRefusal(await a.inject({ method: 'GET', url: '/rest/folder/load/1?sid=guess' }), 401, 'AUTHREQUIRED');
-    expectRefusal(await a.inject({ method: 'GET', url: '/rest/folder/load/1', headers: { authorization: 'Bearer guess' } }), 401, 'AUTHREQUIRED');
+    expectRefusal(
+      await a.inject({ method: 'GET', url: '/rest/folder/load/1', headers: { authorization: 'Bearer guess' } }),
+      401,
+      'AUTHREQUIRED',
+    );
   });
 
   it('accepts the token as sid query parameter or as bearer token', async () => {
     const { app: a } = app({ authToken: token });
     expect((await a.inject({ method: 'GET', url: `/rest/folder/load/1?sid=${token}` })).statusCode).toBe(200);
-    expect((await a.inject({ method: 'GET', url: '/rest/folder/load/1', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    expect((await a.inject({ method: 'GET', url: '/rest/folder/load/1', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('checks credentials before routing, so unknown paths are 401 too', async () => {
@@ -131,12 +145,22 @@ describe('query parameters', () => {
   it('applies the contract defaults and passes multivalued parameters as arrays', async () => {
     const res = await app().app.inject({ method: 'GET', url: '/rest/folder/getFiles/1?usedIn=3&usedIn=4' });
     // Contract 4.1 Group L: "skipCount (int, 0), maxItems (int, -1 means all)"; Group F: "recursive boolean false".
-    expect(json(res).query).toMatchObject({ skipCount: 0, maxItems: -1, recursive: false, wastebin: 'exclude', usedIn: [3, 4], creatorId: [] });
+    expect(json(res).query).toMatchObject({
+      skipCount: 0,
+      maxItems: -1,
+      recursive: false,
+      wastebin: 'exclude',
+      usedIn: [3, 4],
+      creatorId: [],
+    });
     expect(json(res).query).not.toHaveProperty('online');
   });
 
   it('parses integers, booleans ignoring case, and strings', async () => {
-    const res = await app().app.inject({ method: 'GET', url: '/rest/folder/getFiles/1?maxItems=25&recursive=TRUE&search=a%20b&sortorder=desc' });
+    const res = await app().app.inject({
+      method: 'GET',
+      url: '/rest/folder/getFiles/1?maxItems=25&recursive=TRUE&search=a%20b&sortorder=desc',
+    });
     expect(json(res).query).toMatchObject({ maxItems: 25, recursive: true, search: 'a b', sortorder: 'desc' });
   });
 
@@ -167,21 +191,36 @@ describe('query parameters', () => {
   });
 
   it('refuses an unknown value of an enumerated multivalued parameter', async () => {
-    expectRefusal(await app().app.inject({ method: 'GET', url: '/rest/folder/getPages/1?permission=view&permission=fly' }), 400, 'INVALIDDATA', 'permission');
+    expectRefusal(
+      await app().app.inject({ method: 'GET', url: '/rest/folder/getPages/1?permission=view&permission=fly' }),
+      400,
+      'INVALIDDATA',
+      'permission',
+    );
   });
 
   it('gives an absent required integer parameter its zero value instead of refusing it', async () => {
     // Contract 4.3 createSimple raw body: "folderId (required int)". Reference notes: "A query parameter declared as a
     // Java primitive (`boolean`, `int`) that is absent takes its zero value (`false`, `0`) instead of being refused".
     const { app: a, state } = app();
-    const res = await a.inject({ method: 'POST', url: '/rest/file/createSimple?qqfile=a.txt', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/rest/file/createSimple?qqfile=a.txt',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(res.statusCode).toBe(201);
     expect(state.calls[0]?.query.folderId).toBe(0);
   });
 
   it('still refuses a required integer parameter that is sent but does not parse', async () => {
     const { app: a, state } = app();
-    const res = await a.inject({ method: 'POST', url: '/rest/file/createSimple?qqfile=a.txt&folderId=x', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/rest/file/createSimple?qqfile=a.txt&folderId=x',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expectRefusal(res, 400, 'INVALIDDATA', 'folderId');
     expect(state.calls).toHaveLength(0);
   });
@@ -201,7 +240,12 @@ describe('query parameters', () => {
       const url = `/rest${op.path.replace(/\{\w+\}/g, '1')}`;
       const headers = op.requestBody?.raw ? { 'content-type': 'text/plain' } : op.requestBody ? { 'content-type': 'application/json' } : {};
       const { app: a, state } = app();
-      const res = await a.inject({ method: op.method, url, headers, ...(op.requestBody ? { payload: op.requestBody.raw ? 'x' : '{}' } : {}) });
+      const res = await a.inject({
+        method: op.method,
+        url,
+        headers,
+        ...(op.requestBody ? { payload: op.requestBody.raw ? 'x' : '{}' } : {}),
+      });
       const where = `${op.id} ${p.name}`;
       if (p.type === 'string') {
         expect(json(res).responseInfo.property, where).toBe(p.name);
@@ -254,12 +298,28 @@ describe('JSON bodies', () => {
   it.each([
     ['a number for a string member as its decimal text', { name: 5, motherId: 110 }, { name: '5', motherId: '110' }],
     ['a boolean for a string member as its text', { name: true }, { name: 'true' }],
-    ['an integer-valued string for an integer member', { name: 'x', nodeId: '7', templateId: ' -3 ' }, { name: 'x', nodeId: 7, templateId: -3 }],
-    ['true and false in any of the cases Jackson knows for a boolean member', { name: 'x', failOnDuplicate: 'TRUE', startpage: 'False' }, { name: 'x', failOnDuplicate: true, startpage: false }],
-    ['an integer for a boolean member as non-zero', { name: 'x', failOnDuplicate: 1, startpage: 0 }, { name: 'x', failOnDuplicate: true, startpage: false }],
+    [
+      'an integer-valued string for an integer member',
+      { name: 'x', nodeId: '7', templateId: ' -3 ' },
+      { name: 'x', nodeId: 7, templateId: -3 },
+    ],
+    [
+      'true and false in any of the cases Jackson knows for a boolean member',
+      { name: 'x', failOnDuplicate: 'TRUE', startpage: 'False' },
+      { name: 'x', failOnDuplicate: true, startpage: false },
+    ],
+    [
+      'an integer for a boolean member as non-zero',
+      { name: 'x', failOnDuplicate: 1, startpage: 0 },
+      { name: 'x', failOnDuplicate: true, startpage: false },
+    ],
     ['a number for a map value of strings', { name: 'x', nameI18n: { de: 1 } }, { name: 'x', nameI18n: { de: '1' } }],
     ['null as an absent member', { name: 'x', description: null, nodeId: null, failOnDuplicate: null }, { name: 'x' }],
-    ['an empty string as an absent non-string member, and as text for a string member', { name: '', nodeId: '', failOnDuplicate: ' ' }, { name: '' }],
+    [
+      'an empty string as an absent non-string member, and as text for a string member',
+      { name: '', nodeId: '', failOnDuplicate: ' ' },
+      { name: '' },
+    ],
   ])('accepts %s and hands the converted value to the handler', async (_what, payload, converted) => {
     // Reference notes, "What the server accepts": "A JSON number is accepted for a string member (`"motherId": 110` reads as
     // `"110"`), an integer-valued string for an integer member (`"folderId": "7"`), and `"true"`/`"false"` for a boolean."
@@ -269,9 +329,14 @@ describe('JSON bodies', () => {
     expect({ ...(state.calls[0]?.body as object) }).toEqual(converted);
   });
 
-  it('reads the vendor client\'s folder create with a numeric motherId', async () => {
+  it("reads the vendor client's folder create with a numeric motherId", async () => {
     const { app: a, state } = app();
-    const res = await a.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '{"motherId": 110, "name": "x"}' });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/rest/folder/create',
+      headers: JSON_HEADERS,
+      payload: '{"motherId": 110, "name": "x"}',
+    });
     expect(res.statusCode).toBe(201);
     expect(state.calls[0]?.body).toEqual({ motherId: '110', name: 'x' });
   });
@@ -282,31 +347,74 @@ describe('JSON bodies', () => {
     expect((await a.inject({ method: 'POST', url: '/rest/file/copy', headers: JSON_HEADERS, payload })).statusCode).toBe(201);
     expect(state.calls[0]?.body).toEqual({ file: { id: 7 }, targetFolder: { id: 12, channelId: 2 }, nodeId: 0, newFilename: '3' });
     const { app: b, state: st2 } = app({ handlers: { 'file.disinherit.set': (st, req) => (st.calls.push(req), {}) } });
-    expect((await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: ['2', 3], exclude: 'false' } })).statusCode).toBe(201);
+    expect(
+      (
+        await b.inject({
+          method: 'POST',
+          url: '/rest/file/disinherit?id=1',
+          headers: JSON_HEADERS,
+          payload: { disinherit: ['2', 3], exclude: 'false' },
+        })
+      ).statusCode,
+    ).toBe(201);
     expect(st2.calls[0]?.body).toEqual({ disinherit: [2, 3], exclude: false });
-    expectRefusal(await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: [2, 'x'] } }), 400, 'INVALIDDATA', 'disinherit.1');
-    expectRefusal(await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: [null] } }), 400, 'INVALIDDATA', 'disinherit.0');
-    expectRefusal(await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: 2 } }), 400, 'INVALIDDATA', 'disinherit');
+    expectRefusal(
+      await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: [2, 'x'] } }),
+      400,
+      'INVALIDDATA',
+      'disinherit.1',
+    );
+    expectRefusal(
+      await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: [null] } }),
+      400,
+      'INVALIDDATA',
+      'disinherit.0',
+    );
+    expectRefusal(
+      await b.inject({ method: 'POST', url: '/rest/file/disinherit?id=1', headers: JSON_HEADERS, payload: { disinherit: 2 } }),
+      400,
+      'INVALIDDATA',
+      'disinherit',
+    );
   });
 
   it('keeps a member named like an Object prototype member an own, unknown member', async () => {
-    const res = await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '{"name":"x","__proto__":{"name":5}}' });
+    const res = await app().app.inject({
+      method: 'POST',
+      url: '/rest/folder/create',
+      headers: JSON_HEADERS,
+      payload: '{"name":"x","__proto__":{"name":5}}',
+    });
     expectRefusal(res, 400, 'INVALIDDATA', '__proto__');
   });
 
   it('refuses a body that is not an object', async () => {
-    expectRefusal(await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '[1,2]' }), 400, 'INVALIDDATA');
+    expectRefusal(
+      await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '[1,2]' }),
+      400,
+      'INVALIDDATA',
+    );
   });
 
   it('refuses a JSON operation called with another content type with 415', async () => {
-    const res = await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: { 'content-type': 'text/plain' }, payload: '{"name":"x"}' });
+    const res = await app().app.inject({
+      method: 'POST',
+      url: '/rest/folder/create',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"name":"x"}',
+    });
     expectRefusal(res, 415, 'INVALIDDATA');
   });
 
   it('refuses very deep nesting with 400, not a crash', async () => {
     const depth = 100_000;
     const payload = `{"name":"x","nameI18n":{"de":${'{"a":['.repeat(depth)}{}${']}'.repeat(depth)}}}`;
-    expectRefusal(await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload }), 400, 'INVALIDDATA', 'nameI18n.de');
+    expectRefusal(
+      await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload }),
+      400,
+      'INVALIDDATA',
+      'nameI18n.de',
+    );
   });
 });
 
@@ -343,9 +451,17 @@ describe('multipart bodies', () => {
   it.each([
     ['no boundary', { 'content-type': 'multipart/form-data' }, multipartBody([{ name: 'fileBinaryData', filename: 'a', data: 'abc' }])],
     ['a truncated part', MULTIPART_HEADERS, multipartBody([{ name: 'fileBinaryData', filename: 'a', data: 'abcdef' }]).subarray(0, 110)],
-    ['a missing closing boundary', MULTIPART_HEADERS, multipartBody([{ name: 'fileBinaryData', filename: 'a', data: 'abc' }]).subarray(0, -8)],
+    [
+      'a missing closing boundary',
+      MULTIPART_HEADERS,
+      multipartBody([{ name: 'fileBinaryData', filename: 'a', data: 'abc' }]).subarray(0, -8),
+    ],
     ['no parts at all, only garbage', MULTIPART_HEADERS, Buffer.from('this is not multipart')],
-    ['a part named after an Object prototype member', MULTIPART_HEADERS, multipartBody([{ name: 'constructor', filename: 'a', data: 'abc' }])],
+    [
+      'a part named after an Object prototype member',
+      MULTIPART_HEADERS,
+      multipartBody([{ name: 'constructor', filename: 'a', data: 'abc' }]),
+    ],
   ])('refuses a malformed multipart body (%s) with 400 INVALIDDATA and calls no handler', async (_what, headers, payload) => {
     // UPL-08: "a malformed multipart body (no boundary, truncated part, missing data part) is refused, creates nothing, and is never a 5xx."
     const { app: a, state } = app();
@@ -373,7 +489,12 @@ describe('multipart bodies', () => {
   });
 
   it('refuses a multipart operation called with another content type with 415', async () => {
-    const res = await app().app.inject({ method: 'POST', url: '/rest/file/create', headers: { 'content-type': 'text/plain' }, payload: 'abc' });
+    const res = await app().app.inject({
+      method: 'POST',
+      url: '/rest/file/create',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'abc',
+    });
     expectRefusal(res, 415, 'INVALIDDATA');
   });
 });
@@ -403,7 +524,11 @@ describe('raw bodies', () => {
   });
 
   it('gives an empty raw body as zero bytes', async () => {
-    const res = await app().app.inject({ method: 'POST', url: '/rest/file/createSimple?folderId=1&qqfile=a', headers: { 'content-type': 'text/plain' } });
+    const res = await app().app.inject({
+      method: 'POST',
+      url: '/rest/file/createSimple?folderId=1&qqfile=a',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(json(res).file).toMatchObject({ fileSize: 0 });
   });
 });
@@ -420,7 +545,12 @@ describe('oversized bodies', () => {
 
   it('refuses a raw body over the limit with 413', async () => {
     const { app: a } = app({ limits: { bodyBytes: 1024 } });
-    const res = await a.inject({ method: 'POST', url: '/rest/file/createSimple?folderId=1&qqfile=a', headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(4096) });
+    const res = await a.inject({
+      method: 'POST',
+      url: '/rest/file/createSimple?folderId=1&qqfile=a',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: Buffer.alloc(4096),
+    });
     expectRefusal(res, 413, 'INVALIDDATA');
   });
 });

@@ -14,7 +14,12 @@ interface FaultCase {
   on: (res: LightMyRequestResponse) => void;
 }
 
-const createFolder: InjectOptions = { method: 'POST', url: '/rest/folder/create', headers: { 'content-type': 'application/json' }, payload: { name: 'N' } };
+const createFolder: InjectOptions = {
+  method: 'POST',
+  url: '/rest/folder/create',
+  headers: { 'content-type': 'application/json' },
+  payload: { name: 'N' },
+};
 const loadFolder: InjectOptions = { method: 'GET', url: '/rest/folder/load/1' };
 const status = (expected: number) => (res: LightMyRequestResponse) => expect(res.statusCode).toBe(expected);
 
@@ -29,6 +34,11 @@ const cases: Record<string, FaultCase> = {
     request: loadFolder,
     off: (res) => expect(json(res)).toHaveProperty('messages'),
     on: (res) => expect(json(res)).not.toHaveProperty('messages'),
+  },
+  'success-without-responseinfo': {
+    request: { method: 'GET', url: '/rest/folder/findFiles?folderId=1' },
+    off: (res) => expect(json(res)).toHaveProperty('responseInfo'),
+    on: (res) => expect(json(res)).not.toHaveProperty('responseInfo'),
   },
   'response-code-lowercase': {
     request: loadFolder,

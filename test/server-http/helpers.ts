@@ -35,6 +35,7 @@ export const stubHandlers: Record<string, Handler<StubState>> = Object.fromEntri
     },
     'folder.getFiles': (_state, req) => ({ files: [], query: req.query }),
     'folder.getPages': (_state, req) => ({ pages: [], query: req.query }),
+    'folder.findFiles': () => ({ files: [], numItems: 0, hasMoreItems: false }),
     'folder.create': (state, req) => {
       const body = req.body as { name?: string };
       if (body.name === 'taken') throw new Refusal('INVALIDDATA', 'name already used', 'name');
@@ -52,7 +53,11 @@ export const stubHandlers: Record<string, Handler<StubState>> = Object.fromEntri
       const files = req.multipart?.files ?? [];
       const data = files.find((f) => f.fieldName.toLowerCase() === 'filebinarydata');
       if (!data) throw new Refusal('INVALIDDATA', 'no data part', 'fileBinaryData');
-      return { success: true, file: { name: data.filename, fileSize: data.data.length, fileType: data.mimeType }, fields: req.multipart?.fields };
+      return {
+        success: true,
+        file: { name: data.filename, fileSize: data.data.length, fileType: data.mimeType },
+        fields: req.multipart?.fields,
+      };
     },
     'file.createSimple.raw': (_state, req) => ({
       success: true,
@@ -97,7 +102,9 @@ export function expectRefusal(res: LightMyRequestResponse, status: number, code:
   expect(res.statusCode).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = json(res);
-  expect(body.messages).toEqual([expect.objectContaining({ type: 'CRITICAL', message: expect.any(String), timestamp: expect.any(Number) })]);
+  expect(body.messages).toEqual([
+    expect.objectContaining({ type: 'CRITICAL', message: expect.any(String), timestamp: expect.any(Number) }),
+  ]);
   expect(body.responseInfo).toMatchObject({ responseCode: code, responseMessage: expect.any(String) });
   if (property !== undefined) expect(body.responseInfo.property).toBe(property);
 }

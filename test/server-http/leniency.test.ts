@@ -32,10 +32,13 @@ function expectRefused(res: request.Response, status: number, code: string, prop
   if (code === 'INVALIDDATA') expect(res.body.responseInfo.responseMessage).toContain(property);
 }
 
-describe('the vendor client\'s calls', () => {
+describe("the vendor client's calls", () => {
   it('POST /folder/create with a numeric motherId creates the folder under that mother', async () => {
     const mother = server.target.fixture.sandboxParentFolderId;
-    const res = await api.post(`${prefix}/folder/create`).set('content-type', 'application/json').send(`{"motherId": ${mother}, "name": "Vendor client"}`);
+    const res = await api
+      .post(`${prefix}/folder/create`)
+      .set('content-type', 'application/json')
+      .send(`{"motherId": ${mother}, "name": "Vendor client"}`);
     expect(res.status).toBe(201);
     expect(res.body.folder).toMatchObject({ motherId: mother, name: 'Vendor client' });
     const loaded = await api.get(`${prefix}/folder/load/${res.body.folder.id}`);
@@ -54,14 +57,18 @@ describe('the vendor client\'s calls', () => {
 describe('JSON bodies over HTTP', () => {
   it('stores a number sent for a string member as its text and a boolean text as the boolean', async () => {
     const mother = server.target.fixture.sandboxParentFolderId;
-    const res = await api.post(`${prefix}/folder/create`).send({ motherId: mother, name: 42, description: true, failOnDuplicate: 'false', nodeId: '0' });
+    const res = await api
+      .post(`${prefix}/folder/create`)
+      .send({ motherId: mother, name: 42, description: true, failOnDuplicate: 'false', nodeId: '0' });
     expect(res.status).toBe(201);
     const loaded = await api.get(`${prefix}/folder/load/${res.body.folder.id}`);
     expect(loaded.body.folder).toMatchObject({ name: '42', description: 'true' });
   });
 
   it('moves a file to a folder id sent as text', async () => {
-    const created = await api.post(`${prefix}/folder/create`).send({ motherId: String(server.target.fixture.sandboxParentFolderId), name: 'Move target' });
+    const created = await api
+      .post(`${prefix}/folder/create`)
+      .send({ motherId: String(server.target.fixture.sandboxParentFolderId), name: 'Move target' });
     const file = fixtureId('file', 'notes.txt');
     expect((await api.post(`${prefix}/file/move/${file}`).send({ folderId: String(created.body.folder.id) })).status).toBe(201);
     expect((await api.get(`${prefix}/file/load/${file}`)).body.file.folderId).toBe(created.body.folder.id);
@@ -94,16 +101,26 @@ describe('absent query parameters the contract marks required', () => {
   });
 
   it('createSimple with a folderId that does not parse is still refused naming it', async () => {
-    expectRefused(await api.post(`${prefix}/file/createSimple?qqfile=a.txt&folderId=x`).set('content-type', 'text/plain').send('x'), 400, 'INVALIDDATA', 'folderId');
+    expectRefused(
+      await api.post(`${prefix}/file/createSimple?qqfile=a.txt&folderId=x`).set('content-type', 'text/plain').send('x'),
+      400,
+      'INVALIDDATA',
+      'folderId',
+    );
   });
 });
 
 describe('folder delete options in a JSON body', () => {
   it('are ignored, not refused: nodeId is read from the query only', async () => {
-    const created = await api.post(`${prefix}/folder/create`).send({ motherId: String(server.target.fixture.sandboxParentFolderId), name: 'Delete me' });
+    const created = await api
+      .post(`${prefix}/folder/create`)
+      .send({ motherId: String(server.target.fixture.sandboxParentFolderId), name: 'Delete me' });
     const id = created.body.folder.id as number;
     // nodeId 2 in the body would make this a refused channel delete of an inherited folder.
-    const res = await api.post(`${prefix}/folder/delete/${id}`).set('content-type', 'application/json').send('{"nodeId": 2, "force": true}');
+    const res = await api
+      .post(`${prefix}/folder/delete/${id}`)
+      .set('content-type', 'application/json')
+      .send('{"nodeId": 2, "force": true}');
     expect(res.status).toBe(201);
     expect((await api.get(`${prefix}/folder/load/${id}`)).status).toBe(404);
   });

@@ -28,9 +28,7 @@ async function fileCount(folderId: number): Promise<number> {
 
 /** Creates a folder under the sandbox parent for one test; returns its id. */
 async function sandbox(name: string): Promise<number> {
-  const res = await api
-    .post(`${prefix}/folder/create`)
-    .send({ motherId: String(server.target.fixture.sandboxParentFolderId), name });
+  const res = await api.post(`${prefix}/folder/create`).send({ motherId: String(server.target.fixture.sandboxParentFolderId), name });
   expect(res.status).toBe(201);
   return res.body.folder.id as number;
 }
@@ -43,7 +41,9 @@ describe('startReferenceServer', () => {
   });
 
   it('refuses an unknown fault name, listing the known ones', async () => {
-    await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toThrow(/unknown fault no-such-fault; known faults: .*post-answers-200/);
+    await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toThrow(
+      /unknown fault no-such-fault; known faults: .*post-answers-200/,
+    );
   });
 
   it('declares auth and the sid when started with a token', async () => {
@@ -68,7 +68,8 @@ describe('every GET operation over the default fixture', () => {
     const path = op.path.replace(/\{\w+\}/g, id);
     const query = new URLSearchParams();
     for (const p of op.parameters) {
-      if (p.in === 'query' && (p.required || p.name === 'id' || p.name === 'ids')) query.append(p.name, p.type === 'boolean' ? 'false' : id);
+      if (p.in === 'query' && (p.required || p.name === 'id' || p.name === 'ids'))
+        query.append(p.name, p.type === 'boolean' ? 'false' : id);
     }
     return `${prefix}${path}${query.size ? `?${query}` : ''}`;
   }
@@ -105,8 +106,16 @@ describe('bad input end to end', () => {
   const dataPart = { name: 'fileBinaryData', filename: 'a.txt', type: 'text/plain', data: 'abcdef'.repeat(50) };
   it.each([
     ['no boundary', 'multipart/form-data', (folderId: number) => multipartBody([folderPart(folderId), dataPart])],
-    ['a truncated part', `multipart/form-data; boundary=${BOUNDARY}`, (folderId: number) => multipartBody([folderPart(folderId), dataPart]).subarray(0, -100)],
-    ['a missing data part', `multipart/form-data; boundary=${BOUNDARY}`, (folderId: number) => multipartBody([folderPart(folderId), { name: 'description', data: 'no data' }])],
+    [
+      'a truncated part',
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      (folderId: number) => multipartBody([folderPart(folderId), dataPart]).subarray(0, -100),
+    ],
+    [
+      'a missing data part',
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      (folderId: number) => multipartBody([folderPart(folderId), { name: 'description', data: 'no data' }]),
+    ],
   ])('refuses a multipart upload with %s, creates nothing, never 5xx', async (what, contentType, body) => {
     // UPL-08: "a malformed multipart body (no boundary, truncated part, missing data part) is refused, creates nothing, and is never a 5xx."
     const folderId = await sandbox(`malformed ${what}`);
@@ -131,7 +140,10 @@ describe('bad input end to end', () => {
 
   it('creates a file from a raw body', async () => {
     const folderId = await sandbox('raw-valid');
-    const res = await api.post(`${prefix}/file/createSimple?folderId=${folderId}&qqfile=note.txt`).set('content-type', 'text/plain').send('hello');
+    const res = await api
+      .post(`${prefix}/file/createSimple?folderId=${folderId}&qqfile=note.txt`)
+      .set('content-type', 'text/plain')
+      .send('hello');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, file: { name: 'note.txt', fileSize: 5 } });
   });

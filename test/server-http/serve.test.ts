@@ -40,7 +40,15 @@ describe('cms-conformance serve', () => {
       const target = JSON.parse(readFileSync(targetFile, 'utf8')) as Target;
       expect(target).toMatchObject({ baseUrl, auth: { query: {}, headers: {} } });
       expect(target.features).toEqual(['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl']);
-      for (const key of ['masterNodeId', 'masterRootFolderId', 'channelNodeId', 'channelRootFolderId', 'sandboxParentFolderId', 'pagesFolderId', 'templatesFolderId']) {
+      for (const key of [
+        'masterNodeId',
+        'masterRootFolderId',
+        'channelNodeId',
+        'channelRootFolderId',
+        'sandboxParentFolderId',
+        'pagesFolderId',
+        'templatesFolderId',
+      ]) {
         expect(Number.isInteger(target.fixture[key as keyof Target['fixture']]), key).toBe(true);
       }
       const res = await fetch(`${baseUrl}/folder/load/${target.fixture.masterRootFolderId}`, { headers: { accept: 'application/json' } });

@@ -49,13 +49,16 @@ function membersOf(schema: JsonSchema, base: string, prefix: string[] = []): Mem
     const path = [...prefix, name];
     out.push({ path, schema: s, within: 'object' });
     if (isRecord(s.properties)) out.push(...membersOf(s, b, path));
-    if (isRecord(s.additionalProperties)) out.push({ path: [...path, 'x'], schema: follow(s.additionalProperties, b).schema, within: 'map' });
+    if (isRecord(s.additionalProperties))
+      out.push({ path: [...path, 'x'], schema: follow(s.additionalProperties, b).schema, within: 'map' });
     if (isRecord(s.items)) out.push({ path: [...path, '0'], schema: follow(s.items, b).schema, within: 'array' });
   }
   return out;
 }
 
-const REQUEST_SCHEMAS = [...schemasById.keys()].filter((id) => id.startsWith(`${SCHEMA_BASE}requests/`)).map((id) => id.slice(SCHEMA_BASE.length));
+const REQUEST_SCHEMAS = [...schemasById.keys()]
+  .filter((id) => id.startsWith(`${SCHEMA_BASE}requests/`))
+  .map((id) => id.slice(SCHEMA_BASE.length));
 
 /** The first operation of the catalogue whose JSON body is the schema. */
 function operationFor(schema: string): Operation {
@@ -76,12 +79,18 @@ function valueOf(kind: ValueKind, current: unknown): unknown {
   // A member whose valid value is an id keeps naming the same object when converted back.
   const n = typeof current === 'number' ? current : typeof current === 'string' && /^\d+$/.test(current) ? Number(current) : 7;
   switch (kind) {
-    case 'number': return n;
-    case 'numeric string': return String(n);
-    case 'boolean string': return 'true';
-    case 'null': return null;
-    case 'object': return { wrong: 'type' };
-    case 'array': return ['x'];
+    case 'number':
+      return n;
+    case 'numeric string':
+      return String(n);
+    case 'boolean string':
+      return 'true';
+    case 'null':
+      return null;
+    case 'object':
+      return { wrong: 'type' };
+    case 'array':
+      return ['x'];
   }
 }
 
@@ -137,7 +146,9 @@ type Reader = (r: Readback) => Promise<unknown>;
 
 /** A fixture object's id by kind and name (master variant unless a node is given). */
 function fixture(state: State, kind: Kind, name: string, nodeId?: number): number {
-  const found = [...state.objects.values()].find((o) => o.kind === kind && o.name === name && (nodeId === undefined ? o.masterId === undefined : o.nodeId === nodeId));
+  const found = [...state.objects.values()].find(
+    (o) => o.kind === kind && o.name === name && (nodeId === undefined ? o.masterId === undefined : o.nodeId === nodeId),
+  );
   if (!found) throw new Error(`no ${kind} ${name}`);
   return found.id;
 }
@@ -168,7 +179,11 @@ const REQUESTS: Record<string, { base: (s: State) => Base; readers: Record<strin
     readers: {},
   },
   'folder.disinherit.setMany': {
-    base: (s) => ({ path: '/folder/disinherit', query: `id=${fixture(s, 'folder', 'Downloads')}`, body: { disinherit: [2], reinherit: [3] } }),
+    base: (s) => ({
+      path: '/folder/disinherit',
+      query: `id=${fixture(s, 'folder', 'Downloads')}`,
+      body: { disinherit: [2], reinherit: [3] },
+    }),
     readers: (() => {
       const status = async (r: Readback) => r.get(`/folder/disinherit/${fixture(r.state, 'folder', 'Downloads')}`);
       return {
@@ -181,11 +196,15 @@ const REQUESTS: Record<string, { base: (s: State) => Base; readers: Record<strin
   'folder.localize': {
     base: (s) => ({ path: `/folder/localize/${fixture(s, 'folder', 'Inherited folder')}`, body: { channelId: 2 } }),
     readers: {
-      channelId: async (r) => Object.values((await r.get(`/folder/localizations/${fixture(r.state, 'folder', 'Inherited folder')}`)).nodeIds as Json)[0],
+      channelId: async (r) =>
+        Object.values((await r.get(`/folder/localizations/${fixture(r.state, 'folder', 'Inherited folder')}`)).nodeIds as Json)[0],
     },
   },
   'file.copy': {
-    base: (s) => ({ path: '/file/copy', body: { file: { id: fixture(s, 'file', 'terms.txt') }, targetFolder: { id: fixtureIds(s).sandboxParentFolderId } } }),
+    base: (s) => ({
+      path: '/file/copy',
+      body: { file: { id: fixture(s, 'file', 'terms.txt') }, targetFolder: { id: fixtureIds(s).sandboxParentFolderId } },
+    }),
     readers: (() => {
       const copy = async (r: Readback) => (await r.get(`/file/load/${(r.answer.file as Json).id}`)).file as Json;
       return {
@@ -279,7 +298,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  await new Promise<void>((resolve) => { source.closeAllConnections(); source.close(() => resolve()); });
+  await new Promise<void>((resolve) => {
+    source.closeAllConnections();
+    source.close(() => resolve());
+  });
 });
 
 async function getJson(url: string): Promise<Json> {
@@ -336,13 +358,16 @@ describe('scalar coercion matrix over every request schema', () => {
         dirty = !refusal;
         const want = expected(m, value);
         if (refusal) {
-          if (!namesMember(info, path)) problems.push(`${where}: refused without naming the member: ${String(info.property)} ${String(info.responseMessage)}`);
+          if (!namesMember(info, path))
+            problems.push(`${where}: refused without naming the member: ${String(info.property)} ${String(info.responseMessage)}`);
           else if (want !== 'refused' && (want === 'absent' || JSON.stringify(want.value) !== JSON.stringify(value))) {
             // A value that converts must behave as the converted value (or, for null, as the member left out) sent as such.
             const native = await send(base, want === 'absent' ? withoutMember(base.body, m) : withMember(base.body, m, want.value));
             dirty = !native.refusal;
             if (!native.refusal || native.info.responseCode !== info.responseCode || native.info.property !== info.property) {
-              problems.push(`${where}: refused (${String(info.responseCode)} ${String(info.property)}) where ${want === 'absent' ? 'the member left out' : JSON.stringify(want.value)} is ${native.refusal ? `refused (${String(native.info.responseCode)} ${String(native.info.property)})` : 'accepted'}`);
+              problems.push(
+                `${where}: refused (${String(info.responseCode)} ${String(info.property)}) where ${want === 'absent' ? 'the member left out' : JSON.stringify(want.value)} is ${native.refusal ? `refused (${String(native.info.responseCode)} ${String(native.info.property)})` : 'accepted'}`,
+              );
             }
           }
           continue;
@@ -355,7 +380,8 @@ describe('scalar coercion matrix over every request schema', () => {
         if (reader && want !== 'absent') {
           stored++;
           const got = await reader({ state: holder.state, answer, get: getJson });
-          if (JSON.stringify(got) !== JSON.stringify(want.value)) problems.push(`${where}: stored as ${JSON.stringify(got)}, expected ${JSON.stringify(want.value)}`);
+          if (JSON.stringify(got) !== JSON.stringify(want.value))
+            problems.push(`${where}: stored as ${JSON.stringify(got)}, expected ${JSON.stringify(want.value)}`);
         }
       }
     }

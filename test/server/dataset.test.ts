@@ -48,7 +48,9 @@ describe('default fixture', () => {
     for (const o of state.objects.values()) {
       if (o.kind !== 'page' || o.deleted) continue;
       const tm = o.timeManagement;
-      combos.add([o.online, o.modified, !!(tm?.queuedPublish || tm?.queuedOffline), !!(tm?.at || tm?.offlineAt), o.lockedBy !== undefined].join());
+      combos.add(
+        [o.online, o.modified, !!(tm?.queuedPublish || tm?.queuedOffline), !!(tm?.at || tm?.offlineAt), o.lockedBy !== undefined].join(),
+      );
     }
     expect(combos.size).toBe(32);
   });
@@ -96,7 +98,9 @@ describe('loadDataset and validateDataset', () => {
   it('names the member holding a dangling reference', () => {
     const ds = defaultDataset();
     ds.files[0]!.folderId = 999_999;
-    expect(() => validateDataset(ds, 'fixture x.json')).toThrow(/^fixture x\.json: \/files\/0\/folderId: 999999 does not name an object of folders$/);
+    expect(() => validateDataset(ds, 'fixture x.json')).toThrow(
+      /^fixture x\.json: \/files\/0\/folderId: 999999 does not name an object of folders$/,
+    );
   });
 
   it('refuses duplicate object ids across kinds', () => {
@@ -129,8 +133,14 @@ describe('createState', () => {
   it('builds from a minimal dataset of one node and its root folder', () => {
     const ds = defaultDataset();
     const minimal = {
-      ...ds, nodes: [{ ...ds.nodes[0]!, rootFolderId: ds.nodes[0]!.rootFolderId }], folders: ds.folders.filter((f) => f.id === ds.nodes[0]!.rootFolderId).map((f) => ({ ...f, templateIds: [] })),
-      files: [], images: [], pages: [], templates: [], roles: {},
+      ...ds,
+      nodes: [{ ...ds.nodes[0]!, rootFolderId: ds.nodes[0]!.rootFolderId }],
+      folders: ds.folders.filter((f) => f.id === ds.nodes[0]!.rootFolderId).map((f) => ({ ...f, templateIds: [] })),
+      files: [],
+      images: [],
+      pages: [],
+      templates: [],
+      roles: {},
     };
     const state = createState(minimal);
     const f = fixtureIds(state);

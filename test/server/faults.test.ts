@@ -21,92 +21,207 @@ type Probe = (run: Run, s: State) => Promise<unknown>;
 const pick = (records: Body[], key = 'name') => records.map((r) => r[key]);
 
 const probes: Record<string, Probe> = {
-  'paging-numitems-after-slice': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { maxItems: 5 } })).numItems,
-  'pagesize-zero-returns-all': async (run, s) => (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 0 } })).items.length,
-  'paging-page-zero-based': async (run, s) => pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 1, pageSize: 2 } })).items),
-  'skipcount-ignored': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { skipCount: 5, maxItems: 1 } })).files),
-  'findfiles-default-maxitems-10': async (run, s) => (await run('folder.findFiles', { query: { folderId: named(s, 'folder', 'Bulk').id } })).files.length,
-  'sortorder-desc-ignored': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { sortorder: 'desc' } })).files)[0],
-  'name-sort-ignored': async (run, s) => pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id) } })).items),
-  'search-ignores-description': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { search: 'scratch' } })).files),
-  'createdsince-ignored': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { createdsince: 1_900_000_000 } })).numItems,
-  'inherited-filter-inverted': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, inherited: false } })).files),
-  'recursive-ignored': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Downloads').id }, query: { recursive: true } })).numItems,
-  'getfiles-broken-filter-ignored': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { broken: true } })).numItems,
-  'used-filter-all-channels': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { used: true } })).files),
-  'niceurl-regex-literal': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { niceurl: '^/downloads' } })).files),
-  'getpages-online-filter-inverted': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { online: true } })).pages.every((p: Body) => p.online),
+  'paging-numitems-after-slice': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { maxItems: 5 } })).numItems,
+  'pagesize-zero-returns-all': async (run, s) =>
+    (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 0 } })).items.length,
+  'paging-page-zero-based': async (run, s) =>
+    pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 1, pageSize: 2 } })).items),
+  'skipcount-ignored': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { skipCount: 5, maxItems: 1 } })).files),
+  'findfiles-default-maxitems-10': async (run, s) =>
+    (await run('folder.findFiles', { query: { folderId: named(s, 'folder', 'Bulk').id } })).files.length,
+  'sortorder-desc-ignored': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { sortorder: 'desc' } })).files)[0],
+  'name-sort-ignored': async (run, s) =>
+    pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id) } })).items),
+  'search-ignores-description': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { search: 'scratch' } })).files),
+  'createdsince-ignored': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { createdsince: 1_900_000_000 } })).numItems,
+  'inherited-filter-inverted': async (run, s) =>
+    pick(
+      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, inherited: false } }))
+        .files,
+    ),
+  'recursive-ignored': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Downloads').id }, query: { recursive: true } })).numItems,
+  'getfiles-broken-filter-ignored': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { broken: true } })).numItems,
+  'used-filter-all-channels': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { used: true } })).files),
+  'niceurl-regex-literal': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { niceurl: '^/downloads' } })).files),
+  'getpages-online-filter-inverted': async (run, s) =>
+    (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { online: true } })).pages.every((p: Body) => p.online),
   'findfiles-folder0-empty': async (run) => pick((await run('folder.findFiles', { query: { query: 'guide' } })).files),
-  'multivalued-first-only': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { template_id: [named(s, 'template', 'Landing page').id, named(s, 'template', 'PHP include').id] } })).numItems,
-  'globalid-not-accepted': async (run, s) => (await run('folder.load', { path: { id: named(s, 'folder', 'Files').globalId } })).folder?.name,
+  'multivalued-first-only': async (run, s) =>
+    (
+      await run('folder.getPages', {
+        path: { id: ids(s).pagesFolderId },
+        query: { template_id: [named(s, 'template', 'Landing page').id, named(s, 'template', 'PHP include').id] },
+      })
+    ).numItems,
+  'globalid-not-accepted': async (run, s) =>
+    (await run('folder.load', { path: { id: named(s, 'folder', 'Files').globalId } })).folder?.name,
   'folder-id-as-string': async (run, s) => typeof (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id } })).folder.id,
   'page-drops-readonly': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId } })).pages[0].readOnly,
-  'lockedsince-zero-when-unlocked': async (run, s) => pick((await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { search: 'Home print' } })).pages, 'lockedSince'),
-  'alternateurls-unsorted': async (run, s) => (await run('file.load', { path: { id: named(s, 'file', 'brochure.pdf').id } })).file.alternateUrls,
-  'wastebin-only-ignored': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files),
-  'deleted-missing-by': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files, 'deleted'),
-  'folder-deleted-missing': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Old campaign').id }, query: { wastebin: 'include' } })).files, 'folderDeleted'),
+  'lockedsince-zero-when-unlocked': async (run, s) =>
+    pick((await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { search: 'Home print' } })).pages, 'lockedSince'),
+  'alternateurls-unsorted': async (run, s) =>
+    (await run('file.load', { path: { id: named(s, 'file', 'brochure.pdf').id } })).file.alternateUrls,
+  'wastebin-only-ignored': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files),
+  'deleted-missing-by': async (run, s) =>
+    pick(
+      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files,
+      'deleted',
+    ),
+  'folder-deleted-missing': async (run, s) =>
+    pick(
+      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Old campaign').id }, query: { wastebin: 'include' } })).files,
+      'folderDeleted',
+    ),
   'count-stale-after-delete': async (run, s) => {
     const { folder } = await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Gone' } });
     await run('folder.delete', { path: { id: folder.id } });
     return (await run('folder.count', { path: { id: ids(s).sandboxParentFolderId } })).folders;
   },
-  'delete-inherited-in-channel-allowed': async (run, s) => run('folder.delete', { path: { id: named(s, 'folder', 'Inherited folder').id }, query: { nodeId: 2 } }),
-  'delete-localized-in-channel-allowed': async (run, s) => run('folder.delete', { path: { id: named(s, 'folder', 'Localized folder', 2).id }, query: { nodeId: 2 } }),
+  'delete-inherited-in-channel-allowed': async (run, s) =>
+    run('folder.delete', { path: { id: named(s, 'folder', 'Inherited folder').id }, query: { nodeId: 2 } }),
+  'delete-localized-in-channel-allowed': async (run, s) =>
+    run('folder.delete', { path: { id: named(s, 'folder', 'Localized folder', 2).id }, query: { nodeId: 2 } }),
   'delete-master-not-in-channel': async (run, s) => {
     await run('folder.delete', { path: { id: named(s, 'folder', 'Inherited folder').id } });
     return pick((await run('folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2 } })).folders);
   },
   'refused-delete-changes-state': async (run, s) => {
-    await expect(run('folder.delete', { path: { id: named(s, 'folder', 'Inherited folder').id }, query: { nodeId: 2 } })).rejects.toThrow(Refusal);
+    await expect(run('folder.delete', { path: { id: named(s, 'folder', 'Inherited folder').id }, query: { nodeId: 2 } })).rejects.toThrow(
+      Refusal,
+    );
     return (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Inherited folder').id } })).numItems;
   },
-  'create-failonduplicate-ignored': async (run, s) => run('folder.create', { body: { motherId: String(ids(s).masterRootFolderId), name: 'Files', failOnDuplicate: true } }),
-  'tree-not-nested': async (run, s) => (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Files').id }, query: { recursive: true, tree: true } })).folders.map((f: Body) => f.subfolders?.length ?? 0),
-  'breadcrumb-reversed': async (run, s) => pick((await run('folder.breadcrumb', { path: { id: named(s, 'folder', 'Manuals').id } })).folders),
-  'reduce-ignored': async (run, s) => (await run('folder.getTemplates', { path: { folderId: ids(s).pagesFolderId }, query: { recursive: true, reduce: true } })).numItems,
-  'external-links-any-scheme': async (run, s) => (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.flatMap((e: Body) => e.links),
-  'privileges-missing': async (run, s) => (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privileges?.length,
-  'load-missing-stagingstatus': async (run, s) => (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
-  'copy-ignores-newfilename': async (run, s) => (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } })).file.name,
+  'create-failonduplicate-ignored': async (run, s) =>
+    run('folder.create', { body: { motherId: String(ids(s).masterRootFolderId), name: 'Files', failOnDuplicate: true } }),
+  'tree-not-nested': async (run, s) =>
+    (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Files').id }, query: { recursive: true, tree: true } })).folders.map(
+      (f: Body) => f.subfolders?.length ?? 0,
+    ),
+  'breadcrumb-reversed': async (run, s) =>
+    pick((await run('folder.breadcrumb', { path: { id: named(s, 'folder', 'Manuals').id } })).folders),
+  'reduce-ignored': async (run, s) =>
+    (await run('folder.getTemplates', { path: { folderId: ids(s).pagesFolderId }, query: { recursive: true, reduce: true } })).numItems,
+  'external-links-any-scheme': async (run, s) =>
+    (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.flatMap((e: Body) => e.links),
+  'privileges-missing': async (run, s) =>
+    (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privileges?.length,
+  'load-missing-stagingstatus': async (run, s) =>
+    (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
+  'copy-ignores-newfilename': async (run, s) =>
+    (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } })).file.name,
   'move-keeps-old-listing': async (run, s) => {
     await run('file.move', { path: { id: named(s, 'file', 'notes.txt').id }, body: { folderId: named(s, 'folder', 'Downloads').id } });
     return pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id } })).files).includes('notes.txt');
   },
-  'save-failonduplicate-ignored': async (run, s) => run('file.save.json', { path: { id: named(s, 'file', 'notes.txt').id }, body: { file: { name: 'terms.txt' }, failOnDuplicate: true } }),
-  'upload-drops-last-byte': async (run, s) => (await run('file.create.multipart', { multipart: { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', 'abc', 'abc.txt')] } })).file.fileSize,
-  'createsimple-ignores-databodypart': async (run, s) => run('file.createSimple.multipart', { query: { folderId: String(ids(s).sandboxParentFolderId), databodypart: 'mine', qqfile: 'm.txt' }, multipart: { files: [part('mine', 'm')] } }),
-  'overwrite-creates-copy': async (run, s) => (await run('file.create.multipart', { multipart: { fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'terms.txt', overwrite: 'true' }, files: [part('fileBinaryData', 'new')] } })).file.id === named(s, 'file', 'terms.txt').id,
+  'save-failonduplicate-ignored': async (run, s) =>
+    run('file.save.json', { path: { id: named(s, 'file', 'notes.txt').id }, body: { file: { name: 'terms.txt' }, failOnDuplicate: true } }),
+  'upload-drops-last-byte': async (run, s) =>
+    (
+      await run('file.create.multipart', {
+        multipart: { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', 'abc', 'abc.txt')] },
+      })
+    ).file.fileSize,
+  'createsimple-ignores-databodypart': async (run, s) =>
+    run('file.createSimple.multipart', {
+      query: { folderId: String(ids(s).sandboxParentFolderId), databodypart: 'mine', qqfile: 'm.txt' },
+      multipart: { files: [part('mine', 'm')] },
+    }),
+  'overwrite-creates-copy': async (run, s) =>
+    (
+      await run('file.create.multipart', {
+        multipart: {
+          fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'terms.txt', overwrite: 'true' },
+          files: [part('fileBinaryData', 'new')],
+        },
+      })
+    ).file.id === named(s, 'file', 'terms.txt').id,
   'save-multipart-ignored': async (run, s) => {
     const id = named(s, 'file', 'terms.txt').id;
     await run('file.save.multipart', { path: { id }, multipart: { files: [part('fileBinaryData', 'replaced')] } });
     return (await run('file.load', { path: { id } })).file.fileSize;
   },
-  'inherited-from-names-channel': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, search: 'inherited.txt' } })).files[0].inheritedFrom,
-  'localized-copy-keeps-inherited': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, search: 'localized.txt' } })).files[0].inherited,
+  'inherited-from-names-channel': async (run, s) =>
+    (
+      await run('folder.getFiles', {
+        path: { folderId: named(s, 'folder', 'Multichannel').id },
+        query: { nodeId: 2, search: 'inherited.txt' },
+      })
+    ).files[0].inheritedFrom,
+  'localized-copy-keeps-inherited': async (run, s) =>
+    (
+      await run('folder.getFiles', {
+        path: { folderId: named(s, 'folder', 'Multichannel').id },
+        query: { nodeId: 2, search: 'localized.txt' },
+      })
+    ).files[0].inherited,
   'unlocalize-keeps-copy': async (run, s) => {
     await run('file.unlocalize', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2 } });
-    return (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, search: 'localized.txt' } })).files[0].inherited;
+    return (
+      await run('folder.getFiles', {
+        path: { folderId: named(s, 'folder', 'Multichannel').id },
+        query: { nodeId: 2, search: 'localized.txt' },
+      })
+    ).files[0].inherited;
   },
-  'localizations-total-off-by-one': async (run, s) => (await run('file.localizations', { path: { id: named(s, 'file', 'localized.txt').id } })).total,
-  'disinherit-get-empty': async (run, s) => (await run('folder.disinherit.get', { path: { id: named(s, 'folder', 'Not for partners').id } })).disinherit,
-  'excluded-visible-in-channel': async (run, s) => pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2 } })).files).includes('excluded.txt'),
+  'localizations-total-off-by-one': async (run, s) =>
+    (await run('file.localizations', { path: { id: named(s, 'file', 'localized.txt').id } })).total,
+  'disinherit-get-empty': async (run, s) =>
+    (await run('folder.disinherit.get', { path: { id: named(s, 'folder', 'Not for partners').id } })).disinherit,
+  'excluded-visible-in-channel': async (run, s) =>
+    pick(
+      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2 } })).files,
+    ).includes('excluded.txt'),
   'push2master-noop': async (run, s) => {
     await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2 } });
     return (named(s, 'file', 'localized.txt') as FileObj).data?.toString();
   },
-  'localizationinfo-localized-as-inherited': async (run, s) => (await run('file.localizationinfo', { path: { id: named(s, 'file', 'localized.txt').id }, query: { nodeId: 2 } })).channels[0],
-  'usage-total-after-paging': async (run, s) => (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id], maxItems: 1 } })).total,
-  'usage-counts-flag-ignored': async (run, s) => (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).folders,
-  'syncable-missing-images': async (run, s) => (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).images.length,
+  'localizationinfo-localized-as-inherited': async (run, s) =>
+    (await run('file.localizationinfo', { path: { id: named(s, 'file', 'localized.txt').id }, query: { nodeId: 2 } })).channels[0],
+  'usage-total-after-paging': async (run, s) =>
+    (
+      await run('file.usage.folder', {
+        query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id], maxItems: 1 },
+      })
+    ).total,
+  'usage-counts-flag-ignored': async (run, s) =>
+    (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).folders,
+  'syncable-missing-images': async (run, s) =>
+    (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).images.length,
   // Shape faults under one parameter value: the JSON types of the members they misshape.
-  'shape-getpages-langvars': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) => Object.values(p.languageVariants ?? {}).map((v) => typeof (v as Body).folderId)),
-  'shape-getpages-contenttags': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { contenttags: true } })).pages.flatMap((p: Body) => Object.values(p.tags ?? {}).map((tag) => typeof (tag as Body).active)),
-  'shape-getpages-template': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { template: true } })).pages.map((p: Body) => typeof p.template?.cdate),
-  'shape-wastebin-deleted-by': async (run, s) => (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files.map((f: Body) => typeof f.deleted?.by?.id),
-  'shape-folder-privilegebits': async (run, s) => typeof (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privilegeBits,
-  'shape-getfolders-tree': async (run, s) => (await run('folder.getFolders', { path: { id: ids(s).masterRootFolderId }, query: { tree: true } })).folders.map((f: Body) => typeof f.motherId),
-  'shape-usage-counts-only': async (run, s) => typeof (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).numItems,
+  'shape-getpages-langvars': async (run, s) =>
+    (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) =>
+      Object.values(p.languageVariants ?? {}).map((v) => typeof (v as Body).folderId),
+    ),
+  'shape-getpages-contenttags': async (run, s) =>
+    (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { contenttags: true } })).pages.flatMap((p: Body) =>
+      Object.values(p.tags ?? {}).map((tag) => typeof (tag as Body).active),
+    ),
+  'shape-getpages-template': async (run, s) =>
+    (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { template: true } })).pages.map(
+      (p: Body) => typeof p.template?.cdate,
+    ),
+  'shape-wastebin-deleted-by': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files.map(
+      (f: Body) => typeof f.deleted?.by?.id,
+    ),
+  'shape-folder-privilegebits': async (run, s) =>
+    typeof (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privilegeBits,
+  'shape-getfolders-tree': async (run, s) =>
+    (await run('folder.getFolders', { path: { id: ids(s).masterRootFolderId }, query: { tree: true } })).folders.map(
+      (f: Body) => typeof f.motherId,
+    ),
+  'shape-usage-counts-only': async (run, s) =>
+    typeof (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).numItems,
 };
 
 /** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */

@@ -19,7 +19,16 @@ describe('file record and load', () => {
   it('file records carry typeId 10008, text = name, leaf, cls and iconCls', async () => {
     const s = freshState();
     const { file } = await call(s, 'file.load', { path: { id: named(s, 'file', 'brochure.pdf').id } });
-    expect(file).toMatchObject({ typeId: 10008, text: 'brochure.pdf', leaf: true, cls: 'file', iconCls: 'gtx_file', type: 'file', broken: false, folderName: 'Files' });
+    expect(file).toMatchObject({
+      typeId: 10008,
+      text: 'brochure.pdf',
+      leaf: true,
+      cls: 'file',
+      iconCls: 'gtx_file',
+      type: 'file',
+      broken: false,
+      folderName: 'Files',
+    });
     expect(file.path).toBe('/Corporate Website/Files/');
     // "alternateUrls: in alphabetical order" (the fixture stores them unsorted).
     expect(file.alternateUrls).toEqual(['/Brochure-2023', '/alt/brochure', '/brochure.pdf']);
@@ -58,9 +67,15 @@ describe('copy', () => {
     const source = named(s, 'file', 'terms.txt');
     const target = await sandboxFolder(s, 'Copies');
     const before = JSON.stringify(source);
-    const res = await call(s, 'file.copy', { body: { file: { id: source.id }, newFilename: 'terms-copy.txt', targetFolder: { id: target.id } } });
+    const res = await call(s, 'file.copy', {
+      body: { file: { id: source.id }, newFilename: 'terms-copy.txt', targetFolder: { id: target.id } },
+    });
     expect(res.success).toBe(true);
-    expect(res.file).toMatchObject({ name: 'terms-copy.txt', folderId: target.id, fileSize: (await call(s, 'file.load', { path: { id: source.id } })).file.fileSize });
+    expect(res.file).toMatchObject({
+      name: 'terms-copy.txt',
+      folderId: target.id,
+      fileSize: (await call(s, 'file.load', { path: { id: source.id } })).file.fileSize,
+    });
     expect(res.file.id).not.toBe(source.id);
     expect(JSON.stringify(source)).toBe(before);
     expect(names(await listed(s, target.id))).toEqual(['terms-copy.txt']);
@@ -106,7 +121,10 @@ describe('move', () => {
 
   it('refuses moving a master file into a folder that exists only in a channel', async () => {
     const s = freshState();
-    const r = await refused(s, 'file.move', { path: { id: named(s, 'file', 'notes.txt').id }, body: { folderId: named(s, 'folder', 'Shop specials', 2).id, nodeId: 2 } });
+    const r = await refused(s, 'file.move', {
+      path: { id: named(s, 'file', 'notes.txt').id },
+      body: { folderId: named(s, 'folder', 'Shop specials', 2).id, nodeId: 2 },
+    });
     expect(r.code).toBe('INVALIDDATA');
   });
 });
@@ -116,8 +134,16 @@ describe('save (JSON)', () => {
     const s = freshState();
     const folder = await sandboxFolder(s, 'Saving');
     const file = await upload(s, folder.id, 'before.txt', 'x');
-    await call(s, 'file.save.json', { path: { id: file.id }, body: { file: { name: 'after.txt', description: 'described', niceUrl: '/after', alternateUrls: ['/b', '/a'] } } });
-    expect((await call(s, 'file.load', { path: { id: file.id } })).file).toMatchObject({ name: 'after.txt', description: 'described', niceUrl: '/after', alternateUrls: ['/a', '/b'] });
+    await call(s, 'file.save.json', {
+      path: { id: file.id },
+      body: { file: { name: 'after.txt', description: 'described', niceUrl: '/after', alternateUrls: ['/b', '/a'] } },
+    });
+    expect((await call(s, 'file.load', { path: { id: file.id } })).file).toMatchObject({
+      name: 'after.txt',
+      description: 'described',
+      niceUrl: '/after',
+      alternateUrls: ['/a', '/b'],
+    });
   });
 
   it('FIL-03: failOnDuplicate refuses a name used in the folder; without it the name is made unique', async () => {
@@ -135,8 +161,12 @@ describe('save (JSON)', () => {
     const s = freshState();
     const f = named(s, 'file', 'terms.txt');
     const cases: [Record<string, unknown>, string][] = [
-      [{ name: {} }, 'file.name'], [{ description: ['x'] }, 'file.description'], [{ alternateUrls: ['/ok', {}] }, 'file.alternateUrls.1'],
-      [{ alternateUrls: '/ok' }, 'file.alternateUrls'], [{ forceOnline: 'yes' }, 'file.forceOnline'], [{ forceOnline: 1.5 }, 'file.forceOnline'],
+      [{ name: {} }, 'file.name'],
+      [{ description: ['x'] }, 'file.description'],
+      [{ alternateUrls: ['/ok', {}] }, 'file.alternateUrls.1'],
+      [{ alternateUrls: '/ok' }, 'file.alternateUrls'],
+      [{ forceOnline: 'yes' }, 'file.forceOnline'],
+      [{ forceOnline: 1.5 }, 'file.forceOnline'],
     ];
     for (const [file, property] of cases) {
       const r = await refused(s, 'file.save.json', { path: { id: f.id }, body: { file: { description: 'changed', ...file } } });
@@ -150,8 +180,16 @@ describe('save (JSON)', () => {
     // Reference notes, "What the server accepts": "A JSON number is accepted for a string member ... and "true"/"false" for a boolean."
     const s = freshState();
     const f = named(s, 'file', 'terms.txt');
-    await call(s, 'file.save.json', { path: { id: f.id }, body: { file: { name: 5, description: true, alternateUrls: ['/ok', 3], forceOnline: 'true' }, failOnDuplicate: 'false' } });
-    expect((await call(s, 'file.load', { path: { id: f.id } })).file).toMatchObject({ name: '5', description: 'true', alternateUrls: ['/ok', '3'], forceOnline: true });
+    await call(s, 'file.save.json', {
+      path: { id: f.id },
+      body: { file: { name: 5, description: true, alternateUrls: ['/ok', 3], forceOnline: 'true' }, failOnDuplicate: 'false' },
+    });
+    expect((await call(s, 'file.load', { path: { id: f.id } })).file).toMatchObject({
+      name: '5',
+      description: 'true',
+      alternateUrls: ['/ok', '3'],
+      forceOnline: true,
+    });
     await call(s, 'file.save.json', { path: { id: f.id }, body: { file: { name: null, description: null, forceOnline: 0 } } });
     expect((await call(s, 'file.load', { path: { id: f.id } })).file).toMatchObject({ name: '5', description: 'true', forceOnline: false });
   });

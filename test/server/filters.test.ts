@@ -37,7 +37,9 @@ describe('Group F filters', () => {
     const since = await getFiles(s, filesFolder(s), { createdsince: mid });
     expect(before.every((f) => f.cdate <= mid) && since.every((f) => f.cdate >= mid)).toBe(true);
     expect(before.length + since.length).toBe(all.length + all.filter((f) => f.cdate === mid).length);
-    expect(await getFiles(s, filesFolder(s), { createdbefore: 0, createdsince: 0, editedbefore: 0, editedsince: 0 })).toHaveLength(all.length);
+    expect(await getFiles(s, filesFolder(s), { createdbefore: 0, createdsince: 0, editedbefore: 0, editedsince: 0 })).toHaveLength(
+      all.length,
+    );
     const edited = await getFiles(s, filesFolder(s), { editedsince: mid });
     expect(edited.every((f) => f.edate >= mid)).toBe(true);
   });
@@ -73,7 +75,9 @@ describe('Group F filters', () => {
     const s = freshState();
     const downloads = named(s, 'folder', 'Downloads').id;
     expect(names(await getFiles(s, downloads)).sort()).toEqual(['installer.zip', 'manual-de.pdf', 'manual-en.pdf']);
-    expect(names(await getFiles(s, downloads, { recursive: true }))).toEqual(expect.arrayContaining(['guide.pdf', 'quickstart.txt', 'installer.zip']));
+    expect(names(await getFiles(s, downloads, { recursive: true }))).toEqual(
+      expect.arrayContaining(['guide.pdf', 'quickstart.txt', 'installer.zip']),
+    );
   });
 });
 
@@ -106,7 +110,10 @@ describe('file filters', () => {
 
   it('FLT-08: niceurl is a regular expression; an invalid one is refused with INVALIDDATA', async () => {
     const s = freshState();
-    expect(names(await getFiles(s, filesFolder(s), { niceurl: '^/(downloads|reports)/' })).sort()).toEqual(['annual-report-2023.pdf', 'brochure.pdf']);
+    expect(names(await getFiles(s, filesFolder(s), { niceurl: '^/(downloads|reports)/' })).sort()).toEqual([
+      'annual-report-2023.pdf',
+      'brochure.pdf',
+    ]);
     expect(names(await getFiles(s, filesFolder(s), { niceurl: 'csv$' }))).toEqual(['data.csv']);
     const r = await refused(s, 'folder.getFiles', { path: { folderId: filesFolder(s) }, query: { niceurl: '([' } });
     expect([r.code, r.property]).toEqual(['INVALIDDATA', 'niceurl']);
@@ -135,7 +142,8 @@ describe('find', () => {
 
   it('links=frontend gives the published URL, backend the backend URL', async () => {
     const s = freshState();
-    const find = async (links: string) => ((await call(s, 'folder.findFiles', { query: { query: 'guide.pdf', links } })).files as Body[])[0]!.url;
+    const find = async (links: string) =>
+      ((await call(s, 'folder.findFiles', { query: { query: 'guide.pdf', links } })).files as Body[])[0]!.url;
     expect(await find('frontend')).toBe('https://www.example.com/files/downloads/manuals/guide.pdf');
     expect(await find('backend')).toMatch(/^\/rest\/file\/content\/load\/\d+$/);
   });

@@ -42,17 +42,38 @@ describe('listings', () => {
     const root = ids(s).masterRootFolderId;
     const pages = named(s, 'folder', 'Pages').id;
     const only = await children(s, root, { recursive: true, recursiveIds: [String(pages)] });
-    expect(names(only).filter((n) => ['Archive', 'Press', 'Downloads'].includes(n)).sort()).toEqual(['Archive', 'Press']);
+    expect(
+      names(only)
+        .filter((n) => ['Archive', 'Press', 'Downloads'].includes(n))
+        .sort(),
+    ).toEqual(['Archive', 'Press']);
     const byNode = await children(s, root, { recursive: true, recId: [`1/${pages}`, '987654'] });
     expect(names(byNode)).toContain('Archive');
-    expect((await call(s, 'folder.getFolders', { path: { id: root }, query: { recursive: true, recId: ['987654'] } })).deleted).toEqual(['987654']);
+    expect((await call(s, 'folder.getFolders', { path: { id: root }, query: { recursive: true, recId: ['987654'] } })).deleted).toEqual([
+      '987654',
+    ]);
   });
 
   it('FLD-04: POST /folder/getFolders answers as GET with the same parameters', async () => {
     const s = freshState();
     const root = ids(s).masterRootFolderId;
-    const get = await call(s, 'folder.getFolders', { path: { id: root }, query: { recursive: true, tree: true, sortby: 'edate', sortorder: 'desc', maxItems: 3, skipCount: 1, search: 'a', nodeId: 2 } });
-    const post = await call(s, 'folder.getFolders.post', { body: { id: String(root), recursive: true, tree: true, sortBy: 'edate', sortOrder: 'desc', maxItems: 3, skipCount: 1, search: 'a', nodeId: 2 } });
+    const get = await call(s, 'folder.getFolders', {
+      path: { id: root },
+      query: { recursive: true, tree: true, sortby: 'edate', sortorder: 'desc', maxItems: 3, skipCount: 1, search: 'a', nodeId: 2 },
+    });
+    const post = await call(s, 'folder.getFolders.post', {
+      body: {
+        id: String(root),
+        recursive: true,
+        tree: true,
+        sortBy: 'edate',
+        sortOrder: 'desc',
+        maxItems: 3,
+        skipCount: 1,
+        search: 'a',
+        nodeId: 2,
+      },
+    });
     expect(post).toEqual(get);
     expect((await refused(s, 'folder.getFolders.post', { body: {} })).property).toBe('id');
   });
@@ -111,7 +132,14 @@ describe('create', () => {
   it('FLD-01: creates a folder under motherId, listed by the mother, loadable by id and global id', async () => {
     const s = freshState();
     const folder = await sandboxFolder(s, 'News');
-    expect(folder).toMatchObject({ name: 'News', motherId: ids(s).sandboxParentFolderId, type: 'folder', cdate: Math.floor(NOW_MS / 1000), creator: { id: 1 }, publishDir: '/sandbox/news/' });
+    expect(folder).toMatchObject({
+      name: 'News',
+      motherId: ids(s).sandboxParentFolderId,
+      type: 'folder',
+      cdate: Math.floor(NOW_MS / 1000),
+      creator: { id: 1 },
+      publishDir: '/sandbox/news/',
+    });
     expect(names(await children(s, ids(s).sandboxParentFolderId))).toContain('News');
     expect((await call(s, 'folder.load', { path: { id: folder.id } })).folder.id).toBe(folder.id);
     expect((await call(s, 'folder.load', { path: { id: folder.globalId } })).folder.id).toBe(folder.id);
@@ -128,14 +156,24 @@ describe('create', () => {
     const s = freshState();
     await sandboxFolder(s, 'Unique');
     const before = s.objects.size;
-    const r = await refused(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Unique', failOnDuplicate: true } });
+    const r = await refused(s, 'folder.create', {
+      body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Unique', failOnDuplicate: true },
+    });
     expect([r.code, r.property]).toEqual(['INVALIDDATA', 'name']);
     expect(s.objects.size).toBe(before);
   });
 
   it('normalises publishDir to start and end with a slash, and keeps descriptions and translations', async () => {
     const s = freshState();
-    const { folder } = await call(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Dir', publishDir: 'a//b', description: 'desc', nameI18n: { de: 'Verzeichnis' } } });
+    const { folder } = await call(s, 'folder.create', {
+      body: {
+        motherId: String(ids(s).sandboxParentFolderId),
+        name: 'Dir',
+        publishDir: 'a//b',
+        description: 'desc',
+        nameI18n: { de: 'Verzeichnis' },
+      },
+    });
     expect(folder).toMatchObject({ publishDir: '/a/b/', description: 'desc', nameI18n: { de: 'Verzeichnis' } });
   });
 
@@ -150,17 +188,21 @@ describe('create', () => {
     }
   });
 
-  it('links the mother\'s templates and creates a start page when asked', async () => {
+  it("links the mother's templates and creates a start page when asked", async () => {
     const s = freshState();
     const pages = String(named(s, 'folder', 'Pages').id);
     const template = named(s, 'template', 'News article');
-    const { folder } = await call(s, 'folder.create', { body: { motherId: pages, name: 'With start page', startpage: true, templateId: template.id, language: 'en' } });
+    const { folder } = await call(s, 'folder.create', {
+      body: { motherId: pages, name: 'With start page', startpage: true, templateId: template.id, language: 'en' },
+    });
     const templates = await call(s, 'folder.getTemplates', { path: { folderId: folder.id } });
     expect(names(templates.templates).sort()).toEqual(['Landing page', 'News article', 'PHP include', 'RSS feed', 'Standard page']);
     const start = (await call(s, 'folder.getPages', { path: { id: folder.id } })).pages as Body[];
     expect(start.map((p) => [p.name, p.templateId, p.language])).toEqual([['With start page', template.id, 'en']]);
     // The Images folder has no templates linked: no start page can be made there.
-    expect((await refused(s, 'folder.create', { body: { motherId: String(named(s, 'folder', 'Images').id), name: 'X', startpage: true } })).code).toBe('FAILURE');
+    expect(
+      (await refused(s, 'folder.create', { body: { motherId: String(named(s, 'folder', 'Images').id), name: 'X', startpage: true } })).code,
+    ).toBe('FAILURE');
   });
 });
 

@@ -72,7 +72,9 @@ export async function refused(state: State, operationId: string, c: Call = {}, f
 
 /** The fixture object of a kind with that name (the master variant unless a node is given). */
 export function named(state: State, kind: Kind, name: string, nodeId?: number): Obj {
-  const found = [...state.objects.values()].filter((o) => o.kind === kind && o.name === name && (nodeId === undefined ? o.masterId === undefined : o.nodeId === nodeId));
+  const found = [...state.objects.values()].filter(
+    (o) => o.kind === kind && o.name === name && (nodeId === undefined ? o.masterId === undefined : o.nodeId === nodeId),
+  );
   if (found.length !== 1) throw new Error(`expected one ${kind} named ${name}${nodeId ? ` in node ${nodeId}` : ''}, found ${found.length}`);
   return found[0]!;
 }
@@ -99,9 +101,18 @@ export async function sandboxFolder(state: State, name: string, nodeId?: number)
 }
 
 /** Uploads a file (multipart create) into a folder and returns its record. */
-export async function upload(state: State, folderId: number, fileName: string, data: Buffer | string, fields: Record<string, string> = {}): Promise<Body> {
+export async function upload(
+  state: State,
+  folderId: number,
+  fileName: string,
+  data: Buffer | string,
+  fields: Record<string, string> = {},
+): Promise<Body> {
   const res = await call(state, 'file.create.multipart', {
-    multipart: { fields: { folderId: String(folderId), fileName, ...fields }, files: [part('fileBinaryData', data, fileName, 'text/plain')] },
+    multipart: {
+      fields: { folderId: String(folderId), fileName, ...fields },
+      files: [part('fileBinaryData', data, fileName, 'text/plain')],
+    },
   });
   return res.file as Body;
 }

@@ -8,7 +8,7 @@ import { setTags } from '../../server/state.ts';
 import { call, freshState, ids, named, names, refused, type Body } from './helpers.ts';
 
 describe('JSON bodies: convertible scalars are accepted as the converted value', () => {
-  it('reads a number for a string member as its decimal text (the vendor client\'s motherId)', async () => {
+  it("reads a number for a string member as its decimal text (the vendor client's motherId)", async () => {
     // Reference notes: "A JSON number is accepted for a string member (`"motherId": 110` reads as `"110"`)".
     const s = freshState();
     const mother = ids(s).sandboxParentFolderId;
@@ -26,7 +26,8 @@ describe('JSON bodies: convertible scalars are accepted as the converted value',
     await call(s, 'folder.create', { body: { motherId: mother, name: 'Twice' } });
     const r = await refused(s, 'folder.create', { body: { motherId: mother, name: 'Twice', failOnDuplicate: 'true' } });
     expect([r.code, r.property]).toEqual(['INVALIDDATA', 'name']);
-    const renamed = (await call(s, 'folder.create', { body: { motherId: mother, name: 'Twice', failOnDuplicate: 'false' } })).folder as Body;
+    const renamed = (await call(s, 'folder.create', { body: { motherId: mother, name: 'Twice', failOnDuplicate: 'false' } }))
+      .folder as Body;
     expect(renamed.name).toBe('Twice1');
   });
 
@@ -40,7 +41,11 @@ describe('JSON bodies: convertible scalars are accepted as the converted value',
 
   it('reads null as an absent member', async () => {
     const s = freshState();
-    const folder = (await call(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Nulls', description: null, nodeId: null, publishDir: null } })).folder as Body;
+    const folder = (
+      await call(s, 'folder.create', {
+        body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Nulls', description: null, nodeId: null, publishDir: null },
+      })
+    ).folder as Body;
     expect([folder.description, folder.nodeId]).toEqual(['', ids(s).masterNodeId]);
   });
 });
@@ -93,10 +98,16 @@ describe('absent query parameters the contract marks required', () => {
     // Reference notes: "`createSimple` without `folderId` looks for folder 0, which does not exist, and is refused as not found."
     const s = freshState();
     const before = s.objects.size;
-    const r = await refused(s, 'file.createSimple.raw', { query: { qqfile: 'a.txt' }, rawBody: { contentType: 'text/plain', data: Buffer.from('x') } });
+    const r = await refused(s, 'file.createSimple.raw', {
+      query: { qqfile: 'a.txt' },
+      rawBody: { contentType: 'text/plain', data: Buffer.from('x') },
+    });
     expect([r.code, r.property]).toEqual(['NOTFOUND', 'folderId']);
     expect(s.objects.size).toBe(before);
-    const made = await call(s, 'file.createSimple.raw', { query: { qqfile: 'a.txt', folderId: ids(s).sandboxParentFolderId }, rawBody: { contentType: 'text/plain', data: Buffer.from('x') } });
+    const made = await call(s, 'file.createSimple.raw', {
+      query: { qqfile: 'a.txt', folderId: ids(s).sandboxParentFolderId },
+      rawBody: { contentType: 'text/plain', data: Buffer.from('x') },
+    });
     expect((made.file as Body).name).toBe('a.txt');
   });
 });
@@ -127,7 +138,16 @@ describe('usage/file and the given files', () => {
     // Reference notes: a file is "used" when "an object tag of another object ... refers to it".
     const s = freshState();
     const notes = named(s, 'file', 'notes.txt');
-    setTags(s, notes, [{ id: 99_001, name: 'object.self', constructId: 3, active: true, type: 'OBJECTTAG', properties: { file: { partId: 31, type: 'FILE', fileId: notes.id } } }]);
+    setTags(s, notes, [
+      {
+        id: 99_001,
+        name: 'object.self',
+        constructId: 3,
+        active: true,
+        type: 'OBJECTTAG',
+        properties: { file: { partId: 31, type: 'FILE', fileId: notes.id } },
+      },
+    ]);
     expect((await call(s, 'file.usage.file', { query: { id: [notes.id] } })).total).toBe(0);
   });
 });

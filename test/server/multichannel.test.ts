@@ -14,7 +14,13 @@ describe('inheritance', () => {
     const s = freshState();
     const master = named(s, 'file', 'inherited.txt');
     const listed = (await filesIn(s, named(s, 'folder', 'Multichannel').id, 2)).find((f) => f.name === 'inherited.txt')!;
-    expect(listed).toMatchObject({ id: master.id, inherited: true, inheritedFrom: 'Corporate Website', inheritedFromId: 1, masterNode: 'Corporate Website' });
+    expect(listed).toMatchObject({
+      id: master.id,
+      inherited: true,
+      inheritedFrom: 'Corporate Website',
+      inheritedFromId: 1,
+      masterNode: 'Corporate Website',
+    });
     const inMaster = (await filesIn(s, named(s, 'folder', 'Multichannel').id)).find((f) => f.name === 'inherited.txt')!;
     expect(inMaster.inherited).toBe(false);
   });
@@ -29,7 +35,9 @@ describe('inheritance', () => {
     expect(names(await foldersIn(s, mc, 2))).not.toContain('Master only');
     expect(names(await foldersIn(s, mc, 3))).not.toContain('Not for partners');
     expect(names(await foldersIn(s, mc, 2))).toContain('Not for partners');
-    expect((await refused(s, 'folder.load', { path: { id: named(s, 'folder', 'Master only').id }, query: { nodeId: 2 } })).code).toBe('NOTFOUND');
+    expect((await refused(s, 'folder.load', { path: { id: named(s, 'folder', 'Master only').id }, query: { nodeId: 2 } })).code).toBe(
+      'NOTFOUND',
+    );
   });
 
   it('channel roots are type channel, the master root type node, and neither has a motherId', async () => {
@@ -56,13 +64,19 @@ describe('localize and unlocalize', () => {
     const s = freshState();
     const master = named(s, 'file', 'inherited.txt');
     const mc = named(s, 'folder', 'Multichannel').id;
-    const infoBefore = channelEntry(await call(s, 'folder.localizationinfo', { path: { id: mc }, query: { nodeId: 2, recursive: true } }), 2);
+    const infoBefore = channelEntry(
+      await call(s, 'folder.localizationinfo', { path: { id: mc }, query: { nodeId: 2, recursive: true } }),
+      2,
+    );
     await call(s, 'file.localize', { path: { id: master.id }, body: { channelId: 2 } });
     const copy = (await filesIn(s, mc, 2)).find((f) => f.name === 'inherited.txt')!;
     expect(copy.id).not.toBe(master.id);
     expect(copy).toMatchObject({ inherited: false, inheritedFrom: 'Shop Channel', masterNode: 'Corporate Website' });
     expect((await filesIn(s, mc)).find((f) => f.name === 'inherited.txt')!.id).toBe(master.id);
-    const infoAfter = channelEntry(await call(s, 'folder.localizationinfo', { path: { id: mc }, query: { nodeId: 2, recursive: true } }), 2);
+    const infoAfter = channelEntry(
+      await call(s, 'folder.localizationinfo', { path: { id: mc }, query: { nodeId: 2, recursive: true } }),
+      2,
+    );
     expect([infoAfter.localized, infoAfter.inherited]).toEqual([infoBefore.localized + 1, infoBefore.inherited - 1]);
     expect(infoAfter.file.localized).toBe(infoBefore.file.localized + 1);
   });
@@ -101,8 +115,12 @@ describe('localize and unlocalize', () => {
     const file = named(s, 'file', 'inherited.txt').id;
     expect((await refused(s, 'file.localize', { path: { id: file }, body: { channelId: 1 } })).property).toBe('channelId');
     expect((await refused(s, 'file.localize', { path: { id: file }, body: {} })).property).toBe('channelId');
-    expect((await refused(s, 'file.localize', { path: { id: named(s, 'file', 'localized.txt').id }, body: { channelId: 2 } })).code).toBe('INVALIDDATA');
-    expect((await refused(s, 'file.localize', { path: { id: named(s, 'file', 'excluded.txt').id }, body: { channelId: 2 } })).code).toBe('INVALIDDATA');
+    expect((await refused(s, 'file.localize', { path: { id: named(s, 'file', 'localized.txt').id }, body: { channelId: 2 } })).code).toBe(
+      'INVALIDDATA',
+    );
+    expect((await refused(s, 'file.localize', { path: { id: named(s, 'file', 'excluded.txt').id }, body: { channelId: 2 } })).code).toBe(
+      'INVALIDDATA',
+    );
     expect((await refused(s, 'folder.localize', { path: { id: 987654 }, body: { channelId: 2 } })).code).toBe('NOTFOUND');
     expect((await refused(s, 'file.unlocalize', { path: { id: file }, body: { channelId: 2 } })).code).toBe('INVALIDDATA');
   });
@@ -124,9 +142,19 @@ describe('disinherit', () => {
   it('MCH-05: the single GET form reads back what the single POST form set', async () => {
     const s = freshState();
     const folder = await sandboxFolder(s, 'Disinherit me');
-    expect(await call(s, 'folder.disinherit.get', { path: { id: folder.id } })).toEqual({ exclude: false, disinheritDefault: false, disinherit: [], inheritable: [2, 3] });
+    expect(await call(s, 'folder.disinherit.get', { path: { id: folder.id } })).toEqual({
+      exclude: false,
+      disinheritDefault: false,
+      disinherit: [],
+      inheritable: [2, 3],
+    });
     await call(s, 'folder.disinherit.set', { path: { id: folder.id }, body: { disinherit: [3], disinheritDefault: true } });
-    expect(await call(s, 'folder.disinherit.get', { path: { id: folder.id } })).toEqual({ exclude: false, disinheritDefault: true, disinherit: [3], inheritable: [2, 3] });
+    expect(await call(s, 'folder.disinherit.get', { path: { id: folder.id } })).toEqual({
+      exclude: false,
+      disinheritDefault: true,
+      disinherit: [3],
+      inheritable: [2, 3],
+    });
     await call(s, 'folder.disinherit.set', { path: { id: folder.id }, body: { reinherit: [3], exclude: true } });
     expect(await call(s, 'folder.disinherit.get', { path: { id: folder.id } })).toMatchObject({ exclude: true, disinherit: [] });
     expect(names(await foldersIn(s, ids(s).sandboxParentFolderId, 2))).not.toContain('Disinherit me');
@@ -137,7 +165,12 @@ describe('disinherit', () => {
     const [a, b] = [await sandboxFolder(s, 'A'), await sandboxFolder(s, 'B')];
     await call(s, 'folder.disinherit.setMany', { query: { id: [String(a.id), String(b.id)] }, body: { disinherit: [2] } });
     await call(s, 'folder.disinherit.set', { path: { id: b.id }, body: { disinherit: [3] } });
-    expect(await call(s, 'folder.disinherit.getMany', { query: { id: [String(a.id), String(b.id)] } })).toEqual({ exclude: false, disinherit: [2], partialDisinherit: [3], inheritable: [2, 3] });
+    expect(await call(s, 'folder.disinherit.getMany', { query: { id: [String(a.id), String(b.id)] } })).toEqual({
+      exclude: false,
+      disinherit: [2],
+      partialDisinherit: [3],
+      inheritable: [2, 3],
+    });
     const file = await upload(s, a.id, 'f.txt', 'x');
     await call(s, 'file.disinherit.set', { query: { id: [String(file.id)] }, body: { exclude: true } });
     expect(await call(s, 'file.disinherit.get', { query: { id: [String(file.id)] } })).toMatchObject({ exclude: true });
@@ -155,7 +188,9 @@ describe('disinherit', () => {
     const s = freshState();
     const id = named(s, 'folder', 'Inherited folder').id;
     expect((await refused(s, 'folder.disinherit.set', { path: { id }, body: { disinherit: [1] } })).property).toBe('disinherit');
-    expect((await refused(s, 'folder.disinherit.set', { path: { id }, body: { disinherit: [2], reinherit: [2] } })).property).toBe('reinherit');
+    expect((await refused(s, 'folder.disinherit.set', { path: { id }, body: { disinherit: [2], reinherit: [2] } })).property).toBe(
+      'reinherit',
+    );
     const localized = named(s, 'folder', 'Localized folder').id;
     expect((await refused(s, 'folder.disinherit.set', { path: { id: localized }, body: { disinherit: [2] } })).code).toBe('FAILURE');
     expect((await call(s, 'folder.disinherit.get', { path: { id: localized } })).disinherit).toEqual([]);
@@ -184,10 +219,17 @@ describe('push2master', () => {
 
   it('refuses pushing what the channel does not hold, to a node that is not its master', async () => {
     const s = freshState();
-    expect((await refused(s, 'file.push2master', { path: { id: named(s, 'file', 'inherited.txt').id }, body: { channelId: 2 } })).code).toBe('INVALIDDATA');
-    expect((await refused(s, 'file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2, masterId: 3 } })).property).toBe('masterId');
+    expect(
+      (await refused(s, 'file.push2master', { path: { id: named(s, 'file', 'inherited.txt').id }, body: { channelId: 2 } })).code,
+    ).toBe('INVALIDDATA');
+    expect(
+      (await refused(s, 'file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2, masterId: 3 } }))
+        .property,
+    ).toBe('masterId');
     const inLocalFolder = named(s, 'file', 'specials.txt', 2);
-    expect((await refused(s, 'file.push2master', { path: { id: inLocalFolder.id }, body: { channelId: 2 } })).message).toMatch(/push the folder first/);
+    expect((await refused(s, 'file.push2master', { path: { id: inLocalFolder.id }, body: { channelId: 2 } })).message).toMatch(
+      /push the folder first/,
+    );
   });
 });
 
@@ -197,14 +239,30 @@ describe('localization info', () => {
     const folder = await sandboxFolder(s, 'Counted');
     const [a] = [await upload(s, folder.id, 'a.txt', 'a'), await upload(s, folder.id, 'b.txt', 'b')];
     await call(s, 'file.localize', { path: { id: a.id }, body: { channelId: 2 } });
-    await call(s, 'file.create.multipart', { multipart: { fields: { folderId: String(folder.id), nodeId: '2', fileName: 'c.txt' }, files: [{ fieldName: 'fileBinaryData', mimeType: 'text/plain', data: Buffer.from('c') }] } });
+    await call(s, 'file.create.multipart', {
+      multipart: {
+        fields: { folderId: String(folder.id), nodeId: '2', fileName: 'c.txt' },
+        files: [{ fieldName: 'fileBinaryData', mimeType: 'text/plain', data: Buffer.from('c') }],
+      },
+    });
     const info = await call(s, 'folder.localizationinfo', { path: { id: folder.id }, query: { nodeId: 2, recursive: true } });
     expect((info.channels as Body[]).map((c) => c.channelId)).toEqual([2, 1]);
     // The linked standard template is localized in the shop channel by the fixture.
-    expect(channelEntry(info, 2)).toMatchObject({ inherited: 2, localized: 2, local: 1, file: { inherited: 1, localized: 1, local: 1 }, folder: { inherited: 1, localized: 0, local: 0 }, template: { localized: 1 } });
+    expect(channelEntry(info, 2)).toMatchObject({
+      inherited: 2,
+      localized: 2,
+      local: 1,
+      file: { inherited: 1, localized: 1, local: 1 },
+      folder: { inherited: 1, localized: 0, local: 0 },
+      template: { localized: 1 },
+    });
     expect(channelEntry(info, 1)).toMatchObject({ inherited: 0, localized: 0, local: 4, file: { local: 2 } });
     const fileInfo = await call(s, 'file.localizationinfo', { path: { id: a.id } });
-    expect((fileInfo.channels as Body[]).map((c) => [c.channelId, c.inherited, c.localized, c.local])).toEqual([[1, 0, 0, 1], [2, 0, 1, 0], [3, 1, 0, 0]]);
+    expect((fileInfo.channels as Body[]).map((c) => [c.channelId, c.inherited, c.localized, c.local])).toEqual([
+      [1, 0, 0, 1],
+      [2, 0, 1, 0],
+      [3, 1, 0, 0],
+    ]);
   });
 
   it('MCH-08: without recursive only the folder and its direct content count', async () => {
@@ -212,7 +270,8 @@ describe('localization info', () => {
     const folder = await sandboxFolder(s, 'Shallow');
     const sub = (await call(s, 'folder.create', { body: { motherId: String(folder.id), name: 'Deep' } })).folder as Body;
     await upload(s, sub.id, 'deep.txt', 'd');
-    const count = async (recursive: boolean) => channelEntry(await call(s, 'folder.localizationinfo', { path: { id: folder.id }, query: { recursive } }), 1).file.local;
+    const count = async (recursive: boolean) =>
+      channelEntry(await call(s, 'folder.localizationinfo', { path: { id: folder.id }, query: { recursive } }), 1).file.local;
     expect([await count(false), await count(true)]).toEqual([0, 1]);
   });
 });

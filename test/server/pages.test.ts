@@ -50,7 +50,10 @@ describe('getPages filters', () => {
     const s = freshState();
     expect((await getPages(s, { priority: 3 })).every((p) => p.priority === 3)).toBe(true);
     expect(names(await getPages(s, { filename: 'PRODUCT-OVERVIEW' }))).toEqual(['Product overview']);
-    const published = (await getPages(s)).filter((p) => p.pdate > 0).map((p) => p.pdate as number).sort((a, b) => a - b);
+    const published = (await getPages(s))
+      .filter((p) => p.pdate > 0)
+      .map((p) => p.pdate as number)
+      .sort((a, b) => a - b);
     const mid = published[Math.floor(published.length / 2)]!;
     const before = await getPages(s, { publishedbefore: mid });
     const since = await getPages(s, { publishedsince: mid });
@@ -97,8 +100,23 @@ describe('getPages add-ons and the page record', () => {
   it('FLD-09: folder, template, langvars, translationstatus, contenttags and objecttags add the named information', async () => {
     const s = freshState();
     const plain = (await getPages(s, { search: 'Produktübersicht' }))[0]!;
-    expect([plain.folder, plain.template, plain.languageVariants, plain.translationStatus, plain.tags]).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    const full = (await getPages(s, { search: 'Produktübersicht', folder: true, template: true, langvars: true, translationstatus: true, contenttags: true }))[0]!;
+    expect([plain.folder, plain.template, plain.languageVariants, plain.translationStatus, plain.tags]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const full = (
+      await getPages(s, {
+        search: 'Produktübersicht',
+        folder: true,
+        template: true,
+        langvars: true,
+        translationstatus: true,
+        contenttags: true,
+      })
+    )[0]!;
     expect(full.folder).toMatchObject({ id: ids(s).pagesFolderId, name: 'Pages' });
     expect(full.template).toMatchObject({ id: full.templateId, name: 'Standard page', markupLanguage: { name: 'HTML' } });
     expect(Object.keys(full.languageVariants).sort()).toEqual(['de', 'en', 'fr']);
@@ -111,7 +129,21 @@ describe('getPages add-ons and the page record', () => {
   it('PGE-01, PGE-02: required members present; lockedSince is -1 unless locked', async () => {
     const s = freshState();
     for (const p of await getPages(s)) {
-      for (const m of ['pdate', 'readOnly', 'online', 'modified', 'queued', 'planned', 'inherited', 'locked', 'lockedSince', 'master', 'cdate', 'edate']) expect(p).toHaveProperty(m);
+      for (const m of [
+        'pdate',
+        'readOnly',
+        'online',
+        'modified',
+        'queued',
+        'planned',
+        'inherited',
+        'locked',
+        'lockedSince',
+        'master',
+        'cdate',
+        'edate',
+      ])
+        expect(p).toHaveProperty(m);
       expect(p.locked ? p.lockedSince > 0 && p.lockedBy !== undefined : p.lockedSince === -1).toBe(true);
     }
   });
@@ -133,7 +165,10 @@ describe('getPages add-ons and the page record', () => {
   it('pages in a channel view are inherited, localized or local', async () => {
     const s = freshState();
     const mc = await getPages(s, { nodeId: 2 }, named(s, 'folder', 'Multichannel').id);
-    expect(mc.map((p) => [p.name, p.inherited, p.master])).toEqual([['Localized page', false, false], ['Multichannel overview', true, true]]);
+    expect(mc.map((p) => [p.name, p.inherited, p.master])).toEqual([
+      ['Localized page', false, false],
+      ['Multichannel overview', true, true],
+    ]);
   });
 });
 
@@ -144,7 +179,8 @@ describe('external links, findPages and templates', () => {
     const resources = links.find((e) => e.pageName === 'Links and resources')!;
     expect(resources.links).toEqual(['https://www.gentics.com/', 'http://example.org/partners', 'https://docs.example.com/related']);
     expect(links.map((e) => e.pageName)).not.toContain('Year in review 2022');
-    const deep = (await call(s, 'folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId }, query: { recursive: true } })).pages as Body[];
+    const deep = (await call(s, 'folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId }, query: { recursive: true } }))
+      .pages as Body[];
     expect(deep.map((e) => e.pageName)).toEqual(expect.arrayContaining(['Year in review 2022', 'Press release 2023']));
   });
 
@@ -165,6 +201,9 @@ describe('external links, findPages and templates', () => {
     expect(all.numItems).toBe(10);
     expect(names(reduced.templates)).toEqual(names(direct.templates));
     const shop = await call(s, 'folder.getTemplates', { path: { folderId: named(s, 'folder', 'Shop specials', 2).id } });
-    expect(shop.templates.map((t: Body) => [t.name, t.inherited, t.master])).toEqual([['Shop layout', false, true], ['Standard page', false, false]]);
+    expect(shop.templates.map((t: Body) => [t.name, t.inherited, t.master])).toEqual([
+      ['Shop layout', false, true],
+      ['Standard page', false, false],
+    ]);
   });
 });

@@ -24,17 +24,20 @@ describe('Group P paging', () => {
     expect(pageNew(items(10), 5, 3, none)).toEqual({ items: [], numItems: 10, hasMoreItems: false });
   });
 
-  test.prop([fc.array(fc.integer(), { maxLength: 60 }), fc.integer({ min: 1, max: 12 })])('PAG-04, PAG-05: walking the pages yields the whole list once', (list, size) => {
-    const walked: number[] = [];
-    for (let page = 1; ; page++) {
-      const p = pageNew(list, page, size, none);
-      expect(p.numItems).toBe(list.length);
-      walked.push(...p.items);
-      expect(p.hasMoreItems).toBe(walked.length < list.length);
-      if (!p.hasMoreItems) break;
-    }
-    expect(walked).toEqual(list);
-  });
+  test.prop([fc.array(fc.integer(), { maxLength: 60 }), fc.integer({ min: 1, max: 12 })])(
+    'PAG-04, PAG-05: walking the pages yields the whole list once',
+    (list, size) => {
+      const walked: number[] = [];
+      for (let page = 1; ; page++) {
+        const p = pageNew(list, page, size, none);
+        expect(p.numItems).toBe(list.length);
+        walked.push(...p.items);
+        expect(p.hasMoreItems).toBe(walked.length < list.length);
+        if (!p.hasMoreItems) break;
+      }
+      expect(walked).toEqual(list);
+    },
+  );
 });
 
 describe('Group L paging', () => {
@@ -51,8 +54,10 @@ describe('Group L paging', () => {
     const bulk = named(s, 'folder', 'Bulk').id;
     expect((await call(s, 'folder.findFiles', { query: { folderId: bulk, query: 'bulk' } })).files).toHaveLength(100);
     expect((await call(s, 'folder.findFiles', { query: { folderId: bulk, query: 'bulk', maxItems: -1 } })).files).toHaveLength(120);
-    expect((await call(s, 'folder.findFiles', { query: { folderId: bulk, query: 'bulk', maxItems: 5, skipCount: 118 } })).files).toHaveLength(2);
-    const pages = await call(s, 'folder.findPages', { query: { query: '' , maxItems: 3 } });
+    expect(
+      (await call(s, 'folder.findFiles', { query: { folderId: bulk, query: 'bulk', maxItems: 5, skipCount: 118 } })).files,
+    ).toHaveLength(2);
+    const pages = await call(s, 'folder.findPages', { query: { query: '', maxItems: 3 } });
     expect([pages.pages.length, pages.hasMoreItems]).toEqual([3, true]);
   });
 
@@ -66,7 +71,10 @@ describe('Group L paging', () => {
 
   it('PAG-05: numItems counts before paging through a listing operation', async () => {
     const s = freshState();
-    const res = await call(s, 'folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { skipCount: 10, maxItems: 20 } });
+    const res = await call(s, 'folder.getFiles', {
+      path: { folderId: named(s, 'folder', 'Bulk').id },
+      query: { skipCount: 10, maxItems: 20 },
+    });
     expect([res.files.length, res.numItems, res.hasMoreItems]).toEqual([20, 120, true]);
     const list = await call(s, 'file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 6, pageSize: 20 } });
     expect([list.items.length, list.numItems, list.hasMoreItems]).toEqual([20, 120, false]);
@@ -83,7 +91,12 @@ describe('sorting', () => {
   });
 
   it('the harmless variation name-order-codepoint sorts names by code point', () => {
-    expect(sortLegacy(list, 'name', 'asc', keys, new Set(['name-order-codepoint'])).map((o) => o.name)).toEqual(['Alpha', 'Gamma', 'alpha', 'beta']);
+    expect(sortLegacy(list, 'name', 'asc', keys, new Set(['name-order-codepoint'])).map((o) => o.name)).toEqual([
+      'Alpha',
+      'Gamma',
+      'alpha',
+      'beta',
+    ]);
   });
 
   it('SRT-02: desc in any case reverses, ties by id in the same direction; other strings ascend', () => {
@@ -109,7 +122,8 @@ describe('sorting', () => {
       const res = (await call(s, 'folder.getPages', { path: { id: pages }, query: { sortby } })).pages as Body[];
       expect(res).toHaveLength(37);
     }
-    const byPdate = (await call(s, 'folder.getPages', { path: { id: pages }, query: { sortby: 'pdate', sortorder: 'desc' } })).pages as Body[];
+    const byPdate = (await call(s, 'folder.getPages', { path: { id: pages }, query: { sortby: 'pdate', sortorder: 'desc' } }))
+      .pages as Body[];
     expect(byPdate.map((p) => p.pdate)).toEqual(byPdate.map((p) => p.pdate).sort((a, b) => b - a));
   });
 

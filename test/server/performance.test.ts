@@ -11,9 +11,22 @@ function addFiles(s: State, folderSet: number, count: number): void {
   for (let i = 0; i < count; i++) {
     const id = allocateId(s);
     const file: FileObj = {
-      kind: 'file', id, globalId: globalIdFor(id), nodeId: 1, channelSetId: id, parentSet: folderSet, name: `file-${String(i).padStart(6, '0')}.txt`,
-      description: '', cdate: 1_700_000_000 + i, edate: 1_700_000_000 + i, creatorId: 1, editorId: 1, data: Buffer.from(`content ${i}`),
-      fileType: 'text/plain', online: true, forceOnline: false,
+      kind: 'file',
+      id,
+      globalId: globalIdFor(id),
+      nodeId: 1,
+      channelSetId: id,
+      parentSet: folderSet,
+      name: `file-${String(i).padStart(6, '0')}.txt`,
+      description: '',
+      cdate: 1_700_000_000 + i,
+      edate: 1_700_000_000 + i,
+      creatorId: 1,
+      editorId: 1,
+      data: Buffer.from(`content ${i}`),
+      fileType: 'text/plain',
+      online: true,
+      forceOnline: false,
     };
     insertObject(s, file);
   }
@@ -35,8 +48,12 @@ describe('listing cost', () => {
     const s = freshState();
     const folder = (await call(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Big' } })).folder;
     addFiles(s, folder.id, 10_000);
-    const legacy = await fastest(() => call(s, 'folder.getFiles', { path: { folderId: folder.id }, query: { skipCount: 5000, maxItems: 100 } }));
-    const paged = await fastest(() => call(s, 'file.list', { query: { folderId: String(folder.id), page: 50, pageSize: 100, sort: '-name' } }));
+    const legacy = await fastest(() =>
+      call(s, 'folder.getFiles', { path: { folderId: folder.id }, query: { skipCount: 5000, maxItems: 100 } }),
+    );
+    const paged = await fastest(() =>
+      call(s, 'file.list', { query: { folderId: String(folder.id), page: 50, pageSize: 100, sort: '-name' } }),
+    );
     expect(legacy).toBeLessThan(250);
     expect(paged).toBeLessThan(250);
     const res = await call(s, 'folder.getFiles', { path: { folderId: folder.id }, query: { skipCount: 5000, maxItems: 100 } });

@@ -20,7 +20,24 @@ function idPool(s: State): fc.Arbitrary<string> {
   const sample = objects.filter((_, i) => i % 7 === 0).flatMap((o) => [String(o.id), o.globalId]);
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...sample) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '1', '2', '3', '-1', '987654', 'abc', '', 'A547.nope', '1e3', '99999999999999999999', '../1', ' 100 ') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '0',
+        '1',
+        '2',
+        '3',
+        '-1',
+        '987654',
+        'abc',
+        '',
+        'A547.nope',
+        '1e3',
+        '99999999999999999999',
+        '../1',
+        ' 100 ',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
   );
 }
@@ -32,9 +49,17 @@ function valueOf(p: Parameter, ids: fc.Arbitrary<string>): fc.Arbitrary<string |
       return fc.boolean();
     case 'integer':
     case 'number':
-      return fc.oneof(fc.integer({ min: -3, max: 5 }), ids.map((x) => (/^\d{1,9}$/.test(x) ? Number(x) : 0)), fc.integer());
+      return fc.oneof(
+        fc.integer({ min: -3, max: 5 }),
+        ids.map((x) => (/^\d{1,9}$/.test(x) ? Number(x) : 0)),
+        fc.integer(),
+      );
     case 'string':
-      return fc.oneof(ids, fc.constantFrom('([', '.*', '^/down', 'name', '-name,+id', 'desc', 'DESC', 'frontend', 'de', 'en', '0'), fc.string({ maxLength: 8 }));
+      return fc.oneof(
+        ids,
+        fc.constantFrom('([', '.*', '^/down', 'name', '-name,+id', 'desc', 'DESC', 'frontend', 'de', 'en', '0'),
+        fc.string({ maxLength: 8 }),
+      );
   }
 }
 
@@ -49,7 +74,14 @@ function requestOf(op: Operation, s: State): fc.Arbitrary<OpRequest> {
     else query[p.name] = fc.option(valueOf(p, ids), { nil: undefined, freq: 3 });
   }
   const idNumber = ids.map((x) => (/^\d{1,9}$/.test(x) ? Number(x) : 1));
-  const overrides = { id: idNumber, folderId: idNumber, channelId: fc.constantFrom(0, 1, 2, 3, 9), nodeId: fc.constantFrom(0, 1, 2, 3, 9), masterId: fc.constantFrom(1, 2, 3), motherId: ids };
+  const overrides = {
+    id: idNumber,
+    folderId: idNumber,
+    channelId: fc.constantFrom(0, 1, 2, 3, 9),
+    nodeId: fc.constantFrom(0, 1, 2, 3, 9),
+    masterId: fc.constantFrom(1, 2, 3),
+    motherId: ids,
+  };
   const body = op.requestBody?.schema ? fromSchema(op.requestBody.schema, { overrides }) : fc.constant(undefined);
   const part = fc.record({
     fieldName: fc.constantFrom('fileBinaryData', 'Filedata', 'qqfile', 'other', 'folderId'),
@@ -57,7 +89,14 @@ function requestOf(op: Operation, s: State): fc.Arbitrary<OpRequest> {
     data: fc.uint8Array({ maxLength: 16 }).map((a) => Buffer.from(a)),
   }) as fc.Arbitrary<UploadPart>;
   const multipart = fc.record({
-    fields: fc.record({ folderId: ids, fileName: fc.oneof(fc.constantFrom('a.txt', '../x', 'new'), fc.string({ maxLength: 6 })), overwrite: fc.constantFrom('true', 'false', 'x') }, { requiredKeys: [] }),
+    fields: fc.record(
+      {
+        folderId: ids,
+        fileName: fc.oneof(fc.constantFrom('a.txt', '../x', 'new'), fc.string({ maxLength: 6 })),
+        overwrite: fc.constantFrom('true', 'false', 'x'),
+      },
+      { requiredKeys: [] },
+    ),
     files: fc.array(part, { maxLength: 2 }),
   });
   return fc.record({ path: fc.record(path), query: fc.record(query), body, multipart, raw: fc.uint8Array({ maxLength: 8 }) }).map((r) => {
@@ -65,7 +104,10 @@ function requestOf(op: Operation, s: State): fc.Arbitrary<OpRequest> {
     for (const [k, v] of Object.entries(r.query)) if (v !== undefined) rawQuery[k] = (Array.isArray(v) ? v : [v]).map(String);
     const isMultipart = op.requestBody?.contentTypes.includes('multipart/form-data');
     return {
-      operationId: op.id, path: r.path, query: Object.fromEntries(Object.entries(r.query).filter(([, v]) => v !== undefined)), rawQuery,
+      operationId: op.id,
+      path: r.path,
+      query: Object.fromEntries(Object.entries(r.query).filter(([, v]) => v !== undefined)),
+      rawQuery,
       ...(r.body === undefined ? {} : { body: r.body }),
       ...(isMultipart ? { multipart: { fields: r.multipart.fields as Record<string, string>, files: r.multipart.files } } : {}),
       ...(op.requestBody?.raw ? { raw: { contentType: 'application/octet-stream', data: Buffer.from(r.raw) } } : {}),
@@ -77,7 +119,11 @@ function requestOf(op: Operation, s: State): fc.Arbitrary<OpRequest> {
 function fingerprint(s: State): string {
   const sets = (m: Map<number, Set<number>>) => [...m].map(([k, v]) => [k, [...v]]);
   return JSON.stringify({
-    objects: [...s.objects.values()].map((o) => ('data' in o ? { ...o, data: o.data?.toString('base64') } : o)), nextId: s.nextId, nextTagId: s.nextTagId, links: sets(s.templateLinks), refs: sets(s.referrers),
+    objects: [...s.objects.values()].map((o) => ('data' in o ? { ...o, data: o.data?.toString('base64') } : o)),
+    nextId: s.nextId,
+    nextTagId: s.nextTagId,
+    links: sets(s.templateLinks),
+    refs: sets(s.referrers),
     children: [...s.children].map(([k, v]) => [k, Object.values(v).map((x) => [...x])]),
   });
 }

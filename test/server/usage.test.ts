@@ -8,9 +8,13 @@ describe('usage lists', () => {
     const s = freshState();
     const files = await call(s, 'file.usage.file', { query: { id: [named(s, 'file', 'terms.txt').id, named(s, 'image', 'logo.png').id] } });
     expect([names(files.files), files.total, files.numItems, files.withoutPermission]).toEqual([['product-sheet.pdf'], 1, 1, 0]);
-    const folders = await call(s, 'file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id, named(s, 'image', 'logo.png').id] } });
+    const folders = await call(s, 'file.usage.folder', {
+      query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id, named(s, 'image', 'logo.png').id] },
+    });
     expect([names(folders.folders), folders.total]).toEqual([['Files', 'Manuals'], 2]);
-    const pages = await call(s, 'file.usage.page', { raw: { id: [String(named(s, 'file', 'annual-report-2023.pdf').id), String(named(s, 'file', 'manual-en.pdf').id)] } });
+    const pages = await call(s, 'file.usage.page', {
+      raw: { id: [String(named(s, 'file', 'annual-report-2023.pdf').id), String(named(s, 'file', 'manual-en.pdf').id)] },
+    });
     expect([names(pages.pages), pages.total]).toEqual([['Company profile', 'Product overview'], 2]);
   });
 
@@ -29,9 +33,20 @@ describe('usage lists', () => {
     const target = named(s, 'file', 'stylesheet.css').id;
     for (const n of ['c.txt', 'a.txt', 'b.txt']) {
       const f = await upload(s, folder.id, n, n);
-      setTags(s, s.objects.get(f.id)!, [{ id: 90_000 + f.id, name: 'object.css', constructId: 3, active: true, type: 'OBJECTTAG', properties: { file: { partId: 31, type: 'FILE', fileId: target } } }]);
+      setTags(s, s.objects.get(f.id)!, [
+        {
+          id: 90_000 + f.id,
+          name: 'object.css',
+          constructId: 3,
+          active: true,
+          type: 'OBJECTTAG',
+          properties: { file: { partId: 31, type: 'FILE', fileId: target } },
+        },
+      ]);
     }
-    const page = await call(s, 'file.usage.file', { query: { id: [target], sortby: 'name', sortorder: 'desc', skipCount: 1, maxItems: 1 } });
+    const page = await call(s, 'file.usage.file', {
+      query: { id: [target], sortby: 'name', sortorder: 'desc', skipCount: 1, maxItems: 1 },
+    });
     expect([names(page.files), page.total, page.numItems, page.hasMoreItems]).toEqual([['b.txt'], 3, 3, true]);
   });
 
@@ -52,7 +67,9 @@ describe('usage lists', () => {
 describe('syncable objects', () => {
   it('USE-04: reports the pages, files and images the files reference, with totals and indirect dependencies', async () => {
     const s = freshState();
-    const res = await call(s, 'file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 } });
+    const res = await call(s, 'file.usage.syncableObjects', {
+      query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 },
+    });
     expect([names(res.pages), res.pagesTotal, names(res.files), res.filesTotal]).toEqual([['Product overview'], 1, ['terms.txt'], 1]);
     expect(res.images.map((i: Body) => [i.name, i.iconCls, i.sizeX, i.sizeY, i.typeId])).toEqual([['logo.png', 'gtx_image', 1, 1, 10011]]);
     expect(res.haveDependencies).toBe(true);

@@ -32,7 +32,8 @@ describe('wastebin listings', () => {
   it('WST-04: folder count honours wastebin', async () => {
     const s = freshState();
     const id = named(s, 'folder', 'Wastebin').id;
-    const count = async (wastebin: string) => (await call(s, 'folder.count', { path: { id }, query: { wastebin, recursive: true } })) as Body;
+    const count = async (wastebin: string) =>
+      (await call(s, 'folder.count', { path: { id }, query: { wastebin, recursive: true } })) as Body;
     const [exclude, include, only] = [await count('exclude'), await count('include'), await count('only')];
     for (const k of ['folders', 'pages', 'images', 'files']) expect(include[k]).toBe(exclude[k] + only[k]);
     expect(only).toMatchObject({ folders: 2, pages: 1, images: 1, files: 3 });
@@ -66,7 +67,8 @@ describe('delete', () => {
     await upload(s, sub.id, 'inside.txt', 'x');
     await call(s, 'folder.delete', { path: { id: folder.id } });
     const sandbox = ids(s).sandboxParentFolderId;
-    const list = async (wastebin: string) => names((await call(s, 'folder.getFolders', { path: { id: sandbox }, query: { wastebin } })).folders);
+    const list = async (wastebin: string) =>
+      names((await call(s, 'folder.getFolders', { path: { id: sandbox }, query: { wastebin } })).folders);
     expect(await list('exclude')).not.toContain('To delete');
     expect(await list('only')).toEqual(['To delete']);
     const inside = await files(s, sub.id, { wastebin: 'only' });
@@ -93,12 +95,17 @@ describe('delete', () => {
   it('DEL-02: deleting a localized folder in a channel is refused and the copy stays', async () => {
     const s = freshState();
     const copy = named(s, 'folder', 'Localized folder', 2);
-    for (const c of [{ path: { id: copy.id }, query: { nodeId: 2 } }, { path: { id: copy.id } }, { path: { id: named(s, 'folder', 'Localized folder').id }, query: { nodeId: 2 } }]) {
+    for (const c of [
+      { path: { id: copy.id }, query: { nodeId: 2 } },
+      { path: { id: copy.id } },
+      { path: { id: named(s, 'folder', 'Localized folder').id }, query: { nodeId: 2 } },
+    ]) {
       const r = await refused(s, 'folder.delete', c);
       expect([r.code, r.status, r.message]).toEqual(['FAILURE', 409, expect.stringMatching(/unlocalize it instead/)]);
     }
     expect(copy.deleted).toBeUndefined();
-    const channel = (await call(s, 'folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2 } })).folders as Body[];
+    const channel = (await call(s, 'folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2 } }))
+      .folders as Body[];
     expect(channel.find((f) => f.name === 'Localized folder')!.id).toBe(copy.id);
   });
 
@@ -114,7 +121,9 @@ describe('delete', () => {
     const s = freshState();
     const master = named(s, 'folder', 'Localized folder');
     await call(s, 'folder.delete', { path: { id: master.id } });
-    const only = (await call(s, 'folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, wastebin: 'only' } })).folders as Body[];
+    const only = (
+      await call(s, 'folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query: { nodeId: 2, wastebin: 'only' } })
+    ).folders as Body[];
     const copy = only.find((f) => f.name === 'Localized folder')!;
     expect(copy.masterDeleted).toMatchObject({ at: expect.any(Number) });
   });
@@ -130,7 +139,11 @@ describe('delete', () => {
     const s = freshState();
     expect((await refused(s, 'folder.delete', { path: { id: ids(s).masterRootFolderId } })).code).toBe('FAILURE');
     expect((await refused(s, 'folder.delete', { path: { id: 987654 } })).code).toBe('NOTFOUND');
-    expect((await refused(s, 'folder.delete', { path: { id: named(s, 'folder', 'Shop specials', 2).id }, query: { nodeId: 3 } })).code).toBe('NOTFOUND');
-    expect((await refused(s, 'folder.delete', { path: { id: named(s, 'folder', 'Files').id }, query: { nodeId: 99 } })).code).toBe('NOTFOUND');
+    expect(
+      (await refused(s, 'folder.delete', { path: { id: named(s, 'folder', 'Shop specials', 2).id }, query: { nodeId: 3 } })).code,
+    ).toBe('NOTFOUND');
+    expect((await refused(s, 'folder.delete', { path: { id: named(s, 'folder', 'Files').id }, query: { nodeId: 99 } })).code).toBe(
+      'NOTFOUND',
+    );
   });
 });

@@ -31,13 +31,23 @@ describe('id and timestamp conventions', () => {
   });
 
   it('accepts integer ids, string globalIds and integer timestamps at any depth', () => {
-    const body = { ...envelope, folders: [{ id: 1, globalId: 'A547.x', cdate: 1, edate: 2, languagesId: [1, 2], deleted: { at: 0 }, subfolders: [{ id: 2, motherId: 1 }] }] };
+    const body = {
+      ...envelope,
+      folders: [
+        { id: 1, globalId: 'A547.x', cdate: 1, edate: 2, languagesId: [1, 2], deleted: { at: 0 }, subfolders: [{ id: 2, motherId: 1 }] },
+      ],
+    };
     expect(conventionBreaks(body)).toEqual([]);
   });
 
   it('reports an id as a string, a fractional timestamp and a numeric globalId with their paths', () => {
     const body = { folders: [{ id: '1', cdate: 1.5, globalId: 7, tags: { t: { id: 3, properties: { p: { fileId: '4' } } } } }] };
-    expect(conventionBreaks(body).map((b) => b.path)).toEqual(['$.folders[0].id', '$.folders[0].cdate', '$.folders[0].globalId', '$.folders[0].tags.t.properties.p.fileId']);
+    expect(conventionBreaks(body).map((b) => b.path)).toEqual([
+      '$.folders[0].id',
+      '$.folders[0].cdate',
+      '$.folders[0].globalId',
+      '$.folders[0].tags.t.properties.p.fileId',
+    ]);
   });
 
   it('leaves null values and the members whose type is not shown alone', () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type TreeModel } from '../../suites/folders/tree.ts';
 
 // 1 -> 2 (-> 4 (-> 6), 5), 3
-const model: TreeModel = new Map([[1, [2, 3]], [2, [4, 5]], [4, [6]]]);
+const model: TreeModel = new Map([
+  [1, [2, 3]],
+  [2, [4, 5]],
+  [4, [6]],
+]);
 
 describe('getFolders model', () => {
   it('lists the children only without recursive, whatever tree and recursiveIds say', () => {
@@ -10,7 +14,14 @@ describe('getFolders model', () => {
   });
 
   it('lists all descendants flat with recursive, nested with tree', () => {
-    expect(canonical(predictFolders(model, 1, { recursive: true, tree: false, recursiveIds: [] }))).toBe(canonical(shapesOf([2, 3, 4, 5, 6].map((id) => ({ id })), false)));
+    expect(canonical(predictFolders(model, 1, { recursive: true, tree: false, recursiveIds: [] }))).toBe(
+      canonical(
+        shapesOf(
+          [2, 3, 4, 5, 6].map((id) => ({ id })),
+          false,
+        ),
+      ),
+    );
     expect(canonical(predictFolders(model, 1, { recursive: true, tree: true, recursiveIds: [] }))).toBe('2(4(6),5),3');
   });
 

@@ -15,13 +15,19 @@ import {
 } from '../../harness/lists.ts';
 import { termMatches, userTexts } from '../../suites/filtering/terms.ts';
 
-const exchange: Exchange = { seq: 1, request: { method: 'GET', url: 'http://127.0.0.1:1/rest/folder/getFiles/7?search=x', headers: {} }, durationMs: 0 };
+const exchange: Exchange = {
+  seq: 1,
+  request: { method: 'GET', url: 'http://127.0.0.1:1/rest/folder/getFiles/7?search=x', headers: {} },
+  durationMs: 0,
+};
 const listing = (ids: number[]): Listing<{ id: number }> => ({ records: ids.map((id) => ({ id })), ids, exchange });
 
 describe('id list comparisons', () => {
   it('names the request without the base path', () => {
     expect(described(exchange)).toBe('GET /folder/getFiles/7?search=x');
-    expect(described({ ...exchange, request: { ...exchange.request, url: 'http://h/file-api/rest/file?folderId=3' } })).toBe('GET /file?folderId=3');
+    expect(described({ ...exchange, request: { ...exchange.request, url: 'http://h/file-api/rest/file?folderId=3' } })).toBe(
+      'GET /file?folderId=3',
+    );
   });
 
   it('accepts the expected sequence and reports the first difference otherwise', () => {
@@ -51,14 +57,24 @@ describe('partitionFindings', () => {
   });
 
   it('reports overlap, items lost by both and items only the filters list', () => {
-    expect(partitionFindings('FLT-07', 'broken', listing([1, 2, 3]), listing([1, 2, 3]), listing([1, 2, 3]))[0]?.message).toContain('both list');
-    expect(partitionFindings('FLT-07', 'broken', listing([1, 2, 3]), listing([1]), listing([2]))[0]?.message).toContain('[3] listed without broken');
-    expect(partitionFindings('FLT-07', 'broken', listing([1]), listing([1]), listing([4]))[0]?.message).toContain('[4] listed with broken=true or false');
+    expect(partitionFindings('FLT-07', 'broken', listing([1, 2, 3]), listing([1, 2, 3]), listing([1, 2, 3]))[0]?.message).toContain(
+      'both list',
+    );
+    expect(partitionFindings('FLT-07', 'broken', listing([1, 2, 3]), listing([1]), listing([2]))[0]?.message).toContain(
+      '[3] listed without broken',
+    );
+    expect(partitionFindings('FLT-07', 'broken', listing([1]), listing([1]), listing([4]))[0]?.message).toContain(
+      '[4] listed with broken=true or false',
+    );
   });
 });
 
 describe('boundFindings', () => {
-  const records = [{ id: 1, at: 10 }, { id: 2, at: 20 }, { id: 3, at: 30 }];
+  const records = [
+    { id: 1, at: 10 },
+    { id: 2, at: 20 },
+    { id: 3, at: 30 },
+  ];
   const stamp = (r: { id?: number; at?: number }) => r.at;
 
   it('lets an item stamped exactly at the bound go either way', () => {
@@ -75,15 +91,30 @@ describe('boundFindings', () => {
 
 describe('orders', () => {
   it('finds the first pair breaking a multi-key order, later keys breaking ties', () => {
-    const rows = [{ a: 1, b: 'x' }, { a: 1, b: 'y' }, { a: 2, b: 'a' }];
-    const specs = [{ name: 'a', key: (r: (typeof rows)[number]) => r.a, dir: 'asc' as const }, { name: 'b', key: (r: (typeof rows)[number]) => r.b, dir: 'asc' as const }];
+    const rows = [
+      { a: 1, b: 'x' },
+      { a: 1, b: 'y' },
+      { a: 2, b: 'a' },
+    ];
+    const specs = [
+      { name: 'a', key: (r: (typeof rows)[number]) => r.a, dir: 'asc' as const },
+      { name: 'b', key: (r: (typeof rows)[number]) => r.b, dir: 'asc' as const },
+    ];
     expect(orderViolation(rows, specs)).toBe(-1);
     expect(orderViolation(rows, [specs[0]!, { ...specs[1]!, dir: 'desc' }])).toBe(1);
     expect(orderViolation([...rows].reverse(), specs)).toBe(1);
   });
 
   it('accepts equal keys in any order', () => {
-    expect(orderViolation([{ k: 1, id: 2 }, { k: 1, id: 1 }], [{ name: 'k', key: (r) => r.k, dir: 'asc' }])).toBe(-1);
+    expect(
+      orderViolation(
+        [
+          { k: 1, id: 2 },
+          { k: 1, id: 1 },
+        ],
+        [{ name: 'k', key: (r) => r.k, dir: 'asc' }],
+      ),
+    ).toBe(-1);
   });
 });
 

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
-import { boundaryLookalike, concatBytes, freshBoundary, multipartBody, multipartType, truncatedBody } from '../../suites/uploads/multipart.ts';
+import {
+  boundaryLookalike,
+  concatBytes,
+  freshBoundary,
+  multipartBody,
+  multipartType,
+  truncatedBody,
+} from '../../suites/uploads/multipart.ts';
 
 /** Parses a multipart body with the platform's own parser (undici's), an independent oracle. */
 async function parse(body: Uint8Array, boundary: string): Promise<FormData> {
@@ -13,7 +20,16 @@ describe('multipart bodies', () => {
   test('a built body parses back to its fields and exact data bytes', async () => {
     const boundary = freshBoundary();
     const data = Uint8Array.from([0, 13, 10, 45, 45, 0xff, 0x80, 13, 10]);
-    const form = await parse(multipartBody([{ name: 'folderId', data: '42' }, { name: 'fileBinaryData', filename: 'x.bin', contentType: 'application/octet-stream', data }], boundary), boundary);
+    const form = await parse(
+      multipartBody(
+        [
+          { name: 'folderId', data: '42' },
+          { name: 'fileBinaryData', filename: 'x.bin', contentType: 'application/octet-stream', data },
+        ],
+        boundary,
+      ),
+      boundary,
+    );
     expect(form.get('folderId')).toBe('42');
     expect(await bytesOf(form.get('fileBinaryData'))).toEqual(data);
   });
