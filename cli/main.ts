@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   prove: () => import('./prove.ts'),
   'update-expectations': () => import('./update-expectations.ts'),
   merge: () => import('./merge.ts'),
+  proxy: () => import('./proxy.ts'),
 };
 
 async function usage(): Promise<string> {

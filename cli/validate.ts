@@ -1,21 +1,29 @@
 /** `cms-conformance validate`: judges recorded response bodies, or a HAR capture, against the contract. */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError, parseOptions, type Command } from './args.ts';
-import { findOperation, operations } from '../schemas/operations.ts';
-import { headerValue, validateBody, validateResponse, type SchemaFinding } from '../schemas/validate.ts';
+import { isRefusal, responseCode, type Finding } from '../harness/checks.ts';
+import { findingLine, observe } from '../harness/exchange-checks.ts';
+import { judge } from '../harness/judge.ts';
+import { getOperation, operations } from '../schemas/operations.ts';
+import type { Exchange, RecordedBody } from '../schemas/results.ts';
 
 const usage = `usage: cms-conformance validate --operation ID [--strict] FILE...
        cms-conformance validate --har FILE [--operation ID] [--strict]
 
 Validates response bodies against the contract. Each FILE holds one JSON response body of the
-operation ID (e.g. folder.getFiles). With --har, every recorded exchange whose method and path match
-an operation of the contract is validated against it (status, content type, envelope, schema).
+operation ID (e.g. folder.getFiles), judged as its success answer. With --har, every recorded
+exchange whose method and path match an operation of the contract goes through the judge the suite
+and the proxy use (status, content type, envelope, the response schema for a success or the
+envelope for a refusal, unknown members, no 5xx), and a listing's answer through the checks one
+exchange allows (paging, order, wastebin, filters against the request's own parameters).
 Unknown members are warnings; --strict makes them errors.
 Exit: 0 all pass, 1 any fails, 2 usage error.`;
 
 interface Verdict {
   label: string;
-  findings: SchemaFinding[];
+  findings: Finding[];
   note?: string;
 }
 
@@ -35,25 +43,73 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-interface HarEntry {
-  request?: { method?: string; url?: string; headers?: { name: string; value: string }[]; postData?: { mimeType?: string } };
-  response?: { status?: number; headers?: { name: string; value: string }[]; content?: { text?: string; encoding?: string; mimeType?: string } };
+interface HarHeader {
+  name: string;
+  value: string;
 }
 
-/** Matches a recorded URL against the catalogue: the base URL is unknown, so try each path suffix. */
-function operationOfUrl(method: string, url: string, contentType: string | undefined) {
-  let pathname: string;
+/** The members of a HAR 1.2 entry this command reads. */
+interface HarEntry {
+  time?: number;
+  request?: { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string; params?: { name: string; value?: string; fileName?: string; contentType?: string }[] } };
+  response?: { status?: number; headers?: HarHeader[]; content?: { text?: string; encoding?: string; mimeType?: string } };
+}
+
+/** Header lists as the recorded exchange keeps them: lower-case names, repeated headers joined. */
+function flatHeaders(list: HarHeader[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list ?? []) {
+    const name = h.name.toLowerCase();
+    out[name] = out[name] === undefined ? h.value : `${out[name]}, ${h.value}`;
+  }
+  return out;
+}
+
+const digest = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** A HAR request body as the exchange records it: JSON and text verbatim, multipart by its parts, anything else as size and digest. */
+function recordedBody(postData: NonNullable<HarEntry['request']>['postData']): RecordedBody | undefined {
+  if (!postData) return undefined;
+  const contentType = postData.mimeType ?? 'application/octet-stream';
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const text = postData.text ?? '';
+  if (type === 'multipart/form-data') {
+    const params = postData.params ?? [];
+    return {
+      kind: 'multipart',
+      fields: Object.fromEntries(params.filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? ''])),
+      files: params.filter((p) => p.fileName !== undefined).map((p) => ({ name: p.name, filename: p.fileName, contentType: p.contentType ?? 'application/octet-stream', size: Buffer.byteLength(p.value ?? ''), sha256: digest(p.value ?? '') })),
+    };
+  }
+  if (type === 'application/json') return { kind: 'json', text };
+  if (/^(text\/|application\/(xml|x-www-form-urlencoded))/.test(type)) return { kind: 'text', contentType, text };
+  return { kind: 'binary', contentType, size: Buffer.byteLength(text), sha256: digest(text) };
+}
+
+/** One HAR entry as the exchange the judge reads, the same shape the suite's transport and the proxy record. */
+export function exchangeOfHarEntry(entry: HarEntry, seq: number): Exchange {
+  const content = entry.response?.content;
+  const text = content?.encoding === 'base64' ? Buffer.from(content.text ?? '', 'base64').toString('utf8') : (content?.text ?? '');
+  const response: NonNullable<Exchange['response']> = { status: entry.response?.status ?? 0, headers: flatHeaders(entry.response?.headers), text, truncated: false };
   try {
-    pathname = new URL(url).pathname;
-  } catch {
-    return undefined;
+    response.json = JSON.parse(text);
+  } catch (err) {
+    response.jsonError = (err as Error).message;
   }
-  const segments = pathname.split('/').filter(Boolean);
-  for (let i = 0; i < segments.length; i++) {
-    const op = findOperation(method, `/${segments.slice(i).join('/')}`, contentType);
-    if (op) return op;
-  }
-  return undefined;
+  const body = recordedBody(entry.request?.postData);
+  return {
+    seq,
+    request: { method: (entry.request?.method ?? 'GET').toUpperCase(), url: entry.request?.url ?? '', headers: flatHeaders(entry.request?.headers), ...(body ? { body } : {}) },
+    response,
+    durationMs: Math.max(0, Math.round(entry.time ?? 0)),
+  };
+}
+
+/** What a refusal is, for the verdict line: the judge checked its envelope only (contract 7). */
+function refusalNote(exchange: Exchange): string | undefined {
+  if (!isRefusal(exchange)) return undefined;
+  const code = responseCode(exchange);
+  return `refusal (status ${exchange.response!.status}${code === undefined ? '' : `, ${String(code)}`}): envelope checked`;
 }
 
 function harVerdicts(path: string, only: string | undefined, strict: boolean): Verdict[] {
@@ -61,40 +117,32 @@ function harVerdicts(path: string, only: string | undefined, strict: boolean): V
   if (!Array.isArray(har?.log?.entries)) throw new UsageError(`${path} is not a HAR file (no log.entries array)`);
   const verdicts: Verdict[] = [];
   har.log.entries.forEach((entry, i) => {
-    const method = entry.request?.method ?? 'GET';
-    const url = entry.request?.url ?? '';
-    const reqHeaders = Object.fromEntries((entry.request?.headers ?? []).map((h) => [h.name, h.value]));
-    const op = operationOfUrl(method, url, entry.request?.postData?.mimeType ?? headerValue(reqHeaders, 'content-type'));
-    if (!op || (only && op.id !== only)) return;
-    const label = `${path}#${i} ${method} ${url} (${op.id})`;
-    const content = entry.response?.content;
-    const text = content?.encoding === 'base64' ? Buffer.from(content.text ?? '', 'base64').toString('utf8') : content?.text ?? '';
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      verdicts.push({ label, findings: [{ requirement: 'ENV-01', severity: 'error', instancePath: '', schemaPath: '', keyword: 'json', message: 'response body is not JSON' }] });
-      return;
-    }
-    const headers = Object.fromEntries((entry.response?.headers ?? []).map((h) => [h.name, h.value]));
-    const status = entry.response?.status;
-    const code = (body as { responseInfo?: { responseCode?: unknown } })?.responseInfo?.responseCode;
-    if ((status !== undefined && status >= 400) || (code !== undefined && code !== 'OK')) {
-      // A recorded refusal: the contract fixes only its envelope (section 7), not a success shape.
-      verdicts.push({ label, note: `refusal (status ${status}, ${String(code)}): envelope checked`, findings: validateBody('responses/GenericResponse.json', body, 'ENV-01', { strict: false }) });
-      return;
-    }
-    verdicts.push({ label, findings: validateResponse(op.id, { status, headers, body }, { strict }) });
+    const exchange = exchangeOfHarEntry(entry, i + 1);
+    const observed = observe(exchange, { strict });
+    if (!observed || (only && observed.operation.id !== only)) return;
+    const note = refusalNote(exchange);
+    verdicts.push({ label: `${path}#${i} ${exchange.request.method} ${exchange.request.url} (${observed.operation.id})`, findings: observed.findings, ...(note ? { note } : {}) });
   });
   return verdicts;
+}
+
+/** A response body file, judged as the operation's success answer: the judge's findings, as for any exchange. */
+function bodyVerdict(path: string, body: unknown, operation: string, strict: boolean): Verdict {
+  const op = getOperation(operation);
+  const exchange: Exchange = {
+    seq: 0,
+    request: { method: op.method, url: `file://${resolve(path)}`, headers: {} },
+    // A file carries no status or headers: those the contract asks of a success are assumed, so only the body is judged.
+    response: { status: op.response.status, headers: { 'content-type': 'application/json' }, text: '', truncated: false, json: body },
+    durationMs: 0,
+  };
+  return { label: path, findings: judge(exchange, { operation, strict }).findings };
 }
 
 function print(v: Verdict): boolean {
   const failed = v.findings.some((f) => f.severity === 'error');
   console.log(`${failed ? 'FAIL' : 'PASS'} ${v.label}${v.note ? `  [${v.note}]` : ''}`);
-  for (const f of v.findings) {
-    console.log(`    ${f.severity === 'error' ? 'error' : 'warning'} ${f.requirement} ${f.keyword}: ${f.message}${f.schemaPath ? `  (${f.schemaPath})` : ''}`);
-  }
+  for (const f of v.findings) console.log(`    ${findingLine(f)}`);
   return failed;
 }
 
@@ -111,7 +159,7 @@ export const command: Command = {
     if (positionals.length && !values.operation) throw new UsageError('body files need --operation ID');
     // Read everything before judging anything: a usage error must not come after half a report.
     const bodies = positionals.map((p) => ({ path: p, body: parseJson(readText(p), p) }));
-    const verdicts: Verdict[] = bodies.map(({ path, body }) => ({ label: path, findings: validateResponse(values.operation!, { body }, { strict }) }));
+    const verdicts: Verdict[] = bodies.map(({ path, body }) => bodyVerdict(path, body, values.operation!, strict));
     for (const har of values.har ?? []) {
       const found = harVerdicts(har, values.operation, strict);
       if (!found.length) console.error(`cms-conformance: ${har}: no exchange matches an operation of the contract`);

@@ -7,18 +7,15 @@
  * JSON dialect.
  */
 import * as fc from 'fast-check';
-import { SCHEMA_BASE, resolveSchemaId, schemasById, type JsonSchema } from '../schemas/index.ts';
+import { readScalar } from '../schemas/coercion.ts';
+import { SCHEMA_BASE, followRef, resolveSchemaId, schemasById, type JsonSchema, type LocatedSchema } from '../schemas/index.ts';
 import type { Parameter } from '../schemas/operations.ts';
 import { fromSchema } from './fromSchema.ts';
 
 /** The JSON types of the project's schemas (null is never sent: servers read it as "absent"). */
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
-/** A schema node with the `$id` its relative `$ref`s resolve against. */
-interface Located {
-  schema: JsonSchema;
-  base: string;
-}
+type Located = LocatedSchema;
 
 /** A request body with one member of the wrong type: where (a JSON pointer) and what was put there. */
 export interface InvalidBody {
@@ -33,16 +30,7 @@ export interface InvalidBody {
   converted?: string | number | boolean;
 }
 
-function follow(loc: Located): Located {
-  let cur = loc;
-  for (let hops = 0; typeof cur.schema.$ref === 'string' && hops < 10; hops++) {
-    const url = new URL(cur.schema.$ref, cur.base).href;
-    const target = schemasById.get(url);
-    if (!target) throw new Error(`invalid: unresolvable $ref ${cur.schema.$ref} from ${cur.base}`);
-    cur = { schema: target, base: url };
-  }
-  return cur;
-}
+const follow = followRef;
 
 function typeOf(schema: JsonSchema): JsonType | undefined {
   const t: unknown = schema.type;
@@ -74,25 +62,13 @@ function otherTypes(type: JsonType | undefined, current: unknown): unknown[] {
  * be converted. Reference notes: "A JSON number is accepted for a string member (`"motherId": 110`
  * reads as `"110"`), an integer-valued string for an integer member (`"folderId": "7"`), and
  * `"true"`/`"false"` for a boolean. A value that cannot be converted (`"folderId": "x"`, an object
- * for a string) is refused". Jackson's defaults also read a boolean as its text for a string member
- * and an integer as `!= 0` for a boolean member; objects and arrays never convert to a scalar, nor
- * scalars to an object or array.
+ * for a string) is refused". The rules are the reference server's own (schemas/coercion.ts); objects
+ * and arrays never convert to a scalar, nor scalars to an object or array.
  */
 export function convertedValue(type: JsonType | undefined, value: unknown): string | number | boolean | undefined {
-  if (value === null || typeof value === 'object') return undefined;
-  if (type === 'string') return typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
-  if (type === 'integer' || type === 'number') {
-    const text = typeof value === 'string' ? value.trim() : '';
-    const pattern = type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-    return pattern.test(text) && Number.isFinite(Number(text)) && (type === 'number' || Number.isSafeInteger(Number(text)))
-      ? Number(text)
-      : undefined;
-  }
-  if (type === 'boolean') {
-    if (typeof value === 'number') return Number.isInteger(value) ? value !== 0 : undefined;
-    if (value === 'true' || value === 'false') return value === 'true';
-  }
-  return undefined;
+  if (type !== 'string' && type !== 'integer' && type !== 'number' && type !== 'boolean') return undefined;
+  const read = readScalar(type, value);
+  return 'value' in read ? read.value : undefined;
 }
 
 /** Values of a JSON type the schema does not allow (a `$ref` resolves against `base`); `current` is the valid value they replace. */

@@ -42,8 +42,6 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Bodies above this many bytes are cut (and the exchange says so). */
   maxBodyBytes?: number;
-  /** Exchanges kept in memory for findings and audits. */
-  keep?: number;
   /** At most this many requests per second (0: no cap). */
   rate?: number;
   /** At most this many requests in flight (default 16). */
@@ -146,16 +144,14 @@ export interface TransportCounts {
   retries: number;
 }
 
-/** Sends requests to one target and keeps the exchanges. */
+/** Sends requests to one target; the exchange goes back to the sender, which keeps what a finding needs. */
 export class Transport {
-  readonly exchanges: Exchange[] = [];
   /** Running totals of this transport, read by the suite wrapper per test. */
   readonly counts: TransportCounts = { requests: 0, answers: 0, json: 0, retries: 0 };
   private seq = 0;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
-  private readonly keep: number;
   private readonly minIntervalMs: number;
   private nextSlot = 0;
   private inFlight = 0;
@@ -172,7 +168,6 @@ export class Transport {
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
-    this.keep = options.keep ?? 10_000;
     this.concurrency = Math.max(1, options.concurrency ?? 16);
     this.minIntervalMs = options.rate ? 1000 / options.rate : 0;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -273,8 +268,6 @@ export class Transport {
       this.counts.answers++;
       if (exchange.response.jsonError === undefined) this.counts.json++;
     }
-    this.exchanges.push(exchange);
-    if (this.exchanges.length > this.keep) this.exchanges.splice(0, this.exchanges.length - this.keep);
     return exchange;
   }
 

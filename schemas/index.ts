@@ -116,3 +116,21 @@ export function getValidator<T = unknown>(ref: string): ValidateFunction<T> {
   if (!existing) throw new Error(`schema not compiled: ${id}`);
   return existing;
 }
+
+/** A schema node with the `$id` its relative `$ref`s resolve against. */
+export interface LocatedSchema {
+  schema: JsonSchema;
+  base: string;
+}
+
+/** Follows a chain of `$ref`s to the schema that says what the value is (server coercion and invalid-input generation share it). */
+export function followRef(loc: LocatedSchema): LocatedSchema {
+  let cur = loc;
+  for (let hops = 0; typeof cur.schema.$ref === 'string' && hops < 10; hops++) {
+    const url = new URL(cur.schema.$ref, cur.base).href;
+    const target = schemasById.get(url);
+    if (!target) throw new Error(`unresolvable $ref ${cur.schema.$ref} from ${cur.base}`);
+    cur = { schema: target, base: url };
+  }
+  return cur;
+}

@@ -167,15 +167,97 @@ function pointer(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-function walk(loc: Located, data: unknown, instancePath: string, notes: Note[]): void {
-  const parts = flatten(loc);
-  if (typeof data === 'string') {
+/**
+ * What the walk needs of one schema location, computed once: the walk runs on every answer the suite
+ * receives, and following $ref and allOf (URL resolution included) for every value of every answer
+ * cost ten times what ajv's own validation does.
+ */
+class Plan {
+  /** Open enumerations of a string value: the values the contract shows, with their schema path. */
+  readonly known: { values: readonly unknown[]; schemaPath: string }[] = [];
+  /** The first part's `items`, for arrays. */
+  items?: Located;
+  /** Declared members, the first part naming a member winning. */
+  readonly declared = new Map<string, Located>();
+  /** The last part's `additionalProperties` schema, for maps. */
+  mapValues?: Located;
+  /** True when some part lists properties: other members are unknown. */
+  describesObject = false;
+  readonly schemaPath: string;
+  readonly title: string;
+  private readonly children = new Map<string, Plan>();
+  private itemPlan?: Plan;
+  private mapPlan?: Plan;
+
+  constructor(loc: Located) {
+    const parts = flatten(loc);
+    this.schemaPath = parts[0]!.path;
+    this.title = String(parts.find((p) => p.schema.title)?.schema.title ?? 'this object');
     for (const p of parts) {
       const known = p.schema['x-knownValues'];
-      if (Array.isArray(known) && !known.includes(data)) {
+      if (Array.isArray(known)) this.known.push({ values: known, schemaPath: `${p.path}/x-knownValues` });
+      if (this.items === undefined && p.schema.items !== undefined) this.items = { schema: p.schema.items, base: p.base, path: `${p.path}/items` };
+      if (isPlainObject(p.schema.properties)) {
+        this.describesObject = true;
+        for (const [name, sub] of Object.entries(p.schema.properties)) {
+          if (!this.declared.has(name)) this.declared.set(name, { schema: sub as JsonSchema, base: p.base, path: `${p.path}/properties/${name}` });
+        }
+      }
+      if (isPlainObject(p.schema.additionalProperties)) {
+        this.mapValues = { schema: p.schema.additionalProperties, base: p.base, path: `${p.path}/additionalProperties` };
+      }
+    }
+  }
+
+  /** The plan of a member's value: a declared member's, else the map values', else none (an unknown member). */
+  member(key: string): Plan | undefined {
+    const known = this.children.get(key);
+    if (known) return known;
+    const loc = this.declared.get(key);
+    if (loc) {
+      const plan = planOf(loc);
+      this.children.set(key, plan);
+      return plan;
+    }
+    // Map keys are data (ids, languages): one plan for all of them, never one entry per key.
+    if (this.mapValues) return (this.mapPlan ??= planOf(this.mapValues));
+    return undefined;
+  }
+
+  /** The plan of an array's items, if the schema gives them. */
+  item(): Plan | undefined {
+    if (this.items && !this.itemPlan) this.itemPlan = planOf(this.items);
+    return this.itemPlan;
+  }
+}
+
+const plans = new Map<string, Plan>();
+
+/** The plan of a schema location, made on first use (recursive schemas meet their own plan again). */
+function planOf(loc: Located): Plan {
+  let plan = plans.get(loc.path);
+  if (!plan) {
+    plan = new Plan(loc);
+    plans.set(loc.path, plan);
+  }
+  return plan;
+}
+
+/** The JSON pointer of the value the walk is at; built only when a note needs it. */
+function pointerOf(keys: readonly (string | number)[]): string {
+  let out = '';
+  for (const key of keys) out += `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return out;
+}
+
+function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[]): void {
+  if (typeof data === 'string') {
+    for (const k of plan.known) {
+      if (!k.values.includes(data)) {
+        const instancePath = pointerOf(keys);
         notes.push({
           instancePath,
-          schemaPath: `${p.path}/x-knownValues`,
+          schemaPath: k.schemaPath,
           keyword: 'unseenValue',
           message: `${instancePath} has the value ${JSON.stringify(data)}, not among the values the contract shows (allowed: the enumeration is open)`,
         });
@@ -183,44 +265,27 @@ function walk(loc: Located, data: unknown, instancePath: string, notes: Note[]):
     }
     return;
   }
+  if (typeof data !== 'object' || data === null) return;
   if (Array.isArray(data)) {
-    for (const p of parts) {
-      if (p.schema.items !== undefined) {
-        data.forEach((item, i) =>
-          walk({ schema: p.schema.items, base: p.base, path: `${p.path}/items` }, item, pointer(instancePath, i), notes),
-        );
-        return;
-      }
+    const item = plan.item();
+    if (!item) return;
+    for (let i = 0; i < data.length; i++) {
+      keys.push(i);
+      walk(item, data[i], keys, notes);
+      keys.pop();
     }
     return;
   }
-  if (!isPlainObject(data)) return;
-  const declared = new Map<string, Located>();
-  let mapValues: Located | undefined;
-  let describesObject = false;
-  for (const p of parts) {
-    if (isPlainObject(p.schema.properties)) {
-      describesObject = true;
-      for (const [name, sub] of Object.entries(p.schema.properties)) {
-        if (!declared.has(name)) declared.set(name, { schema: sub as JsonSchema, base: p.base, path: `${p.path}/properties/${name}` });
-      }
+  for (const key in data) {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
+    keys.push(key);
+    const sub = plan.member(key);
+    if (sub) walk(sub, (data as Record<string, unknown>)[key], keys, notes);
+    else if (plan.describesObject) {
+      const instancePath = pointerOf(keys);
+      notes.push({ instancePath, schemaPath: plan.schemaPath, keyword: 'unknownMember', message: `${instancePath} is not a member the contract names for ${plan.title}` });
     }
-    if (isPlainObject(p.schema.additionalProperties)) {
-      mapValues = { schema: p.schema.additionalProperties, base: p.base, path: `${p.path}/additionalProperties` };
-    }
-  }
-  for (const [key, value] of Object.entries(data)) {
-    const sub = declared.get(key);
-    if (sub) walk(sub, value, pointer(instancePath, key), notes);
-    else if (mapValues) walk(mapValues, value, pointer(instancePath, key), notes);
-    else if (describesObject) {
-      notes.push({
-        instancePath: pointer(instancePath, key),
-        schemaPath: parts[0]!.path,
-        keyword: 'unknownMember',
-        message: `${pointer(instancePath, key)} is not a member the contract names for ${String(parts.find((p) => p.schema.title)?.schema.title ?? 'this object')}`,
-      });
-    }
+    keys.pop();
   }
 }
 
@@ -267,6 +332,6 @@ function locate(id: string, instancePath: string): string {
 export function walkAnnotations(schemaRef: string, data: unknown): Note[] {
   const id = resolveSchemaId(schemaRef);
   const notes: Note[] = [];
-  walk({ schema: schemasById.get(id)!, base: id, path: `${shortId(id)}#` }, data, '', notes);
+  walk(planOf({ schema: schemasById.get(id)!, base: id, path: `${shortId(id)}#` }), data, [], notes);
   return notes;
 }

@@ -5,7 +5,8 @@
  */
 import { ancestorsVisible, inWastebin, lookup, resolveInView, viewOf, type Kind, type Obj, type State, type View } from '../state.ts';
 import { getOperation } from '../../schemas/operations.ts';
-import { readRequestBody, readScalar } from '../coerce.ts';
+import { readScalar } from '../../schemas/coercion.ts';
+import { readRequestBody } from '../coerce.ts';
 import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
 
 /** The wastebin modes of the `wastebin` parameter. */

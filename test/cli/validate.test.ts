@@ -29,7 +29,7 @@ describe('cms-conformance validate', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe(`PASS ${good}`);
     expect(lines[1]).toBe(`FAIL ${bad}`);
-    expect(lines[2]).toMatch(/^\s+error ENV-07 type: \/folders\/0\/id must be integer/);
+    expect(lines[2]).toMatch(/^\s+error ENV-07 schema: folder\.getFolders: \/folders\/0\/id must be integer/);
   });
 
   it.each([
@@ -73,6 +73,6 @@ describe('cms-conformance validate', () => {
       'FAIL folder.delete',
       'PASS folder.load',
     ]);
-    expect(r.stdout).toMatch(/error ENV-03 status: status 200, expected 201/);
+    expect(r.stdout).toMatch(/error ENV-03 status: folder\.delete: status 200, expected 201/);
   });
 });
