@@ -4,12 +4,8 @@ import { parseOptions, type Command } from './args.ts';
 import { buildOpenApi } from '../schemas/openapi.ts';
 
 export const command: Command = {
-  summary: 'print an OpenAPI 3.1 document of the contract (operations and schemas)',
-  usage: [
-    'usage: cms-conformance openapi [--out FILE]',
-    '',
-    '  --out FILE   write the document to FILE instead of stdout',
-  ].join('\n'),
+  summary: 'print an OpenAPI 3.1 document of the contract (operations, every conforming answer, schemas)',
+  usage: ['usage: cms-conformance openapi [--out FILE]', '', '  --out FILE   write the document to FILE instead of stdout'].join('\n'),
   async run(args) {
     const { values } = parseOptions(args, { out: { type: 'string' } });
     const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;

@@ -13,6 +13,7 @@ import { variations as variationCatalogue, type VariationDef } from '../server/v
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { collectTests } from './collect.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
+import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { SessionError, openSession, type SessionOptions } from './session.ts';
 
@@ -22,7 +23,9 @@ const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]
 Runs the suite against the reference server with each planted fault switched on (only the tests of
 the requirements the fault breaks): each must be found. Then with each harmless variation (the tests
 of the requirements it touches) and clean under the given seeds (the whole suite): each must pass.
-Prints one line per case and "killed K/N"; --json writes every case with its timings.
+Prints one line per case and "killed K/N" (a killed fault with the tests that found it). Every case
+with its timings goes to --json FILE, or else into reports/out/prove.json, where it replaces the
+earlier result of the same case and the others stay: \`requirements --coverage\` reads that file.
 Exit: 0 every fault found and every clean or harmless case passed, 1 otherwise, 2 usage error.`;
 
 /** One proof case: a fault that must be found, or a variation or clean run that must pass. */
@@ -36,32 +39,50 @@ export interface ProofCase {
   ok: boolean;
   /** Why the case is not ok, or what found the fault. */
   detail: string;
+  /**
+   * Faults: per id the fault breaks, the first test carrying that id that found it (its own test, not a
+   * neighbour's); an id its own tests did not find is absent. The fault is ok when one id is here.
+   */
+  provedBy?: Record<string, string>;
   tests: number;
   durationMs: number;
   firstFailureMs?: number;
 }
 
+/** The finding that shows a test found a fault: an error, or a warning of its own SHOULD requirement (a SHOULD never fails a test). */
+function ownFinding(t: TestResult): TestResult['findings'][number] | undefined {
+  const should = getRequirement(t.requirement).level === 'SHOULD';
+  return t.findings.find((f) => f.severity === 'error') ?? (should ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
+}
+
 /**
- * What proves a fault, preferring a test that carries one of its ids (issue 15: its own test, not a
- * neighbour): such a test failed, or warned on its own SHOULD requirement (a SHOULD never fails a
- * test). Otherwise any test's finding on one of the ids: an error, or a warning of a SHOULD id.
+ * What proves a fault (issue 15: its own tests, not a neighbour): per id, the first test carrying it
+ * that failed or warned on its own SHOULD requirement; the detail quotes the first of them. Without
+ * one, the detail names a finding on one of the ids elsewhere, if any, to show how close it came.
  */
-function provingFinding(tests: readonly TestResult[], ids: readonly string[]): string | undefined {
-  const should = (id: string) => getRequirement(id).level === 'SHOULD';
+function proofOf(tests: readonly TestResult[], ids: readonly string[]): { provedBy: Record<string, string>; detail?: string } {
   const proof = (t: TestResult, f: TestResult['findings'][number] | undefined) =>
     `${t.id}: ${f ? `[${f.requirement}] ${f.check}: ${f.message}` : (t.reason ?? 'failed')}`.slice(0, 300);
-  for (const t of tests) {
-    if (!ids.includes(t.requirement)) continue;
-    const own =
-      t.findings.find((f) => f.severity === 'error') ??
-      (should(t.requirement) ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
-    if (t.status === 'failed' || own) return proof(t, own);
+  const provedBy: Record<string, string> = {};
+  let detail: string | undefined;
+  for (const id of ids) {
+    const t = tests.find((x) => x.requirement === id && (x.status === 'failed' || ownFinding(x)));
+    if (!t) continue;
+    provedBy[id] = t.id;
+    detail ??= proof(t, ownFinding(t));
   }
+  if (detail) return { provedBy, detail };
+  const should = (id: string) => getRequirement(id).level === 'SHOULD';
   for (const t of tests) {
     const f = t.findings.find((x) => ids.includes(x.requirement) && (x.severity === 'error' || should(x.requirement)));
-    if (f) return proof(t, f);
+    if (f) return { provedBy, detail: `only a neighbour found it: ${proof(t, f)}` };
   }
-  return undefined;
+  return { provedBy };
+}
+
+/** Matches the tests of exactly these requirement ids (no prefix matches, unlike --only). */
+function exactPattern(ids: readonly string[]): RegExp {
+  return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `);
 }
 
 function failures(run: SuiteRun): string {
@@ -119,13 +140,17 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
         concurrency: 8,
         sandboxFolderId: s.sandboxFolderId,
       };
-      const pattern = ids.length ? onlyPattern(ids) : undefined;
+      // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
+      const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
       const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
       const run = await engine.run(config, pattern, files);
-      const proof = kind === 'fault' ? provingFinding(run.tests, ids) : undefined;
-      const ok = kind === 'fault' ? proof !== undefined : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
-      const detail =
-        kind === 'fault' ? (proof ?? `not found by ${run.tests.length} tests (${failures(run) || 'all passed'})`) : failures(run);
+      const proof = kind === 'fault' ? proofOf(run.tests, ids) : undefined;
+      const ok = proof ? Object.keys(proof.provedBy).length > 0 : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
+      const detail = proof
+        ? ok
+          ? proof.detail!
+          : `not found by ${run.tests.length} tests of ${ids.join(', ')} (${proof.detail ?? (failures(run) || 'all passed')})`
+        : failures(run);
       const c: ProofCase = {
         kind,
         name,
@@ -133,14 +158,17 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
         seed: caseSeed,
         ok,
         detail,
+        ...(proof ? { provedBy: proof.provedBy } : {}),
         tests: run.tests.length,
         durationMs: run.durationMs,
         ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
       };
       cases.push(c);
       const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
+      // A killed fault names its proving tests, so a reader sees that each is a test of the fault's own ids.
+      const said = proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '';
       log(
-        `${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${ok && kind === 'fault' ? '' : detail ? `  ${detail}` : ''}`,
+        `${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${said}`,
       );
     } finally {
       await s.close();
@@ -193,6 +221,7 @@ export const command: Command = {
       `killed ${killed}/${faultCases.length}; harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`,
     );
     if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, runs, cases }, null, 2)}\n`);
+    else mergeIntoProveFile({ seed, runs, cases });
     return cases.every((c) => c.ok) ? 0 : 1;
   },
 };

@@ -77,7 +77,8 @@ function printSummary(results: Results, paths: string[], runErrors: string[], no
   const s = results.summary;
   const lines = [
     '',
-    `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
+    `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ` +
+      `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
   ];
   const families = Object.entries(s.byFamily)
     .map(([f, c]) => `${f} ${c.passed}/${c.total - c.skipped}${c.failed ? ` (${c.failed} failed)` : ''}`)
@@ -113,7 +114,8 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
       .join(', ');
     lines.push(`  fixture objects it reads, never changes: ${ids}`);
     lines.push(
-      `  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, mutates only inside it, and removes it at the end`,
+      `  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, ` +
+        'mutates only inside it, and removes it at the end',
     );
   }
   const skipped = new Map<string, number>();
@@ -136,9 +138,11 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
   }
   const measured = last ? tests.map((t) => last.tests.find((r) => r.id === t.id)?.requests) : [];
   const known = measured.filter((n): n is number => n !== undefined);
+  const estimate = Math.round(known.reduce((a, n) => a + n, 0) * (tests.length / known.length));
   lines.push(
     known.length
-      ? `  requests: about ${Math.round(known.reduce((a, n) => a + n, 0) * (tests.length / known.length))} (as sent by ${known.length} of these tests in the run of ${last!.startedAt}${last!.runs !== runs ? ` with ${last!.runs} runs per property` : ''})`
+      ? `  requests: about ${estimate} (as sent by ${known.length} of these tests in the run of ${last!.startedAt}` +
+          `${last!.runs !== runs ? ` with ${last!.runs} runs per property` : ''})`
       : '  requests: unknown until a first run writes results.json into --out (each test records what it sent)',
   );
   console.log(lines.join('\n'));
@@ -254,7 +258,8 @@ export const command: Command = {
         sandboxFolderId: session.sandboxFolderId,
       };
       console.log(
-        `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ${seedText({ seed, seedSource })}, ${runs} runs per property`,
+        `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ` +
+          `${seedText({ seed, seedSource })}, ${runs} runs per property`,
       );
       const startedAt = new Date();
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });

@@ -51,7 +51,12 @@ interface HarHeader {
 /** The members of a HAR 1.2 entry this command reads. */
 interface HarEntry {
   time?: number;
-  request?: { method?: string; url?: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string; params?: { name: string; value?: string; fileName?: string; contentType?: string }[] } };
+  request?: {
+    method?: string;
+    url?: string;
+    headers?: HarHeader[];
+    postData?: { mimeType?: string; text?: string; params?: { name: string; value?: string; fileName?: string; contentType?: string }[] };
+  };
   response?: { status?: number; headers?: HarHeader[]; content?: { text?: string; encoding?: string; mimeType?: string } };
 }
 
@@ -78,7 +83,15 @@ function recordedBody(postData: NonNullable<HarEntry['request']>['postData']): R
     return {
       kind: 'multipart',
       fields: Object.fromEntries(params.filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? ''])),
-      files: params.filter((p) => p.fileName !== undefined).map((p) => ({ name: p.name, filename: p.fileName, contentType: p.contentType ?? 'application/octet-stream', size: Buffer.byteLength(p.value ?? ''), sha256: digest(p.value ?? '') })),
+      files: params
+        .filter((p) => p.fileName !== undefined)
+        .map((p) => ({
+          name: p.name,
+          filename: p.fileName,
+          contentType: p.contentType ?? 'application/octet-stream',
+          size: Buffer.byteLength(p.value ?? ''),
+          sha256: digest(p.value ?? ''),
+        })),
     };
   }
   if (type === 'application/json') return { kind: 'json', text };
@@ -90,7 +103,12 @@ function recordedBody(postData: NonNullable<HarEntry['request']>['postData']): R
 export function exchangeOfHarEntry(entry: HarEntry, seq: number): Exchange {
   const content = entry.response?.content;
   const text = content?.encoding === 'base64' ? Buffer.from(content.text ?? '', 'base64').toString('utf8') : (content?.text ?? '');
-  const response: NonNullable<Exchange['response']> = { status: entry.response?.status ?? 0, headers: flatHeaders(entry.response?.headers), text, truncated: false };
+  const response: NonNullable<Exchange['response']> = {
+    status: entry.response?.status ?? 0,
+    headers: flatHeaders(entry.response?.headers),
+    text,
+    truncated: false,
+  };
   try {
     response.json = JSON.parse(text);
   } catch (err) {
@@ -99,7 +117,12 @@ export function exchangeOfHarEntry(entry: HarEntry, seq: number): Exchange {
   const body = recordedBody(entry.request?.postData);
   return {
     seq,
-    request: { method: (entry.request?.method ?? 'GET').toUpperCase(), url: entry.request?.url ?? '', headers: flatHeaders(entry.request?.headers), ...(body ? { body } : {}) },
+    request: {
+      method: (entry.request?.method ?? 'GET').toUpperCase(),
+      url: entry.request?.url ?? '',
+      headers: flatHeaders(entry.request?.headers),
+      ...(body ? { body } : {}),
+    },
     response,
     durationMs: Math.max(0, Math.round(entry.time ?? 0)),
   };
@@ -121,7 +144,11 @@ function harVerdicts(path: string, only: string | undefined, strict: boolean): V
     const observed = observe(exchange, { strict });
     if (!observed || (only && observed.operation.id !== only)) return;
     const note = refusalNote(exchange);
-    verdicts.push({ label: `${path}#${i} ${exchange.request.method} ${exchange.request.url} (${observed.operation.id})`, findings: observed.findings, ...(note ? { note } : {}) });
+    verdicts.push({
+      label: `${path}#${i} ${exchange.request.method} ${exchange.request.url} (${observed.operation.id})`,
+      findings: observed.findings,
+      ...(note ? { note } : {}),
+    });
   });
   return verdicts;
 }
@@ -146,11 +173,16 @@ function print(v: Verdict): boolean {
   return failed;
 }
 
+/** The validate subcommand. */
 export const command: Command = {
   summary: 'validate recorded response bodies or a HAR capture against the contract',
   usage,
   async run(args) {
-    const { values, positionals } = parseOptions(args, { operation: { type: 'string' }, strict: { type: 'boolean' }, har: { type: 'string', multiple: true } }, true);
+    const { values, positionals } = parseOptions(
+      args,
+      { operation: { type: 'string' }, strict: { type: 'boolean' }, har: { type: 'string', multiple: true } },
+      true,
+    );
     const strict = values.strict ?? false;
     if (values.operation && !operations.some((o) => o.id === values.operation)) {
       throw new UsageError(`unknown operation "${values.operation}"; known: ${operations.map((o) => o.id).join(', ')}`);

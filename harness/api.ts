@@ -117,7 +117,10 @@ export function problemOf(exchange: Exchange): string | undefined {
   if (res.jsonError !== undefined) return `status ${res.status} with a body that is not JSON`;
   if (isRefusal(exchange)) {
     const info = (res.json as { responseInfo?: { responseMessage?: unknown } }).responseInfo;
-    return `refused: status ${res.status}, responseCode ${JSON.stringify(responseCode(exchange))}${info?.responseMessage ? `, "${String(info.responseMessage)}"` : ''}`;
+    return (
+      `refused: status ${res.status}, responseCode ${JSON.stringify(responseCode(exchange))}` +
+      `${info?.responseMessage ? `, "${String(info.responseMessage)}"` : ''}`
+    );
   }
   return undefined;
 }

@@ -71,7 +71,8 @@ export function checkSucceeded(exchange: Exchange, requirement: string): Finding
     finding(
       requirement,
       'refused',
-      `a valid request was refused: status ${status}, responseCode ${JSON.stringify(responseCode(exchange))}${message ? `, "${String(message)}"` : ''}`,
+      `a valid request was refused: status ${status}, responseCode ${JSON.stringify(responseCode(exchange))}` +
+        `${message ? `, "${String(message)}"` : ''}`,
       exchange,
     ),
   ];

@@ -43,9 +43,6 @@ const LISTINGS: Record<string, ListingSpec> = {
   'file.usage.folder': { member: 'folders', paging: 'usage', groupF: false },
 };
 
-/** The operations whose answers checkListing judges. */
-export const CHECKED_LISTINGS: readonly string[] = Object.keys(LISTINGS);
-
 /** FolderListRequest members (the body of POST /folder/getFolders) under the query parameter names they stand for. */
 const BODY_NAMES: Record<string, string> = {
   skipCount: 'skipCount',
@@ -167,9 +164,11 @@ function fail(l: Listed, requirement: string, check: string, message: string): v
 
 const idsOf = (records: readonly Rec[]): string => brief(records.map((r) => r.id ?? r.name ?? '?'));
 
-/** The positions a slice covers, for messages: "items 3..5", "no items". */
+/** The positions a slice covers, for messages: "items 3..5 (3 items)", "no items". */
 function positions(slice: Slice): string {
-  return slice.end > slice.start ? `items ${slice.start + 1}..${slice.end}` : 'no items';
+  const n = slice.end - slice.start;
+  if (n === 0) return 'no items';
+  return n === 1 ? `item ${slice.end} (1 item)` : `items ${slice.start + 1}..${slice.end} (${n} items)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,21 +184,34 @@ function legacyPaging(l: Listed): void {
   const s = skip ?? 0;
   // Contract 8: maxItems "default -1 (all items)" for Group L, "default 100; -1 returns all" for findFiles/findPages.
   const m = max ?? (find ? 100 : -1);
-  let requirement: string;
+  // The defaults have requirements of their own (PAG-06, PAG-08, PAG-09); a skipCount or maxItems given is PAG-07's rule.
+  let requirement = 'PAG-07';
   if (l.spec.paging === 'usage') requirement = 'USE-03';
-  else if (find) requirement = max === undefined || max < 0 ? 'PAG-08' : 'PAG-07';
-  else if (max === undefined) requirement = l.op === 'folder.getPages' || l.op === 'folder.getTemplates' ? 'PAG-09' : 'PAG-06';
-  else requirement = 'PAG-07';
+  else if (find && skip === undefined && (max === undefined || max < 0)) requirement = 'PAG-08';
+  else if (!find && skip === undefined && max === undefined)
+    requirement = l.op === 'folder.getPages' || l.op === 'folder.getTemplates' ? 'PAG-09' : 'PAG-06';
   const asked = `skipCount=${s}${skip === undefined ? ' (default)' : ''}&maxItems=${m}${max === undefined ? ' (default)' : ''}`;
   l.checked.add(requirement);
   // PAG-07: "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list; maxItems=0 returns none."
   if (m >= 0 && l.length > m) {
-    fail(l, requirement, 'slice', m === 0 ? `maxItems=0 returns none, but ${l.length} items were returned (${asked})` : `${l.length} items were returned, more than maxItems=${m} (${asked})`);
+    fail(
+      l,
+      requirement,
+      'slice',
+      m === 0
+        ? `maxItems=0 returns none, but ${l.length} items were returned (${asked})`
+        : `${l.length} items were returned, more than maxItems=${m} (${asked})`,
+    );
   } else if (l.numItems !== undefined) {
     // PAG-05: "numItems is the number of items matching the filters before paging", so the slice is fixed by it.
     const slice = legacySlice(l.numItems, s, m);
     if (l.length !== slice.end - slice.start) {
-      fail(l, requirement, 'slice', `${l.length} items were returned, but with numItems ${l.numItems} (the items matching before paging) ${asked} selects ${positions(slice)}: ${slice.end - slice.start} items; either the slice or numItems is wrong`);
+      fail(
+        l,
+        requirement,
+        'slice',
+        `${l.length} items were returned, but with numItems ${l.numItems} (the items matching before paging) ${asked} selects ${positions(slice)}; either the slice or numItems is wrong`,
+      );
     }
   }
   hasMoreItems(l, (total) => legacySlice(total, s, m), m, asked, m < 0);
@@ -217,17 +229,35 @@ function pagePaging(l: Listed): void {
   const asked = `page=${k}${page === undefined ? ' (default)' : ''}&pageSize=${z}${size === undefined ? ' (default)' : ''}`;
   l.checked.add(requirement);
   if (z >= 0 && l.length > z) {
-    fail(l, requirement, 'slice', z === 0 ? `pageSize=0 returns no items, but ${l.length} items were returned (${asked})` : `${l.length} items were returned, more than pageSize=${z} (${asked})`);
+    fail(
+      l,
+      requirement,
+      'slice',
+      z === 0
+        ? `pageSize=0 returns no items, but ${l.length} items were returned (${asked})`
+        : `${l.length} items were returned, more than pageSize=${z} (${asked})`,
+    );
   } else if (l.numItems !== undefined) {
     // PAG-03: "page=k&pageSize=n returns items (k-1)n+1 .. kn of the full ordered list"; PAG-01: pageSize absent, all items.
     const slice = pageSlice(l.numItems, k, z);
     if (l.length !== slice.end - slice.start) {
-      fail(l, requirement, 'slice', `${l.length} items were returned, but with numItems ${l.numItems} (the items matching before paging) ${asked} selects ${positions(slice)}: ${slice.end - slice.start} items; either the slice or numItems is wrong`);
+      fail(
+        l,
+        requirement,
+        'slice',
+        `${l.length} items were returned, but with numItems ${l.numItems} (the items matching before paging) ${asked} selects ${positions(slice)}; either the slice or numItems is wrong`,
+      );
     }
   }
   if (z < 0 && l.hasMoreItems !== undefined) {
     // PAG-01: "pageSize absent (= -1): all items, no paging; hasMoreItems false."
-    if (l.hasMoreItems) fail(l, 'PAG-01', 'hasMoreItems', `hasMoreItems is true on an unpaged list (${asked}): without paging no items lie beyond the answer`);
+    if (l.hasMoreItems)
+      fail(
+        l,
+        'PAG-01',
+        'hasMoreItems',
+        `hasMoreItems is true on an unpaged list (${asked}): without paging no items lie beyond the answer`,
+      );
     return;
   }
   hasMoreItems(l, (total) => pageSlice(total, k, z), z, asked, false);
@@ -244,12 +274,27 @@ function hasMoreItems(l: Listed, sliceOf: (total: number) => Slice, limit: numbe
     const slice = sliceOf(l.numItems);
     if (l.hasMoreItems !== slice.hasMoreItems) {
       const beyond = slice.hasMoreItems ? `items ${slice.end + 1}..${l.numItems} lie beyond it` : 'no item lies beyond it';
-      fail(l, 'PAG-05', 'hasMoreItems', `hasMoreItems is ${l.hasMoreItems}, but with numItems ${l.numItems} the slice ${asked} ends at item ${slice.end}, so ${beyond}`);
+      fail(
+        l,
+        'PAG-05',
+        'hasMoreItems',
+        `hasMoreItems is ${l.hasMoreItems}, but with numItems ${l.numItems} the slice ${asked} ends at item ${slice.end}, so ${beyond}`,
+      );
     }
   } else if (l.hasMoreItems && unlimited) {
-    fail(l, 'PAG-05', 'hasMoreItems', `hasMoreItems is true, but ${asked} sets no limit: every item from the first one asked for was returned`);
+    fail(
+      l,
+      'PAG-05',
+      'hasMoreItems',
+      `hasMoreItems is true, but ${asked} sets no limit: every item from the first one asked for was returned`,
+    );
   } else if (l.hasMoreItems && limit >= 0 && l.length < limit) {
-    fail(l, 'PAG-05', 'hasMoreItems', `hasMoreItems is true, but only ${l.length} items were returned of the ${limit} asked for (${asked}): a slice with items beyond it is full`);
+    fail(
+      l,
+      'PAG-05',
+      'hasMoreItems',
+      `hasMoreItems is true, but only ${l.length} items were returned of the ${limit} asked for (${asked}): a slice with items beyond it is full`,
+    );
   }
 }
 
@@ -283,7 +328,9 @@ const FILE_SORT = new Set(['id', 'niceUrl', 'alternateUrls', 'fileSize', 'fileTy
 
 /** A Group P sort attribute as a key: the record member of that name; alternateUrls by its alphabetically first URL. */
 function attributeKey(name: string): Key {
-  if (name === 'alternateUrls') return (r) => (Array.isArray(r.alternateUrls) && r.alternateUrls.length ? [...(r.alternateUrls as unknown[])].map(String).sort()[0] : undefined);
+  if (name === 'alternateUrls')
+    return (r) =>
+      Array.isArray(r.alternateUrls) && r.alternateUrls.length ? [...(r.alternateUrls as unknown[])].map(String).sort()[0] : undefined;
   return (r) => r[name];
 }
 
@@ -317,12 +364,16 @@ function runsOf(records: readonly Rec[], key: Key): Rec[][] {
  * judged only within runs whose earlier keys are exactly equal: ties under a looser collation may be
  * broken either way without the check knowing, so it only ever judges less, never wrongly.
  */
-function brokenAttribute(records: readonly Rec[], specs: readonly { name: string; keys: Key[]; dir: Direction }[]): { name: string; dir: Direction; values: unknown[] } | undefined {
+function brokenAttribute(
+  records: readonly Rec[],
+  specs: readonly { name: string; keys: Key[]; dir: Direction }[],
+): { name: string; dir: Direction; values: unknown[] } | undefined {
   let groups: Rec[][] = [[...records]];
   for (const spec of specs) {
     for (const group of groups) {
       if (group.length < 2) continue;
-      if (!spec.keys.some((key) => ordered(group.map(key), spec.dir))) return { name: spec.name, dir: spec.dir, values: group.map(spec.keys[0]!).filter((v) => v !== undefined) };
+      if (!spec.keys.some((key) => ordered(group.map(key), spec.dir)))
+        return { name: spec.name, dir: spec.dir, values: group.map(spec.keys[0]!).filter((v) => v !== undefined) };
     }
     groups = groups.flatMap((g) => runsOf(g, spec.keys[0]!));
   }
@@ -341,13 +392,19 @@ function legacyOrder(l: Listed): void {
   // "sortorder (string, asc; asc or desc, other strings ignored)": "DESC" is neither desc nor plainly another string.
   if (sortorder !== undefined && sortorder !== 'desc' && sortorder.trim().toLowerCase() === 'desc') return;
   const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
-  const requirement = l.spec.paging === 'usage' ? 'USE-03' : attribute !== 'name' ? 'SRT-03' : sortorder !== undefined ? 'SRT-02' : 'SRT-01';
+  const requirement =
+    l.spec.paging === 'usage' ? 'USE-03' : attribute !== 'name' ? 'SRT-03' : sortorder !== undefined ? 'SRT-02' : 'SRT-01';
   l.checked.add(requirement);
   const broken = brokenAttribute(l.records, [{ name: attribute, keys, dir }]);
   if (broken) {
     const asked = `${sortby === undefined ? 'sortby absent (name)' : `sortby=${sortby}`}, ${sortorder === undefined ? 'sortorder absent (asc)' : `sortorder=${sortorder}`}`;
     // SRT-01 "Group L default order is by name ascending"; SRT-02 "sortorder=desc reverses; any other sortorder string is ignored"; SRT-03 the other sortby attributes.
-    fail(l, requirement, 'order', `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${attribute} (${asked}): ${brief(broken.values, 12)}`);
+    fail(
+      l,
+      requirement,
+      'order',
+      `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${attribute} (${asked}): ${brief(broken.values, 12)}`,
+    );
   }
 }
 
@@ -368,7 +425,12 @@ function pageOrder(l: Listed): void {
   const broken = brokenAttribute(l.records, specs);
   if (broken) {
     // SRT-04: "sort is a comma-separated list of attributes, each optionally prefixed + (ascending) or - (descending); default name; later attributes break ties of earlier ones."
-    fail(l, requirement, 'order', `the items are not in ${broken.dir === 'asc' ? 'ascending' : 'descending'} order of ${broken.name} (${sort === undefined ? 'sort absent (name)' : `sort=${sort}`}): ${brief(broken.values, 12)}`);
+    fail(
+      l,
+      requirement,
+      'order',
+      `the items are not in ${broken.dir === 'asc' ? 'ascending' : 'descending'} order of ${broken.name} (${sort === undefined ? 'sort absent (name)' : `sort=${sort}`}): ${brief(broken.values, 12)}`,
+    );
   }
 }
 
@@ -388,19 +450,37 @@ function wastebin(l: Listed): void {
     l.checked.add('WST-01');
     // WST-01: "a deleted item is absent from every listing with wastebin absent or exclude."
     const marked = l.records.filter((r) => deletionMarked(r));
-    if (marked.length) fail(l, 'WST-01', 'wastebin', `with wastebin ${mode ?? 'absent'} deleted items must be left out, but ${idsOf(marked)} carry deletion marks (${[...new Set(marked.map(marksOf))].join(', ')})`);
+    if (marked.length)
+      fail(
+        l,
+        'WST-01',
+        'wastebin',
+        `with wastebin ${mode ?? 'absent'} deleted items must be left out, but ${idsOf(marked)} carry deletion marks (${[...new Set(marked.map(marksOf))].join(', ')})`,
+      );
   } else if (mode === 'only') {
     l.checked.add('WST-03');
     // WST-03: "wastebin=only lists exactly the deleted items."
     const live = l.records.filter((r) => !deletionMarked(r));
-    if (live.length) fail(l, 'WST-03', 'wastebin', `wastebin=only must list only deleted items, but ${idsOf(live)} carry no deletion mark (deleted, folderDeleted or masterDeleted)`);
+    if (live.length)
+      fail(
+        l,
+        'WST-03',
+        'wastebin',
+        `wastebin=only must list only deleted items, but ${idsOf(live)} carry no deletion mark (deleted, folderDeleted or masterDeleted)`,
+      );
   }
   if (mode === 'include' || mode === 'only') {
     // WST-02: "wastebin=include lists deleted and live items; deleted ones carry deleted with at and by."
     const own = l.records.filter((r) => isRecord(r.deleted) && typeof r.deleted.at === 'number' && r.deleted.at !== 0);
     if (own.length) l.checked.add('WST-02');
     const incomplete = own.filter((r) => !isRecord(nested(r.deleted, 'by')));
-    if (incomplete.length) fail(l, 'WST-02', 'deleteInfo', `deleted items must carry deleted with at and by, but ${idsOf(incomplete)} carry deleted without a by user`);
+    if (incomplete.length)
+      fail(
+        l,
+        'WST-02',
+        'deleteInfo',
+        `deleted items must carry deleted with at and by, but ${idsOf(incomplete)} carry deleted without a by user`,
+      );
   }
 }
 
@@ -421,14 +501,29 @@ const GROUP_F = Object.keys(LISTINGS).filter((op) => LISTINGS[op]!.groupF);
 const FLAG_FILTERS: readonly FlagFilter[] = [
   // getFiles: "broken (boolean; true only broken files, false only non-broken, unset both)", "online (boolean; unset both)".
   { param: 'online', requirement: 'FLT-07', ops: FILE_LISTS, quote: 'online (boolean; unset both)' },
-  { param: 'broken', requirement: 'FLT-07', ops: FILE_LISTS, quote: 'broken (boolean; true only broken files, false only non-broken, unset both)' },
+  {
+    param: 'broken',
+    requirement: 'FLT-07',
+    ops: FILE_LISTS,
+    quote: 'broken (boolean; true only broken files, false only non-broken, unset both)',
+  },
   // getPages: "online ... restrict to online / offline", likewise modified, planned, queued.
   { param: 'online', requirement: 'FLT-09', ops: ['folder.getPages'], quote: 'online (boolean, unset): restrict to online / offline' },
-  { param: 'modified', requirement: 'FLT-09', ops: ['folder.getPages'], quote: 'modified (boolean, unset): restrict to modified / unmodified' },
+  {
+    param: 'modified',
+    requirement: 'FLT-09',
+    ops: ['folder.getPages'],
+    quote: 'modified (boolean, unset): restrict to modified / unmodified',
+  },
   { param: 'planned', requirement: 'FLT-09', ops: ['folder.getPages'], quote: 'planned (boolean, unset): restrict to planned / unplanned' },
   { param: 'queued', requirement: 'FLT-09', ops: ['folder.getPages'], quote: 'queued (boolean, unset): restrict to queued / unqueued' },
   // Group F: "inherited (boolean): true: only inherited in the given node; false: only local/localized; unset: both".
-  { param: 'inherited', requirement: 'FLT-05', ops: GROUP_F, quote: 'inherited: true: only inherited in the given node; false: only local/localized' },
+  {
+    param: 'inherited',
+    requirement: 'FLT-05',
+    ops: GROUP_F,
+    quote: 'inherited: true: only inherited in the given node; false: only local/localized',
+  },
 ];
 
 function flagFilters(l: Listed): void {
@@ -438,7 +533,8 @@ function flagFilters(l: Listed): void {
     if (value === undefined || value === null) continue;
     l.checked.add(f.requirement);
     const wrong = l.records.filter((r) => r[f.param] === !value);
-    if (wrong.length) fail(l, f.requirement, f.param, `${f.param}=${value} ("${f.quote}") lists ${idsOf(wrong)}, whose records say ${f.param}: ${!value}`);
+    if (wrong.length)
+      fail(l, f.requirement, f.param, `${f.param}=${value} ("${f.quote}") lists ${idsOf(wrong)}, whose records say ${f.param}: ${!value}`);
   }
 }
 
@@ -461,21 +557,38 @@ function boundFilters(l: Listed): void {
     // 0 means no restriction; a negative bound has no meaning in the contract.
     if (bound === undefined || bound === null || bound <= 0) continue;
     l.checked.add(b.requirement);
-    const wrong = l.records.filter((r) => typeof r[b.member] === 'number' && (b.since ? (r[b.member] as number) < bound : (r[b.member] as number) > bound));
-    if (wrong.length) fail(l, b.requirement, b.param, `${b.param}=${bound} must drop the items with ${b.member} ${b.since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong.map((r) => `${String(r.id)} (${b.member} ${String(r[b.member])})`))}`);
+    const wrong = l.records.filter(
+      (r) => typeof r[b.member] === 'number' && (b.since ? (r[b.member] as number) < bound : (r[b.member] as number) > bound),
+    );
+    if (wrong.length)
+      fail(
+        l,
+        b.requirement,
+        b.param,
+        `${b.param}=${bound} must drop the items with ${b.member} ${b.since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong.map((r) => `${String(r.id)} (${b.member} ${String(r[b.member])})`))}`,
+      );
   }
 }
 
 /** Value filters whose value a record shows: "lists exactly the items with ...", so a listed item with another value refutes it. */
 function valueFilters(l: Listed): void {
-  for (const [param, role] of [['creatorId', 'creator'], ['editorId', 'editor']] as const) {
+  for (const [param, role] of [
+    ['creatorId', 'creator'],
+    ['editorId', 'editor'],
+  ] as const) {
     if (!l.spec.groupF) break;
     const ids = l.params.ints(param);
     if (!ids) continue;
     l.checked.add('FLT-04');
     // Group F: "creatorId, editorId (int, multivalued): IDs to restrict by creator / editor".
     const wrong = l.records.filter((r) => typeof nested(r[role], 'id') === 'number' && !ids.includes(nested(r[role], 'id') as number));
-    if (wrong.length) fail(l, 'FLT-04', param, `${param}=${ids.join(',')} must restrict to items whose ${role} is one of them, but lists ${brief(wrong.map((r) => `${String(r.id)} (${role} ${String(nested(r[role], 'id'))})`))}`);
+    if (wrong.length)
+      fail(
+        l,
+        'FLT-04',
+        param,
+        `${param}=${ids.join(',')} must restrict to items whose ${role} is one of them, but lists ${brief(wrong.map((r) => `${String(r.id)} (${role} ${String(nested(r[role], 'id'))})`))}`,
+      );
   }
   if (l.op !== 'folder.getPages') return;
   const templates = l.params.ints('template_id');
@@ -483,28 +596,52 @@ function valueFilters(l: Listed): void {
     l.checked.add('FLT-09');
     // getPages: "template_id (int, multivalued): template IDs".
     const wrong = l.records.filter((r) => typeof r.templateId === 'number' && !templates.includes(r.templateId));
-    if (wrong.length) fail(l, 'FLT-09', 'template_id', `template_id=${templates.join(',')} must list only pages of those templates, but lists ${brief(wrong.map((r) => `${String(r.id)} (templateId ${String(r.templateId)})`))}`);
+    if (wrong.length)
+      fail(
+        l,
+        'FLT-09',
+        'template_id',
+        `template_id=${templates.join(',')} must list only pages of those templates, but lists ${brief(wrong.map((r) => `${String(r.id)} (templateId ${String(r.templateId)})`))}`,
+      );
   }
   const priority = l.params.int('priority');
   if (typeof priority === 'number' && priority !== 0) {
     l.checked.add('FLT-09');
     // getPages: "priority (int, 0): page priority".
     const wrong = l.records.filter((r) => typeof r.priority === 'number' && r.priority !== priority);
-    if (wrong.length) fail(l, 'FLT-09', 'priority', `priority=${priority} must list only pages of that priority, but lists ${brief(wrong.map((r) => `${String(r.id)} (priority ${String(r.priority)})`))}`);
+    if (wrong.length)
+      fail(
+        l,
+        'FLT-09',
+        'priority',
+        `priority=${priority} must list only pages of that priority, but lists ${brief(wrong.map((r) => `${String(r.id)} (priority ${String(r.priority)})`))}`,
+      );
   }
   const language = l.params.text('language');
   if (typeof language === 'string' && language !== '' && l.params.bool('langfallback') === false) {
     l.checked.add('FLT-09');
     // getPages: "language (string): language code"; "langfallback ... use the highest-priority language variant ... when the page lacks the language" (off here).
     const wrong = l.records.filter((r) => typeof r.language === 'string' && r.language !== language);
-    if (wrong.length) fail(l, 'FLT-09', 'language', `language=${language}&langfallback=false must list only pages in ${language}, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.language)})`))}`);
+    if (wrong.length)
+      fail(
+        l,
+        'FLT-09',
+        'language',
+        `language=${language}&langfallback=false must list only pages in ${language}, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.language)})`))}`,
+      );
   }
   const filename = l.params.text('filename');
   if (typeof filename === 'string' && filename !== '') {
     l.checked.add('FLT-09');
     // getPages: "filename (string): filename search string".
     const wrong = l.records.filter((r) => typeof r.fileName === 'string' && !r.fileName.toLowerCase().includes(filename.toLowerCase()));
-    if (wrong.length) fail(l, 'FLT-09', 'filename', `filename=${filename} must list only pages whose file name contains it, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.fileName)})`))}`);
+    if (wrong.length)
+      fail(
+        l,
+        'FLT-09',
+        'filename',
+        `filename=${filename} must list only pages whose file name contains it, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.fileName)})`))}`,
+      );
   }
 }
 
@@ -548,8 +685,14 @@ function searchFilters(l: Listed): void {
     param = 'q';
     term = l.params.text(param) ?? undefined;
     requirement = 'FLT-02';
-    texts = l.op === 'file.list' ? (r) => [r.name, r.description, r.niceUrl ?? null, ...(Array.isArray(r.alternateUrls) ? r.alternateUrls : [])] : (r) => [r.name, r.description];
-    what = l.op === 'file.list' ? 'whose id is the term or whose name, description, niceUrl or alternateUrls contain it' : 'whose id is the term or whose name or description contains it';
+    texts =
+      l.op === 'file.list'
+        ? (r) => [r.name, r.description, r.niceUrl ?? null, ...(Array.isArray(r.alternateUrls) ? r.alternateUrls : [])]
+        : (r) => [r.name, r.description];
+    what =
+      l.op === 'file.list'
+        ? 'whose id is the term or whose name, description, niceUrl or alternateUrls contain it'
+        : 'whose id is the term or whose name or description contains it';
   }
   if (l.spec.paging === 'find') {
     // findFiles/findPages: "query (string; currently only names are searched)".
@@ -563,7 +706,13 @@ function searchFilters(l: Listed): void {
   const asked = term;
   l.checked.add(requirement);
   const wrong = l.records.filter((r) => matches(r, asked, texts(r)) === false);
-  if (wrong.length) fail(l, requirement, param, `${param}=${asked} must list only items ${what}, but lists ${brief(wrong.map((r) => `${String(r.id)} ("${String(r.name)}")`))}`);
+  if (wrong.length)
+    fail(
+      l,
+      requirement,
+      param,
+      `${param}=${asked} must list only items ${what}, but lists ${brief(wrong.map((r) => `${String(r.id)} ("${String(r.name)}")`))}`,
+    );
 }
 
 function niceUrlFilter(l: Listed): void {
@@ -579,8 +728,19 @@ function niceUrlFilter(l: Listed): void {
   }
   l.checked.add('FLT-08');
   // FLT-08: "niceurl is a regular expression matched against the nice URL"; a match anywhere passes (find, not full match).
-  const wrong = l.records.filter((r) => typeof r.niceUrl === 'string' && !re.test(r.niceUrl) && !(Array.isArray(r.alternateUrls) && r.alternateUrls.some((u) => typeof u === 'string' && re.test(u))));
-  if (wrong.length) fail(l, 'FLT-08', 'niceurl', `niceurl=${pattern} must list only items whose nice URL matches it, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.niceUrl)})`))}`);
+  const wrong = l.records.filter(
+    (r) =>
+      typeof r.niceUrl === 'string' &&
+      !re.test(r.niceUrl) &&
+      !(Array.isArray(r.alternateUrls) && r.alternateUrls.some((u) => typeof u === 'string' && re.test(u))),
+  );
+  if (wrong.length)
+    fail(
+      l,
+      'FLT-08',
+      'niceurl',
+      `niceurl=${pattern} must list only items whose nice URL matches it, but lists ${brief(wrong.map((r) => `${String(r.id)} (${String(r.niceUrl)})`))}`,
+    );
 }
 
 /**
@@ -590,7 +750,8 @@ function niceUrlFilter(l: Listed): void {
 export function checkListing(exchange: Exchange, operation: string): ExchangeCheckResult {
   const spec = LISTINGS[operation];
   const res = exchange.response;
-  if (!spec || !res || res.status >= 400 || res.truncated || res.jsonError !== undefined || isRefusal(exchange) || !isRecord(res.json)) return { findings: [], checked: [] };
+  if (!spec || !res || res.status >= 400 || res.truncated || res.jsonError !== undefined || isRefusal(exchange) || !isRecord(res.json))
+    return { findings: [], checked: [] };
   const list = res.json[spec.member];
   const params = ListParams.of(exchange, operation);
   // tree=true nests sub-folders under their parents: the list is a tree, not the slice the rules speak of.
@@ -650,7 +811,14 @@ export function observe(exchange: Exchange, options: { strict?: boolean } = {}):
   if (!operation) return undefined;
   const judged: Judgement = judge(exchange, { operation: operation.id, strict: options.strict ?? false });
   const own = checkListing(exchange, operation.id);
-  return { operation, validated: judged.validated, judged: judged.findings, checks: own.findings, findings: [...judged.findings, ...own.findings], checked: own.checked };
+  return {
+    operation,
+    validated: judged.validated,
+    judged: judged.findings,
+    checks: own.findings,
+    findings: [...judged.findings, ...own.findings],
+    checked: own.checked,
+  };
 }
 
 /** A finding as one line, the same in the proxy's live output and in `validate --har`: severity, requirement, check, message. */

@@ -125,7 +125,8 @@ export function expectSequence(
     finding(
       requirement,
       check,
-      `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} (first difference at position ${i + 1}) from ${described(actual.exchange)}`,
+      `${why}: expected ids ${brief(expected)}, got ${brief(actual.ids)} ` +
+        `(first difference at position ${i + 1}) from ${described(actual.exchange)}`,
       actual.exchange,
     ),
   ];
@@ -261,7 +262,8 @@ export function boundFindings<R extends { id?: number }>(
       finding(
         requirement,
         'bound',
-        `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, but lists ${brief(wrong)} (${described(l.exchange)})`,
+        `${what}=${bound} must drop the items stamped ${since ? 'before' : 'after'} ${bound}, ` +
+          `but lists ${brief(wrong)} (${described(l.exchange)})`,
         l.exchange,
       ),
     );
@@ -340,7 +342,10 @@ export function sliceDisagreement(full: readonly Keyed[], page: readonly Keyed[]
   if (strangers.length) return `ids that the unpaged list does not hold: ${brief(strangers)}`;
   const at = page.findIndex((p, i) => p.key !== expected[i]!.key);
   if (at >= 0)
-    return `position ${skip + at + 1} holds ${JSON.stringify(page[at]!.key)} where the unpaged list has ${JSON.stringify(expected[at]!.key)}`;
+    return (
+      `position ${skip + at + 1} holds ${JSON.stringify(page[at]!.key)} ` +
+      `where the unpaged list has ${JSON.stringify(expected[at]!.key)}`
+    );
   return undefined;
 }
 

@@ -37,7 +37,10 @@ export function numbersOrdered(values: readonly (number | boolean)[], dir: Direc
   return ordered(values.map(Number), dir, (a, b) => a - b);
 }
 
-/** True when values of any comparable kind are ordered: strings by a reasonable collation, else numerically. Missing values are left out. */
+/**
+ * True when values of any comparable kind are ordered: strings by a reasonable collation, else numerically. Missing values are
+ * left out.
+ */
 export function valuesOrdered(values: readonly unknown[], dir: Direction): boolean {
   const present = values.filter((v) => v !== undefined && v !== null);
   if (present.every((v) => typeof v === 'string')) return stringsOrdered(present as string[], dir);

@@ -39,7 +39,8 @@ export async function createFolder(
   // 200): the judge has reported that, and the requirement it breaks must get to judge it.
   if (!exchange.response || exchange.response.status >= 400 || !folder || id === undefined) {
     throw new SetupError(
-      `folder.create (a step this test relies on) failed: ${problemOf(exchange) ?? 'the answer has no folder id'} (folder "${name}" under ${motherId})`,
+      `folder.create (a step this test relies on) failed: ${problemOf(exchange) ?? 'the answer has no folder id'} ` +
+        `(folder "${name}" under ${motherId})`,
       exchange,
     );
   }

@@ -93,7 +93,7 @@ export class ConformanceContext {
   private caseFindings: Finding[] | undefined;
   /** Names handed out by uniqueName. */
   private names = 0;
-  /** Keys of the judge's findings recorded so far: one deviation is reported once per test. */
+  /** Keys of the judge's findings recorded so far. */
   private readonly seen = new Set<string>();
 
   constructor(
@@ -118,14 +118,13 @@ export class ConformanceContext {
     const exchange = await this.transport.send(spec);
     const judged = judge(exchange, { ...(operation ? { operation } : {}), strict: this.config.strict });
     if (judged.validated) this.validated++;
-    const own: Finding[] = [];
-    for (const f of judged.findings) {
-      const key = f.key ?? `${f.requirement}|${f.check}|${f.message}`;
-      if (this.seen.has(key)) continue;
-      this.seen.add(key);
-      own.push({ ...f, severity: severityIn(f, this.requirement, judged.operation?.id) });
-    }
+    const own = judged.findings.map((f) => ({
+      ...f,
+      key: f.key ?? `${f.requirement}|${f.check}|${f.message}`,
+      severity: severityIn(f, this.requirement, judged.operation?.id),
+    }));
     if (own.length) {
+      // Inside a property case the findings decide the case (and its shrinking); they are recorded with the case's.
       if (this.caseFindings) this.caseFindings.push(...own);
       else this.record(own);
     }
@@ -185,6 +184,11 @@ export class ConformanceContext {
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */
   record(findings: Finding[]): boolean {
     for (const f of findings) {
+      // The judge's findings carry a key: one deviation is reported once per test, with its first exchange.
+      if (f.key !== undefined) {
+        if (this.seen.has(f.key)) continue;
+        this.seen.add(f.key);
+      }
       this.findings.push({
         requirement: f.requirement,
         check: f.check,
@@ -259,7 +263,8 @@ function describeFailure(findings: ReportedFinding[]): string {
       const ex = f.exchange;
       const line = ex ? `\n    ${ex.request.method} ${ex.request.url} -> ${ex.response ? ex.response.status : ex.error?.code}` : '';
       const example = f.counterexample ? `\n    counterexample: ${f.counterexample}` : '';
-      return `[${f.requirement}] ${f.check}: ${f.message}${line}${example}${f.curl ? `\n    curl: ${f.curl}` : ''}\n    replay: ${f.replay}`;
+      const curl = f.curl ? `\n    curl: ${f.curl}` : '';
+      return `[${f.requirement}] ${f.check}: ${f.message}${line}${example}${curl}\n    replay: ${f.replay}`;
     })
     .join('\n');
 }

@@ -165,7 +165,10 @@ export function expectationNotes(results: Results): string[] {
   return lines;
 }
 
-/** What every report says of a run: one sentence, and the exit code (0 when every test passed, was skipped, failed as expected or is flaky). */
+/**
+ * What every report says of a run: one sentence, and the exit code (0 when every test passed, was skipped, failed as expected or is
+ * flaky).
+ */
 export function verdictOf(results: Results): { exitCode: 0 | 1; text: string } {
   const unexpected = results.tests.filter(isUnexpectedFailure).length;
   const expected = results.tests.filter((t) => t.outcome === 'expected-fail').length;

@@ -119,7 +119,8 @@ function bodyText(body: RecordedBody): string {
         ...Object.entries(body.fields).map(([k, v]) => `field ${k} = ${v}`),
         ...body.files.map(
           (f) =>
-            `file part ${f.name}${f.filename !== undefined ? ` (filename ${f.filename})` : ''}: ${f.size} bytes of ${f.contentType}, sha256 ${f.sha256}`,
+            `file part ${f.name}${f.filename !== undefined ? ` (filename ${f.filename})` : ''}: ` +
+            `${f.size} bytes of ${f.contentType}, sha256 ${f.sha256}`,
         ),
       ].join('\n');
   }
@@ -134,32 +135,41 @@ function headerLines(headers: Record<string, string>): string {
 function exchangeHtml(ex: Exchange): string {
   const req = ex.request;
   const headers = headerLines(req.headers);
-  const request = `${req.method} ${req.url}${headers ? `\n${headers}` : ''}${req.body ? `\n\n${cut(bodyText(req.body), MAX_BODY_CHARS)}` : ''}`;
+  const request =
+    `${req.method} ${req.url}${headers ? `\n${headers}` : ''}` + `${req.body ? `\n\n${cut(bodyText(req.body), MAX_BODY_CHARS)}` : ''}`;
   let response: string;
   if (ex.response) {
     const r = ex.response;
     const note = r.truncated ? '\n(the body was cut when it was recorded)' : '';
-    response = `HTTP ${r.status} (${seconds(ex.durationMs)})\n${headerLines(r.headers)}\n\n${cut(prettyJson(r.text), MAX_BODY_CHARS)}${note}`;
+    response =
+      `HTTP ${r.status} (${seconds(ex.durationMs)})\n${headerLines(r.headers)}\n\n` + `${cut(prettyJson(r.text), MAX_BODY_CHARS)}${note}`;
   } else {
     response = `no response: ${ex.error?.code ?? 'error'}: ${ex.error?.message ?? ''} (after ${seconds(ex.durationMs)})`;
   }
-  return `<div class="exchange"><div><h5>Request</h5><pre>${esc(request)}</pre></div><div><h5>Response</h5><pre>${esc(response)}</pre></div></div>`;
+  return (
+    `<div class="exchange"><div><h5>Request</h5><pre>${esc(request)}</pre></div>` +
+    `<div><h5>Response</h5><pre>${esc(response)}</pre></div></div>`
+  );
 }
 
 function findingHtml(f: ReportedFinding): string {
   const parts = [
     `<div class="finding ${f.severity}">`,
-    `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : 'warning'}">${f.severity}</span> <b>${esc(f.requirement)}</b> <code>${esc(f.check)}</code></p>`,
+    `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : 'warning'}">${f.severity}</span> ` +
+      `<b>${esc(f.requirement)}</b> <code>${esc(f.check)}</code></p>`,
     `<p class="msg">${esc(f.message)}</p>`,
   ];
   if (f.counterexample)
     parts.push(
-      `<p class="label">counterexample${f.path ? ` (fast-check path ${esc(f.path)})` : ''}</p><pre>${esc(cut(f.counterexample, MAX_BODY_CHARS))}</pre>`,
+      `<p class="label">counterexample${f.path ? ` (fast-check path ${esc(f.path)})` : ''}</p>` +
+        `<pre>${esc(cut(f.counterexample, MAX_BODY_CHARS))}</pre>`,
     );
   if (f.exchange) parts.push(exchangeHtml(f.exchange));
   parts.push(`<p class="label">replay</p><pre class="cmd">${esc(f.replay)}</pre>`);
   if (f.curl)
-    parts.push(`<p class="label">curl (set the CMS_AUTH_… variables to the target's credentials)</p><pre class="cmd">${esc(f.curl)}</pre>`);
+    parts.push(
+      `<p class="label">curl (set the CMS_AUTH_… variables to the target's credentials)</p>` + `<pre class="cmd">${esc(f.curl)}</pre>`,
+    );
   parts.push('</div>');
   return parts.join('\n');
 }
@@ -183,13 +193,16 @@ function testBadge(t: TestResult): string {
 function detailsHtml(t: TestResult, anchor: string, requirement: Requirement | undefined): string {
   const meta = [
     requirement
-      ? `<b>${esc(requirement.id)}</b> (${esc(requirement.level)}, contract §${esc(requirement.section)}): ${statement(requirement.statement)}`
+      ? `<b>${esc(requirement.id)}</b> (${esc(requirement.level)}, contract §${esc(requirement.section)}): ` +
+        `${statement(requirement.statement)}`
       : `<b>${esc(t.requirement)}</b> (not in the requirement catalogue)`,
     `${esc(t.file)} · ${seconds(t.durationMs)}${t.operation ? ` · operation <code>${esc(t.operation)}</code>` : ''}`,
   ];
   const x = t.expectation;
   const expectation = x
-    ? `<p class="expectation">${t.expected === 'FLAKY' ? 'Flaky, either outcome allowed' : 'Expected to fail'}: ${esc(x.reason)}${x.issue ? ` (${/^https?:\/\//.test(x.issue) ? `<a href="${esc(x.issue)}">${esc(x.issue)}</a>` : esc(x.issue)})` : ''}${x.until ? `, until ${esc(x.until)}` : ''}${t.outcome === 'expired' ? ': <b>expired, the failure counts again</b>' : ''}</p>`
+    ? `<p class="expectation">${t.expected === 'FLAKY' ? 'Flaky, either outcome allowed' : 'Expected to fail'}: ${esc(x.reason)}` +
+      `${x.issue ? ` (${/^https?:\/\//.test(x.issue) ? `<a href="${esc(x.issue)}">${esc(x.issue)}</a>` : esc(x.issue)})` : ''}` +
+      `${x.until ? `, until ${esc(x.until)}` : ''}${t.outcome === 'expired' ? ': <b>expired, the failure counts again</b>' : ''}</p>`
     : '';
   const reason = t.reason && t.status !== 'skipped' ? `<p class="msg">${esc(t.reason)}</p>` : '';
   const findings = [...t.findings].sort((a, b) => Number(a.severity === 'warning') - Number(b.severity === 'warning'));
@@ -209,44 +222,61 @@ function failureRank(t: TestResult): number {
   return t.outcome === 'expired' ? 1 : 0;
 }
 
-const script = `function openTarget(){var e=location.hash&&document.getElementById(location.hash.slice(1));if(e&&e.tagName==='DETAILS')e.open=true}addEventListener('hashchange',openTarget);openTarget();`;
+const script =
+  `function openTarget(){var e=location.hash&&document.getElementById(location.hash.slice(1));if(e&&e.tagName==='DETAILS')e.open=true}` +
+  `addEventListener('hashchange',openTarget);openTarget();`;
 
-const css = `
-:root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#5b636e;--line:#d6dae0;--soft:#f3f5f7;--pass:#1a7f37;--fail:#c62828;--skip:#6b7280;--xfail:#9a6700;--warn:#b35900}
-@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--bg:#14171a;--muted:#a0a7b0;--line:#3a4048;--soft:#1f2328;--pass:#4cc46a;--fail:#ff6b6b;--skip:#9aa1ab;--xfail:#e0b341;--warn:#ff9f43}}
-*{box-sizing:border-box}
-body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem 3rem;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
-h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;margin:2rem 0 .6rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}h5{margin:.3rem 0;font-size:.85rem;color:var(--muted)}
-code,pre,.tid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
-pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.5rem .7rem;overflow:auto;max-height:28rem;white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 .6rem}
-.verdict{padding:.7rem 1rem;border-radius:6px;font-weight:600;font-size:1.1rem;border-left:6px solid}
-.verdict.ok{border-color:var(--pass);background:color-mix(in srgb,var(--pass) 12%,transparent)}
-.verdict.bad{border-color:var(--fail);background:color-mix(in srgb,var(--fail) 12%,transparent)}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.8rem 0}.facts dt{color:var(--muted)}.facts dd{margin:0}
-.counts{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0;margin:.6rem 0}
-.counts li{border:1px solid var(--line);border-radius:6px;padding:.3rem .8rem;min-width:6.5rem}.counts b{display:block;font-size:1.3rem}
-.badge{display:inline-block;border-radius:3px;padding:0 .4rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}
-.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}.badge.skipped,.badge.not-tested{background:var(--skip)}.badge.xfail{background:var(--xfail)}.badge.warning{background:var(--warn)}
-.badge.not-tested{opacity:.75}
-table{border-collapse:collapse;width:100%;margin:.4rem 0}th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid var(--line)}
-tbody th{background:var(--soft);font-weight:600}td.num{text-align:right}
-.filters{display:flex;flex-wrap:wrap;gap:1rem;position:sticky;top:0;background:var(--bg);padding:.5rem 0;border-bottom:1px solid var(--line);z-index:1}
-.filters fieldset{border:0;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.25rem;align-items:center}.filters legend{float:left;margin-right:.4rem;color:var(--muted)}
-.filters input{position:absolute;opacity:0;width:1px;height:1px}
-.filters label{border:1px solid var(--line);border-radius:4px;padding:.05rem .5rem;cursor:pointer;font-size:.85rem}
-.filters input:checked+label{background:var(--fg);color:var(--bg)}.filters input:focus-visible+label{outline:2px solid var(--xfail)}
-details.test{border:1px solid var(--line);border-radius:6px;margin:.4rem 0}
-details.test>summary{cursor:pointer;padding:.45rem .7rem;list-style-position:outside;margin-left:1rem}
-details.test[open]>summary{border-bottom:1px solid var(--line);background:var(--soft)}
-details.test .body{padding:.3rem .9rem .6rem}
-.first{color:var(--muted);display:block;font-size:.9rem}
-.finding{border-left:4px solid var(--fail);padding:.1rem 0 .1rem .8rem;margin:.8rem 0}.finding.warning{border-color:var(--warn)}
-.msg{white-space:pre-wrap;overflow-wrap:anywhere}.label{margin:.4rem 0 0;color:var(--muted);font-size:.85rem}.meta{margin:.3rem 0}
-.expectation{border-left:4px solid var(--xfail);padding-left:.7rem}
-.exchange{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:.8rem}
-.muted{color:var(--muted)}
-@media print{.filters{display:none}details.test>.body{display:block}}
-`;
+const css = [
+  '',
+  ':root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#5b636e;--line:#d6dae0;--soft:#f3f5f7;--pass:#1a7f37;' +
+    '--fail:#c62828;--skip:#6b7280;--xfail:#9a6700;--warn:#b35900}',
+  '@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--bg:#14171a;--muted:#a0a7b0;--line:#3a4048;--soft:#1f2328;--pass:#4cc46a;' +
+    '--fail:#ff6b6b;--skip:#9aa1ab;--xfail:#e0b341;--warn:#ff9f43}}',
+  '*{box-sizing:border-box}',
+  'body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem 3rem;' +
+    'font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}',
+  'h1{font-size:1.5rem;margin:.2rem 0}' +
+    'h2{font-size:1.2rem;margin:2rem 0 .6rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}' +
+    'h5{margin:.3rem 0;font-size:.85rem;color:var(--muted)}',
+  'code,pre,.tid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}',
+  'pre{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.5rem .7rem;overflow:auto;max-height:28rem;' +
+    'white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 .6rem}',
+  '.verdict{padding:.7rem 1rem;border-radius:6px;font-weight:600;font-size:1.1rem;border-left:6px solid}',
+  '.verdict.ok{border-color:var(--pass);background:color-mix(in srgb,var(--pass) 12%,transparent)}',
+  '.verdict.bad{border-color:var(--fail);background:color-mix(in srgb,var(--fail) 12%,transparent)}',
+  '.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.8rem 0}.facts dt{color:var(--muted)}' +
+    '.facts dd{margin:0}',
+  '.counts{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0;margin:.6rem 0}',
+  '.counts li{border:1px solid var(--line);border-radius:6px;padding:.3rem .8rem;min-width:6.5rem}' +
+    '.counts b{display:block;font-size:1.3rem}',
+  '.badge{display:inline-block;border-radius:3px;padding:0 .4rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}',
+  '.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}' +
+    '.badge.skipped,.badge.not-tested{background:var(--skip)}.badge.xfail{background:var(--xfail)}' +
+    '.badge.warning{background:var(--warn)}',
+  '.badge.not-tested{opacity:.75}',
+  'table{border-collapse:collapse;width:100%;margin:.4rem 0}' +
+    'th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid var(--line)}',
+  'tbody th{background:var(--soft);font-weight:600}td.num{text-align:right}',
+  '.filters{display:flex;flex-wrap:wrap;gap:1rem;position:sticky;top:0;background:var(--bg);padding:.5rem 0;' +
+    'border-bottom:1px solid var(--line);z-index:1}',
+  '.filters fieldset{border:0;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.25rem;align-items:center}' +
+    '.filters legend{float:left;margin-right:.4rem;color:var(--muted)}',
+  '.filters input{position:absolute;opacity:0;width:1px;height:1px}',
+  '.filters label{border:1px solid var(--line);border-radius:4px;padding:.05rem .5rem;cursor:pointer;font-size:.85rem}',
+  '.filters input:checked+label{background:var(--fg);color:var(--bg)}.filters input:focus-visible+label{outline:2px solid var(--xfail)}',
+  'details.test{border:1px solid var(--line);border-radius:6px;margin:.4rem 0}',
+  'details.test>summary{cursor:pointer;padding:.45rem .7rem;list-style-position:outside;margin-left:1rem}',
+  'details.test[open]>summary{border-bottom:1px solid var(--line);background:var(--soft)}',
+  'details.test .body{padding:.3rem .9rem .6rem}',
+  '.first{color:var(--muted);display:block;font-size:.9rem}',
+  '.finding{border-left:4px solid var(--fail);padding:.1rem 0 .1rem .8rem;margin:.8rem 0}.finding.warning{border-color:var(--warn)}',
+  '.msg{white-space:pre-wrap;overflow-wrap:anywhere}.label{margin:.4rem 0 0;color:var(--muted);font-size:.85rem}.meta{margin:.3rem 0}',
+  '.expectation{border-left:4px solid var(--xfail);padding-left:.7rem}',
+  '.exchange{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:.8rem}',
+  '.muted{color:var(--muted)}',
+  '@media print{.filters{display:none}details.test>.body{display:block}}',
+  '',
+].join('\n');
 
 function filterCss(families: readonly string[]): string {
   const rules = (['failed', 'passed', 'skipped', 'not-tested'] as const).map(
@@ -258,10 +288,19 @@ function filterCss(families: readonly string[]): string {
 
 function filtersHtml(families: readonly string[]): string {
   const radio = (group: string, value: string, label: string, checked = false) =>
-    `<input type="radio" name="${group}" id="${group}-${value}" value="${value}"${checked ? ' checked' : ''}><label for="${group}-${value}">${esc(label)}</label>`;
+    `<input type="radio" name="${group}" id="${group}-${value}" value="${value}"${checked ? ' checked' : ''}>` +
+    `<label for="${group}-${value}">${esc(label)}</label>`;
+  const statusRadios = [
+    radio('status', 'all', 'all', true),
+    radio('status', 'failed', 'failed'),
+    radio('status', 'passed', 'passed'),
+    radio('status', 'skipped', 'skipped'),
+    radio('status', 'not-tested', 'not tested'),
+  ].join('');
+  const familyRadios = families.map((f) => radio('family', slug(f), f)).join('');
   return `<nav class="filters" aria-label="filters">
-<fieldset><legend>Status</legend>${radio('status', 'all', 'all', true)}${radio('status', 'failed', 'failed')}${radio('status', 'passed', 'passed')}${radio('status', 'skipped', 'skipped')}${radio('status', 'not-tested', 'not tested')}</fieldset>
-<fieldset><legend>Family</legend>${radio('family', 'all', 'all', true)}${families.map((f) => radio('family', slug(f), f)).join('')}</fieldset>
+<fieldset><legend>Status</legend>${statusRadios}</fieldset>
+<fieldset><legend>Family</legend>${radio('family', 'all', 'all', true)}${familyRadios}</fieldset>
 </nav>`;
 }
 
@@ -301,7 +340,8 @@ export function renderHtml(results: Results): string {
     ['Duration', seconds(results.durationMs)],
     [
       'Seed',
-      `<code>${results.seed}</code>${results.seedSource ? ` ${esc(results.seedSource)}` : ''} <span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`,
+      `<code>${results.seed}</code>${results.seedSource ? ` ${esc(results.seedSource)}` : ''} ` +
+        `<span class="muted">(repeat with <code>--seed ${results.seed}</code>)</span>`,
     ],
     ...(totals ? ([['Answers', esc(totals)]] as [string, string][]) : []),
     ['Runs per property', String(results.runs)],
@@ -330,9 +370,16 @@ export function renderHtml(results: Results): string {
       const stmt = req
         ? `${statement(req.statement)}${req.feature ? ` <span class="muted">(feature ${esc(req.feature)})</span>` : ''}`
         : '<span class="muted">not in the requirement catalogue</span>';
-      return `<tr data-status="${status}" data-family="${slug(family)}"><td><code>${esc(id)}</code></td><td>${badge(status, tests)}</td><td>${esc(req?.level ?? '')}</td><td>${section}</td><td>${stmt}</td><td>${testCounts(tests)}${link}</td></tr>`;
+      return (
+        `<tr data-status="${status}" data-family="${slug(family)}"><td><code>${esc(id)}</code></td><td>${badge(status, tests)}</td>` +
+        `<td>${esc(req?.level ?? '')}</td><td>${section}</td><td>${stmt}</td><td>${testCounts(tests)}${link}</td></tr>`
+      );
     });
-    return `<tbody data-family="${slug(family)}"><tr><th colspan="6">${esc(family)} <span class="muted">· ${reqs.length} requirements${all.length ? ` · ${testCounts(all)}` : ''}</span></th></tr>\n${rows.join('\n')}</tbody>`;
+    return (
+      `<tbody data-family="${slug(family)}"><tr><th colspan="6">${esc(family)} ` +
+      `<span class="muted">· ${reqs.length} requirements${all.length ? ` · ${testCounts(all)}` : ''}</span></th></tr>\n` +
+      `${rows.join('\n')}</tbody>`
+    );
   });
 
   const operationRows = operations.map((op) => {
@@ -340,7 +387,11 @@ export function renderHtml(results: Results): string {
     const status = aggregate(tests);
     const firstFailed = tests.find((t) => t.status === 'failed');
     const link = firstFailed ? ` · <a href="#${anchorOf(firstFailed)}">details</a>` : '';
-    return `<tr data-status="${status}"><td><code>${esc(op.id)}</code></td><td>${badge(status, tests)}</td><td><code>${esc(op.method)} ${esc(op.path)}</code></td><td>§${esc(op.section)}</td><td>${esc(op.feature ?? '')}</td><td>${testCounts(tests)}${link}</td></tr>`;
+    return (
+      `<tr data-status="${status}"><td><code>${esc(op.id)}</code></td><td>${badge(status, tests)}</td>` +
+      `<td><code>${esc(op.method)} ${esc(op.path)}</code></td><td>§${esc(op.section)}</td><td>${esc(op.feature ?? '')}</td>` +
+      `<td>${testCounts(tests)}${link}</td></tr>`
+    );
   });
 
   const testRows = [...results.tests]
@@ -350,7 +401,10 @@ export function renderHtml(results: Results): string {
       const warnings = t.findings.filter((f) => f.severity === 'warning').length;
       const note = t.status === 'skipped' ? esc(t.reason ?? '') : warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
       const name = hasDetails ? `<a href="#${anchorOf(t)}">${esc(t.id)}</a>` : esc(t.id);
-      return `<tr data-status="${t.status}" data-family="${slug(t.family)}"><td>${testBadge(t)}</td><td class="tid">${name}</td><td>${esc(t.operation ?? '')}</td><td class="num">${seconds(t.durationMs)}</td><td>${note}</td></tr>`;
+      return (
+        `<tr data-status="${t.status}" data-family="${slug(t.family)}"><td>${testBadge(t)}</td><td class="tid">${name}</td>` +
+        `<td>${esc(t.operation ?? '')}</td><td class="num">${seconds(t.durationMs)}</td><td>${note}</td></tr>`
+      );
     });
 
   const expectationSection = x
@@ -374,12 +428,25 @@ ${list('Stale ids (no test of this run has them)', x.stale)}
 
   const skips = Object.entries(s.skipReasons).sort(([, a], [, b]) => b - a);
   const scriptHash = createHash('sha256').update(script).digest('base64');
+  const csp =
+    `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; ` +
+    `img-src data:; base-uri 'none'; form-action 'none'`;
+  const warningsSection = warned.length
+    ? `<section id="warnings"><h2>Warnings (${warned.length} tests)</h2>\n` +
+      `${warned.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n')}\n</section>`
+    : '';
+  const operationsHead = '<tr><th>operation</th><th>status</th><th>method and path</th><th>section</th><th>feature</th><th>tests</th></tr>';
+  const skipsSection = skips.length
+    ? `<section id="skips"><h2>Skip reasons</h2><table><tbody>` +
+      `${skips.map(([r, n]) => `<tr><td class="num">${n}</td><td>${esc(r)}</td></tr>`).join('')}</tbody></table></section>`
+    : '';
+  const generatedBy = `Generated by ${esc(results.tool.name)} ${esc(results.tool.version)}.`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <title>cms-conformance: ${esc(verdict.exitCode ? 'FAIL' : 'PASS')} · ${esc(results.target.baseUrl)}</title>
 <style>${css}${filterCss(families)}</style>
 </head>
@@ -395,23 +462,23 @@ ${filtersHtml(families)}
 <section id="failures"><h2>Failures (${failed.length}${failed.length !== unexpected ? `, ${unexpected} unexpected` : ''})</h2>
 ${failed.length ? failed.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n') : '<p>No test failed.</p>'}
 </section>
-${warned.length ? `<section id="warnings"><h2>Warnings (${warned.length} tests)</h2>\n${warned.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n')}\n</section>` : ''}
+${warningsSection}
 ${expectationSection}
 <section id="requirements"><h2>Requirements by family (${requirements.length} in the catalogue)</h2>
 <table><thead><tr><th>requirement</th><th>status</th><th>level</th><th>contract section</th><th>statement</th><th>tests</th></tr></thead>
 ${requirementRows.join('\n')}
 </table></section>
 <section id="operations"><h2>Operations (${operations.length})</h2>
-<table><thead><tr><th>operation</th><th>status</th><th>method and path</th><th>section</th><th>feature</th><th>tests</th></tr></thead><tbody>
+<table><thead>${operationsHead}</thead><tbody>
 ${operationRows.join('\n')}
 </tbody></table></section>
 <section id="tests"><h2>All tests (${results.tests.length})</h2>
 <table><thead><tr><th>status</th><th>test</th><th>operation</th><th>time</th><th>note</th></tr></thead><tbody>
 ${testRows.join('\n')}
 </tbody></table></section>
-${skips.length ? `<section id="skips"><h2>Skip reasons</h2><table><tbody>${skips.map(([r, n]) => `<tr><td class="num">${n}</td><td>${esc(r)}</td></tr>`).join('')}</tbody></table></section>` : ''}
+${skipsSection}
 </main>
-<footer><p class="muted">Generated by ${esc(results.tool.name)} ${esc(results.tool.version)}. Every test id is stable across runs; results.json holds the same data.</p></footer>
+<footer><p class="muted">${generatedBy} Every test id is stable across runs; results.json holds the same data.</p></footer>
 <script>${script}</script>
 </body>
 </html>

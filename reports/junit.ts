@@ -37,7 +37,9 @@ function testcase(t: TestResult): string {
     `<property name="requirement" value="${xml(t.requirement)}"/>`,
     ...(t.operation ? [`<property name="operation" value="${xml(t.operation)}"/>`] : []),
   ];
-  const open = `    <testcase classname="${xml(t.family)}" name="${xml(t.id)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">\n      <properties>${props.join('')}</properties>\n`;
+  const open =
+    `    <testcase classname="${xml(t.family)}" name="${xml(t.id)}" file="${xml(t.file)}" time="${(t.durationMs / 1000).toFixed(3)}">\n` +
+    `      <properties>${props.join('')}</properties>\n`;
   let inner = '';
   if (isExcusedFailure(t)) {
     // Like pytest's xfail: a failure the expectation file excuses is reported as skipped, so CI stays green.
@@ -45,7 +47,8 @@ function testcase(t: TestResult): string {
     inner = `      <skipped message="${xml(`${kind}: ${t.expectation?.reason ?? ''}`)}">${xml(failureText(t))}</skipped>\n`;
   } else if (t.status === 'failed') {
     const first = t.findings.find((f) => f.severity === 'error');
-    inner = `      <failure message="${xml(first ? `[${first.requirement}] ${first.message}` : (t.reason ?? 'failed'))}">${xml(failureText(t))}</failure>\n`;
+    const message = first ? `[${first.requirement}] ${first.message}` : (t.reason ?? 'failed');
+    inner = `      <failure message="${xml(message)}">${xml(failureText(t))}</failure>\n`;
   } else if (t.status === 'skipped') {
     inner = `      <skipped message="${xml(t.reason ?? 'skipped')}"/>\n`;
   }
@@ -63,13 +66,20 @@ export function renderJunit(results: Results): string {
   for (const t of results.tests) families.set(t.family, [...(families.get(t.family) ?? []), t]);
   const failedIn = (tests: readonly TestResult[]) => tests.filter(isUnexpectedFailure).length;
   const skippedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'skipped' || isExcusedFailure(t)).length;
-  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length}" failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="0" time="${(results.durationMs / 1000).toFixed(3)}">\n`;
+  let out =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length}" ` +
+    `failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="0" ` +
+    `time="${(results.durationMs / 1000).toFixed(3)}">\n`;
   for (const [family, tests] of families) {
     const failed = failedIn(tests);
     const skipped = skippedIn(tests);
     const time = tests.reduce((a, t) => a + t.durationMs, 0) / 1000;
-    out += `  <testsuite name="${xml(family)}" tests="${tests.length}" failures="${failed}" skipped="${skipped}" errors="0" time="${time.toFixed(3)}" timestamp="${xml(results.startedAt)}">\n`;
-    out += `    <properties><property name="seed" value="${results.seed}"/><property name="target" value="${xml(results.target.baseUrl)}"/></properties>\n`;
+    out +=
+      `  <testsuite name="${xml(family)}" tests="${tests.length}" failures="${failed}" skipped="${skipped}" errors="0" ` +
+      `time="${time.toFixed(3)}" timestamp="${xml(results.startedAt)}">\n`;
+    out +=
+      `    <properties><property name="seed" value="${results.seed}"/>` +
+      `<property name="target" value="${xml(results.target.baseUrl)}"/></properties>\n`;
     out += tests.map(testcase).join('');
     out += '  </testsuite>\n';
   }

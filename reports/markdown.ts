@@ -49,7 +49,9 @@ export function renderMarkdown(results: Results): string {
   const out = [
     `## ${verdict.exitCode ? '❌' : '✅'} cms-conformance: ${mdText(verdict.text)}`,
     '',
-    `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ${seconds(results.durationMs)} · ${seedText(results)}`,
+    `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · ` +
+      `features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ` +
+      `${seconds(results.durationMs)} · ${seedText(results)}`,
     '',
     '| tests | passed | failed | skipped | warnings |',
     '|---:|---:|---:|---:|---:|',

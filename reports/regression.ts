@@ -111,7 +111,10 @@ export function compareResults(baseline: Results, current: Results): Regression 
 export function seedNote(regression: Regression): string | undefined {
   const { baseline: b, current: c } = regression;
   if (b.seed === c.seed) return undefined;
-  return `the baseline and this run used different seeds (baseline ${seedText(b)}, this run ${seedText(c)}): a difference may come from the generated requests, not the target`;
+  return (
+    `the baseline and this run used different seeds (baseline ${seedText(b)}, this run ${seedText(c)}): ` +
+    'a difference may come from the generated requests, not the target'
+  );
 }
 
 const headings: [keyof RegressionLists, string][] = [
@@ -126,8 +129,10 @@ export function renderRegressionText(regression: Regression): string[] {
   const t = regression.tests;
   const r = regression.requirements;
   const lines = [
-    `regression against the baseline of ${regression.baseline.startedAt}: ${t.newFailures.length} new failures, ${t.fixed.length} fixed, ${t.stillFailing.length} still failing` +
-      `${t.notRunNow.length ? `, ${t.notRunNow.length} not run now` : ''} (requirements: ${r.newFailures.length} new, ${r.fixed.length} fixed, ${r.stillFailing.length} still failing)`,
+    `regression against the baseline of ${regression.baseline.startedAt}: ` +
+      `${t.newFailures.length} new failures, ${t.fixed.length} fixed, ${t.stillFailing.length} still failing` +
+      `${t.notRunNow.length ? `, ${t.notRunNow.length} not run now` : ''} ` +
+      `(requirements: ${r.newFailures.length} new, ${r.fixed.length} fixed, ${r.stillFailing.length} still failing)`,
   ];
   const seeds = seedNote(regression);
   if (seeds) lines.push(`  note: ${seeds}`);
@@ -136,7 +141,8 @@ export function renderRegressionText(regression: Regression): string[] {
     if (key === 'stillFailing') continue;
     for (const e of t[key])
       lines.push(
-        `  ${marks[key].padEnd(7)} ${e.id}${e.expected ? ' (expected)' : ''}${key === 'newFailures' && e.message ? `: ${oneLine(e.message, 160)}` : ''}`,
+        `  ${marks[key].padEnd(7)} ${e.id}${e.expected ? ' (expected)' : ''}` +
+          `${key === 'newFailures' && e.message ? `: ${oneLine(e.message, 160)}` : ''}`,
       );
   }
   return lines;

@@ -1,4 +1,7 @@
-/** results.json: written once per run, read back by merge, update-expectations, --baseline and the reports. The format is schemas/results.ts. */
+/**
+ * results.json: written once per run, read back by merge, update-expectations, --baseline and the reports. The format is
+ * schemas/results.ts.
+ */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';

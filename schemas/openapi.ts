@@ -21,18 +21,20 @@ export const REFUSAL_COMPONENT = 'Refusal';
  * with a non-OK responseCode in the body". Members beyond the envelope stay allowed (a failed upload
  * answers `success: false`).
  */
-const refusalSchema: JsonObject = {
-  title: REFUSAL_COMPONENT,
-  description:
-    'A refusal answered with a 2xx status: the envelope with responseInfo.responseCode present and other than OK ' +
-    '(not generated from a schema file; see INTERPRETING.md, "a refusal").',
-  type: 'object',
-  allOf: [{ $ref: '#/components/schemas/Envelope' }],
-  required: ['responseInfo'],
-  properties: {
-    responseInfo: { type: 'object', required: ['responseCode'], properties: { responseCode: { type: 'string', not: { const: 'OK' } } } },
-  },
-};
+function refusalSchema(envelopeRef: string): JsonObject {
+  return {
+    title: REFUSAL_COMPONENT,
+    description:
+      'A refusal answered with a 2xx status: the envelope with responseInfo.responseCode present and other than OK ' +
+      '(not generated from a schema file; see INTERPRETING.md, "a refusal").',
+    type: 'object',
+    allOf: [{ $ref: envelopeRef }],
+    required: ['responseInfo'],
+    properties: {
+      responseInfo: { type: 'object', required: ['responseCode'], properties: { responseCode: { type: 'string', not: { const: 'OK' } } } },
+    },
+  };
+}
 
 // The contract does not show the multipart part names (4.1, 4.3); these are the deployed
 // implementation's (reference notes, "Files and uploads"), which the reference server follows.
@@ -78,6 +80,7 @@ function multipartMedia(op: Operation): JsonObject {
   };
 }
 
+// Operation names that prose also uses as ordinary words ("a localized copy", "loadable").
 const PLAIN_WORDS = new Set(['load', 'create', 'copy', 'move', 'save', 'count', 'delete']);
 
 /** The name prose uses for an operation: its path below the area without parameters (`getFiles`, `usage/file`), or ''. */
@@ -267,7 +270,7 @@ export function buildOpenApi(): JsonObject {
     const { $id: _id, $schema: _schema, ...rest } = schema as JsonSchema & JsonObject;
     schemas[names.get(id)!] = rewriteRefs(rest as JsonObject, id, names);
   }
-  schemas[REFUSAL_COMPONENT] = refusalSchema;
+  schemas[REFUSAL_COMPONENT] = refusalSchema(`#/components/schemas/${names.get(`${SCHEMA_BASE}responses/Envelope.json`)!}`);
   const paths: Record<string, JsonObject> = {};
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {

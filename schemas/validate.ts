@@ -60,7 +60,9 @@ export function validateBody(schemaRef: string, body: unknown, requirement: stri
         instancePath: err.instancePath,
         schemaPath: `${locate(id, err.instancePath)}/${err.keyword}`,
         keyword: err.keyword,
-        message: `${err.instancePath || '(body)'} ${err.message ?? 'is invalid'}${err.params && 'allowedValues' in err.params ? `: ${JSON.stringify(err.params.allowedValues)}` : ''}`,
+        message:
+          `${err.instancePath || '(body)'} ${err.message ?? 'is invalid'}` +
+          `${err.params && 'allowedValues' in err.params ? `: ${JSON.stringify(err.params.allowedValues)}` : ''}`,
       });
     }
   }
@@ -196,11 +198,13 @@ class Plan {
     for (const p of parts) {
       const known = p.schema['x-knownValues'];
       if (Array.isArray(known)) this.known.push({ values: known, schemaPath: `${p.path}/x-knownValues` });
-      if (this.items === undefined && p.schema.items !== undefined) this.items = { schema: p.schema.items, base: p.base, path: `${p.path}/items` };
+      if (this.items === undefined && p.schema.items !== undefined)
+        this.items = { schema: p.schema.items, base: p.base, path: `${p.path}/items` };
       if (isPlainObject(p.schema.properties)) {
         this.describesObject = true;
         for (const [name, sub] of Object.entries(p.schema.properties)) {
-          if (!this.declared.has(name)) this.declared.set(name, { schema: sub as JsonSchema, base: p.base, path: `${p.path}/properties/${name}` });
+          if (!this.declared.has(name))
+            this.declared.set(name, { schema: sub as JsonSchema, base: p.base, path: `${p.path}/properties/${name}` });
         }
       }
       if (isPlainObject(p.schema.additionalProperties)) {
@@ -259,7 +263,9 @@ function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[
           instancePath,
           schemaPath: k.schemaPath,
           keyword: 'unseenValue',
-          message: `${instancePath} has the value ${JSON.stringify(data)}, not among the values the contract shows (allowed: the enumeration is open)`,
+          message:
+            `${instancePath} has the value ${JSON.stringify(data)}, ` +
+            'not among the values the contract shows (allowed: the enumeration is open)',
         });
       }
     }
@@ -283,7 +289,12 @@ function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[
     if (sub) walk(sub, (data as Record<string, unknown>)[key], keys, notes);
     else if (plan.describesObject) {
       const instancePath = pointerOf(keys);
-      notes.push({ instancePath, schemaPath: plan.schemaPath, keyword: 'unknownMember', message: `${instancePath} is not a member the contract names for ${plan.title}` });
+      notes.push({
+        instancePath,
+        schemaPath: plan.schemaPath,
+        keyword: 'unknownMember',
+        message: `${instancePath} is not a member the contract names for ${plan.title}`,
+      });
     }
     keys.pop();
   }

@@ -2,10 +2,13 @@
  * `npm run bench`: the suite's own numbers, reported (never asserted: these machines are noisy).
  * Writes reports/out/bench.md and prints a summary: the full default run against the embedded server,
  * the fault-detection score, schema validation and generator throughput, undici alone against the
- * reference server (the ceiling the suite's requests/s is compared with), and bench:server's table.
+ * reference server (the ceiling the suite's requests/s is compared with), the proxy's added latency
+ * and throughput against the server directly (`--proxy-only` runs that part alone), and
+ * bench:server's table.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -47,7 +50,16 @@ async function fullRun(): Promise<string[]> {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   try {
-    const config: RunConfig = { target: session.target, replayArgs: [], seed: 1, runs: 20, strict: false, timeoutMs: 10_000, concurrency: 8, sandboxFolderId: session.sandboxFolderId };
+    const config: RunConfig = {
+      target: session.target,
+      replayArgs: [],
+      seed: 1,
+      runs: 20,
+      strict: false,
+      timeoutMs: 10_000,
+      concurrency: 8,
+      sandboxFolderId: session.sandboxFolderId,
+    };
     const started = performance.now();
     const run = await engine.run(config);
     const seconds = (performance.now() - started) / 1000;
@@ -74,7 +86,9 @@ async function undiciAlone(): Promise<number> {
   const path = `${url.pathname}/folder/load/${server.target.fixture.masterRootFolderId}`;
   try {
     // Eight in flight, like the suite's transport against the embedded server.
-    const rates = await Promise.all(Array.from({ length: 8 }, () => throughput(async () => (await pool.request({ method: 'GET', path })).body.dump())));
+    const rates = await Promise.all(
+      Array.from({ length: 8 }, () => throughput(async () => (await pool.request({ method: 'GET', path })).body.dump())),
+    );
     return rates.reduce((a, r) => a + r, 0);
   } finally {
     await pool.close();
@@ -82,9 +96,106 @@ async function undiciAlone(): Promise<number> {
   }
 }
 
+/** A child process of the CLI that prints the URL it listens on; resolves with the URL and a stop function that returns its output. */
+async function cliChild(args: string[], listening: RegExp): Promise<{ url: string; stop: () => Promise<string> }> {
+  const child = spawn(process.execPath, [join(projectRoot, 'bin/cms-conformance.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const m = listening.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => reject(new Error(`${args[0]} exited before listening:\n${out}`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      return out;
+    },
+  };
+}
+
+/** The q-quantile of the values. */
+function quantile(values: readonly number[], q: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0;
+}
+
+/**
+ * The proxy's cost against the reference server, in one run: the server and the proxy each in a
+ * process of their own (as a user runs them), undici in this one. Latency with one request in flight
+ * (direct and proxied blocks interleaved, so drift hits both), then throughput with eight in flight;
+ * both as ratios to the direct figures. The proxy judges every answer meanwhile.
+ */
+async function proxyOverhead(): Promise<string[]> {
+  const server = await cliChild(['serve', '--port', '0'], /listening on (http:\/\/\S+)/);
+  const out = mkdtempSync(join(tmpdir(), 'cms-bench-proxy-'));
+  const proxy = await cliChild(['proxy', '--upstream', server.url, '--port', '0', '--out', out], /listening on (http:\/\/\S+),/);
+  const base = new URL(server.url).pathname;
+  const direct = new Pool(new URL(server.url).origin, { connections: 8 });
+  const proxied = new Pool(proxy.url, { connections: 8 });
+  // What a client mostly does: load a folder and list its files (a listing exercises every stateless check).
+  const paths = [`${base}/folder/load/100`, `${base}/folder/getFiles/100?recursive=true&maxItems=10`];
+  let sent = 0;
+  const once = async (pool: Pool): Promise<number> => {
+    const t0 = performance.now();
+    const res = await pool.request({ method: 'GET', path: paths[sent++ % paths.length]!, headers: { accept: 'application/json' } });
+    await res.body.dump();
+    return performance.now() - t0;
+  };
+  try {
+    for (let i = 0; i < 200; i++) await once(i % 2 ? direct : proxied); // warm-up: connections, JIT
+    const times: Record<'direct' | 'proxied', number[]> = { direct: [], proxied: [] };
+    for (let block = 0; block < 30; block++) {
+      for (const [which, pool] of [
+        ['direct', direct],
+        ['proxied', proxied],
+      ] as const)
+        for (let i = 0; i < 50; i++) times[which].push(await once(pool));
+    }
+    const rate = async (pool: Pool, seconds: number) =>
+      (await Promise.all(Array.from({ length: 8 }, () => throughput(() => once(pool), seconds)))).reduce((a, r) => a + r, 0);
+    const directRate = await rate(direct, 2);
+    const proxiedRate = await rate(proxied, 2);
+    const summary = await proxy.stop();
+    const judged = /(\d+) exchanges seen, (\d+) of them operations of the contract/.exec(summary);
+    const ms = (v: number) => `${v.toFixed(2)} ms`;
+    const [d50, d99, p50, p99] = [
+      quantile(times.direct, 0.5),
+      quantile(times.direct, 0.99),
+      quantile(times.proxied, 0.5),
+      quantile(times.proxied, 0.99),
+    ];
+    return [
+      `| proxy: latency, 1 in flight (${times.direct.length} requests each way, folder/load and getFiles alternating) | p50 ${ms(d50)} direct, ${ms(p50)} proxied (+${ms(p50 - d50)}, ratio ${(p50 / d50).toFixed(2)}); p99 ${ms(d99)} direct, ${ms(p99)} proxied (+${ms(p99 - d99)}, ratio ${(p99 / d99).toFixed(2)}) |`,
+      `| proxy: throughput, 8 in flight, 2 s each | ${directRate.toFixed(0)} requests/s direct, ${proxiedRate.toFixed(0)} proxied (ratio ${(proxiedRate / directRate).toFixed(2)}) |`,
+      `| proxy: answers judged (judge and stateless checks, beside the forwarding) | ${judged ? `${judged[2]} of ${judged[1]} exchanges` : 'unknown (the proxy did not report)'} |`,
+    ];
+  } finally {
+    await direct.close();
+    await proxied.close();
+    await proxy.stop();
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const rows: string[] = ['| measure | value |', '|---|---|'];
   const say = (line: string) => console.log(line.replace(/^\| | \|$/g, '').replace(' | ', ': '));
+
+  // `npm run bench -- --proxy-only`: the proxy's figures alone, in about ten seconds.
+  if (process.argv.includes('--proxy-only')) {
+    console.log('bench: the proxy against the reference server directly ...');
+    const proxyRows = await proxyOverhead();
+    proxyRows.forEach(say);
+    return;
+  }
 
   console.log('bench: full default run against the embedded server ...');
   const full = await fullRun();
@@ -94,16 +205,37 @@ async function main(): Promise<void> {
 
   console.log('bench: undici alone against the reference server ...');
   const ceiling = await undiciAlone();
-  rows.push(`| undici alone, GET folder/load, 8 in flight | ${ceiling.toFixed(0)} requests/s (the suite reaches ${((suiteRate / ceiling) * 100).toFixed(0)}% of it, ratio ${(ceiling / Math.max(suiteRate, 1)).toFixed(1)}x) |`);
+  rows.push(
+    `| undici alone, GET folder/load, 8 in flight | ${ceiling.toFixed(0)} requests/s (the suite reaches ${((suiteRate / ceiling) * 100).toFixed(0)}% of it, ratio ${(ceiling / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
+  );
   say(rows[rows.length - 1]!);
+
+  console.log('bench: the proxy against the reference server directly ...');
+  const proxyRows = await proxyOverhead();
+  rows.push(...proxyRows);
+  proxyRows.forEach(say);
 
   console.log(`bench: fault detection over ${faults.length} faults ...`);
   const cases = await prove({ faults, variations: [], cleanSeeds: [], seed: 1, runs: 10 });
   const killed = cases.filter((c) => c.ok);
   const times = killed.map((c) => c.firstFailureMs ?? c.durationMs);
-  const worst = killed.reduce((w, c) => ((c.firstFailureMs ?? c.durationMs) > (w?.firstFailureMs ?? w?.durationMs ?? -1) ? c : w), killed[0]);
-  rows.push(`| fault detection | killed ${killed.length}/${cases.length}${cases.length > killed.length ? ` (missed: ${cases.filter((c) => !c.ok).map((c) => c.name).join(', ')})` : ''} |`);
-  rows.push(`| time to first failure per fault | median ${median(times)} ms, worst ${worst ? `${worst.firstFailureMs ?? worst.durationMs} ms (${worst.name})` : '-'} |`);
+  const worst = killed.reduce(
+    (w, c) => ((c.firstFailureMs ?? c.durationMs) > (w?.firstFailureMs ?? w?.durationMs ?? -1) ? c : w),
+    killed[0],
+  );
+  rows.push(
+    `| fault detection | killed ${killed.length}/${cases.length}${
+      cases.length > killed.length
+        ? ` (missed: ${cases
+            .filter((c) => !c.ok)
+            .map((c) => c.name)
+            .join(', ')})`
+        : ''
+    } |`,
+  );
+  rows.push(
+    `| time to first failure per fault | median ${median(times)} ms, worst ${worst ? `${worst.firstFailureMs ?? worst.durationMs} ms (${worst.name})` : '-'} |`,
+  );
   say(rows[rows.length - 2]!);
   say(rows[rows.length - 1]!);
 
@@ -112,7 +244,21 @@ async function main(): Promise<void> {
   let i = 0;
   const validations = await throughput(() => validateResponse('folder.getFiles', { body: bodies[i++ % bodies.length] }));
   rows.push(`| schema validation (LegacyFileListResponse bodies, with the annotation walk) | ${validations.toFixed(0)} bodies/s |`);
-  const world: World = { fixture: { masterNodeId: 1, masterRootFolderId: 1, channelNodeId: 2, channelRootFolderId: 2, sandboxParentFolderId: 3, pagesFolderId: 4, templatesFolderId: 5 }, features: ['multichannelling', 'wastebin', 'pages', 'templates'], folders: [10, 11], files: [20, 21], localizedFiles: [20] };
+  const world: World = {
+    fixture: {
+      masterNodeId: 1,
+      masterRootFolderId: 1,
+      channelNodeId: 2,
+      channelRootFolderId: 2,
+      sandboxParentFolderId: 3,
+      pagesFolderId: 4,
+      templatesFolderId: 5,
+    },
+    features: ['multichannelling', 'wastebin', 'pages', 'templates'],
+    folders: [10, 11],
+    files: [20, 21],
+    localizedFiles: [20],
+  };
   const generators = operations.filter((op) => op.id !== 'file.create.json').map((op) => validRequest(op.id, world));
   let g = 0;
   const generated = await throughput(() => fc.sample(generators[g++ % generators.length]!, 1));
@@ -121,7 +267,10 @@ async function main(): Promise<void> {
   say(rows[rows.length - 1]!);
 
   console.log('bench: the reference server (npm run bench:server) ...');
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/bench-server.ts')], { cwd: projectRoot, maxBuffer: 16 * 2 ** 20 });
+  const { stdout } = await exec(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/bench-server.ts')], {
+    cwd: projectRoot,
+    maxBuffer: 16 * 2 ** 20,
+  });
   console.log(stdout.trim());
 
   const out = join(projectRoot, 'reports/out');

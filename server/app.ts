@@ -10,6 +10,7 @@ import { findOperation, operations, type Operation, type Parameter } from '../sc
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
 import { shapeFaultName } from './faults-http.ts';
 import { varyBody } from './variations.ts';
+import { bodyJson } from './json.ts';
 
 /** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
 export const API_PREFIX = '/rest';
@@ -235,11 +236,6 @@ async function parseRequest(op: Operation, request: FastifyRequest, limits: Limi
   return req;
 }
 
-/** Drops members whose value is null: the deployed implementation leaves them out (reference notes). */
-function withoutNulls(_key: string, value: unknown): unknown {
-  return value === null ? undefined : value;
-}
-
 /** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
 export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   const { state, handlers, authToken } = options;
@@ -251,10 +247,9 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
 
   function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
     const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return reply
-      .code(status)
-      .type(type)
-      .send(JSON.stringify(varyBody(body, variations), withoutNulls));
+    // Null members are left out (reference notes); server/json.ts writes large pages fast.
+    const json = bodyJson(varyBody(body, variations) as Record<string, unknown>);
+    return reply.code(status).type(type).send(json);
   }
 
   function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {

@@ -23,9 +23,44 @@ export const semanticFaults: FaultDef[] = [
   { name: 'findfiles-default-maxitems-10', breaks: ['PAG-08'], description: 'findFiles returns 10 items by default instead of 100' },
   { name: 'sortorder-desc-ignored', breaks: ['SRT-02', 'SRT-04'], description: 'descending order (sortorder=desc, sort=-attr) is ignored' },
   { name: 'name-sort-ignored', breaks: ['SRT-01', 'SRT-04'], description: 'sorting by name (the default) leaves lists in id order' },
+  {
+    name: 'unpaged-honours-page',
+    breaks: ['PAG-01'],
+    description: 'Group P without pageSize treats the whole list as one page, so page=2 and later return no items',
+  },
+  {
+    name: 'getfiles-default-maxitems-100',
+    breaks: ['PAG-06'],
+    description: "getFiles without maxItems returns the first 100 files (findFiles' default) instead of all",
+  },
+  {
+    name: 'getpages-default-maxitems-25',
+    breaks: ['PAG-09'],
+    description: 'getPages without maxItems returns the first 25 pages instead of all',
+  },
+  {
+    name: 'sortby-filename-uses-name',
+    breaks: ['SRT-03'],
+    description: 'sortby=filename orders pages by their name instead of their file name',
+  },
+  {
+    name: 'file-sort-urls-ignored',
+    breaks: ['SRT-05'],
+    description: 'GET /file ignores sort=niceUrl and sort=alternateUrls as unknown attributes',
+  },
   // Filters
   { name: 'search-ignores-description', breaks: ['FLT-01'], description: 'search matches id and name but not the description' },
   { name: 'createdsince-ignored', breaks: ['FLT-03'], description: 'the createdsince filter is ignored' },
+  {
+    name: 'q-ignores-urls',
+    breaks: ['FLT-02'],
+    description: 'GET /file q matches id, name and description but not niceUrl or alternateUrls',
+  },
+  {
+    name: 'editor-filter-matches-creator',
+    breaks: ['FLT-04'],
+    description: 'editor and editorId restrict by the creating user instead of the last editor',
+  },
   {
     name: 'inherited-filter-inverted',
     breaks: ['FLT-05'],
@@ -60,10 +95,30 @@ export const semanticFaults: FaultDef[] = [
     description: 'lockedSince is 0 instead of -1 for pages that are not locked',
   },
   { name: 'alternateurls-unsorted', breaks: ['PGE-03'], description: 'alternateUrls come in stored order, not alphabetical order' },
+  {
+    name: 'page-variants-summary',
+    breaks: ['PGE-04'],
+    description: 'pageVariants and languageVariants hold short summaries (id, name, fileName, language) instead of page records',
+  },
   // Wastebin and delete
   { name: 'wastebin-only-ignored', breaks: ['WST-03'], description: 'wastebin=only behaves like include, listing live items too' },
   { name: 'deleted-missing-by', breaks: ['WST-02'], description: 'deleted objects carry deleted.at without deleted.by' },
   { name: 'folder-deleted-missing', breaks: ['WST-05'], description: 'objects inside a deleted folder lack folderDeleted' },
+  {
+    name: 'getfolders-post-default-include',
+    breaks: ['WST-01', 'DEL-05'],
+    description: 'POST getFolders without wastebin lists deleted folders too, as if include were the default',
+  },
+  {
+    name: 'count-ignores-wastebin',
+    breaks: ['WST-04a'],
+    description: 'folder count ignores wastebin=include and wastebin=only and always counts as exclude',
+  },
+  {
+    name: 'channel-delete-skips-wastebin',
+    breaks: ['DEL-05a'],
+    description: 'deleting a folder local to a channel removes it outright instead of putting it into the wastebin',
+  },
   {
     name: 'count-stale-after-delete',
     breaks: ['FLD-06', 'WST-04'],
@@ -96,6 +151,21 @@ export const semanticFaults: FaultDef[] = [
   { name: 'reduce-ignored', breaks: ['FLD-08'], description: 'getTemplates reduce=true still lists a template once per folder' },
   { name: 'external-links-any-scheme', breaks: ['FLD-10'], description: 'getExternalLinks also lists ftp: and other non-http links' },
   { name: 'privileges-missing', breaks: ['FLD-11'], description: 'folder load with privileges=true omits the privileges' },
+  {
+    name: 'created-folder-globalid-unknown',
+    breaks: ['FLD-01'],
+    description: 'a created folder is not indexed by its globalId, so loading it by globalId answers NOTFOUND',
+  },
+  {
+    name: 'getfolders-post-paging-ignored',
+    breaks: ['FLD-04'],
+    description: 'POST getFolders ignores skipCount and maxItems and answers every folder',
+  },
+  {
+    name: 'getitems-default-pages-only',
+    breaks: ['FLD-07'],
+    description: 'getItems without type lists only the pages of the folder, not its files and images',
+  },
   // Files and uploads
   { name: 'load-missing-stagingstatus', breaks: ['FIL-04'], description: 'file load answers without stagingStatus' },
   { name: 'copy-ignores-newfilename', breaks: ['FIL-01'], description: 'file copy keeps the source name instead of newFilename' },
@@ -113,6 +183,26 @@ export const semanticFaults: FaultDef[] = [
     description: 'overwrite=true creates a renamed copy instead of replacing the file',
   },
   { name: 'save-multipart-ignored', breaks: ['UPL-06'], description: 'file save (multipart) answers OK but keeps the old content' },
+  {
+    name: 'multipart-json-data-as-url-create',
+    breaks: ['UPL-02'],
+    description: 'a multipart create whose data part reads as a JSON create request with sourceURL is carried out as that JSON create',
+  },
+  {
+    name: 'url-create-name-from-url',
+    breaks: ['UPL-02a'],
+    description: "a JSON create names the file after the sourceURL's last path segment instead of the name sent",
+  },
+  {
+    name: 'createsimple-no-folder-uses-root',
+    breaks: ['UPL-03'],
+    description: 'a raw createSimple without folderId creates the file in the root folder instead of being refused',
+  },
+  {
+    name: 'findfiles-filesize-zero',
+    breaks: ['FIL-05'],
+    description: 'findFiles records carry fileSize 0 instead of the size of the file',
+  },
   // Multichannelling
   {
     name: 'inherited-from-names-channel',
@@ -145,5 +235,15 @@ export const semanticFaults: FaultDef[] = [
   // Usage
   { name: 'usage-total-after-paging', breaks: ['USE-01'], description: 'usage total counts the returned page instead of every user' },
   { name: 'usage-counts-flag-ignored', breaks: ['USE-02'], description: 'files=false / folders=false still return the list' },
+  {
+    name: 'usage-skips-given-users',
+    breaks: ['USE-01'],
+    description: 'usage/file leaves out a given file that uses another given file',
+  },
+  {
+    name: 'usage-paged-before-sorting',
+    breaks: ['USE-03'],
+    description: 'usage lists cut the page out of the unsorted list, then sort it',
+  },
   { name: 'syncable-missing-images', breaks: ['USE-04'], description: 'syncableObjects leaves out referenced images' },
 ];

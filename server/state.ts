@@ -1,7 +1,8 @@
 /**
  * The reference server's in-memory store: objects built from a Dataset, indexed by id, global id,
- * channel set and parent folder, and the channel view logic (which variant of an object a node sees).
- * Listing, rendering and the operations themselves live in server/handlers/.
+ * channel set, parent folder and (per folder) lower-cased name, and the channel view logic (which
+ * variant of an object a node sees). Listing, rendering and the operations themselves live in
+ * server/handlers/.
  */
 import {
   makeGlobalId,
@@ -112,8 +113,15 @@ export interface View {
   chain: readonly number[];
 }
 
-/** Child channel sets of one folder channel set, per kind. */
-type ChildIndex = Record<ChildKind, Set<number>>;
+/**
+ * Lower-cased names of a folder's children -> the channel sets with a variant of that name. Mostly one
+ * set per name, kept as a bare number (a 100,000-file folder would otherwise hold 100,000 small Sets).
+ * Entries may be stale (a set renamed away or no longer listed): readers check them; none is missing.
+ */
+type NameIndex = Map<string, number | number[]>;
+
+/** Child channel sets of one folder channel set, per kind, and the name index of the folder. */
+type ChildIndex = Record<ChildKind, Set<number>> & { names: NameIndex };
 
 /** Options of createState. */
 export interface StateOptions {
@@ -152,6 +160,18 @@ export interface State {
   readonly roles: NonNullable<Dataset['roles']>;
   nextId: number;
   nextTagId: number;
+  /**
+   * Counts changes of the store; what is derived from the store and kept (sorted listings) is valid
+   * for one version. The primitives below bump it, and so does every operation that is not a GET
+   * (handlers/index.ts), since handlers change objects' members in place; code that changes the
+   * store any other way calls touch().
+   */
+  version: number;
+  /**
+   * Counts the changes that may free a name (rename, move, removal, deletion, anything but adding):
+   * what is known to be taken stays taken while it is unchanged (the suffix hints of uniqueFileName).
+   */
+  namesEpoch: number;
 }
 
 /** The current time in seconds. */
@@ -194,6 +214,8 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
     roles: ds.roles ?? {},
     nextId: 1,
     nextTagId: 1,
+    version: 0,
+    namesEpoch: 0,
   };
   const setOfId = new Map<number, number>();
   for (const list of [ds.folders, ds.files, ds.images, ds.pages, ds.templates]) for (const o of list) setOfId.set(o.id, o.channelSetId);
@@ -287,9 +309,73 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
 // ---------------------------------------------------------------------------------------------
 // Indexes and mutation primitives: every change of the store goes through these.
 
+/**
+ * Marks the store changed: derived data kept for the previous version is stale. `onlyAdds` says the
+ * change only added objects or changed what no name depends on, so that every taken name stays taken.
+ */
+export function touch(state: State, onlyAdds = false): void {
+  state.version++;
+  if (!onlyAdds) state.namesEpoch++;
+}
+
+/** The name an object is unique by among its siblings, lower-cased: a page's file name, else its name. */
+export function nameKey(obj: Obj): string {
+  return (obj.kind === 'page' ? obj.fileName : obj.name).toLowerCase();
+}
+
+/** Notes that a channel set has a variant named `key`. */
+function addName(names: NameIndex, key: string, set: number): void {
+  const entry = names.get(key);
+  if (entry === undefined) names.set(key, set);
+  else if (typeof entry === 'number') {
+    if (entry !== set) names.set(key, [entry, set]);
+  } else if (!entry.includes(set)) entry.push(set);
+}
+
+/** Forgets that a channel set has a variant named `key`. */
+function removeName(names: NameIndex, key: string, set: number): void {
+  const entry = names.get(key);
+  if (entry === set) names.delete(key);
+  else if (Array.isArray(entry)) {
+    const rest = entry.filter((s) => s !== set);
+    if (rest.length === 0) names.delete(key);
+    else names.set(key, rest.length === 1 ? rest[0]! : rest);
+  }
+}
+
+/**
+ * A kind's child sets of one folder that keep the folder's name index: whoever lists a set (including
+ * code that adds to `state.children` directly) indexes the names of its variants.
+ */
+class ChildSet extends Set<number> {
+  constructor(
+    private readonly state: State,
+    private readonly names: NameIndex,
+  ) {
+    super();
+  }
+
+  override add(set: number): this {
+    if (this.has(set)) return this;
+    super.add(set);
+    for (const v of this.state.sets.get(set) ?? []) addName(this.names, nameKey(v), set);
+    return this;
+  }
+
+  override delete(set: number): boolean {
+    if (!super.delete(set)) return false;
+    for (const v of this.state.sets.get(set) ?? []) removeName(this.names, nameKey(v), set);
+    return true;
+  }
+}
+
 function childIndex(state: State, parentSet: number): ChildIndex {
   let idx = state.children.get(parentSet);
-  if (!idx) state.children.set(parentSet, (idx = { folder: new Set(), file: new Set(), image: new Set(), page: new Set() }));
+  if (!idx) {
+    const names: NameIndex = new Map();
+    const set = () => new ChildSet(state, names);
+    state.children.set(parentSet, (idx = { folder: set(), file: set(), image: set(), page: set(), names }));
+  }
   return idx;
 }
 
@@ -337,30 +423,41 @@ export function globalIdFor(id: number): string {
 
 /** Adds an object to every index; `indexRefs` false defers the usage index (createState indexes once all objects exist). */
 export function insertObject(state: State, obj: Obj, indexRefs = true): void {
+  touch(state, true);
   state.objects.set(obj.id, obj);
   state.byGlobalId.set(obj.globalId, obj.id);
   const variants = state.sets.get(obj.channelSetId);
   if (variants) variants.push(obj);
   else state.sets.set(obj.channelSetId, [obj]);
-  if (obj.kind !== 'template') childIndex(state, obj.parentSet)[obj.kind].add(obj.channelSetId);
+  if (obj.kind !== 'template') {
+    const idx = childIndex(state, obj.parentSet);
+    // A new variant of a listed set (a localized copy) is not a new member: its name is indexed here.
+    if (idx[obj.kind].has(obj.channelSetId)) addName(idx.names, nameKey(obj), obj.channelSetId);
+    else idx[obj.kind].add(obj.channelSetId);
+  }
   if (indexRefs) indexReferences(state, obj, true);
 }
 
 /** Removes one variant (unlocalize); the channel set stays listed while other variants remain. */
 export function removeObject(state: State, obj: Obj): void {
+  touch(state);
   indexReferences(state, obj, false);
   state.objects.delete(obj.id);
   state.byGlobalId.delete(obj.globalId);
   const variants = (state.sets.get(obj.channelSetId) ?? []).filter((v) => v !== obj);
+  const idx = obj.kind === 'template' ? undefined : state.children.get(obj.parentSet);
+  const key = nameKey(obj);
+  if (idx && !variants.some((v) => nameKey(v) === key)) removeName(idx.names, key, obj.channelSetId);
   if (variants.length > 0) state.sets.set(obj.channelSetId, variants);
   else {
     state.sets.delete(obj.channelSetId);
-    if (obj.kind !== 'template') state.children.get(obj.parentSet)?.[obj.kind].delete(obj.channelSetId);
+    if (obj.kind !== 'template') idx?.[obj.kind].delete(obj.channelSetId);
   }
 }
 
 /** Moves a whole channel set (every variant) into another folder channel set. */
 export function reparent(state: State, setId: number, newParentSet: number): void {
+  touch(state);
   const variants = state.sets.get(setId) ?? [];
   const first = variants[0];
   if (!first || first.kind === 'template') return;
@@ -371,6 +468,7 @@ export function reparent(state: State, setId: number, newParentSet: number): voi
 
 /** Replaces an object's tags, keeping the usage index current. */
 export function setTags(state: State, obj: Obj, tags: DatasetTag[] | undefined): void {
+  touch(state, true);
   indexReferences(state, obj, false);
   if (tags?.length) obj.tags = tags;
   else delete obj.tags;
@@ -379,9 +477,97 @@ export function setTags(state: State, obj: Obj, tags: DatasetTag[] | undefined):
 
 /** Links a template channel set into a folder channel set. */
 export function linkTemplate(state: State, folderSet: number, templateSet: number): void {
+  touch(state, true);
   let links = state.templateLinks.get(folderSet);
   if (!links) state.templateLinks.set(folderSet, (links = new Set()));
   links.add(templateSet);
+}
+
+/** Renames an object, keeping its folder's name index current. */
+export function renameObject(state: State, obj: Obj, name: string): void {
+  const before = nameKey(obj);
+  obj.name = name;
+  noteRenamed(state, obj, before);
+}
+
+/** Re-indexes the name of an object whose members were replaced wholesale (push2master); `before` is its name key before. */
+export function noteRenamed(state: State, obj: Obj, before: string): void {
+  touch(state);
+  if (obj.kind === 'template') return;
+  const after = nameKey(obj);
+  const idx = state.children.get(obj.parentSet);
+  if (after === before || !idx?.[obj.kind].has(obj.channelSetId)) return;
+  addName(idx.names, after, obj.channelSetId);
+  if (!(state.sets.get(obj.channelSetId) ?? []).some((v) => nameKey(v) === before)) removeName(idx.names, before, obj.channelSetId);
+}
+
+/** Lower-cased names that are taken, asked one at a time: a folder's name index answers, nothing is listed. */
+export interface TakenNames {
+  has(lowerName: string): boolean;
+  /**
+   * Where uniqueFileName may start counting for a name: every `base_i.ext` below it is known to be taken
+   * (1 when nothing is known). Without it, counting starts at 1.
+   */
+  firstSuffix?(lowerName: string): number;
+  /** Tells that `base_1.ext` .. `base_{i}.ext` of a name were all found taken. */
+  suffixesTaken?(lowerName: string, i: number): void;
+}
+
+/** Per store: what uniqueFileName found taken, by folder, node and name; valid while no name was freed (namesEpoch). */
+const suffixHints = new WeakMap<State, { epoch: number; taken: Map<string, number> }>();
+
+/**
+ * The taken names of one folder set for a node, from the name index, with suffix hints: 10,000 uploads
+ * of one name then count from the last suffix found taken instead of from 1 each time. A hint holds
+ * only suffixes found taken, and nothing but a change that may free a name (namesEpoch) ends it.
+ */
+export function takenNames(state: State, parentSet: number, kinds: readonly ChildKind[], nodeId: number, exceptSet?: number): TakenNames {
+  const has = (lowerName: string) => nameTaken(state, parentSet, kinds, nodeId, lowerName, exceptSet);
+  if (exceptSet !== undefined) return { has };
+  const hints = () => {
+    let h = suffixHints.get(state);
+    if (!h || h.epoch !== state.namesEpoch) suffixHints.set(state, (h = { epoch: state.namesEpoch, taken: new Map() }));
+    return h.taken;
+  };
+  const key = (lowerName: string) => `${parentSet}|${nodeId}|${kinds.join(',')}|${lowerName}`;
+  return {
+    has,
+    firstSuffix: (lowerName) => (hints().get(key(lowerName)) ?? 0) + 1,
+    suffixesTaken: (lowerName, i) => void hints().set(key(lowerName), i),
+  };
+}
+
+/**
+ * Whether a lower-cased name is taken in a folder channel set for a node: a child of one of the kinds
+ * (other than `exceptSet`) has a variant of that name that is not deleted and lives in the node's master
+ * chain or in a channel below the node. Costs the variants of that name, not the folder's size.
+ */
+export function nameTaken(
+  state: State,
+  parentSet: number,
+  kinds: readonly ChildKind[],
+  nodeId: number,
+  lowerName: string,
+  exceptSet?: number,
+): boolean {
+  const chain = state.nodes.get(nodeId)!.chain;
+  const idx = state.children.get(parentSet);
+  const entry = idx?.names.get(lowerName);
+  if (!idx || entry === undefined) return false;
+  for (const set of typeof entry === 'number' ? [entry] : entry) {
+    if (set === exceptSet || !kinds.some((k) => idx[k].has(set))) continue;
+    for (const v of state.sets.get(set) ?? []) {
+      if (v.deleted || nameKey(v) !== lowerName) continue;
+      if (chain.includes(v.nodeId) || state.nodes.get(v.nodeId)!.chain.includes(nodeId)) return true;
+    }
+  }
+  return false;
+}
+
+/** The channel sets in a folder set whose variants may carry a lower-cased name (a superset: callers check each variant). */
+export function setsNamed(state: State, parentSet: number, lowerName: string): readonly number[] {
+  const entry = state.children.get(parentSet)?.names.get(lowerName);
+  return entry === undefined ? [] : typeof entry === 'number' ? [entry] : entry;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../cli/main.ts';
 import { schemasById } from '../schemas/index.ts';
-import { buildOpenApi } from '../schemas/openapi.ts';
+import { buildOpenApi, REFUSAL_COMPONENT } from '../schemas/openapi.ts';
 import { operations } from '../schemas/operations.ts';
+import { requirements } from '../schemas/requirements.ts';
 
 interface OaSchema {
   type?: string;
@@ -16,6 +18,7 @@ interface OaSchema {
   items?: OaSchema;
   anyOf?: OaSchema[];
   $ref?: string;
+  properties?: Record<string, OaSchema>;
 }
 interface OaParameter {
   name: string;
@@ -29,10 +32,12 @@ interface OaOperation {
   operationId: string;
   'x-operationIds'?: Record<string, string>;
   parameters: OaParameter[];
-  requestBody?: { content: Record<string, { schema: OaSchema }> };
+  'x-requirements': string[];
+  requestBody?: { content: Record<string, { schema: OaSchema; encoding?: Record<string, { contentType: string }> }> };
   responses: Record<string, { content: { 'application/json': { schema: OaSchema } } }>;
 }
 interface OaDocument {
+  jsonSchemaDialect: string;
   paths: Record<string, Record<string, OaOperation>>;
   components: { schemas: Record<string, unknown> };
 }
@@ -84,16 +89,86 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('answers each operation with its success status and response schema', () => {
+  it('answers each operation with its success status: its response schema or a refusal in a 2xx', () => {
     for (const op of operations) {
       const name = op.response.schema.replace(/^responses\/|\.json$/g, '');
       const response = operationAt(op.method, op.path).responses[String(op.response.status)];
-      expect(response?.content['application/json'].schema.$ref, op.id).toBe(`#/components/schemas/${name}`);
+      expect(response?.content['application/json'].schema.anyOf, op.id).toEqual([
+        { $ref: `#/components/schemas/${name}` },
+        { $ref: `#/components/schemas/${REFUSAL_COMPONENT}` },
+      ]);
     }
   });
 
-  it('holds every project schema as a component, with references rewritten to components', () => {
-    expect(Object.keys(typed.components.schemas)).toHaveLength(schemasById.size);
+  it('documents every refusal a conforming server may give, and no 5xx (ENV-08)', () => {
+    // INTERPRETING.md: "a refusal is HTTP status >= 400 or responseInfo.responseCode other than OK".
+    for (const op of operations) {
+      const { responses } = operationAt(op.method, op.path);
+      expect(responses['4XX']?.content['application/json'].schema.$ref, op.id).toBe('#/components/schemas/Envelope');
+      // Reference notes: "Most refusals come back as HTTP 200", for POSTs too.
+      const expected = op.method === 'POST' ? ['200', '201', '4XX'] : ['200', '4XX'];
+      expect(Object.keys(responses).sort(), op.id).toEqual(expected);
+      if (op.method === 'POST')
+        expect(responses['200']!.content['application/json'].schema.$ref, op.id).toBe(`#/components/schemas/${REFUSAL_COMPONENT}`);
+    }
+  });
+
+  it('tells a refusal in a 2xx from a success by its responseCode', () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'https://cms-conformance.dev/openapi.json', components: typed.components });
+    const refusal = ajv.compile({ $ref: `https://cms-conformance.dev/openapi.json#/components/schemas/${REFUSAL_COMPONENT}` });
+    const envelope = (responseCode?: string) => ({ messages: [], responseInfo: responseCode === undefined ? {} : { responseCode } });
+    expect(refusal(envelope('NOTFOUND'))).toBe(true);
+    expect(refusal({ ...envelope('INVALIDDATA'), success: false })).toBe(true);
+    expect(refusal(envelope('OK'))).toBe(false);
+    expect(refusal(envelope())).toBe(false);
+    expect(refusal({ responseInfo: { responseCode: 'NOTFOUND' } })).toBe(false);
+  });
+
+  it('declares the JSON Schema dialect of the schemas, so that tools do not read them as draft-07', () => {
+    expect(typed.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+  });
+
+  it('documents the parts of the multipart forms and the raw createSimple body', () => {
+    for (const op of operations.filter((o) => o.requestBody?.contentTypes.includes('multipart/form-data'))) {
+      const media = operationAt(op.method, op.path).requestBody!.content['multipart/form-data']!;
+      const parts = Object.keys(media.schema.properties ?? {});
+      // Reference notes: the data part is fileBinaryData, Filedata, files[] or qqfile (or databodypart's name).
+      expect(parts, op.id).toEqual(
+        expect.arrayContaining(['fileBinaryData', 'Filedata', 'files[]', 'qqfile', 'databodypart', 'description', 'nodeId']),
+      );
+      expect(media.encoding?.fileBinaryData?.contentType, op.id).toBe('*/*');
+    }
+    const create = operationAt('POST', '/file/create').requestBody!.content['multipart/form-data']!;
+    expect(Object.keys(create.schema.properties!)).toEqual(
+      expect.arrayContaining(['folderId', 'fileName', 'overwrite', 'failOnDuplicate']),
+    );
+    expect(create.schema.properties!.overwrite).toMatchObject({ type: 'boolean', default: false });
+    expect(operationAt('POST', '/file/createSimple').requestBody!.content['*/*']).toBeDefined();
+  });
+
+  it('names the requirement ids of each operation in x-requirements', () => {
+    const ids = new Set(requirements.map((r) => r.id));
+    for (const op of operations) {
+      const listed = operationAt(op.method, op.path)['x-requirements'];
+      expect(listed, op.id).toContain(`OP-${op.id}`);
+      expect(
+        listed.filter((id) => !ids.has(id)),
+        op.id,
+      ).toEqual([]);
+    }
+    // Named by method and path, by name, by a name shared between areas, and not by an ordinary word used as a word.
+    expect(operationAt('POST', '/file/create')['x-requirements']).toEqual(expect.arrayContaining(['UPL-01', 'UPL-02']));
+    expect(operationAt('GET', '/folder/getFiles/{folderId}')['x-requirements']).toEqual(expect.arrayContaining(['FLT-07', 'USE-05']));
+    expect(operationAt('GET', '/folder/findPages')['x-requirements']).toEqual(expect.arrayContaining(['PAG-08', 'FLT-10']));
+    expect(operationAt('POST', '/file/localize/{id}')['x-requirements']).toContain('MCH-02');
+    expect(operationAt('GET', '/file/usage/folder')['x-requirements']).toContain('USE-01');
+    expect(operationAt('POST', '/file/copy')['x-requirements']).not.toContain('MCH-02');
+  });
+
+  it('holds every project schema as a component, and the refusal, with references rewritten to components', () => {
+    expect(Object.keys(typed.components.schemas)).toHaveLength(schemasById.size + 1);
+    expect(typed.components.schemas[REFUSAL_COMPONENT]).toBeDefined();
     const text = JSON.stringify(typed.components.schemas);
     expect(text).not.toMatch(/"\$ref":"(?!#\/components\/schemas\/)/);
     expect(text).not.toContain('"$id"');

@@ -3,7 +3,19 @@
  * raw) query values, the request body, and resolving ids and node ids into objects and views,
  * refusing client mistakes with a Refusal and never changing state while doing so.
  */
-import { ancestorsVisible, inWastebin, lookup, resolveInView, viewOf, type Kind, type Obj, type State, type View } from '../state.ts';
+import {
+  ancestorsVisible,
+  inWastebin,
+  lookup,
+  resolveInView,
+  takenNames,
+  viewOf,
+  type Kind,
+  type Obj,
+  type State,
+  type TakenNames,
+  type View,
+} from '../state.ts';
 import { getOperation } from '../../schemas/operations.ts';
 import { readScalar } from '../../schemas/coercion.ts';
 import { readRequestBody } from '../coerce.ts';
@@ -193,25 +205,16 @@ export function stagingStatus(pkg: string | undefined): { packageName?: string; 
   return pkg ? { packageName: pkg, included: false } : { included: false };
 }
 
-/** Names of live objects of the given kinds in a folder set that conflict with a node (same node tree line), lower-cased. */
+/**
+ * Names of live objects of the given kinds in a folder set that conflict with a node (same node tree
+ * line), lower-cased; asked one name at a time through the folder's name index (state.ts takenNames).
+ */
 export function namesInFolder(
   state: State,
   parentSet: number,
   kinds: readonly ('folder' | 'file' | 'image' | 'page')[],
   nodeId: number,
   exceptSet?: number,
-): Set<string> {
-  const chain = state.nodes.get(nodeId)!.chain;
-  const names = new Set<string>();
-  const idx = state.children.get(parentSet);
-  for (const kind of kinds) {
-    for (const set of idx?.[kind] ?? []) {
-      if (set === exceptSet) continue;
-      for (const v of state.sets.get(set) ?? []) {
-        const related = chain.includes(v.nodeId) || state.nodes.get(v.nodeId)!.chain.includes(nodeId);
-        if (related && !v.deleted) names.add((v.kind === 'page' ? v.fileName : v.name).toLowerCase());
-      }
-    }
-  }
-  return names;
+): TakenNames {
+  return takenNames(state, parentSet, kinds, nodeId, exceptSet);
 }

@@ -7,6 +7,7 @@ import {
   ancestorsVisible,
   inWastebin,
   nowSeconds,
+  renameObject,
   reparent,
   resolveInView,
   viewOf,
@@ -14,6 +15,7 @@ import {
   type FolderObj,
   type Obj,
   type State,
+  type TakenNames,
   type View,
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
@@ -34,21 +36,22 @@ import {
   type Wastebin,
 } from './common.ts';
 import {
-  collectChildren,
+  attributeOrder,
   filterFromQuery,
+  isEmptyFilter,
+  legacyOrder,
   legacySortKeys,
   objectPredicate,
   pageFromQuery,
   pageLegacy,
   pageNew,
-  sortByAttributes,
-  sortLegacy,
-  walkOf,
+  sortedListing,
   type SortKey,
+  type SortOrder,
 } from './listing.ts';
 import { copyObject, uniqueFileName } from './mutations.ts';
 import { findMatches, findScope, niceUrlMatcher } from './pages.ts';
-import { fileRecord, ITEM_PERMISSIONS, withLinks, type RenderCtx } from './render.ts';
+import { fileRecord, ITEM_PERMISSIONS, keptFileRecord, withLinks, type RenderCtx } from './render.ts';
 
 /** Whether an object is seen, live, in a view (the referrer test of `used`). */
 function liveIn(state: State, obj: Obj, view: View): boolean {
@@ -68,8 +71,8 @@ export function isUsed(state: State, file: FileObj, views: View[], faults: Fault
   return false;
 }
 
-/** The file filters of getFiles and GET /file: broken, online, niceurl, used/usedIn. */
-function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet): (f: FileObj) => boolean {
+/** The file filters of getFiles and GET /file: broken, online, niceurl, used/usedIn; undefined when none is asked. */
+function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet): ((f: FileObj) => boolean) | undefined {
   const broken = faults.has('getfiles-broken-filter-ignored') ? undefined : qBool(req, 'broken');
   const online = qBool(req, 'online');
   const niceurl = niceUrlMatcher(qStr(req, 'niceurl'), faults);
@@ -80,6 +83,7 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
       .filter((id) => state.nodes.has(id))
       .map((id) => viewOf(state, id)),
   ];
+  if (broken === undefined && online === undefined && !niceurl && used === undefined) return undefined;
   return (f) =>
     (broken === undefined || (f.data === null) === broken) &&
     (online === undefined || f.online === online) &&
@@ -87,8 +91,19 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
     (used === undefined || isUsed(state, f, views, faults) === used);
 }
 
-/** The files of a folder listing, filtered (Group F and the file filters), in store order. */
-function listedFiles(state: State, req: OpRequest, folderRef: string | undefined, wastebin: Wastebin, faults: FaultSet) {
+/**
+ * The files of a folder listing, filtered (Group F and the file filters) and sorted by the order the
+ * view gives; read from the folder's kept sorted view (listing.ts sortedListing), not copied when
+ * nothing is filtered.
+ */
+function listedFiles(
+  state: State,
+  req: OpRequest,
+  folderRef: string | undefined,
+  wastebin: Wastebin,
+  faults: FaultSet,
+  orderIn: (view: View) => SortOrder,
+) {
   const explicit = nodeView(state, qInt(req, 'nodeId'));
   const ref =
     folderRef ?? state.nodes.get(explicit?.nodeId ?? [...state.nodes.values()].find((n) => n.masterId === undefined)!.id)!.rootFolderId;
@@ -101,16 +116,16 @@ function listedFiles(state: State, req: OpRequest, folderRef: string | undefined
     property: 'folderId',
   });
   const recursive = qBool(req, 'recursive', false) && !faults.has('recursive-ignored');
-  const keep = objectPredicate(state, view, filterFromQuery(req), faults);
+  const filter = filterFromQuery(req);
+  const keep = objectPredicate(state, view, filter, faults);
   const extra = fileFilter(state, view, req, faults);
-  const files = collectChildren(state, obj as FolderObj, 'file', walkOf(view, recursive, wastebin, faults)).filter(
-    (f) => keep(f) && extra(f),
-  );
-  return { files, view };
+  const wanted = isEmptyFilter(filter) && !extra ? undefined : (o: Obj) => keep(o) && (!extra || extra(o as FileObj));
+  const query = { folder: obj as FolderObj, kinds: ['file'] as const, view, recursive, wastebin, faults, order: orderIn(view) };
+  return { files: sortedListing(state, query, wanted) as readonly FileObj[], view };
 }
 
 /** Group P sort keys of files (SRT-05). */
-function fileAttributes(): Record<string, SortKey> {
+function fileAttributes(faults: FaultSet): Record<string, SortKey> {
   const file =
     (f: (o: FileObj) => string | number | undefined): SortKey =>
     (o) =>
@@ -118,8 +133,10 @@ function fileAttributes(): Record<string, SortKey> {
   return {
     id: (o) => o.id,
     name: (o) => o.name,
-    niceUrl: file((o) => o.niceUrl),
-    alternateUrls: file((o) => [...(o.alternateUrls ?? [])].sort().join(' ')),
+    // Planted: the URL attributes missing from the sort map, so they are ignored as unknown.
+    ...(faults.has('file-sort-urls-ignored')
+      ? {}
+      : { niceUrl: file((o) => o.niceUrl), alternateUrls: file((o) => [...(o.alternateUrls ?? [])].sort().join(' ')) }),
     fileSize: file((o) => o.data?.length ?? 0),
     fileType: file((o) => o.fileType),
     cdate: (o) => o.cdate,
@@ -129,13 +146,13 @@ function fileAttributes(): Record<string, SortKey> {
 
 /** GET /file: files of a folder, Group F, Group P and the file filters. */
 export const fileList: Handler<State> = (state, req, ctx) => {
-  const { files, view } = listedFiles(state, req, qStr(req, 'folderId'), qWastebin(req, ctx.faults), ctx.faults);
-  const sorted = sortByAttributes(files, qStr(req, 'sort') ?? 'name', fileAttributes(), ctx.faults);
+  const order = () => attributeOrder('file', qStr(req, 'sort') ?? 'name', fileAttributes(ctx.faults), ctx.faults);
+  const { files: sorted, view } = listedFiles(state, req, qStr(req, 'folderId'), qWastebin(req, ctx.faults), ctx.faults, order);
   const paged = pageNew(sorted, qInt(req, 'page', 1), qInt(req, 'pageSize', -1), ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const folder = qBool(req, 'folder', false);
   return {
-    items: paged.items.map((f) => fileRecord(rctx, f, { folder })),
+    items: paged.items.map((f) => keptFileRecord(rctx, f, { folder })),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     perms: Object.fromEntries(paged.items.map((f) => [String(f.id), ITEM_PERMISSIONS])),
@@ -145,13 +162,17 @@ export const fileList: Handler<State> = (state, req, ctx) => {
 
 /** GET /folder/getFiles/{folderId}: files of a folder, Group F, Group L and the file filters. */
 export const getFiles: Handler<State> = (state, req, ctx) => {
-  const { files, view } = listedFiles(state, req, req.path.folderId, qWastebin(req, ctx.faults), ctx.faults);
-  const sorted = sortLegacy(files, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
-  const paged = pageFromQuery(req, sorted, ctx.faults);
+  const order = (view: View) => legacyOrder('legacy', qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
+  const { files: sorted, view } = listedFiles(state, req, req.path.folderId, qWastebin(req, ctx.faults), ctx.faults, order);
+  // Planted: findFiles' default page size where getFiles' default is every file.
+  const paged =
+    ctx.faults.has('getfiles-default-maxitems-100') && req.rawQuery.maxItems === undefined
+      ? pageLegacy(sorted, qInt(req, 'skipCount', 0), 100, ctx.faults)
+      : pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const folder = qBool(req, 'folder', false);
   return {
-    files: paged.items.map((f) => fileRecord(rctx, f, { folder })),
+    files: paged.items.map((f) => keptFileRecord(rctx, f, { folder })),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     stagingStatus: stagingMap(paged.items, qStr(req, 'package')),
@@ -166,9 +187,11 @@ export const findFiles: Handler<State> = (state, req, ctx) => {
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), max, ctx.faults);
   const links = qStr(req, 'links');
   return {
-    files: paged.items.map((f) =>
-      withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links),
-    ),
+    files: paged.items.map((f) => {
+      const record = withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links);
+      // Planted: the search answers from an index that stores no sizes.
+      return ctx.faults.has('findfiles-filesize-zero') ? { ...record, fileSize: 0 } : record;
+    }),
   };
 };
 
@@ -194,7 +217,7 @@ export const loadFile: Handler<State> = (state, req, ctx) => {
 };
 
 /** Lower-cased names a new or renamed file must not take in a folder, for a node. */
-export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number): Set<string> {
+export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number): TakenNames {
   return namesInFolder(state, folder.channelSetId, ['file', 'image'], nodeId, exceptSet);
 }
 
@@ -303,7 +326,7 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
     }
     name = uniqueFileName(wanted, taken);
   }
-  file.name = name;
+  renameObject(state, file, name);
   if (f.description !== undefined) file.description = f.description;
   if (f.niceUrl !== undefined) file.niceUrl = f.niceUrl;
   if (f.alternateUrls !== undefined) file.alternateUrls = [...f.alternateUrls];

@@ -12,7 +12,9 @@ import {
   linkTemplate,
   lookup,
   nowSeconds,
+  removeObject,
   resolveInView,
+  setsBelow,
   type FileObj,
   type FolderObj,
   type Obj,
@@ -200,7 +202,9 @@ export const getFolders: Handler<State> = (state, req, ctx) => {
 /** POST /folder/getFolders: the same listing, parameters in a FolderListRequest body (FLD-04). */
 export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<FolderListRequest>(req);
-  const wastebin: Wastebin = b.wastebin === 'only' && ctx.faults.has('wastebin-only-ignored') ? 'include' : (b.wastebin ?? 'exclude');
+  // Planted (getfolders-post-default-include): the body's absent wastebin falls to include, not the contract's exclude.
+  const given = b.wastebin ?? (ctx.faults.has('getfolders-post-default-include') ? 'include' : 'exclude');
+  const wastebin: Wastebin = given === 'only' && ctx.faults.has('wastebin-only-ignored') ? 'include' : given;
   const p: FolderListParams = {
     id: b.id,
     nodeId: b.nodeId,
@@ -226,7 +230,9 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
     pkg: b.stagingPackageName,
   };
   if (p.id === undefined) throw new Refusal('INVALIDDATA', 'id: the folder id is required', 'id');
-  return legacyFolderList(state, p, ctx, b.sortBy, b.sortOrder, b.skipCount ?? 0, b.maxItems ?? -1);
+  // Planted: the body form was added after paging, which it forgets, answering every folder.
+  const unpaged = ctx.faults.has('getfolders-post-paging-ignored');
+  return legacyFolderList(state, p, ctx, b.sortBy, b.sortOrder, unpaged ? 0 : (b.skipCount ?? 0), unpaged ? -1 : (b.maxItems ?? -1));
 };
 
 /** GET /folder/breadcrumb/{id}: the folders from the root down to the folder (FLD-05). */
@@ -246,7 +252,8 @@ export const breadcrumb: Handler<State> = (state, req, ctx) => {
 
 /** GET /folder/count/{id}: counts matching what the listings return with the same parameters (FLD-06, WST-04). */
 export const count: Handler<State> = (state, req, ctx) => {
-  const wastebin = qWastebin(req, ctx.faults);
+  // Planted: count was written before the wastebin and never reads the parameter.
+  const wastebin = ctx.faults.has('count-ignores-wastebin') ? 'exclude' : qWastebin(req, ctx.faults);
   const { obj, view } = resolveObject(state, req.path.id, {
     kinds: ['folder'],
     view: nodeView(state, qInt(req, 'nodeId')),
@@ -306,6 +313,12 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
   }
   if (folder.masterId !== undefined && !ctx.faults.has('delete-localized-in-channel-allowed')) {
     refuse('Deletion of localized folders is not possible, unlocalize it instead.');
+  }
+  if (ctx.faults.has('channel-delete-skips-wastebin') && state.nodes.get(folder.nodeId)?.masterId !== undefined) {
+    // Planted: a channel's own folder has no master to restore from, so the delete purges it instead of binning it.
+    const sets = [folder.channelSetId, ...[...setsBelow(state, folder.channelSetId)].map((c) => c.set)];
+    for (const set of sets.reverse()) for (const v of [...(state.sets.get(set) ?? [])]) removeObject(state, v);
+    return {};
   }
   const mark = { at: nowSeconds(state), by: state.requesterId, live: true };
   if (folder.masterId !== undefined) folder.deleted = mark;
@@ -407,6 +420,8 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
     ...(b.publishDirI18n ? { publishDirI18n: b.publishDirI18n } : {}),
   };
   insertObject(state, folder);
+  // Planted: the global id index is left to a later reindex, so the new folder is unknown by globalId until then.
+  if (ctx.faults.has('created-folder-globalid-unknown')) state.byGlobalId.delete(folder.globalId);
   for (const set of links) linkTemplate(state, folder.channelSetId, set);
   if (startTemplate !== undefined) createPage(state, folder, startTemplate, finalName, b.language);
   return { folder: folderRecord({ state, view, faults: ctx.faults }, folder, { tags: true }), stagingStatus: stagingStatus(undefined) };
@@ -427,7 +442,9 @@ export const getItems: Handler<State> = (state, req: OpRequest, ctx) => {
     faults: ctx.faults,
     property: 'folderId',
   });
-  const types = qStrs(req, 'type');
+  const asked = qStrs(req, 'type');
+  // Planted: without type, the page editor's default of pages only.
+  const types = asked.length === 0 && ctx.faults.has('getitems-default-pages-only') ? ['page'] : asked;
   const wanted = (['page', 'file', 'image'] as const).filter((k) => types.length === 0 || types.includes(k));
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);
   const keep = objectPredicate(state, view, filterFromQuery(req), ctx.faults);

@@ -1,5 +1,6 @@
 /** Every operation of the catalogue (schemas/operations.json) mapped to its handler. */
-import type { State } from '../state.ts';
+import { getOperation } from '../../schemas/operations.ts';
+import { touch, type State } from '../state.ts';
 import type { Handler } from '../types.ts';
 import { copyFile, fileList, findFiles, getFiles, loadFile, moveFile, saveFile } from './files.ts';
 import { breadcrumb, count, createFolder, deleteFolder, folderList, getFolders, getFoldersPost, getItems, loadFolder } from './folders.ts';
@@ -23,8 +24,43 @@ import { findPages, getExternalLinks, getPages, getTemplates } from './pages.ts'
 import { createFromUrl, createMultipart, createSimpleMultipart, createSimpleRaw, saveMultipart } from './uploads.ts';
 import { syncableObjects, usageFile, usageFolder, usagePage } from './usage.ts';
 
+/**
+ * A handler of an operation that may change the store, marking the store changed before and after it
+ * (also when it refuses, or finishes later): handlers change objects' members in place, and kept
+ * listings must not outlive such a change (state.ts `version`).
+ */
+function changing(handler: Handler<State>, onlyAdds: boolean): Handler<State> {
+  return (state, req, ctx) => {
+    touch(state, onlyAdds);
+    let result: ReturnType<Handler<State>>;
+    try {
+      result = handler(state, req, ctx);
+    } finally {
+      touch(state, onlyAdds);
+    }
+    return result instanceof Promise ? result.finally(() => touch(state, onlyAdds)) : result;
+  };
+}
+
+/** Operations that only add objects, or replace a file's content, and so free no name (state.ts namesEpoch). */
+const ADDING = new Set([
+  'file.create.multipart',
+  'file.create.json',
+  'file.createSimple.multipart',
+  'file.createSimple.raw',
+  'file.copy',
+  'folder.create',
+]);
+
+/** Every operation that is not a GET is taken as one that may change the store, and free names unless it only adds. */
+function wrapped(all: Record<string, Handler<State>>): Record<string, Handler<State>> {
+  return Object.fromEntries(
+    Object.entries(all).map(([id, h]) => [id, getOperation(id).method === 'GET' ? h : changing(h, ADDING.has(id))]),
+  );
+}
+
 /** The reference server's semantics, keyed by operation id (all 43 of requirements.md). */
-export const handlers: Record<string, Handler<State>> = {
+export const handlers: Record<string, Handler<State>> = wrapped({
   'folder.list': folderList,
   'folder.create': createFolder,
   'folder.disinherit.getMany': folderDisinheritGetMany,
@@ -68,4 +104,4 @@ export const handlers: Record<string, Handler<State>> = {
   'file.usage.folder': usageFolder,
   'file.usage.page': usagePage,
   'file.usage.syncableObjects': syncableObjects,
-};
+});

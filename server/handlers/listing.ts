@@ -2,6 +2,8 @@
  * The one listing engine of every listing operation: collect a folder's children in a view
  * (recursively if asked, honouring the wastebin mode), filter (Group F, search, query), sort
  * (Group L `sortby`/`sortorder`, Group P `sort`), count, then page (Group L skip/max, Group P page/size).
+ * The file listings read sorted views kept per folder, view and order until the store changes
+ * (sortedListing), so that a page of a large folder neither collects nor sorts it again.
  */
 import {
   masterDeleted,
@@ -152,8 +154,31 @@ function queryText(o: Obj): string[] {
 function matchesTerm(o: Obj, term: string, extra: boolean, faults: FaultSet): boolean {
   const t = term.toLowerCase();
   if (String(o.id) === term.trim()) return true;
-  const texts = [o.name, ...(faults.has('search-ignores-description') ? [] : [o.description]), ...(extra ? queryText(o) : [])];
+  const urls = extra && !faults.has('q-ignores-urls') ? queryText(o) : [];
+  const texts = [o.name, ...(faults.has('search-ignores-description') ? [] : [o.description]), ...urls];
   return texts.some((s) => s.toLowerCase().includes(t));
+}
+
+/**
+ * Whether a filter asks for nothing, so that objectPredicate keeps every object whatever the faults
+ * (each of its terms is true for such a filter): listings then skip filtering, and copying, altogether.
+ */
+export function isEmptyFilter(f: ObjectFilter): boolean {
+  return (
+    f.createdbefore <= 0 &&
+    f.createdsince <= 0 &&
+    f.editedbefore <= 0 &&
+    f.editedsince <= 0 &&
+    !f.creator &&
+    !f.editor &&
+    f.creatorIds.length === 0 &&
+    f.editorIds.length === 0 &&
+    !f.iscreator &&
+    !f.iseditor &&
+    f.inherited === undefined &&
+    !f.search &&
+    !f.q
+  );
 }
 
 /** The predicate of a filter in a view. Timestamp bounds are inclusive; 0 means no restriction (FLT-03). */
@@ -162,15 +187,17 @@ export function objectPredicate(state: State, view: View, f: ObjectFilter, fault
   const editors = f.editor ? usersMatching(state, f.editor) : undefined;
   const me = state.requesterId;
   const inherited = faults.has('inherited-filter-inverted') && f.inherited !== undefined ? !f.inherited : f.inherited;
+  // Planted: the editor filters read the creator, a copy of the line above them.
+  const editorOf = (o: Obj) => (faults.has('editor-filter-matches-creator') ? o.creatorId : o.editorId);
   return (o) =>
     (f.createdbefore <= 0 || o.cdate <= f.createdbefore) &&
     (f.createdsince <= 0 || faults.has('createdsince-ignored') || o.cdate >= f.createdsince) &&
     (f.editedbefore <= 0 || o.edate <= f.editedbefore) &&
     (f.editedsince <= 0 || o.edate >= f.editedsince) &&
     (!creators || creators.has(o.creatorId)) &&
-    (!editors || editors.has(o.editorId)) &&
+    (!editors || editors.has(editorOf(o))) &&
     (f.creatorIds.length === 0 || f.creatorIds.includes(o.creatorId)) &&
-    (f.editorIds.length === 0 || f.editorIds.includes(o.editorId)) &&
+    (f.editorIds.length === 0 || f.editorIds.includes(editorOf(o))) &&
     (!f.iscreator || o.creatorId === me) &&
     (!f.iseditor || o.editorId === me) &&
     (inherited === undefined || (o.nodeId !== view.nodeId) === inherited) &&
@@ -234,21 +261,27 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
   };
 }
 
+/** The key and direction a Group L `sortby`/`sortorder` asks for (see sortLegacy). */
+function legacySpec(sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet) {
+  const asked = (sortby ?? 'name').toLowerCase();
+  const attribute = Object.hasOwn(keys, asked) ? asked : 'name';
+  const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
+  const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
+  return { attribute, key, dir };
+}
+
 /**
  * Sorts by a Group L `sortby`/`sortorder`: sortby matched ignoring case, unknown falls back to name;
  * `desc` in any case descends, anything else ascends; ties by id in the same direction (reference notes).
  */
 export function sortLegacy<T extends Obj>(
-  items: T[],
+  items: readonly T[],
   sortby: string | undefined,
   sortorder: string | undefined,
   keys: Record<string, SortKey>,
   faults: FaultSet,
 ): T[] {
-  const asked = (sortby ?? 'name').toLowerCase();
-  const attribute = Object.hasOwn(keys, asked) ? asked : 'name';
-  const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
-  const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
+  const { key, dir } = legacySpec(sortby, sortorder, keys, faults);
   const decorated = items.map((o) => ({ o, k: normalized(key(o), faults) }));
   decorated.sort((a, b) => dir * (compareNormalized(a.k, b.k) || a.o.id - b.o.id));
   return decorated.map((d) => d.o);
@@ -259,19 +292,12 @@ export function sortLegacy<T extends Obj>(
  * attributes are ignored; later attributes break ties; the last tie-breaker is the id (SRT-04).
  */
 export function sortByAttributes<T extends Obj>(
-  items: T[],
+  items: readonly T[],
   sort: string | undefined,
   keys: Record<string, SortKey>,
   faults: FaultSet,
 ): T[] {
-  const specs: { key: SortKey; dir: number }[] = [];
-  for (const raw of (sort ?? 'name').split(',')) {
-    const s = raw.trim();
-    const dir = s.startsWith('-') ? -1 : 1;
-    const name = s.replace(/^[+-]/, '').trim();
-    const key = name === 'name' && faults.has('name-sort-ignored') ? byId : Object.hasOwn(keys, name) ? keys[name] : undefined;
-    if (key) specs.push({ key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
-  }
+  const specs = attributeSpecs(sort, keys, faults);
   const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), faults)) }));
   decorated.sort((a, b) => {
     for (let i = 0; i < specs.length; i++) {
@@ -283,12 +309,155 @@ export function sortByAttributes<T extends Obj>(
   return decorated.map((d) => d.o);
 }
 
+/** The keys and directions a Group P `sort` asks for, unknown attributes left out (see sortByAttributes). */
+function attributeSpecs(sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet) {
+  const specs: { name: string; key: SortKey; dir: number }[] = [];
+  for (const raw of (sort ?? 'name').split(',')) {
+    const s = raw.trim();
+    const dir = s.startsWith('-') ? -1 : 1;
+    const name = s.replace(/^[+-]/, '').trim();
+    const key = name === 'name' && faults.has('name-sort-ignored') ? byId : Object.hasOwn(keys, name) ? keys[name] : undefined;
+    if (key) specs.push({ name, key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
+  }
+  return specs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sorted views: a large folder's listing is collected and sorted once per store version, not per page.
+
+/** A sort order as a value: what sorts, the keys it reads, and a name for the kept views. */
+export interface SortOrder {
+  /** Names the order within its key set; equal ids sort alike. */
+  id: string;
+  /** The sort keys read, first to last. */
+  keys: readonly SortKey[];
+  /** Sorts a list (a new array; the input is not changed). */
+  apply<T extends Obj>(items: readonly T[]): T[];
+}
+
+/** The Group L order of a `sortby`/`sortorder` over a key set; `keySet` names the key set (its keys may differ per view). */
+export function legacyOrder(
+  keySet: string,
+  sortby: string | undefined,
+  sortorder: string | undefined,
+  keys: Record<string, SortKey>,
+  faults: FaultSet,
+): SortOrder {
+  const { attribute, key, dir } = legacySpec(sortby, sortorder, keys, faults);
+  return { id: `${keySet}|L|${attribute}|${dir}`, keys: [key], apply: (items) => sortLegacy(items, sortby, sortorder, keys, faults) };
+}
+
+/** The Group P order of a `sort` over a key set (see legacyOrder). */
+export function attributeOrder(keySet: string, sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): SortOrder {
+  const specs = attributeSpecs(sort, keys, faults);
+  return {
+    id: `${keySet}|P|${specs.map((s) => `${s.dir < 0 ? '-' : '+'}${s.name}`).join(',')}`,
+    keys: specs.map((s) => s.key),
+    apply: (items) => sortByAttributes(items, sort, keys, faults),
+  };
+}
+
+/** One listing as kept: the collected items in store order and its sorted views by order id. */
+interface Kept {
+  items: readonly Obj[];
+  sorted: Map<string, { items: readonly Obj[]; total: boolean }>;
+}
+
+/** The views kept for one store version. */
+interface ViewCache {
+  version: number;
+  listings: Map<string, Kept>;
+}
+
+/** Bounds of what is kept: listings per store version, sorted views per listing (the oldest go first). */
+const MAX_LISTINGS = 64;
+const MAX_ORDERS = 32;
+
+const caches = new WeakMap<State, ViewCache>();
+const faultKeys = new WeakMap<FaultSet, string>();
+
+/** The switched-on faults as part of a cache key: they change walks and sort keys. */
+function faultKey(faults: FaultSet): string {
+  let key = faultKeys.get(faults);
+  if (key === undefined) faultKeys.set(faults, (key = [...faults].sort().join(',')));
+  return key;
+}
+
+/** Adds to a map bounded to `max` entries, dropping the oldest. */
+function keep<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * Whether sorting by these keys is a total order over the items: every key's values (undefined aside)
+ * are all strings or all numbers and booleans. Comparing a string with a number gives NaN, which
+ * makes the result depend on the input, so filtering a sorted list could then differ from sorting
+ * the filtered one.
+ */
+function totalOver(items: readonly Obj[], keys: readonly SortKey[], faults: FaultSet): boolean {
+  for (const key of keys) {
+    let strings = false;
+    let others = false;
+    for (const o of items) {
+      const v = normalized(key(o), faults);
+      if (v === undefined) continue;
+      if (typeof v === 'string') strings = true;
+      else if (Number.isNaN(Number(v))) return false;
+      else others = true;
+      if (strings && others) return false;
+    }
+  }
+  return true;
+}
+
+/** A folder listing: the folder, its kinds in listing order, the walk (as walkOf builds it) and the order. */
+export interface ListingQuery {
+  folder: FolderObj;
+  kinds: readonly ChildKind[];
+  view: View;
+  recursive: boolean;
+  wastebin: Wastebin;
+  faults: FaultSet;
+  order: SortOrder;
+}
+
+/**
+ * A folder's children sorted and filtered: what collecting (collectChildren per kind), filtering by
+ * `keepItem` and sorting gives, read from a sorted view kept per folder, view, walk and order until
+ * the store changes, so that paging a large folder neither collects nor sorts it again. Without a
+ * filter (`keepItem` undefined) the kept list itself is answered: callers must not change it. With
+ * one, the sorted view is filtered when the order is total over it, else the filtered items are sorted.
+ */
+export function sortedListing(state: State, q: ListingQuery, keepItem?: (o: Obj) => boolean): readonly Obj[] {
+  let cache = caches.get(state);
+  if (!cache || cache.version !== state.version) caches.set(state, (cache = { version: state.version, listings: new Map() }));
+  const walkKey = `${q.folder.id}|${q.kinds.join(',')}|${q.view.nodeId}|${q.recursive}|${q.wastebin}|${faultKey(q.faults)}`;
+  const kept =
+    cache.listings.get(walkKey) ??
+    keep(
+      cache.listings,
+      walkKey,
+      {
+        items: q.kinds.flatMap((k) => collectChildren(state, q.folder, k, walkOf(q.view, q.recursive, q.wastebin, q.faults))),
+        sorted: new Map(),
+      },
+      MAX_LISTINGS,
+    );
+  const sorted =
+    kept.sorted.get(q.order.id) ??
+    keep(kept.sorted, q.order.id, { items: q.order.apply(kept.items), total: totalOver(kept.items, q.order.keys, q.faults) }, MAX_ORDERS);
+  if (!keepItem) return sorted.items;
+  return sorted.total ? sorted.items.filter(keepItem) : q.order.apply(kept.items.filter(keepItem));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Paging
 
 /** One page of a list with the paging members of the response. */
 export interface Paged<T> {
-  items: T[];
+  items: readonly T[];
   numItems: number;
   hasMoreItems: boolean;
 }
@@ -297,7 +466,7 @@ export interface Paged<T> {
  * Group L: skip first (a negative skipCount is ignored), then truncate (maxItems < 0 all, 0 none);
  * numItems is the total before paging; hasMoreItems = maxItems >= 0 && total > skipCount + maxItems.
  */
-export function pageLegacy<T>(items: T[], skipCount: number, maxItems: number, faults: FaultSet): Paged<T> {
+export function pageLegacy<T>(items: readonly T[], skipCount: number, maxItems: number, faults: FaultSet): Paged<T> {
   const skip = faults.has('skipcount-ignored') ? 0 : Math.max(0, skipCount);
   const slice = maxItems < 0 ? items.slice(skip) : items.slice(skip, skip + maxItems);
   return {
@@ -311,9 +480,12 @@ export function pageLegacy<T>(items: T[], skipCount: number, maxItems: number, f
  * Group P: pageSize < 0 returns everything, 0 no items (with the true numItems); page <= 0 is page 1;
  * items (page-1)*size+1 .. page*size; hasMoreItems when the slice ends before numItems (PAG-01..05).
  */
-export function pageNew<T>(items: T[], page: number, pageSize: number, faults: FaultSet): Paged<T> {
+export function pageNew<T>(items: readonly T[], page: number, pageSize: number, faults: FaultSet): Paged<T> {
   const total = items.length;
-  const numItems = (slice: T[]) => (faults.has('paging-numitems-after-slice') ? slice.length : total);
+  const numItems = (slice: readonly T[]) => (faults.has('paging-numitems-after-slice') ? slice.length : total);
+  // Planted: "no paging" is taken as one page as long as the whole list, and the page number still applies.
+  if (pageSize < 0 && faults.has('unpaged-honours-page'))
+    return { items: items.slice((Math.max(1, page) - 1) * total), numItems: total, hasMoreItems: false };
   if (pageSize < 0 || (pageSize === 0 && faults.has('pagesize-zero-returns-all'))) return { items, numItems: total, hasMoreItems: false };
   const p = Math.max(1, page);
   const start = faults.has('paging-page-zero-based') ? p * pageSize : (p - 1) * pageSize;
@@ -322,6 +494,6 @@ export function pageNew<T>(items: T[], page: number, pageSize: number, faults: F
 }
 
 /** Reads Group L paging from a query and pages the list. */
-export function pageFromQuery<T>(req: OpRequest, items: T[], faults: FaultSet, defaultMax = -1): Paged<T> {
+export function pageFromQuery<T>(req: OpRequest, items: readonly T[], faults: FaultSet, defaultMax = -1): Paged<T> {
   return pageLegacy(items, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', defaultMax), faults);
 }

@@ -10,6 +10,8 @@ import {
   isRoot,
   lookup,
   masterVariant,
+  nameKey,
+  noteRenamed,
   nowSeconds,
   removeObject,
   resolveInView,
@@ -278,7 +280,9 @@ function pushContent(state: State, from: Obj, to: Obj): void {
   ] as const) {
     delete content[key];
   }
+  const before = nameKey(to);
   Object.assign(to, content, { edate: nowSeconds(state), editorId: state.requesterId });
+  noteRenamed(state, to, before);
   setTags(state, to, cloneTags(state, from.tags));
 }
 

@@ -3,7 +3,17 @@
  * unique file names. Callers validate everything first: these never refuse.
  */
 import type { DatasetTag } from '../dataset.ts';
-import { allocateId, allocateTagId, globalIdFor, insertObject, setsBelow, type DeleteMark, type Obj, type State } from '../state.ts';
+import {
+  allocateId,
+  allocateTagId,
+  globalIdFor,
+  insertObject,
+  setsBelow,
+  type DeleteMark,
+  type Obj,
+  type State,
+  type TakenNames,
+} from '../state.ts';
 
 /**
  * Puts a folder channel set into the wastebin with everything in it: every variant (master, localized
@@ -50,12 +60,17 @@ export function copyObject<T extends Obj>(state: State, source: T, changes: Part
 }
 
 /** `name` made unique against lower-cased taken names as `base_1.ext`, `base_2.ext` (reference notes). */
-export function uniqueFileName(name: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(name.toLowerCase())) return name;
+export function uniqueFileName(name: string, taken: TakenNames): string {
+  const lower = name.toLowerCase();
+  if (!taken.has(lower)) return name;
   const dot = name.lastIndexOf('.');
   const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  for (let i = 1; ; i++) {
+  // Suffixes below the hint are known to be taken; only those found taken are told back (the caller may not use the name).
+  for (let i = taken.firstSuffix?.(lower) ?? 1; ; i++) {
     const candidate = `${base}_${i}${ext}`;
-    if (!taken.has(candidate.toLowerCase())) return candidate;
+    if (!taken.has(candidate.toLowerCase())) {
+      if (i > 1) taken.suffixesTaken?.(lower, i - 1);
+      return candidate;
+    }
   }
 }

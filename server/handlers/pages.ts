@@ -177,8 +177,15 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   let pages = collectChildren(state, obj as FolderObj, 'page', walk).filter((p) => groupF(p) && byTerm(p) && pageFilter(p));
   const language = qStr(req, 'language');
   if (language) pages = languageFilter(state, view, pages, language, qBool(req, 'langfallback', true));
-  const sorted = sortLegacy(pages, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);
-  const paged = pageFromQuery(req, sorted, ctx.faults);
+  const keys = legacySortKeys(state, view);
+  // Planted: getPages maps sortby=filename to the page name, the column its list view shows.
+  if (ctx.faults.has('sortby-filename-uses-name')) keys.filename = (o) => o.name;
+  const sorted = sortLegacy(pages, qStr(req, 'sortby'), qStr(req, 'sortorder'), keys, ctx.faults);
+  // Planted: a default page size where the contract's default is every page.
+  const paged =
+    ctx.faults.has('getpages-default-maxitems-25') && req.rawQuery.maxItems === undefined
+      ? pageLegacy(sorted, qInt(req, 'skipCount', 0), 25, ctx.faults)
+      : pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const add: PageRenderOptions = {
     contentTags: qBool(req, 'contenttags', false),

@@ -38,6 +38,7 @@ import {
   type TemplateObj,
   type View,
 } from '../state.ts';
+import { keepJson } from '../json.ts';
 import type { FaultSet } from '../types.ts';
 
 /** What every renderer needs: the store, the view and the planted faults. */
@@ -87,14 +88,10 @@ export const ITEM_PERMISSIONS = ['view', 'create', 'edit', 'delete', 'publish'];
 export function userRecord(state: State, id: number | undefined): User | undefined {
   const u = id === undefined ? undefined : state.users.get(id);
   if (!u) return undefined;
-  return {
-    id: u.id,
-    login: u.login,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    ...(u.email ? { email: u.email } : {}),
-    ...(u.description ? { description: u.description } : {}),
-  };
+  const record: User = { id: u.id, login: u.login, firstName: u.firstName, lastName: u.lastName };
+  if (u.email) record.email = u.email;
+  if (u.description) record.description = u.description;
+  return record;
 }
 
 /** DeleteInfo with `at` in seconds and the deleting user. */
@@ -158,7 +155,7 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
           : 'channel'
         : 'folder'
       : obj.kind;
-  const above = faults.has('folder-deleted-missing') ? undefined : deletedAbove(state, obj, view);
+  const above = faults.has('folder-deleted-missing') ? undefined : parentInfo(ctx, obj).above;
   const master = masterDeleted(state, obj);
   return {
     id: obj.id,
@@ -175,25 +172,69 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
   };
 }
 
+/** What the siblings of one folder share when rendered: the folder in the view, its path, the nearest deletion above them. */
+interface ParentInfo {
+  folder: FolderObj | undefined;
+  path: string | undefined;
+  above: DeleteMark | undefined;
+}
+
+/** Per render context: parent folder set -> its ParentInfo, for the store version it was read at. */
+const parentMemos = new WeakMap<RenderCtx, { version: number; byParent: Map<number, ParentInfo> }>();
+
+/**
+ * The ParentInfo of an object, worked out once per parent folder and render context (one request):
+ * a page of a folder's files walks the folder chain once, not once per file. A change of the store
+ * in between (its version) starts afresh.
+ */
+function parentInfo(ctx: RenderCtx, obj: Obj): ParentInfo {
+  let memo = parentMemos.get(ctx);
+  if (!memo || memo.version !== ctx.state.version) parentMemos.set(ctx, (memo = { version: ctx.state.version, byParent: new Map() }));
+  const known = memo.byParent.get(obj.parentSet);
+  if (known) return known;
+  // Only the parent set matters: parentInView reads nothing else of the object, and deletedAbove starts there.
+  const folder = parentInView(ctx.state, obj, ctx.view);
+  const info: ParentInfo = {
+    folder,
+    path: folder ? folderPath(ctx, folder) : undefined,
+    above: folder ? (folder.deleted ?? deletedAbove(ctx.state, folder, ctx.view)) : undefined,
+  };
+  memo.byParent.set(obj.parentSet, info);
+  return info;
+}
+
 /** Multichannelling members shared by folders, files and pages: where the object comes from in the view. */
 function channelFields(ctx: RenderCtx, obj: Obj) {
+  return addChannelFields(ctx, obj, {});
+}
+
+/** Adds the multichannelling members to a record being built, in their order (see channelFields). */
+function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R) {
   const { state, view, faults } = ctx;
   const master = masterVariant(state, obj.channelSetId) ?? obj;
   const disinherit = master.disinherit ?? [];
   const from = faults.has('inherited-from-names-channel') ? view.nodeId : obj.nodeId;
-  return {
-    inherited: obj.nodeId !== view.nodeId || (faults.has('localized-copy-keeps-inherited') && obj.masterId !== undefined),
-    inheritedFrom: state.nodes.get(from)?.name,
-    inheritedFromId: obj.nodeId,
-    masterNode: state.nodes.get(master.nodeId)?.name,
-    masterNodeId: master.nodeId,
-    ...(disinherit.length > 0
-      ? { disinheritedChannels: disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id)) }
-      : {}),
-    excluded: master.excluded ?? false,
-    disinheritDefault: master.disinheritDefault ?? false,
-    disinherited: disinherit.length > 0,
+  const r = record as R & {
+    inherited: boolean;
+    inheritedFrom: string | undefined;
+    inheritedFromId: number;
+    masterNode: string | undefined;
+    masterNodeId: number;
+    disinheritedChannels?: NodeRecord[];
+    excluded: boolean;
+    disinheritDefault: boolean;
+    disinherited: boolean;
   };
+  r.inherited = obj.nodeId !== view.nodeId || (faults.has('localized-copy-keeps-inherited') && obj.masterId !== undefined);
+  r.inheritedFrom = state.nodes.get(from)?.name;
+  r.inheritedFromId = obj.nodeId;
+  r.masterNode = state.nodes.get(master.nodeId)?.name;
+  r.masterNodeId = master.nodeId;
+  if (disinherit.length > 0) r.disinheritedChannels = disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
+  r.excluded = master.excluded ?? false;
+  r.disinheritDefault = master.disinheritDefault ?? false;
+  r.disinherited = disinherit.length > 0;
+  return r;
 }
 
 function renderProperty(tag: DatasetTag, key: string, index: number): Property {
@@ -253,8 +294,24 @@ export function folderPath(ctx: RenderCtx, folder: FolderObj): string {
     .join('/')}/`;
 }
 
+/** Joins path parts with single slashes: a leading one, no trailing one, empty segments dropped. */
 function joinPath(...parts: string[]): string {
-  return `/${parts.join('/').split('/').filter(Boolean).join('/')}`;
+  // One pass over the characters: split/filter/join cost a third of rendering a large page.
+  let out = '';
+  let slash = true;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const c = part[i]!;
+      if (c === '/') slash = true;
+      else {
+        if (slash) out += '/';
+        out += c;
+        slash = false;
+      }
+    }
+    slash = true;
+  }
+  return out === '' ? '/' : out;
 }
 
 function hasSubfolders(ctx: RenderCtx, folder: FolderObj): boolean {
@@ -315,34 +372,62 @@ export interface FileRenderOptions {
 /** The File record (contract 2.4): typeId 10008 (images 10011), text = name, leaf, cls, iconCls. */
 export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}): FileRecord {
   const { state, view } = ctx;
-  const folder = parentInView(state, f, view);
+  const { folder, path } = parentInfo(ctx, f);
   const node = state.nodes.get(view.nodeId)!;
   const publishPath = joinPath(node.binaryPublishDir, folder?.publishDir ?? '/', f.name);
   const image = f.kind === 'image';
-  return {
-    ...itemRecord(ctx, f),
-    ...channelFields(ctx, f),
-    typeId: image ? 10011 : 10008,
-    ...(folder ? { folderName: folder.name, folderId: folder.id, path: folderPath(ctx, folder) } : {}),
-    channelId: state.nodes.get(f.nodeId)?.masterId === undefined ? 0 : f.nodeId,
-    text: f.name,
-    cls: 'file',
-    iconCls: image ? 'gtx_image' : 'gtx_file',
-    fileType: f.fileType,
-    description: f.description,
-    leaf: true,
-    fileSize: f.data?.length ?? 0,
-    ...(o.tags ? { tags: tagMap(state, f.tags ?? []) } : {}),
-    url: `/rest/file/content/load/${f.id}`,
-    ...(f.online ? { liveUrl: `${node.https ? 'https' : 'http'}://${node.host}${publishPath}` } : {}),
-    publishPath,
-    forceOnline: f.forceOnline,
-    online: f.online,
-    broken: f.data === null,
-    ...(o.folder && folder ? { folder: folderRecord(ctx, folder) } : {}),
-    ...(f.niceUrl ? { niceUrl: f.niceUrl } : {}),
-    ...(f.alternateUrls ? { alternateUrls: sortedUrls(f.alternateUrls, ctx.faults) } : {}),
-  };
+  // Members are assigned one by one, not spread: spreading optional parts made this the cost of a large page (issue 15).
+  const r = itemRecord(ctx, f) as FileRecord;
+  addChannelFields(ctx, f, r);
+  r.typeId = image ? 10011 : 10008;
+  if (folder) {
+    r.folderName = folder.name;
+    r.folderId = folder.id;
+    r.path = path!;
+  }
+  r.channelId = state.nodes.get(f.nodeId)?.masterId === undefined ? 0 : f.nodeId;
+  r.text = f.name;
+  r.cls = 'file';
+  r.iconCls = image ? 'gtx_image' : 'gtx_file';
+  r.fileType = f.fileType;
+  r.description = f.description;
+  r.leaf = true;
+  r.fileSize = f.data?.length ?? 0;
+  if (o.tags) r.tags = tagMap(state, f.tags ?? []);
+  r.url = `/rest/file/content/load/${f.id}`;
+  if (f.online) r.liveUrl = `${node.https ? 'https' : 'http'}://${node.host}${publishPath}`;
+  r.publishPath = publishPath;
+  r.forceOnline = f.forceOnline;
+  r.online = f.online;
+  r.broken = f.data === null;
+  if (o.folder && folder) r.folder = folderRecord(ctx, folder);
+  if (f.niceUrl) r.niceUrl = f.niceUrl;
+  if (f.alternateUrls) r.alternateUrls = sortedUrls(f.alternateUrls, ctx.faults);
+  return r;
+}
+
+/** Kept file records of a store, by file, view and options, for one store version. */
+const keptRecords = new WeakMap<State, { version: number; records: Map<string, FileRecord> }>();
+
+/** At most this many records are kept (about 2 KB each with their text); beyond it they start afresh. */
+const MAX_KEPT_RECORDS = 20_000;
+
+/**
+ * fileRecord for the file listings: kept, frozen and with its JSON text (server/json.ts keepJson),
+ * until the store changes, so that paging a folder again renders and serialises none of its records
+ * twice. Only on a clean server: switched-on faults and variations reshape records after rendering.
+ */
+export function keptFileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}): FileRecord {
+  if (ctx.faults.size > 0 || o.tags) return fileRecord(ctx, f, o);
+  let kept = keptRecords.get(ctx.state);
+  if (!kept || kept.version !== ctx.state.version) keptRecords.set(ctx.state, (kept = { version: ctx.state.version, records: new Map() }));
+  const key = `${f.id}|${ctx.view.nodeId}|${o.folder ? 1 : 0}`;
+  let record = kept.records.get(key);
+  if (!record) {
+    if (kept.records.size >= MAX_KEPT_RECORDS) kept.records.clear();
+    kept.records.set(key, (record = keepJson(fileRecord(ctx, f, o))));
+  }
+  return record;
 }
 
 /** An image record of the syncable-objects response: the file fields with the pixel size. */
@@ -481,6 +566,11 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
       : [];
   const ts = o.translationStatus ? translationStatus(ctx, p) : undefined;
   const wf = o.workflow ? p.workflow : undefined;
+  // Planted (page-variants-summary): variants go through the short serialiser of list previews, not the page one.
+  const variant = (s: PageObj): PageRecord =>
+    faults.has('page-variants-summary')
+      ? ({ id: s.id, name: s.name, fileName: s.fileName, ...(s.language ? { language: s.language } : {}) } as PageRecord)
+      : pageRecord(ctx, s, { nested: true });
   const record: PageRecord = {
     ...itemRecord(ctx, p),
     ...(p.niceUrl ? { niceUrl: p.niceUrl } : {}),
@@ -495,7 +585,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     ...(lang ? { language: lang.code, languageName: lang.name, contentGroupId: lang.id } : {}),
     ...(tags.length > 0 || o.contentTags || o.objectTags ? { tags: tagMap(state, tags) } : {}),
     ...channelFields(ctx, p),
-    ...(variants.length > 0 ? { pageVariants: variants.map((s) => pageRecord(ctx, s, { nested: true })) } : {}),
+    ...(variants.length > 0 ? { pageVariants: variants.map(variant) } : {}),
     readOnly: true,
     timeManagement: {
       at: tm?.at ?? 0,
@@ -515,9 +605,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
     ...(o.template && template ? { template: templateRecord(ctx, template) } : {}),
     ...(o.folder && folder ? { folder: folderRecord(ctx, folder) } : {}),
     ...(p.contentSetId !== undefined ? { contentSetId: p.contentSetId } : {}),
-    ...(langVariants.length > 0
-      ? { languageVariants: Object.fromEntries(langVariants.map((s) => [s.language!, pageRecord(ctx, s, { nested: true })])) }
-      : {}),
+    ...(langVariants.length > 0 ? { languageVariants: Object.fromEntries(langVariants.map((s) => [s.language!, variant(s)])) } : {}),
     locked,
     lockedSince: locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1,
     ...(locked ? { lockedBy: userRecord(state, p.lockedBy) } : {}),

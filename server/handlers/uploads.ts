@@ -4,7 +4,17 @@
  * naming rules follow the reference notes; bytes are kept exactly (UPL-07).
  */
 import type { FileCreateRequest } from '../../schemas/types.ts';
-import { allocateId, globalIdFor, insertObject, nowSeconds, type FileObj, type FolderObj, type State, type View } from '../state.ts';
+import {
+  allocateId,
+  globalIdFor,
+  insertObject,
+  nowSeconds,
+  setsNamed,
+  type FileObj,
+  type FolderObj,
+  type State,
+  type View,
+} from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
 import { bodyOf, checkName, nodeView, qBool, qInt, qStr, resolveObject } from './common.ts';
 import { takenFileNames } from './files.ts';
@@ -133,10 +143,16 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
   let name = wanted;
   let overwrite: FileObj | undefined;
   if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
-    for (const set of state.children.get(folder.channelSetId)?.file ?? []) {
-      const v = state.sets.get(set)?.find((o) => o.nodeId === view.nodeId && o.name === wanted && !o.deleted);
-      if (v) overwrite = v as FileObj;
-    }
+    const files = state.children.get(folder.channelSetId)?.file;
+    const match = (set: number) => state.sets.get(set)?.find((o) => o.nodeId === view.nodeId && o.name === wanted && !o.deleted);
+    // The name index gives the candidates; only several matches need the folder's order (the last one wins).
+    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => files?.has(set) && match(set));
+    if (found.length === 1) overwrite = match(found[0]!) as FileObj;
+    else if (found.length > 1)
+      for (const set of files ?? []) {
+        const v = match(set);
+        if (v) overwrite = v as FileObj;
+      }
   }
   if (!overwrite && taken.has(wanted.toLowerCase())) {
     if (a.failOnDuplicate) throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
@@ -196,6 +212,9 @@ function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record
 export const createMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
   const part = dataPart(req, fields.databodypart);
+  const sniffed = ctx.faults.has('multipart-json-data-as-url-create') ? jsonCreateIn(part.data) : undefined;
+  // Planted: the form is chosen by sniffing the content, not by Content-Type.
+  if (sniffed) return createFromUrl(state, { ...req, operationId: 'file.create.json', body: sniffed }, ctx);
   const fileType = part.mimeType || 'application/octet-stream';
   const name = withExtension(fields.fileName || part.filename || 'new_file', fileType);
   const plan = planUpload(state, ctx, {
@@ -211,6 +230,16 @@ export const createMultipart: Handler<State> = (state, req, ctx) => {
   });
   return executeUpload(state, plan, ctx.faults);
 };
+
+/** The JSON create request a data part spells, if it reads as one (an object with a sourceURL). */
+function jsonCreateIn(data: Buffer): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(data.toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null && 'sourceURL' in parsed ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** POST /file/createSimple (multipart): `databodypart` names the data part, `qqfile` the file (UPL-04). */
 export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
@@ -242,9 +271,14 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
   const qqfile = qStr(req, 'qqfile');
   if (!qqfile) throw new Refusal('INVALIDDATA', 'qqfile: the file name is required', 'qqfile');
   const folderId = qInt(req, 'folderId', 0);
+  // Planted (createsimple-no-folder-uses-root): folder 0, the value of a missing folderId, taken as the master's root folder.
+  const target =
+    folderId === 0 && ctx.faults.has('createsimple-no-folder-uses-root')
+      ? [...state.nodes.values()].find((n) => n.masterId === undefined)!.rootFolderId
+      : folderId;
   const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
   const plan = planUpload(state, ctx, {
-    folderId,
+    folderId: target,
     nodeId: qInt(req, 'nodeId', 0),
     name: qqfile,
     data: req.raw?.data ?? Buffer.alloc(0),
@@ -326,7 +360,11 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
   plan(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');
   const got = await download(state, b.sourceURL);
   const fileType = bareType(got.contentType) ?? typeOfName(b.name || got.name || '') ?? 'application/octet-stream';
-  const name = withExtension(b.name || got.name || 'new_file', fileType);
+  // Planted: the downloaded file's own name wins over the one the request gives.
+  const name = withExtension(
+    (ctx.faults.has('url-create-name-from-url') ? got.name || b.name : b.name || got.name) || 'new_file',
+    fileType,
+  );
   return executeUpload(state, plan(got.data, name, fileType), ctx.faults);
 };
 

@@ -40,13 +40,15 @@ function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj
  * of the given files" makes no exception for the given files themselves. A file referring to itself
  * does not use itself: "an object tag of another object refers to it" (reference notes).
  */
-function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View): Obj[] {
+function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View, faults: FaultSet): Obj[] {
   const out = new Map<number, Obj>();
   const fileSets = new Set(files.map((f) => f.channelSetId));
   for (const set of fileSets) {
     for (const id of state.referrers.get(set) ?? []) {
       const ref = state.objects.get(id);
       if (!ref || ref.kind !== kind || ref.channelSetId === set) continue;
+      // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.
+      if (faults.has('usage-skips-given-users') && fileSets.has(ref.channelSetId)) continue;
       const visible = resolveInView(state, ref.channelSetId, view);
       if (visible === ref && ancestorsVisible(state, ref, view) && !inWastebin(state, ref, view)) out.set(ref.id, ref);
     }
@@ -66,9 +68,13 @@ function usageList(
   member: 'files' | 'folders' | 'pages',
 ): Record<string, unknown> {
   const { files, view } = usageInput(state, req, 'id');
-  const found = usersOf(state, files, kind, view);
-  const sorted = sortLegacy(found, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), faults);
-  const paged = pageLegacy(sorted, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1), faults);
+  const found = usersOf(state, files, kind, view, faults);
+  const sort = (items: readonly Obj[]) =>
+    sortLegacy(items, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), faults);
+  const page = (items: Obj[]) => pageLegacy(items, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1), faults);
+  // Planted (usage-paged-before-sorting): the page is cut from the list in index order and only then sorted.
+  const early = faults.has('usage-paged-before-sorting') ? page(found) : undefined;
+  const paged = early ? { ...early, items: sort(early.items) } : page(sort(found));
   const total = faults.has('usage-total-after-paging') ? paged.items.length : found.length;
   const counts = { withoutPermission: 0, total, numItems: paged.numItems };
   if (!qBool(req, member, true) && !faults.has('usage-counts-flag-ignored')) {

@@ -94,7 +94,8 @@ async function localizedCopy(t: ConformanceContext, top: number, folder: Folder,
         t.requirement,
         'folder.localize',
         exchange,
-        `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} instead of a localized copy (inherited false)`,
+        `after localizing folder ${folder.id} into channel ${channel}, the channel lists ${JSON.stringify(copy ?? null)} ` +
+          'instead of a localized copy (inherited false)',
       ).message,
       exchange,
     );
@@ -143,7 +144,8 @@ conformance(
         finding(
           'DEL-02',
           'listing',
-          `after the refused deletes, channel ${channel} lists ${JSON.stringify(still ?? null)} instead of the localized copy ${copy.id} (inherited false)`,
+          `after the refused deletes, channel ${channel} lists ${JSON.stringify(still ?? null)} ` +
+            `instead of the localized copy ${copy.id} (inherited false)`,
           exchange,
         ),
       ]);
@@ -205,7 +207,8 @@ conformance(
           finding(
             'DEL-03',
             'listing',
-            `after deleting folder ${folder.id} in the master, ${what} of the test folder in channel ${channel} still lists ${gone === file ? `its file ${file}` : 'it'}`,
+            `after deleting folder ${folder.id} in the master, ${what} of the test folder in channel ${channel} ` +
+              `still lists ${gone === file ? `its file ${file}` : 'it'}`,
             exchange,
           ),
         ]);
@@ -246,11 +249,13 @@ conformance(
     const shown = folders.filter((f) => f.name === folder.name || f.id === folder.id || f.id === copy.id);
     const master = shown.find((f) => f.id === folder.id && f.inherited === true);
     if (shown.length !== 1 || !master) {
+      const listed = shown.map((f) => ({ id: f.id, name: f.name, inherited: f.inherited }));
       t.record([
         finding(
           'DEL-04',
           'listing',
-          `after unlocalizing, channel ${channel} lists ${JSON.stringify(shown.map((f) => ({ id: f.id, name: f.name, inherited: f.inherited })))} where only the inherited master ${folder.id} belongs (the localized copy was ${copy.id})`,
+          `after unlocalizing, channel ${channel} lists ${JSON.stringify(listed)} ` +
+            `where only the inherited master ${folder.id} belongs (the localized copy was ${copy.id})`,
           exchange,
         ),
       ]);
@@ -327,7 +332,8 @@ conformance(
             finding(
               'DEL-05',
               'listing',
-              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder still lists ${member === 'files' ? `its file ${file}` : 'it'}`,
+              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder ` +
+                `still lists ${member === 'files' ? `its file ${file}` : 'it'}`,
               r.exchange,
             ),
           ]);
@@ -364,7 +370,8 @@ conformance(
             finding(
               'DEL-05a',
               'listing',
-              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder with wastebin=only does not list it: ${brief(ids)}`,
+              `after deleting folder ${folder} in ${where(nodeId)}, ${what} of the test folder ` +
+                `with wastebin=only does not list it: ${brief(ids)}`,
               r.exchange,
             ),
           ]);

@@ -26,7 +26,8 @@ function createdId(exchange: Exchange, member: 'folder' | 'file'): number {
   const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof id !== 'number')
     throw new SetupError(
-      `${exchange.request.method} ${exchange.request.url} answered no ${member} id: status ${exchange.response?.status} ${exchange.response?.text.slice(0, 200) ?? exchange.error?.message}`,
+      `${exchange.request.method} ${exchange.request.url} answered no ${member} id: status ${exchange.response?.status} ` +
+        `${exchange.response?.text.slice(0, 200) ?? exchange.error?.message}`,
     );
   return id;
 }
@@ -183,7 +184,8 @@ conformance('ENV-02', 'every successful answer of a sample of every operation ca
         finding(
           'ENV-02',
           'responseCode',
-          `${line(s)}, a valid request, answered status ${s.exchange.response?.status ?? s.exchange.error?.code} with responseCode ${JSON.stringify(code ?? null)}`,
+          `${line(s)}, a valid request, answered status ${s.exchange.response?.status ?? s.exchange.error?.code} ` +
+            `with responseCode ${JSON.stringify(code ?? null)}`,
           s.exchange,
         ),
       ]);
@@ -227,7 +229,8 @@ conformance('ENV-04', 'every answer of a sample of every operation is labelled C
 conformance('ENV-07', 'ids are integers, globalIds strings and timestamps integers in a sample of every operation', async (t) => {
   for (const s of await sampleOf(t)) {
     if (!s.exchange.response || s.exchange.response.jsonError !== undefined) continue;
-    // "Identifiers (id, folderId, nodeId, ...) are integers unless a field says otherwise. globalId is a string. Timestamps are numbers (integers)."
+    // "Identifiers (id, folderId, nodeId, ...) are integers unless a field says otherwise. globalId is a string. Timestamps are
+    // numbers (integers)."
     const breaks = conventionBreaks(s.exchange.response.json);
     if (breaks.length)
       t.record([
@@ -293,7 +296,8 @@ conformance('ENV-05', 'a folder globalId gives the same folder wherever the path
         finding(
           'ENV-05',
           'globalId',
-          `${op} by globalId ${g} answers ${listAnswer(byGlobal.response!.json, member)}, by id ${id} ${listAnswer(local.response!.json, member)}`,
+          `${op} by globalId ${g} answers ${listAnswer(byGlobal.response!.json, member)}, ` +
+            `by id ${id} ${listAnswer(local.response!.json, member)}`,
           byGlobal,
         ),
       ]);
@@ -306,7 +310,8 @@ conformance('ENV-05', 'a folder globalId gives the same folder wherever the path
       finding(
         'ENV-05',
         'globalId',
-        `folder.load by globalId ${global.get(child.id!)} ${loadProblem ?? `answers folder ${JSON.stringify(loadedId)}`}, expected folder ${child.id}`,
+        `folder.load by globalId ${global.get(child.id!)} ${loadProblem ?? `answers folder ${JSON.stringify(loadedId)}`}, ` +
+          `expected folder ${child.id}`,
         loaded,
       ),
     ]);
@@ -345,7 +350,8 @@ function unionFinding(what: string, multi: { ids: number[]; exchange: Exchange }
     finding(
       'ENV-06',
       'multivalued',
-      `${what}: the values together give ${brief(multi.ids)}, one by one ${brief(union)} (missing ${brief(missing)}, unexpected ${brief(extra)})`,
+      `${what}: the values together give ${brief(multi.ids)}, one by one ${brief(union)} ` +
+        `(missing ${brief(missing)}, unexpected ${brief(extra)})`,
       multi.exchange,
     ),
   ];
@@ -375,7 +381,8 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
         finding(
           'ENV-06',
           'multivalued',
-          `${op} recursive with recursiveIds given three times (the test folder, A, B) lists ${brief(got)}; expected A, B, C and the children of A and B ${brief(expected)}`,
+          `${op} recursive with recursiveIds given three times (the test folder, A, B) lists ${brief(got)}; ` +
+            `expected A, B, C and the children of A and B ${brief(expected)}`,
           r.exchange,
         ),
       ]);
@@ -433,7 +440,8 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
         finding(
           'ENV-06',
           'multivalued',
-          `after POST /folder/disinherit with id ${x!.id} and id ${y!.id} disinheriting channel ${channel}, folder ${folder.id} reports disinherit ${brief(r.body.disinherit ?? [])}`,
+          `after POST /folder/disinherit with id ${x!.id} and id ${y!.id} disinheriting channel ${channel}, ` +
+            `folder ${folder.id} reports disinherit ${brief(r.body.disinherit ?? [])}`,
           r.exchange,
         ),
       ]);
@@ -444,7 +452,9 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
       finding(
         'ENV-06',
         'multivalued',
-        `GET /folder/disinherit with id ${z!.id} (inherited) and id ${x!.id} (disinherited for channel ${channel}) reports neither disinherit nor partialDisinherit of that channel: ${JSON.stringify({ disinherit: many.body.disinherit, partialDisinherit: many.body.partialDisinherit })}`,
+        `GET /folder/disinherit with id ${z!.id} (inherited) and id ${x!.id} (disinherited for channel ${channel}) ` +
+          'reports neither disinherit nor partialDisinherit of that channel: ' +
+          `${JSON.stringify({ disinherit: many.body.disinherit, partialDisinherit: many.body.partialDisinherit })}`,
         many.exchange,
       ),
     ]);

@@ -59,7 +59,8 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
           finding(
             'FIL-01',
             'model',
-            `copy answered ${fileSummary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, folderId ${to}, fileSize ${data.byteLength}`,
+            `copy answered ${fileSummary(copy)}; expected a new id (not ${source.id}), name ${JSON.stringify(newFilename)}, ` +
+              `folderId ${to}, fileSize ${data.byteLength}`,
             copied.exchange,
           ),
         );
@@ -75,7 +76,8 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
           finding(
             'FIL-01',
             'model',
-            `the target folder ${to} does not list the copy ${copy.id} named ${JSON.stringify(newFilename)}: ${fileSummary(listedIn(target.body, copy.id))}`,
+            `the target folder ${to} does not list the copy ${copy.id} named ${JSON.stringify(newFilename)}: ` +
+              `${fileSummary(listedIn(target.body, copy.id))}`,
             target.exchange,
           ),
         );
@@ -131,7 +133,8 @@ conformance('FIL-02', 'move takes the file out of its folder and into the target
       finding(
         'FIL-02',
         'model',
-        `the target folder ${to} lists ${target.body.map(fileSummary).join(', ') || 'nothing'}; expected file ${moved.id} named ${JSON.stringify(moved.name)}`,
+        `the target folder ${to} lists ${target.body.map(fileSummary).join(', ') || 'nothing'}; ` +
+          `expected file ${moved.id} named ${JSON.stringify(moved.name)}`,
         target.exchange,
       ),
     );
@@ -161,7 +164,8 @@ conformance('FIL-03', 'save (JSON) updates name and description, visible on load
           finding(
             'FIL-03',
             'model',
-            `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`,
+            `after saving name ${JSON.stringify(name)} and description ${JSON.stringify(text)}, ` +
+              `load shows name ${JSON.stringify(now?.name)} and description ${JSON.stringify(now?.description)}`,
             loaded.exchange,
           ),
         ];

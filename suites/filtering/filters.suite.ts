@@ -197,16 +197,14 @@ conformance(
   'createdbefore/createdsince/editedbefore/editedsince restrict by timestamp; 0 means no restriction',
   async (t) => {
     const lists = await baseLists(t);
-    const bound = fc
-      .nat({ max: lists.length - 1 })
-      .chain((which) =>
-        fc.record({
-          which: fc.constant(which),
-          pick: fc.nat({ max: Math.max(0, lists[which]!.records.length - 1) }),
-          offset: fc.constantFrom(-1, 0, 1),
-          zero: fc.constantFrom(...DATE_FILTERS),
-        }),
-      );
+    const bound = fc.nat({ max: lists.length - 1 }).chain((which) =>
+      fc.record({
+        which: fc.constant(which),
+        pick: fc.nat({ max: Math.max(0, lists[which]!.records.length - 1) }),
+        offset: fc.constantFrom(-1, 0, 1),
+        zero: fc.constantFrom(...DATE_FILTERS),
+      }),
+    );
     await t.property(
       bound,
       async ({ which, pick, offset, zero }) => {
@@ -246,16 +244,14 @@ conformance(
     );
     if (!lists.length) return;
     const users = (l: BaseList, role: 'creator' | 'editor') => [...new Map(l.records.map((r) => [r[role]!.id!, r[role]!])).values()];
-    const arb = fc
-      .nat({ max: lists.length - 1 })
-      .chain((which) =>
-        fc.record({
-          which: fc.constant(which),
-          role: fc.constantFrom('creator' as const, 'editor' as const),
-          byId: fc.boolean(),
-          picks: fc.uniqueArray(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }),
-        }),
-      );
+    const arb = fc.nat({ max: lists.length - 1 }).chain((which) =>
+      fc.record({
+        which: fc.constant(which),
+        role: fc.constantFrom('creator' as const, 'editor' as const),
+        byId: fc.boolean(),
+        picks: fc.uniqueArray(fc.nat({ max: 9 }), { minLength: 1, maxLength: 2 }),
+      }),
+    );
     await t.property(arb, async ({ which, role, byId, picks }) => {
       const { op, folderId, query, records } = lists[which]!;
       const known = users(lists[which]!, role);
@@ -467,7 +463,8 @@ conformance(
               finding(
                 'FLT-07',
                 'record',
-                `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} whose records say ${flag.name}: ${!value} (${described(l.exchange)})`,
+                `${flag.name}=${value} lists ${brief(wrong.map((f) => f.id))} ` +
+                  `whose records say ${flag.name}: ${!value} (${described(l.exchange)})`,
                 l.exchange,
               ),
             ]);
@@ -637,7 +634,8 @@ conformance(
               finding(
                 'FLT-10',
                 'query',
-                `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, outside the searched folders or without the query in the name (${described(l.exchange)})`,
+                `${what} found ${brief(stray.map((p) => ({ id: p.id, name: p.name, folderId: p.folderId })))}, ` +
+                  `outside the searched folders or without the query in the name (${described(l.exchange)})`,
                 l.exchange,
               ),
             );

@@ -100,7 +100,8 @@ conformance(
     for (const language of languages) {
       const l = await list({ language, langfallback: false });
       if (!isListing(l)) return void t.record([l]);
-      // "language (string): language code"; "langfallback ... use the highest-priority language variant ... when the page lacks the language" (off here).
+      // "language (string): language code"; "langfallback ... use the highest-priority language variant ... when the page lacks the
+      // language" (off here).
       t.record(
         expectSet(
           'FLT-09',
@@ -192,7 +193,8 @@ conformance(
           const value = zero ? 0 : date + offset;
           const l = await list({ [param]: value });
           if (!isListing(l)) return [l];
-          // "publishedbefore, publishedsince (int, 0): timestamp filters; 0 means all". Pages never published (pdate 0) may go either way for "before".
+          // "publishedbefore, publishedsince (int, 0): timestamp filters; 0 means all". Pages never published (pdate 0) may go either
+          // way for "before".
           if (value === 0)
             out.push(
               ...expectSet(

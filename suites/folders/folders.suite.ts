@@ -64,7 +64,8 @@ conformance('FLD-01', 'create makes a folder under the mother, listed by it and 
         finding(
           'FLD-01',
           'create',
-          `created ${JSON.stringify({ name })} under ${top}, answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`,
+          `created ${JSON.stringify({ name })} under ${top}, ` +
+            `answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`,
           created.exchange,
         ),
       );
@@ -181,13 +182,16 @@ conformance(
       const folders = (q.viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
       const expected = predictFolders(model, top, q);
       const got = shapesOf(folders, q.recursive && q.tree);
-      // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children are fetched."
+      // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children
+      // are fetched."
       if (canonical(got) === canonical(expected)) return [];
       return [
         finding(
           'FLD-03',
           'model',
-          `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: expected ${named(expected)}, got ${named(got)}`,
+          `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} ` +
+            `recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: ` +
+            `expected ${named(expected)}, got ${named(got)}`,
           r.exchange,
         ),
       ];
@@ -293,7 +297,8 @@ conformance('FLD-05', 'breadcrumb lists the folders from the root down to the fo
       finding(
         'FLD-05',
         'order',
-        `breadcrumb of folder ${path.at(-1)} is ${brief(deepest.ids, 12)}; expected the root ${t.fixture.masterRootFolderId} first and ending ${brief(path, 12)}`,
+        `breadcrumb of folder ${path.at(-1)} is ${brief(deepest.ids, 12)}; ` +
+          `expected the root ${t.fixture.masterRootFolderId} first and ending ${brief(path, 12)}`,
         deepest.exchange,
       ),
     ]);
@@ -315,7 +320,8 @@ conformance('FLD-05', 'breadcrumb lists the folders from the root down to the fo
       finding(
         'FLD-05',
         'order',
-        `breadcrumb of folder ${path.at(-2)} is ${brief(mother.ids, 12)}, but that of its sub-folder ${path.at(-1)} is ${brief(deepest.ids, 12)}`,
+        `breadcrumb of folder ${path.at(-2)} is ${brief(mother.ids, 12)}, ` +
+          `but that of its sub-folder ${path.at(-1)} is ${brief(deepest.ids, 12)}`,
         mother.exchange,
       ),
     ]);
@@ -362,7 +368,8 @@ async function countAgainstListings(
       finding(
         'FLD-06',
         'model',
-        `count of ${label} says folders ${c.folders}, files ${c.files}; the test created folders ${model.folders}, files ${model.files} there (a deleted sub-folder left out)`,
+        `count of ${label} says folders ${c.folders}, files ${c.files}; ` +
+          `the test created folders ${model.folders}, files ${model.files} there (a deleted sub-folder left out)`,
         count.exchange,
       ),
     ]);
@@ -430,15 +437,9 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
       ...(Number.isInteger(item.edate) ? [] : ['edate']),
       ...(item.globalId === undefined || typeof item.globalId === 'string' ? [] : ['globalId']),
     ];
+    const fields = { id: item.id, name: item.name, type: item.type, cdate: item.cdate, edate: item.edate, globalId: item.globalId };
     if (wrong.length)
-      t.record([
-        finding(
-          'FLD-07',
-          'fields',
-          `getItems item ${JSON.stringify({ id: item.id, name: item.name, type: item.type, cdate: item.cdate, edate: item.edate, globalId: item.globalId })} lacks or mistypes ${wrong.join(', ')}`,
-          r.exchange,
-        ),
-      ]);
+      t.record([finding('FLD-07', 'fields', `getItems item ${JSON.stringify(fields)} lacks or mistypes ${wrong.join(', ')}`, r.exchange)]);
   }
   // "... for the folder's content": the test's files, named and typed as files, and nothing from elsewhere.
   for (const file of files) {
@@ -448,7 +449,8 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
         finding(
           'FLD-07',
           'content',
-          `getItems of folder ${top} lists ${JSON.stringify(item ? { id: item.id, name: item.name, type: item.type } : null)} for its file ${file.id} "${file.name}"`,
+          `getItems of folder ${top} lists ${JSON.stringify(item ? { id: item.id, name: item.name, type: item.type } : null)} ` +
+            `for its file ${file.id} "${file.name}"`,
           r.exchange,
         ),
       ]);
@@ -468,7 +470,8 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
           finding(
             'FLD-07',
             'content',
-            `getItems of the pages folder ${t.fixture.pagesFolderId} lacks pages (type page) that getPages lists: ${brief(missing.map((p) => `${p.id} ${p.name}`))}`,
+            `getItems of the pages folder ${t.fixture.pagesFolderId} lacks pages (type page) that getPages lists: ` +
+              `${brief(missing.map((p) => `${p.id} ${p.name}`))}`,
             fixtureItems.exchange,
           ),
         ]);
@@ -497,7 +500,8 @@ conformance('FLD-08', 'getTemplates with reduce and recursive lists each templat
         finding(
           'FLD-08',
           'reduce',
-          `getTemplates of folder ${folderId} recursive with reduce lists templates ${brief(duplicates(u))} more than once: ${brief(u, 20)}`,
+          `getTemplates of folder ${folderId} recursive with reduce lists templates ${brief(duplicates(u))} ` +
+            `more than once: ${brief(u, 20)}`,
           reduced.exchange,
         ),
       ]);
@@ -507,7 +511,8 @@ conformance('FLD-08', 'getTemplates with reduce and recursive lists each templat
         finding(
           'FLD-08',
           'reduce',
-          `getTemplates of folder ${folderId}: reduce leaves out ${brief(missing)} and adds ${brief(extra)} compared with the recursive listing ${brief([...new Set(r)], 20)}`,
+          `getTemplates of folder ${folderId}: reduce leaves out ${brief(missing)} and adds ${brief(extra)} ` +
+            `compared with the recursive listing ${brief([...new Set(r)], 20)}`,
           reduced.exchange,
         ),
       ]);
@@ -604,7 +609,10 @@ conformance(
           finding(
             'FLD-09',
             'addon',
-            `getPages langvars=true: page ${p.id} "${p.name}" (language ${p.language}) carries languageVariants ${JSON.stringify(variants === undefined ? null : Object.keys(variants))}${bad.length ? `, entries that are not pages of their language: ${bad.map(([l]) => l).join(', ')}` : ''}${missing.length ? `, without its variants ${brief(missing.map((o) => `${o.id} ${o.language}`))}` : ''}`,
+            `getPages langvars=true: page ${p.id} "${p.name}" (language ${p.language}) ` +
+              `carries languageVariants ${JSON.stringify(variants === undefined ? null : Object.keys(variants))}` +
+              `${bad.length ? `, entries that are not pages of their language: ${bad.map(([l]) => l).join(', ')}` : ''}` +
+              `${missing.length ? `, without its variants ${brief(missing.map((o) => `${o.id} ${o.language}`))}` : ''}`,
             with_.exchange,
           ),
         ]);
@@ -620,7 +628,8 @@ conformance(
           finding(
             'FLD-09',
             'addon',
-            `getPages translationstatus=true: page ${id}, listed with insync=false, carries translationStatus ${JSON.stringify(ts ?? null)} (expected inSync false)`,
+            `getPages translationstatus=true: page ${id}, listed with insync=false, ` +
+              `carries translationStatus ${JSON.stringify(ts ?? null)} (expected inSync false)`,
             with_.exchange,
           ),
         ]);
@@ -706,7 +715,8 @@ conformance(
           finding(
             'FLD-09',
             'addon',
-            `getPages contenttags=true objecttags=true: page ${page.id} "${page.name}" has external links ${brief(entry.links ?? [])} but no tags`,
+            `getPages contenttags=true objecttags=true: page ${page.id} "${page.name}" ` +
+              `has external links ${brief(entry.links ?? [])} but no tags`,
             both.exchange,
           ),
         ]);
@@ -759,7 +769,8 @@ conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages 
           finding(
             'FLD-10',
             'page',
-            `getExternalLinks${label}: page ${entry.pageId} is named ${JSON.stringify(entry.pageName)}, getPages says ${JSON.stringify(page.name)}`,
+            `getExternalLinks${label}: page ${entry.pageId} is named ${JSON.stringify(entry.pageName)}, ` +
+              `getPages says ${JSON.stringify(page.name)}`,
             answer.exchange,
           ),
         ]);
@@ -801,7 +812,8 @@ conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages 
           finding(
             'FLD-10',
             'recursive',
-            `getExternalLinks recursive of folder ${folder} gives page ${entry.pageId} the links ${deep.get(entry.pageId) ?? 'none'}; getExternalLinks of ${label} gives ${key(entry.links)}`,
+            `getExternalLinks recursive of folder ${folder} gives page ${entry.pageId} the links ${deep.get(entry.pageId) ?? 'none'}; ` +
+              `getExternalLinks of ${label} gives ${key(entry.links)}`,
             recursive.exchange,
           ),
         ]);
@@ -820,7 +832,8 @@ conformance('FLD-11', 'load with privileges=true adds the privileges', async (t)
         finding(
           'FLD-11',
           'privileges',
-          `load of folder ${id} with privileges=true answers privileges ${JSON.stringify(privileges ?? null)}, not a list of privilege names`,
+          `load of folder ${id} with privileges=true answers privileges ${JSON.stringify(privileges ?? null)}, ` +
+            'not a list of privilege names',
           r.exchange,
         ),
       ]);

@@ -173,7 +173,8 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
           finding(
             t.requirement,
             'model',
-            `${obj.kind} "${obj.name}" of the master is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected true`,
+            `${obj.kind} "${obj.name}" of the master is listed in ${list.what} ` +
+              `with inherited ${JSON.stringify(record.inherited)}, expected true`,
             list.exchange,
           ),
         );
@@ -186,7 +187,8 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
           finding(
             t.requirement,
             'model',
-            `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, expected the master node ${names.length ? brief(names) : '(a node name)'}`,
+            `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, ` +
+              `expected the master node ${names.length ? brief(names) : '(a node name)'}`,
             list.exchange,
           ),
         );
@@ -213,7 +215,8 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
           finding(
             t.requirement,
             'metamorphic',
-            `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, but the object itself names its node ${brief(names)}`,
+            `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, ` +
+              `but the object itself names its node ${brief(names)}`,
             list.exchange,
           ),
         );
@@ -241,7 +244,8 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
           finding(
             t.requirement,
             'model',
-            `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} with inherited ${JSON.stringify(record.inherited)}, expected false`,
+            `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} ` +
+              `with inherited ${JSON.stringify(record.inherited)}, expected false`,
             list.exchange,
           ),
         );
@@ -297,7 +301,8 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
           finding(
             t.requirement,
             'model',
-            `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, expected ${n} (localized by this test)`,
+            `the localization info of ${what} counts ${JSON.stringify(got)} localized ${kind}s in channel ${channel}, ` +
+              `expected ${n} (localized by this test)`,
             res.exchange,
           ),
         );
@@ -327,7 +332,8 @@ for (const kind of ['file', 'folder'] as const) {
           finding(
             t.requirement,
             'model',
-            `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`,
+            `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} ` +
+              `with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`,
             list.exchange,
           ),
         );
@@ -356,7 +362,8 @@ for (const kind of ['file', 'folder'] as const) {
           finding(
             t.requirement,
             'model',
-            `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`,
+            `${when}, the localizations of ${kind} ${obj.id} map copies to nodes as ${JSON.stringify(got)}, ` +
+              `expected ${JSON.stringify(expected)}`,
             res.exchange,
           ),
         );
@@ -366,7 +373,8 @@ for (const kind of ['file', 'folder'] as const) {
           finding(
             t.requirement,
             'model',
-            `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, expected ${Object.keys(expected).length}`,
+            `${when}, the localizations of ${kind} ${obj.id} say total ${JSON.stringify(res.body.total)}, ` +
+              `expected ${Object.keys(expected).length}`,
             res.exchange,
           ),
         );
@@ -483,7 +491,8 @@ function compareStatus(
       finding(
         t.requirement,
         'model',
-        `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} for objects that were all set alike, expected none`,
+        `${after}, ${what} reads back partialDisinherit ${JSON.stringify(got.partialDisinherit)} ` +
+          'for objects that were all set alike, expected none',
         exchange,
       ),
     );
@@ -566,7 +575,8 @@ conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the fold
           finding(
             t.requirement,
             'model',
-            `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`,
+            `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it ` +
+              `reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`,
             res.exchange,
           ),
         );
@@ -683,7 +693,8 @@ conformance('MCH-07', "push2master copies the channel's saved version of a local
         finding(
           t.requirement,
           'model',
-          `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`,
+          `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, ` +
+            `expected the channel's ${JSON.stringify(want[key])}`,
           after.exchange,
         ),
       );
@@ -771,7 +782,10 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
           finding(
             t.requirement,
             'model',
-            `the localization info of folder ${top} does not match what the test created (${layout.folders.length} folders, ${layout.files.length} files in the master, ${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`,
+            `the localization info of folder ${top} does not match what the test created ` +
+              `(${layout.folders.length} folders, ${layout.files.length} files in the master, ` +
+              `${layout.folders.filter((f) => f.localized).length + layout.files.filter((f) => f.localized).length} of them localized, ` +
+              `${layout.localFolders.length + layout.localFiles.length} local to channel ${channel}): ${best.join('; ')}`,
             res.exchange,
           ),
         );

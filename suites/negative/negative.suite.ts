@@ -308,7 +308,8 @@ for (const op of operations) {
           finding(
             t.requirement,
             'auth',
-            `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; expected 401/403 or AUTHREQUIRED/PERMISSION`,
+            `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; ` +
+              'expected 401/403 or AUTHREQUIRED/PERMISSION',
             exchange,
           ),
         );
@@ -445,7 +446,8 @@ async function storedConverted(
     finding(
       t.requirement,
       'converted',
-      `${c.pointer} was sent as ${JSON.stringify(c.value)} and accepted, so it must be stored as ${JSON.stringify(c.converted)}; the target stored ${JSON.stringify(stored.value)}`,
+      `${c.pointer} was sent as ${JSON.stringify(c.value)} and accepted, so it must be stored as ${JSON.stringify(c.converted)}; ` +
+        `the target stored ${JSON.stringify(stored.value)}`,
       exchange,
     ),
   ];
@@ -481,7 +483,8 @@ for (const op of JSON_OPERATIONS) {
 
   conformance(
     'NEG-04',
-    `${id}: a body member that does not convert to its type is refused and changes nothing, one that converts is refused or stored converted`,
+    `${id}: a body member that does not convert to its type is refused and changes nothing, ` +
+      'one that converts is refused or stored converted',
     withBench(async (t, b) => {
       const spec = await BASES[id].spec(b);
       const findings: Finding[] = [];

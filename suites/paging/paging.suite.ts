@@ -259,7 +259,8 @@ conformance(
             finding(
               'PAG-05',
               'hasMoreItems',
-              `hasMoreItems is ${l.hasMoreItems}, but the slice ends at item ${Math.min(end, total)} of ${total} (${described(l.exchange)})`,
+              `hasMoreItems is ${l.hasMoreItems}, but the slice ends at item ${Math.min(end, total)} of ${total} ` +
+                `(${described(l.exchange)})`,
               l.exchange,
             ),
           );
@@ -336,7 +337,8 @@ conformance(
             'skipMax',
             expected,
             await mustList(t, op, folderId, { ...query, skipCount, maxItems }),
-            `skipCount=${skipCount}&maxItems=${maxItems} must return ${maxItems < 0 ? `items ${skipCount + 1}.. of the whole list` : 'no items'}`,
+            `skipCount=${skipCount}&maxItems=${maxItems} must return ` +
+              `${maxItems < 0 ? `items ${skipCount + 1}.. of the whole list` : 'no items'}`,
           ),
         );
       }
@@ -358,7 +360,8 @@ conformance(
             'skipMax',
             expected,
             l,
-            `skipCount=${skipCount}&maxItems=${maxItems} must return items ${skipCount + 1}..${maxItems < 0 ? 'the end' : skipCount + maxItems} of the whole list`,
+            `skipCount=${skipCount}&maxItems=${maxItems} must return ` +
+              `items ${skipCount + 1}..${maxItems < 0 ? 'the end' : skipCount + maxItems} of the whole list`,
           ),
         );
       },

@@ -30,7 +30,10 @@ import type { File, Folder, Page, Template } from '../../schemas/types.ts';
 
 type Sortable = File | Folder | Page | Template;
 
-/** The ids must be the same as without sorting, and the records' keys in the given direction (metamorphic: any reasonable collation, equal keys in any order). */
+/**
+ * The ids must be the same as without sorting, and the records' keys in the given direction (metamorphic: any reasonable
+ * collation, equal keys in any order).
+ */
 function sortedFindings(
   requirement: string,
   what: string,
@@ -47,7 +50,8 @@ function sortedFindings(
       finding(
         requirement,
         'order',
-        `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${what}: ${brief(shown, 12)} (${described(l.exchange)})`,
+        `the items are not in ${dir === 'asc' ? 'ascending' : 'descending'} order of ${what}: ` +
+          `${brief(shown, 12)} (${described(l.exchange)})`,
         l.exchange,
       ),
     );

@@ -143,7 +143,9 @@ async function fetchListing(
   const prediction = listing(m, q);
   const op = listOperation(q.kind, style);
   const { exchange } = await r.t.try(op, listSpec(r, q, prediction.folderId, style, paging));
-  const where = `${op} of ${label(folderByKey(m, q.folder), prediction.folderId)} (${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
+  const where =
+    `${op} of ${label(folderByKey(m, q.folder), prediction.folderId)} ` +
+    `(${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
   if (!prediction.listable) {
     judge(r, checkNo5xx(exchange, requirement));
     if (isRefusal(exchange)) return undefined;
@@ -288,7 +290,8 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
         stop(
           r,
           requirement,
-          `${what}: expected success true and a file with a new id, got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`,
+          `${what}: expected success true and a file with a new id, ` +
+            `got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}`,
           exchange,
         );
       }
@@ -583,7 +586,8 @@ class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
       stop(
         r,
         'MCH-02',
-        `${this.did}: the channel's listing of ${q.folder} shows no localized copy (no new id named ${quote(obj.name)}, and id ${obj.id} ${listed.records.some((x) => x.id === obj.id) ? 'is still inherited' : 'is gone'})`,
+        `${this.did}: the channel's listing of ${q.folder} shows no localized copy (no new id named ${quote(obj.name)}, ` +
+          `and id ${obj.id} ${listed.records.some((x) => x.id === obj.id) ? 'is still inherited' : 'is gone'})`,
         listed.exchange,
       );
     }
@@ -726,7 +730,9 @@ class List extends Step<ListParams, ModelFolder> {
         finding(
           rule,
           'model',
-          `${this.did}: expected ids ${JSON.stringify(want)} (items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), got ${JSON.stringify(got)}`,
+          `${this.did}: expected ids ${JSON.stringify(want)} ` +
+            `(items ${slice.start + 1}..${slice.end} of the unpaged ${JSON.stringify(full.records.map((x) => x.id))}), ` +
+            `got ${JSON.stringify(got)}`,
           page.exchange,
         ),
       );
@@ -745,7 +751,8 @@ class List extends Step<ListParams, ModelFolder> {
         finding(
           'PAG-05',
           'model',
-          `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`,
+          `${this.did}: hasMoreItems ${JSON.stringify(page.hasMoreItems)}, ` +
+            `expected ${slice.hasMoreItems} (${total - slice.end} items beyond the slice)`,
           page.exchange,
         ),
       );
@@ -779,7 +786,8 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
       stop(
         r,
         rule,
-        `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, so a refusal or zero counts were expected, got ${counted(body)}`,
+        `${this.did}: the folder is ${folders.unlistable === 'deleted' ? 'deleted' : 'not visible in the channel'}, ` +
+          `so a refusal or zero counts were expected, got ${counted(body)}`,
         exchange,
       );
     }
@@ -792,7 +800,8 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
     stop(
       r,
       rule,
-      `${this.did}: expected folders ${folders.entries.length}, files ${files.entries.length} as the model lists them, got ${counted(body)}`,
+      `${this.did}: expected folders ${folders.entries.length}, files ${files.entries.length} as the model lists them, ` +
+        `got ${counted(body)}`,
       exchange,
     );
   }

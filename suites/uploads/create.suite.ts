@@ -56,7 +56,8 @@ conformance('UPL-02', 'a multipart create takes the data part as the content eve
         finding(
           'UPL-02',
           'model',
-          `a multipart create downloaded the sourceURL written in its data part (${host.downloads(decoy)} downloads): the form is chosen by Content-Type`,
+          `a multipart create downloaded the sourceURL written in its data part (${host.downloads(decoy)} downloads): ` +
+            'the form is chosen by Content-Type',
           created.exchange,
         ),
       );

@@ -57,7 +57,8 @@ conformance('UPL-05', 'overwrite=true replaces the file of the same name: same i
           finding(
             'UPL-05',
             'model',
-            `after overwrite=true the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id} with fileSize ${second.byteLength}`,
+            `after overwrite=true the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} ` +
+              `named ${JSON.stringify(name)}; expected only file ${id} with fileSize ${second.byteLength}`,
             listed.exchange,
           ),
         );
@@ -101,7 +102,8 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
           finding(
             'UPL-05',
             'model',
-            `after a second upload with ${JSON.stringify(overwrite)} the first file is ${fileSummary(kept)}; expected it unchanged: name ${JSON.stringify(name)}, fileSize ${first.byteLength}`,
+            `after a second upload with ${JSON.stringify(overwrite)} the first file is ${fileSummary(kept)}; ` +
+              `expected it unchanged: name ${JSON.stringify(name)}, fileSize ${first.byteLength}`,
             loaded.exchange,
           ),
         );
@@ -138,7 +140,8 @@ conformance('UPL-06', 'a multipart save replaces the content: same id, new size'
           finding(
             'UPL-06',
             'model',
-            `after saving ${second.byteLength} bytes into file ${id} (${first.byteLength} bytes before), load reports ${fileSummary(loaded.body.file)}`,
+            `after saving ${second.byteLength} bytes into file ${id} (${first.byteLength} bytes before), ` +
+              `load reports ${fileSummary(loaded.body.file)}`,
             loaded.exchange,
           ),
         );
@@ -150,7 +153,8 @@ conformance('UPL-06', 'a multipart save replaces the content: same id, new size'
           finding(
             'UPL-06',
             'model',
-            `after the save the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} named ${JSON.stringify(name)}; expected only file ${id}: a save must not add a file`,
+            `after the save the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} ` +
+              `named ${JSON.stringify(name)}; expected only file ${id}: a save must not add a file`,
             listed.exchange,
           ),
         );

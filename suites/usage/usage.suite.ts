@@ -354,7 +354,8 @@ conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorde
         finding(
           'USE-03',
           'relation',
-          `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ${all.length} users in all, so ${more}`,
+          `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ` +
+            `${all.length} users in all, so ${more}`,
           page.answer.exchange,
         ),
       ];
@@ -392,7 +393,8 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
           finding(
             'USE-04',
             'relation',
-            `file ${id} refers to ${member} ${brief(missing)} in its tags, but syncableObjects does not list them in ${member} (listed: ${brief(ids)})`,
+            `file ${id} refers to ${member} ${brief(missing)} in its tags, ` +
+              `but syncableObjects does not list them in ${member} (listed: ${brief(ids)})`,
             got.exchange,
           ),
         );
@@ -533,7 +535,8 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
       finding(
         'USE-05',
         'relation',
-        `file ${id} is listed by used=true in the master, but no object of the master uses it (no usage list names a user with nodeId=${master}, no template refers to it); only channel ${channel} does (${shown})`,
+        `file ${id} is listed by used=true in the master, but no object of the master uses it ` +
+          `(no usage list names a user with nodeId=${master}, no template refers to it); only channel ${channel} does (${shown})`,
         usedHere.exchange,
       ),
     );
@@ -541,7 +544,10 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   t.record(findings);
 });
 
-/** The file and image ids the object tags of the master's templates refer to; undefined (a warning recorded) when the templates cannot be listed. */
+/**
+ * The file and image ids the object tags of the master's templates refer to; undefined (a warning recorded) when the templates
+ * cannot be listed.
+ */
 async function templateReferences(t: ConformanceContext, root: number): Promise<Set<number> | undefined> {
   const got = await attempt(t, 'folder.getTemplates', { path: { folderId: root }, query: { recursive: true, maxItems: -1 } });
   if (!got.body) {

@@ -316,7 +316,10 @@ conformance('WST-03', 'wastebin=only and exclude partition the include listing o
           finding(
             'WST-03',
             'partition',
-            `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} (${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, not in exclude or only ${brief(extra)})`,
+            `${label}: wastebin=include (${include.items.length} items) ${brief(idsOf(include.items))} ` +
+              `is not exclude ${brief(idsOf(exclude.items))} plus only ${brief(idsOf(only.items))} ` +
+              `(${exclude.items.length + only.items.length} items; missing from include ${brief(missing)}, ` +
+              `not in exclude or only ${brief(extra)})`,
             include.exchange,
           ),
         ]);
@@ -383,7 +386,8 @@ conformance('WST-05', 'items inside a deleted folder listed with include carry f
     const { exchange, items } = await list(t, probe, world.top, true, 'include');
     for (const item of items ?? []) {
       const id = item.id ?? -1;
-      const what = `${probe.op} recursive=true wastebin=include: ${probe.kind === 'folders' ? 'folder' : 'file'} ${id} "${item.name ?? ''}"`;
+      const what =
+        `${probe.op} recursive=true wastebin=include: ` + `${probe.kind === 'folders' ? 'folder' : 'file'} ${id} "${item.name ?? ''}"`;
       // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing folder").
       if (world.inside.includes(id)) {
         const at = item.folderDeleted?.at;
@@ -476,7 +480,8 @@ conformance('WST-06', 'an unknown wastebin value is refused or answered as exclu
           finding(
             'WST-06',
             'model',
-            `${describeQuery('count', true, value)} was served, so it must count as exclude: folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`,
+            `${describeQuery('count', true, value)} was served, so it must count as exclude: ` +
+              `folders ${body.folders} (expected ${expected.folders}), files ${body.files} (expected ${expected.files})`,
             counted,
           ),
         );

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProofCase } from '../../cli/prove.ts';
+import type { FaultDef } from '../../server/types.ts';
 
 const exec = promisify(execFile);
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;
@@ -43,4 +44,32 @@ export function caseOf(cases: readonly ProofCase[], name: string, output: string
       durationMs: 0,
     }
   );
+}
+
+/**
+ * The fault catalogue in two halves of about equal size such that every fault naming a requirement id
+ * lies in the same half: each half can then judge by itself whether an id's own tests killed one of its faults.
+ */
+export function faultHalves(faults: readonly FaultDef[]): [FaultDef[], FaultDef[]] {
+  // Faults sharing an id form one group (union-find over the ids they name).
+  const parent = new Map<string, string>();
+  const root = (id: string): string => {
+    const up = parent.get(id) ?? id;
+    if (up === id) return id;
+    const top = root(up);
+    parent.set(id, top);
+    return top;
+  };
+  for (const f of faults) for (const id of f.breaks.slice(1)) parent.set(root(id), root(f.breaks[0]!));
+  const groups = new Map<string, FaultDef[]>();
+  for (const f of faults) {
+    const key = root(f.breaks[0]!);
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  // Largest groups first, each into the smaller half: the halves differ by at most the size of one group.
+  const halves: [FaultDef[], FaultDef[]] = [[], []];
+  for (const group of [...groups.values()].sort((a, b) => b.length - a.length)) {
+    halves[halves[0].length <= halves[1].length ? 0 : 1].push(...group);
+  }
+  return halves;
 }

@@ -77,7 +77,8 @@ describe('cms-conformance update-expectations', () => {
     expect(written[PAG01]).toEqual({
       expected: ['PASS', 'FAIL'],
       reason:
-        'flaky since 2026-03-01: status: the body is not JSON: <script>window.__xss = 1; alert("xss")</script><img src=x onerror="alert(2)">',
+        'flaky since 2026-03-01: status: the body is not JSON: ' +
+        '<script>window.__xss = 1; alert("xss")</script><img src=x onerror="alert(2)">',
       seeds: { PASS: [7], FAIL: [42] },
     });
     expect(written[PAG02]).toMatchObject({ expected: 'FAIL' });

@@ -47,7 +47,8 @@ describe('regression against a baseline', () => {
   it('prints a count line and one line per changed test', () => {
     const lines = renderRegressionText(regression);
     expect(lines[0]).toBe(
-      'regression against the baseline of 2026-03-01T10:00:00.000Z: 1 new failures, 1 fixed, 1 still failing, 1 not run now (requirements: 1 new, 1 fixed, 1 still failing)',
+      'regression against the baseline of 2026-03-01T10:00:00.000Z: 1 new failures, 1 fixed, 1 still failing, 1 not run now ' +
+        '(requirements: 1 new, 1 fixed, 1 still failing)',
     );
     expect(lines.slice(1)).toEqual([
       '  NEW     OP-folder.load a valid request gets 200 and a FolderLoadResponse',
@@ -67,10 +68,12 @@ describe('regression against a baseline', () => {
   it('says when the baseline and this run used different seeds, and only then', () => {
     const reseeded = compareResults({ ...baseline, seed: 7, seedSource: 'given' }, { ...current, seed: 20260101, seedSource: 'default' });
     const note =
-      'the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come from the generated requests, not the target';
+      'the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): ' +
+      'a difference may come from the generated requests, not the target';
     expect(renderRegressionText(reseeded)).toContain(`  note: ${note}`);
     expect(renderRegressionMarkdown(reseeded)).toContain(
-      '**Note:** the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): a difference may come',
+      '**Note:** the baseline and this run used different seeds (baseline seed 7 (given), this run seed 20260101 (default)): ' +
+        'a difference may come',
     );
     expect(seedNote(regression)).toBeUndefined();
     expect(renderRegressionText(regression).join('\n')).not.toContain('different seeds');

@@ -366,7 +366,9 @@ describe('scalar coercion matrix over every request schema', () => {
             dirty = !native.refusal;
             if (!native.refusal || native.info.responseCode !== info.responseCode || native.info.property !== info.property) {
               problems.push(
-                `${where}: refused (${String(info.responseCode)} ${String(info.property)}) where ${want === 'absent' ? 'the member left out' : JSON.stringify(want.value)} is ${native.refusal ? `refused (${String(native.info.responseCode)} ${String(native.info.property)})` : 'accepted'}`,
+                `${where}: refused (${String(info.responseCode)} ${String(info.property)}) ` +
+                  `where ${want === 'absent' ? 'the member left out' : JSON.stringify(want.value)} ` +
+                  `is ${native.refusal ? `refused (${String(native.info.responseCode)} ${String(native.info.property)})` : 'accepted'}`,
               );
             }
           }

@@ -3,6 +3,8 @@
  * handlers, off by default, and changes the behaviour it claims when switched on.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../schemas/requirements.ts';
 import { paramShapeFaults } from '../../server/faults-params.ts';
@@ -20,6 +22,17 @@ type Probe = (run: Run, s: State) => Promise<unknown>;
 
 const pick = (records: Body[], key = 'name') => records.map((r) => r[key]);
 
+/** Serves `data` at every path on a loopback port while `use` runs: the sourceURL creates download from it. */
+async function withHost<T>(data: string, use: (base: string) => Promise<T>): Promise<T> {
+  const server = createServer((_, res) => res.end(data));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 const probes: Record<string, Probe> = {
   'paging-numitems-after-slice': async (run, s) =>
     (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { maxItems: 5 } })).numItems,
@@ -29,6 +42,15 @@ const probes: Record<string, Probe> = {
     pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 1, pageSize: 2 } })).items),
   'skipcount-ignored': async (run, s) =>
     pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { skipCount: 5, maxItems: 1 } })).files),
+  'unpaged-honours-page': async (run, s) =>
+    (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 2 } })).items.length,
+  'getfiles-default-maxitems-100': async (run, s) =>
+    (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id } })).files.length,
+  'getpages-default-maxitems-25': async (run, s) => (await run('folder.getPages', { path: { id: ids(s).pagesFolderId } })).pages.length,
+  'sortby-filename-uses-name': async (run, s) =>
+    pick((await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { sortby: 'filename' } })).pages, 'fileName'),
+  'file-sort-urls-ignored': async (run, s) =>
+    pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id), sort: '-niceUrl' } })).items),
   'findfiles-default-maxitems-10': async (run, s) =>
     (await run('folder.findFiles', { query: { folderId: named(s, 'folder', 'Bulk').id } })).files.length,
   'sortorder-desc-ignored': async (run, s) =>
@@ -37,6 +59,10 @@ const probes: Record<string, Probe> = {
     pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id) } })).items),
   'search-ignores-description': async (run, s) =>
     pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { search: 'scratch' } })).files),
+  'q-ignores-urls': async (run, s) =>
+    pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id), q: 'downloads' } })).items),
+  'editor-filter-matches-creator': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { editorId: [5] } })).files),
   'createdsince-ignored': async (run, s) =>
     (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { createdsince: 1_900_000_000 } })).numItems,
   'inherited-filter-inverted': async (run, s) =>
@@ -82,6 +108,16 @@ const probes: Record<string, Probe> = {
       (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Old campaign').id }, query: { wastebin: 'include' } })).files,
       'folderDeleted',
     ),
+  'getfolders-post-default-include': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Wastebin').id) } })).folders),
+  'count-ignores-wastebin': async (run, s) =>
+    (await run('folder.count', { path: { id: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).folders,
+  'channel-delete-skips-wastebin': async (run, s) => {
+    const mother = named(s, 'folder', 'Multichannel').id;
+    const { folder } = await run('folder.create', { body: { motherId: String(mother), name: 'Channel only', nodeId: 2 } });
+    await run('folder.delete', { path: { id: folder.id }, query: { nodeId: 2 } });
+    return pick((await run('folder.getFolders', { path: { id: mother }, query: { nodeId: 2, wastebin: 'only' } })).folders);
+  },
   'count-stale-after-delete': async (run, s) => {
     const { folder } = await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Gone' } });
     await run('folder.delete', { path: { id: folder.id } });
@@ -103,6 +139,14 @@ const probes: Record<string, Probe> = {
   },
   'create-failonduplicate-ignored': async (run, s) =>
     run('folder.create', { body: { motherId: String(ids(s).masterRootFolderId), name: 'Files', failOnDuplicate: true } }),
+  'created-folder-globalid-unknown': async (run, s) => {
+    const { folder } = await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Indexed' } });
+    return (await run('folder.load', { path: { id: folder.globalId } })).folder.name;
+  },
+  'getfolders-post-paging-ignored': async (run, s) =>
+    (await run('folder.getFolders.post', { body: { id: String(ids(s).masterRootFolderId), skipCount: 1, maxItems: 1 } })).folders.length,
+  'getitems-default-pages-only': async (run, s) =>
+    pick((await run('folder.getItems', { path: { folderId: named(s, 'folder', 'Files').id } })).items, 'type'),
   'tree-not-nested': async (run, s) =>
     (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Files').id }, query: { recursive: true, tree: true } })).folders.map(
       (f: Body) => f.subfolders?.length ?? 0,
@@ -131,6 +175,25 @@ const probes: Record<string, Probe> = {
         multipart: { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', 'abc', 'abc.txt')] },
       })
     ).file.fileSize,
+  'multipart-json-data-as-url-create': async (run, s) => {
+    const json = JSON.stringify({ folderId: ids(s).sandboxParentFolderId, name: 'from-url.bin', sourceURL: 'http://127.0.0.1:9/decoy' });
+    const multipart = { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', json, 'create.json')] };
+    return (await run('file.create.multipart', { multipart })).file.name;
+  },
+  'url-create-name-from-url': async (run, s) =>
+    withHost('downloaded', async (base) => {
+      const body = { folderId: ids(s).sandboxParentFolderId, name: 'wanted.txt', sourceURL: `${base}/source.txt` };
+      return (await run('file.create.json', { body })).file.name;
+    }),
+  'createsimple-no-folder-uses-root': async (run) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { qqfile: 'nowhere.txt' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('x') },
+      })
+    ).file.folderId,
+  'findfiles-filesize-zero': async (run, s) =>
+    pick((await run('folder.findFiles', { query: { folderId: named(s, 'folder', 'Files').id, query: 'terms' } })).files, 'fileSize'),
   'createsimple-ignores-databodypart': async (run, s) =>
     run('file.createSimple.multipart', {
       query: { folderId: String(ids(s).sandboxParentFolderId), databodypart: 'mine', qqfile: 'm.txt' },
@@ -195,8 +258,24 @@ const probes: Record<string, Probe> = {
     ).total,
   'usage-counts-flag-ignored': async (run, s) =>
     (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).folders,
+  'usage-skips-given-users': async (run, s) =>
+    pick(
+      (await run('file.usage.file', { query: { id: [named(s, 'file', 'terms.txt').id, named(s, 'file', 'product-sheet.pdf').id] } })).files,
+    ),
+  'usage-paged-before-sorting': async (run, s) =>
+    pick(
+      (
+        await run('file.usage.folder', {
+          query: { id: [named(s, 'file', 'brochure.pdf').id, named(s, 'file', 'guide.pdf').id], sortorder: 'desc', maxItems: 1 },
+        })
+      ).folders,
+    ),
   'syncable-missing-images': async (run, s) =>
     (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).images.length,
+  'page-variants-summary': async (run, s) =>
+    (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) =>
+      [...(p.pageVariants ?? []), ...Object.values(p.languageVariants ?? {})].map((v) => typeof (v as Body).readOnly),
+    ),
   // Shape faults under one parameter value: the JSON types of the members they misshape.
   'shape-getpages-langvars': async (run, s) =>
     (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) =>
