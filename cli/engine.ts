@@ -3,6 +3,7 @@
  * each time against a given run configuration. `run` uses it once; `prove` once per planted fault,
  * which saves Vitest's start-up for every one of them.
  */
+import { randomUUID } from 'node:crypto';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
@@ -48,6 +49,9 @@ export class SuiteEngine {
       reporters: [collector],
       passWithNoTests: true,
       pool: 'threads',
+      // One module graph per worker, not per suite file: the schemas compile and the fixture is read once
+      // per worker and run (harness/suite.ts PerRun), which takes a third off a default run.
+      isolate: false,
       fileParallelism: options.workers > 1,
       maxWorkers: options.workers,
       ...(options.shard ? { shard: options.shard } : {}),
@@ -62,7 +66,7 @@ export class SuiteEngine {
   async run(config: RunConfig, pattern?: RegExp, files?: readonly string[]): Promise<SuiteRun> {
     this.collector.reset();
     const started = performance.now();
-    this.vitest.getRootProject().provide('cmsRun', config);
+    this.vitest.getRootProject().provide('cmsRun', { ...config, runId: randomUUID() });
     if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
     else this.vitest.resetGlobalTestNamePattern();
     let specs = await this.vitest.getRelevantTestSpecifications();

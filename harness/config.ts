@@ -31,6 +31,8 @@ export interface RunConfig {
   replayPath?: string;
   /** The folder the run created for everything it mutates; suites create their folders inside it. */
   sandboxFolderId: number;
+  /** Tells one run from the next in a worker that outlives it (set by the suite engine for each run). */
+  runId?: string;
 }
 
 declare module 'vitest' {

@@ -7,7 +7,7 @@
 import type { Feature } from '../schemas/target.ts';
 import type { File, Folder } from '../schemas/types.ts';
 import { subtreeIds } from './steps.ts';
-import type { ConformanceContext } from './suite.ts';
+import { PerRun, type ConformanceContext } from './suite.ts';
 
 /** Whether the target declares a feature (for checks inside a test that only some targets can answer). */
 export function hasFeature(t: ConformanceContext, feature: Feature): boolean {
@@ -22,7 +22,7 @@ export interface FixtureTree {
   ids: Set<number>;
 }
 
-const trees = new Map<string, Promise<FixtureTree>>();
+const trees = new PerRun<Map<string, Promise<FixtureTree>>>();
 
 /**
  * The target's own folders under `root` in the view of `nodeId`, without the sandboxes: tests that
@@ -33,7 +33,8 @@ const trees = new Map<string, Promise<FixtureTree>>();
  */
 export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number): Promise<FixtureTree> {
   const key = `${root}|${nodeId ?? ''}`;
-  let tree = trees.get(key);
+  const run = trees.get(() => new Map());
+  let tree = run.get(key);
   if (!tree) {
     tree = (async () => {
       const sandboxes = [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])];
@@ -52,8 +53,8 @@ export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number
       const folders = all.filter((f) => f.id !== undefined && !sandboxed.has(f.id) && !seen.has(f.id) && Boolean(seen.add(f.id)));
       return { folders, ids: new Set([root, ...seen]) };
     })();
-    trees.set(key, tree);
-    tree.catch(() => trees.delete(key));
+    run.set(key, tree);
+    tree.catch(() => run.delete(key));
   }
   return tree;
 }
@@ -63,11 +64,11 @@ export async function fixtureFolders(t: ConformanceContext): Promise<Folder[]> {
   return (await fixtureTree(t, t.fixture.masterRootFolderId)).folders;
 }
 
-let fileFoldersOnce: Promise<{ folderId: number; files: File[] }[]> | undefined;
+const fileFolders = new PerRun<Promise<{ folderId: number; files: File[] }[]>>();
 
 /** Fixture folders that hold files (of the first 40 fixture folders), with their files (master view, unfiltered), most files first. */
 export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: number; files: File[] }[]> {
-  fileFoldersOnce ??= (async () => {
+  const once = fileFolders.get(async () => {
     const out: { folderId: number; files: File[] }[] = [];
     // A bounded look: a vendor's fixture may hold thousands of folders.
     for (const f of (await fixtureFolders(t)).slice(0, 40)) {
@@ -75,9 +76,9 @@ export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: n
       if (files.length) out.push({ folderId: f.id!, files });
     }
     return out.sort((a, b) => b.files.length - a.files.length);
-  })();
-  fileFoldersOnce.catch(() => (fileFoldersOnce = undefined));
-  return fileFoldersOnce;
+  });
+  once.catch(() => fileFolders.clear());
+  return once;
 }
 
 /** A fixture folder with files to filter and sort: the fullest one holding at most `max` files (else the smallest), so lists stay quick. */

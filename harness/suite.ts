@@ -44,12 +44,19 @@ declare module 'vitest' {
 const MAX_TEXT = 4000;
 
 let shared: { config: RunConfig; transport: Transport } | undefined;
+let generation = 0;
 
-/** The run configuration and the worker's transport (one keep-alive pool per worker). */
+/**
+ * The run configuration and the worker's transport (one keep-alive pool per worker). Workers outlive a
+ * run (the suites run unisolated, and `prove` runs the suites many times in one engine), so a new
+ * run's configuration replaces the transport and ends the values kept by `PerRun`.
+ */
 export function runContext(): { config: RunConfig; transport: Transport } {
-  if (!shared) {
-    const config = inject('cmsRun');
-    if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
+  const config = inject('cmsRun');
+  if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
+  if (!shared || shared.config.runId !== config.runId) {
+    void shared?.transport.close();
+    generation++;
     shared = {
       config,
       transport: new Transport(config.target, {
@@ -62,6 +69,30 @@ export function runContext(): { config: RunConfig; transport: Transport } {
     };
   }
   return shared;
+}
+
+/**
+ * A value the tests of a worker share within one run (a reading of the fixture, a sample of answers):
+ * made on first use, made again in the next run. `clear` drops it, so that a failed reading is retried.
+ */
+export class PerRun<T> {
+  private value: T | undefined;
+  private madeIn = -1;
+
+  /** The run's value, made by `make` if this run has none yet. */
+  get(make: () => T): T {
+    runContext();
+    if (this.madeIn !== generation || this.value === undefined) {
+      this.value = make();
+      this.madeIn = generation;
+    }
+    return this.value;
+  }
+
+  /** Drops the value. */
+  clear(): void {
+    this.value = undefined;
+  }
 }
 
 function fnv1a(text: string): number {

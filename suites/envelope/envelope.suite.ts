@@ -7,7 +7,7 @@ import { SetupError, type CallSpec, type OperationId } from '../../harness/api.t
 import { finding, responseCode, type Finding } from '../../harness/checks.ts';
 import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { createFolderStep } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import { getOperation } from '../../schemas/operations.ts';
 import type { Item } from '../../schemas/types.ts';
@@ -34,7 +34,7 @@ function createdId(exchange: Exchange, member: 'folder' | 'file'): number {
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-let sample: Promise<Sampled[]> | undefined;
+const sample = new PerRun<Promise<Sampled[]>>();
 
 /**
  * Sends one request of (almost) every operation, once per worker: valid requests on a sandbox folder of
@@ -42,123 +42,124 @@ let sample: Promise<Sampled[]> | undefined;
  * left out, and so is the sourceURL create (it needs a file host; the operation sweep covers it).
  */
 function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
-  sample ??= (async () => {
-    const f = t.fixture;
-    const has = (feature: string) => t.config.target.features.includes(feature as never);
-    const out: Sampled[] = [];
-    const add = async (op: OperationId, spec: CallSpec, expect: Sampled['expect'] = 'success') => {
-      const feature = getOperation(op).feature;
-      if (feature && !has(feature)) return undefined;
-      const { exchange } = await t.try(op, spec);
-      out.push({ op, expect, exchange });
-      return exchange;
-    };
-    // Created leniently (not with t.folder): a step refused here would end this test only and leave the others judging nothing.
-    const top = createdId(
-      (await add('folder.create', {
-        json: { motherId: String(t.config.sandboxFolderId), name: `env-${Math.random().toString(36).slice(2, 8)}` },
-      }))!,
-      'folder',
-    );
-    const sub = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Sub' } }))!, 'folder');
-    const doomed = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Doomed' } }))!, 'folder');
-    const fileA = createdId(
-      (await add('file.create.multipart', {
-        multipart: {
-          fields: { folderId: String(top), fileName: 'env-a.txt' },
-          files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a\n') }],
-        },
-      }))!,
-      'file',
-    );
-    const fileB = createdId(
-      (await add('file.createSimple.raw', {
-        query: { folderId: sub, qqfile: 'env-b.txt' },
-        raw: { contentType: 'text/plain', data: 'b\n' },
-      }))!,
-      'file',
-    );
-    await add('file.createSimple.multipart', {
-      query: { folderId: top, qqfile: 'env-c.txt', databodypart: 'fileBinaryData' },
-      multipart: { files: [{ name: 'fileBinaryData', filename: 'env-c.txt', contentType: 'text/plain', data: text('c\n') }] },
-    });
-    const pages = has('pages') && f.pagesFolderId !== undefined ? f.pagesFolderId : top;
-    const templates = has('templates') && f.templatesFolderId !== undefined ? f.templatesFolderId : top;
-    await add('folder.list', { query: { folderId: String(top), recursive: true } });
-    await add('folder.getFolders', { path: { id: top }, query: { recursive: true, tree: true } });
-    await add('folder.getFolders.post', { json: { id: String(top), recursive: true } });
-    await add('folder.breadcrumb', { path: { id: sub } });
-    await add('folder.count', { path: { id: top }, query: { recursive: true } });
-    await add('folder.getFiles', { path: { folderId: top }, query: { recursive: true, folder: true } });
-    await add('folder.getItems', { path: { folderId: top } });
-    await add('folder.load', { path: { id: top }, query: { privileges: true } });
-    await add('folder.findFiles', { query: { folderId: top, query: 'env-' } });
-    await add('folder.findPages', { query: { folderId: pages } });
-    await add('folder.getPages', {
-      path: { id: pages },
-      query: {
-        recursive: true,
-        folder: true,
-        template: true,
-        langvars: true,
-        translationstatus: true,
-        contenttags: true,
-        objecttags: true,
-      },
-    });
-    await add('folder.getExternalLinks', { path: { folderId: pages }, query: { recursive: true } });
-    await add('folder.getTemplates', { path: { folderId: templates }, query: { recursive: true } });
-    await add('file.list', { query: { folderId: String(top), recursive: true } });
-    await add('file.load', { path: { id: fileA } });
-    for (const op of ['file.usage.file', 'file.usage.folder', 'file.usage.page'] as const) await add(op, { query: { id: fileA } });
-    await add('file.copy', { json: { file: { id: fileA }, targetFolder: { id: sub }, newFilename: 'env-copy.txt' } });
-    await add('file.move', { path: { id: fileB }, json: { folderId: top } });
-    await add('file.save.json', { path: { id: fileA }, json: { file: { id: fileA, description: 'saved by the envelope sample' } } });
-    await add('file.save.multipart', {
-      path: { id: fileA },
-      multipart: { files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a, saved\n') }] },
-    });
-    await add('folder.delete', { path: { id: doomed } });
-    const channel = f.channelNodeId;
-    if (has('multichannelling') && channel !== undefined) {
-      const disinherited = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Disinherited' } }))!, 'folder');
-      const localized = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Localized' } }))!, 'folder');
-      await add('folder.disinherit.get', { path: { id: sub } });
-      await add('folder.disinherit.getMany', { query: { id: [sub, top] } });
-      await add('folder.disinherit.set', { path: { id: disinherited }, json: { disinherit: [channel] } });
-      await add('folder.disinherit.setMany', { query: { id: [disinherited] }, json: { reinherit: [channel] } });
-      await add('file.disinherit.get', { query: { id: [fileA] } });
-      await add('file.disinherit.set', { query: { id: [fileB] }, json: { disinherit: [channel] } });
-      await add('folder.localize', { path: { id: localized }, json: { channelId: channel } });
-      await add('folder.localizations', { path: { id: localized } });
-      await add('folder.localizationinfo', { path: { id: top }, query: { recursive: true, nodeId: channel } });
-      await add('folder.getFolders', { path: { id: top }, query: { nodeId: channel } });
-      await add('file.localize', { path: { id: fileA }, json: { channelId: channel } });
-      await add('file.localizations', { path: { id: fileA } });
-      await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
-      await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
-      // Which variant's id push2master and unlocalize take is not said: the master's, else the localized copy's.
-      const listed = await t.try('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
-      const copy = ((listed.exchange.response?.json as { files?: { id?: unknown; name?: unknown }[] } | undefined)?.files ?? []).find(
-        (x) => x.name === 'env-a.txt',
-      )?.id;
-      const either = async (op: OperationId, json: unknown) => {
-        const first = await t.try(op, { path: { id: fileA }, json });
-        const { exchange } =
-          first.problem && typeof copy === 'number' && copy !== fileA ? await t.try(op, { path: { id: copy }, json }) : first;
-        out.push({ op, expect: 'success', exchange });
+  return sample
+    .get(async () => {
+      const f = t.fixture;
+      const has = (feature: string) => t.config.target.features.includes(feature as never);
+      const out: Sampled[] = [];
+      const add = async (op: OperationId, spec: CallSpec, expect: Sampled['expect'] = 'success') => {
+        const feature = getOperation(op).feature;
+        if (feature && !has(feature)) return undefined;
+        const { exchange } = await t.try(op, spec);
+        out.push({ op, expect, exchange });
+        return exchange;
       };
-      await either('file.push2master', { channelId: channel });
-      await either('file.unlocalize', { channelId: channel });
-    }
-    await add('folder.load', { path: { id: 2_147_483_000 } }, 'refusal');
-    await add('file.load', { path: { id: 2_147_483_001 } }, 'refusal');
-    return out;
-  })().catch((err: Error) => {
-    // Every test sharing the sample fails with the reason, never passes on an empty sample.
-    throw err instanceof SetupError ? err : new SetupError(`the envelope sample could not be built: ${err.message}`);
-  });
-  return sample;
+      // Created leniently (not with t.folder): a step refused here would end this test only and leave the others judging nothing.
+      const top = createdId(
+        (await add('folder.create', {
+          json: { motherId: String(t.config.sandboxFolderId), name: `env-${Math.random().toString(36).slice(2, 8)}` },
+        }))!,
+        'folder',
+      );
+      const sub = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Sub' } }))!, 'folder');
+      const doomed = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Doomed' } }))!, 'folder');
+      const fileA = createdId(
+        (await add('file.create.multipart', {
+          multipart: {
+            fields: { folderId: String(top), fileName: 'env-a.txt' },
+            files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a\n') }],
+          },
+        }))!,
+        'file',
+      );
+      const fileB = createdId(
+        (await add('file.createSimple.raw', {
+          query: { folderId: sub, qqfile: 'env-b.txt' },
+          raw: { contentType: 'text/plain', data: 'b\n' },
+        }))!,
+        'file',
+      );
+      await add('file.createSimple.multipart', {
+        query: { folderId: top, qqfile: 'env-c.txt', databodypart: 'fileBinaryData' },
+        multipart: { files: [{ name: 'fileBinaryData', filename: 'env-c.txt', contentType: 'text/plain', data: text('c\n') }] },
+      });
+      const pages = has('pages') && f.pagesFolderId !== undefined ? f.pagesFolderId : top;
+      const templates = has('templates') && f.templatesFolderId !== undefined ? f.templatesFolderId : top;
+      await add('folder.list', { query: { folderId: String(top), recursive: true } });
+      await add('folder.getFolders', { path: { id: top }, query: { recursive: true, tree: true } });
+      await add('folder.getFolders.post', { json: { id: String(top), recursive: true } });
+      await add('folder.breadcrumb', { path: { id: sub } });
+      await add('folder.count', { path: { id: top }, query: { recursive: true } });
+      await add('folder.getFiles', { path: { folderId: top }, query: { recursive: true, folder: true } });
+      await add('folder.getItems', { path: { folderId: top } });
+      await add('folder.load', { path: { id: top }, query: { privileges: true } });
+      await add('folder.findFiles', { query: { folderId: top, query: 'env-' } });
+      await add('folder.findPages', { query: { folderId: pages } });
+      await add('folder.getPages', {
+        path: { id: pages },
+        query: {
+          recursive: true,
+          folder: true,
+          template: true,
+          langvars: true,
+          translationstatus: true,
+          contenttags: true,
+          objecttags: true,
+        },
+      });
+      await add('folder.getExternalLinks', { path: { folderId: pages }, query: { recursive: true } });
+      await add('folder.getTemplates', { path: { folderId: templates }, query: { recursive: true } });
+      await add('file.list', { query: { folderId: String(top), recursive: true } });
+      await add('file.load', { path: { id: fileA } });
+      for (const op of ['file.usage.file', 'file.usage.folder', 'file.usage.page'] as const) await add(op, { query: { id: fileA } });
+      await add('file.copy', { json: { file: { id: fileA }, targetFolder: { id: sub }, newFilename: 'env-copy.txt' } });
+      await add('file.move', { path: { id: fileB }, json: { folderId: top } });
+      await add('file.save.json', { path: { id: fileA }, json: { file: { id: fileA, description: 'saved by the envelope sample' } } });
+      await add('file.save.multipart', {
+        path: { id: fileA },
+        multipart: { files: [{ name: 'fileBinaryData', filename: 'env-a.txt', contentType: 'text/plain', data: text('a, saved\n') }] },
+      });
+      await add('folder.delete', { path: { id: doomed } });
+      const channel = f.channelNodeId;
+      if (has('multichannelling') && channel !== undefined) {
+        const disinherited = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Disinherited' } }))!, 'folder');
+        const localized = createdId((await add('folder.create', { json: { motherId: String(top), name: 'Localized' } }))!, 'folder');
+        await add('folder.disinherit.get', { path: { id: sub } });
+        await add('folder.disinherit.getMany', { query: { id: [sub, top] } });
+        await add('folder.disinherit.set', { path: { id: disinherited }, json: { disinherit: [channel] } });
+        await add('folder.disinherit.setMany', { query: { id: [disinherited] }, json: { reinherit: [channel] } });
+        await add('file.disinherit.get', { query: { id: [fileA] } });
+        await add('file.disinherit.set', { query: { id: [fileB] }, json: { disinherit: [channel] } });
+        await add('folder.localize', { path: { id: localized }, json: { channelId: channel } });
+        await add('folder.localizations', { path: { id: localized } });
+        await add('folder.localizationinfo', { path: { id: top }, query: { recursive: true, nodeId: channel } });
+        await add('folder.getFolders', { path: { id: top }, query: { nodeId: channel } });
+        await add('file.localize', { path: { id: fileA }, json: { channelId: channel } });
+        await add('file.localizations', { path: { id: fileA } });
+        await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
+        await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
+        // Which variant's id push2master and unlocalize take is not said: the master's, else the localized copy's.
+        const listed = await t.try('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
+        const copy = ((listed.exchange.response?.json as { files?: { id?: unknown; name?: unknown }[] } | undefined)?.files ?? []).find(
+          (x) => x.name === 'env-a.txt',
+        )?.id;
+        const either = async (op: OperationId, json: unknown) => {
+          const first = await t.try(op, { path: { id: fileA }, json });
+          const { exchange } =
+            first.problem && typeof copy === 'number' && copy !== fileA ? await t.try(op, { path: { id: copy }, json }) : first;
+          out.push({ op, expect: 'success', exchange });
+        };
+        await either('file.push2master', { channelId: channel });
+        await either('file.unlocalize', { channelId: channel });
+      }
+      await add('folder.load', { path: { id: 2_147_483_000 } }, 'refusal');
+      await add('file.load', { path: { id: 2_147_483_001 } }, 'refusal');
+      return out;
+    })
+    .catch((err: Error) => {
+      // Every test sharing the sample fails with the reason, never passes on an empty sample.
+      throw err instanceof SetupError ? err : new SetupError(`the envelope sample could not be built: ${err.message}`);
+    });
 }
 
 const line = (s: Sampled) => `${s.op} (${s.exchange.request.method} ${new URL(s.exchange.request.url).pathname})`;

@@ -10,7 +10,7 @@ import { validRequest, mediaTypeOf, type World } from '../../generators/requests
 import type { OperationId } from '../../harness/api.ts';
 import { checkSucceeded } from '../../harness/checks.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
 import { operations } from '../../schemas/operations.ts';
 
@@ -44,7 +44,7 @@ interface Plan {
   fileHost?: true;
 }
 
-let discovery: Promise<Discovery> | undefined;
+const discovery = new PerRun<Promise<Discovery>>();
 
 /**
  * Reads the fixture once per worker: the root's sub-folders, global ids of its folders, a few of its
@@ -54,7 +54,7 @@ let discovery: Promise<Discovery> | undefined;
  * then name fewer fixture objects, and the failed answer is judged like every other.
  */
 function discover(t: ConformanceContext): Promise<Discovery> {
-  discovery ??= (async () => {
+  return discovery.get(async () => {
     const f = t.fixture;
     const found: Discovery = {
       fixtureFolders: [],
@@ -93,8 +93,7 @@ function discover(t: ConformanceContext): Promise<Discovery> {
       }
     }
     return found;
-  })();
-  return discovery;
+  });
 }
 
 const created = (o: { id: number; globalId?: string }): Created => ({ id: o.id, ...(o.globalId ? { globalId: o.globalId } : {}) });

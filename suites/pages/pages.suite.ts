@@ -6,7 +6,7 @@
 import { stepFinding, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief, stringsOrdered } from '../../harness/oracles.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
 import { validateBody } from '../../schemas/validate.ts';
@@ -106,12 +106,11 @@ async function collect(t: ConformanceContext): Promise<Collected> {
 }
 
 // The fixture's pages are only read: one collection serves every test of the worker.
-let collected: Promise<Collected> | undefined;
+const collected = new PerRun<Promise<Collected>>();
 
 /** The page sources, collected once; the collection's failed steps are recorded on every test that relies on them. */
 async function sources(t: ConformanceContext): Promise<Source[]> {
-  collected ??= collect(t);
-  const { sources: found, problems } = await collected;
+  const { sources: found, problems } = await collected.get(() => collect(t));
   t.record(problems.map((p) => ({ ...p, requirement: t.requirement })));
   return found;
 }

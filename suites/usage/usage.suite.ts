@@ -11,7 +11,7 @@ import { fixtureTree } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { brief, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
 import { attempt } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
 import { chunks, tagReferences } from './relations.ts';
@@ -98,8 +98,9 @@ const inFixture = (scope: ReadonlySet<number>, kind: Kind, item: Item & { folder
  */
 async function usedInMaster(t: ConformanceContext): Promise<Discovery> {
   // The fixture does not change during a run: the tests of this file share one discovery (only a complete one).
-  discovery ??= await discover(t);
-  return discovery;
+  const pending = discovery.get(() => discover(t));
+  pending.catch(() => discovery.clear());
+  return pending;
 }
 
 /** What usedInMaster finds. */
@@ -111,7 +112,7 @@ interface Discovery {
   fileUsers: number[];
 }
 
-let discovery: Discovery | undefined;
+const discovery = new PerRun<Promise<Discovery>>();
 
 /** The discovery of usedInMaster, sent through the test that asks first. */
 async function discover(t: ConformanceContext): Promise<Discovery> {
