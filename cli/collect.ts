@@ -25,6 +25,10 @@ export async function collectTests(): Promise<DeclaredTest[]> {
     watch: false,
     reporters: [],
     passWithNoTests: true,
+    // Collection imports every suite file: in two unisolated threads, not a process per file.
+    pool: 'threads',
+    isolate: false,
+    maxWorkers: 2,
   });
   try {
     const { testModules, unhandledErrors } = await vitest.collect();

@@ -33,7 +33,7 @@ export function mergeIntoProveFile(result: ProveFile): void {
   } catch {
     // An unreadable earlier file is replaced: it holds nothing a reader could use.
   }
-  const key = (c: ProofCase) => `${c.kind}:${c.name}`;
+  const key = (c: ProofCase) => `${c.profile ?? 'default'}:${c.kind}:${c.name}`;
   const fresh = new Set(result.cases.map(key));
   mkdirSync(dirname(PROVE_FILE), { recursive: true });
   const cases = [...earlier.filter((c) => !fresh.has(key(c))), ...result.cases];

@@ -8,6 +8,7 @@ import type { RunConfig } from '../harness/config.ts';
 import type { TestResult } from '../schemas/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
+import { getProfile } from '../server/profiles.ts';
 import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
@@ -15,10 +16,12 @@ import { collectTests } from './collect.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
+import { profileOption } from './serve.ts';
 import { SessionError, openSession, type SessionOptions } from './session.ts';
 
 const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--clean-seeds N,...]
                               [--seed N] [--runs N] [--json FILE] [--no-faults] [--no-variations]
+                              [--profile default|field]
 
 Runs the suite against the reference server with each planted fault switched on (only the tests of
 the requirements the fault breaks): each must be found. Then with each harmless variation (the tests
@@ -26,12 +29,22 @@ of the requirements it touches) and clean under the given seeds (the whole suite
 Prints one line per case and "killed K/N" (a killed fault with the tests that found it). Every case
 with its timings goes to --json FILE, or else into reports/out/prove.json, where it replaces the
 earlier result of the same case and the others stay: \`requirements --coverage\` reads that file.
+--profile field proves the suite on the field-shaped reference server, whose own deviations fail some
+tests even when it is clean: a baseline run of the whole suite records them first, and then a fault is
+found when a test of its ids has an error the baseline did not, and a variation or clean case passes
+when it has no error the baseline did not. Faults the profile removes (its own deviations, faults
+of features it lacks, faults its deviations already show) are reported as REMOVED, with the reason.
 Exit: 0 every fault found and every clean or harmless case passed, 1 otherwise, 2 usage error.`;
 
 /** One proof case: a fault that must be found, or a variation or clean run that must pass. */
 export interface ProofCase {
-  kind: 'fault' | 'variation' | 'clean';
+  /** `baseline`: a profile's clean run, whose failures (its own deviations) the other cases are judged against. */
+  kind: 'fault' | 'variation' | 'clean' | 'baseline';
   name: string;
+  /** The reference server's profile (server/profiles.ts); absent: default. */
+  profile?: string;
+  /** A fault the profile removes, and why: it is neither killed nor missed there. */
+  removed?: string;
   /** Requirement ids the case is about (a fault's broken ids, a variation's touched ids); empty: all. */
   requirements: string[];
   seed: number;
@@ -49,10 +62,29 @@ export interface ProofCase {
   firstFailureMs?: number;
 }
 
+type ReportedFinding = TestResult['findings'][number];
+
+/**
+ * What a profile's clean run already fails: a finding of a test in it is no sign of a fault. Keyed by
+ * test, requirement, check and message without its numbers.
+ */
+type Baseline = ReadonlySet<string>;
+
+// Digits go: ids and counts differ between a clean run and a faulty one where the deviation is the same.
+const baselineKey = (t: TestResult, f: ReportedFinding) => `${t.id}|${f.requirement}|${f.check}|${f.message.replace(/\d+/g, '#')}`;
+
+/** The errors of a run the baseline does not explain (all of them without a baseline). */
+function newErrors(t: TestResult, baseline?: Baseline): ReportedFinding[] {
+  return t.findings.filter((f) => f.severity === 'error' && !baseline?.has(baselineKey(t, f)));
+}
+
 /** The finding that shows a test found a fault: an error, or a warning of its own SHOULD requirement (a SHOULD never fails a test). */
-function ownFinding(t: TestResult): TestResult['findings'][number] | undefined {
+function ownFinding(t: TestResult, baseline?: Baseline): ReportedFinding | undefined {
   const should = getRequirement(t.requirement).level === 'SHOULD';
-  return t.findings.find((f) => f.severity === 'error') ?? (should ? t.findings.find((f) => f.requirement === t.requirement) : undefined);
+  return (
+    newErrors(t, baseline)[0] ??
+    (should ? t.findings.find((f) => f.requirement === t.requirement && !baseline?.has(baselineKey(t, f))) : undefined)
+  );
 }
 
 /**
@@ -60,21 +92,29 @@ function ownFinding(t: TestResult): TestResult['findings'][number] | undefined {
  * that failed or warned on its own SHOULD requirement; the detail quotes the first of them. Without
  * one, the detail names a finding on one of the ids elsewhere, if any, to show how close it came.
  */
-function proofOf(tests: readonly TestResult[], ids: readonly string[]): { provedBy: Record<string, string>; detail?: string } {
-  const proof = (t: TestResult, f: TestResult['findings'][number] | undefined) =>
+function proofOf(
+  tests: readonly TestResult[],
+  ids: readonly string[],
+  baseline?: Baseline,
+): { provedBy: Record<string, string>; detail?: string } {
+  const proof = (t: TestResult, f: ReportedFinding | undefined) =>
     `${t.id}: ${f ? `[${f.requirement}] ${f.check}: ${f.message}` : (t.reason ?? 'failed')}`.slice(0, 300);
   const provedBy: Record<string, string> = {};
   let detail: string | undefined;
   for (const id of ids) {
-    const t = tests.find((x) => x.requirement === id && (x.status === 'failed' || ownFinding(x)));
+    // A test that failed without an error finding threw: that is a kill too, unless a baseline run had failures of its own.
+    const threw = (x: TestResult) => !baseline && x.status === 'failed' && !x.findings.some((f) => f.severity === 'error');
+    const t = tests.find((x) => x.requirement === id && (ownFinding(x, baseline) || threw(x)));
     if (!t) continue;
     provedBy[id] = t.id;
-    detail ??= proof(t, ownFinding(t));
+    detail ??= proof(t, ownFinding(t, baseline));
   }
   if (detail) return { provedBy, detail };
   const should = (id: string) => getRequirement(id).level === 'SHOULD';
   for (const t of tests) {
-    const f = t.findings.find((x) => ids.includes(x.requirement) && (x.severity === 'error' || should(x.requirement)));
+    const f = t.findings.find(
+      (x) => ids.includes(x.requirement) && (x.severity === 'error' || should(x.requirement)) && !baseline?.has(baselineKey(t, x)),
+    );
     if (f) return { provedBy, detail: `only a neighbour found it: ${proof(t, f)}` };
   }
   return { provedBy };
@@ -85,12 +125,14 @@ function exactPattern(ids: readonly string[]): RegExp {
   return new RegExp(`^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}) `);
 }
 
-function failures(run: SuiteRun): string {
-  const failed = run.tests.filter((t) => t.status === 'failed');
+/** Why a run that must pass did not (empty: it passed); errors the baseline explains do not count. */
+function failures(run: SuiteRun, baseline?: Baseline): string {
   if (run.runErrors.length) return `run error: ${run.runErrors[0]}`;
+  // A failed test without findings failed in its body (a thrown error): no baseline explains that.
+  const failed = run.tests.filter((t) => t.status === 'failed' && (newErrors(t, baseline).length || !t.findings.length));
   const first = failed[0];
   if (!first) return '';
-  const f = first.findings.find((x) => x.severity === 'error');
+  const f = newErrors(first, baseline)[0];
   return `${failed.length} failed, first ${first.id}: ${f ? `[${f.requirement}] ${f.message}` : (first.reason ?? '')}`.slice(0, 300);
 }
 
@@ -101,6 +143,8 @@ export interface ProveOptions {
   cleanSeeds: readonly number[];
   seed: number;
   runs: number;
+  /** The reference server's profile (server/profiles.ts); default: default. */
+  profile?: string;
   /** Receives one line per case as it ends. */
   log?: (line: string) => void;
 }
@@ -113,21 +157,31 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const declared = await collectTests();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   const cases: ProofCase[] = [];
+  const profile = getProfile(options.profile ?? 'default');
+  if (!profile) throw new UsageError(`unknown profile ${options.profile}`);
+  const onProfile = profile.name === 'default' ? {} : { profile: profile.name };
+  let baseline: Baseline | undefined;
+  const line = (verdict: string, kind: string, name: string, ids: readonly string[], ms: number, said: string) =>
+    log(
+      `${verdict.padEnd(7)} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(ms).padStart(6)} ms${said}`,
+    );
+  /** Runs one case; returns its run (undefined without a session). */
   const attempt = async (
     kind: ProofCase['kind'],
     name: string,
     ids: string[],
     caseSeed: number,
     session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
-  ): Promise<void> => {
+  ): Promise<SuiteRun | undefined> => {
+    const base = { kind, name, ...onProfile, requirements: ids, seed: caseSeed };
     let s;
     try {
-      s = await openSession({ ...session, timeoutMs: 10_000, concurrency: 8 });
+      s = await openSession({ ...session, ...onProfile, timeoutMs: 10_000, concurrency: 8 });
     } catch (err) {
       if (!(err instanceof SessionError)) throw err;
       // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
-      cases.push({ kind, name, requirements: ids, seed: caseSeed, ok: false, detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
-      return;
+      cases.push({ ...base, ok: false, detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
+      return undefined;
     }
     try {
       const config: RunConfig = {
@@ -144,40 +198,70 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
       const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
       const run = await engine.run(config, pattern, files);
-      const proof = kind === 'fault' ? proofOf(run.tests, ids) : undefined;
-      const ok = proof ? Object.keys(proof.provedBy).length > 0 : !run.tests.some((t) => t.status === 'failed') && !run.runErrors.length;
-      const detail = proof
-        ? ok
-          ? proof.detail!
-          : `not found by ${run.tests.length} tests of ${ids.join(', ')} (${proof.detail ?? (failures(run) || 'all passed')})`
-        : failures(run);
-      const c: ProofCase = {
-        kind,
-        name,
-        requirements: ids,
-        seed: caseSeed,
-        ok,
-        detail,
-        ...(proof ? { provedBy: proof.provedBy } : {}),
+      const timing = {
         tests: run.tests.length,
         durationMs: run.durationMs,
         ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
       };
-      cases.push(c);
-      const verdict = kind === 'fault' ? (ok ? 'KILLED ' : 'MISSED ') : ok ? 'PASS   ' : 'FAIL   ';
+      const proof = kind === 'fault' ? proofOf(run.tests, ids, baseline) : undefined;
+      const failed = proof ? '' : kind === 'baseline' ? run.runErrors.map((e) => `run error: ${e}`).join('; ') : failures(run, baseline);
+      const ok = proof ? Object.keys(proof.provedBy).length > 0 : !failed;
+      const detail = proof
+        ? ok
+          ? proof.detail!
+          : `not found by ${run.tests.length} tests of ${ids.join(', ')} (${proof.detail ?? (failures(run, baseline) || 'all passed')})`
+        : kind === 'baseline' && ok
+          ? `${run.tests.filter((t) => t.status === 'failed').length} tests fail on the profile's own deviations`
+          : failed;
+      cases.push({ ...base, ok, detail, ...(proof ? { provedBy: proof.provedBy } : {}), ...timing });
+      const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';
       // A killed fault names its proving tests, so a reader sees that each is a test of the fault's own ids.
-      const said = proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '';
-      log(
-        `${verdict} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(run.durationMs).padStart(6)} ms${said}`,
+      line(
+        verdict,
+        kind,
+        name,
+        ids,
+        run.durationMs,
+        proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '',
       );
+      return run;
     } finally {
       await s.close();
     }
   };
   try {
+    if (profile.name !== 'default') {
+      // What the profile fails on its own, clean: the cases below are judged by what they fail beyond it.
+      const run = await attempt('baseline', `${profile.name} baseline`, [], seed, {});
+      if (!run) return cases;
+      baseline = new Set(run.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
+    }
     for (const s of options.cleanSeeds) await attempt('clean', `clean seed ${s}`, [], s, {});
     for (const v of options.variations) await attempt('variation', v.name, v.touches, seed, { variations: [v.name] });
-    for (const f of options.faults) await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
+    for (const f of options.faults) {
+      const removed = profile.deviations.includes(f.name)
+        ? 'the profile carries it'
+        : f.needs === 'multichannelling' && !profile.multichannelling
+          ? 'it needs multichannelling, which the profile lacks'
+          : profile.masks[f.name];
+      if (removed) {
+        cases.push({
+          kind: 'fault',
+          name: f.name,
+          ...onProfile,
+          requirements: f.breaks,
+          seed,
+          ok: true,
+          removed,
+          detail: removed,
+          tests: 0,
+          durationMs: 0,
+        });
+        line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
+        continue;
+      }
+      await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
+    }
   } finally {
     await engine.close();
   }
@@ -197,7 +281,9 @@ export const command: Command = {
       json: { type: 'string' },
       'no-faults': { type: 'boolean' },
       'no-variations': { type: 'boolean' },
+      profile: { type: 'string' },
     });
+    const profile = profileOption(values.profile);
     const seed = intOption('seed', values.seed, 1);
     const runs = intOption('runs', values.runs, 10, 1);
     const cleanSeeds = (values['clean-seeds'] ?? '')
@@ -213,12 +299,14 @@ export const command: Command = {
       ? []
       : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
 
-    const cases = await prove({ faults, variations, cleanSeeds, seed, runs, log: (line) => console.log(line) });
-    const faultCases = cases.filter((c) => c.kind === 'fault');
+    const cases = await prove({ faults, variations, cleanSeeds, seed, runs, profile, log: (line) => console.log(line) });
+    const faultCases = cases.filter((c) => c.kind === 'fault' && !c.removed);
     const killed = faultCases.filter((c) => c.ok).length;
+    const removed = cases.length - faultCases.length - cases.filter((c) => c.kind !== 'fault').length;
     const others = cases.filter((c) => c.kind !== 'fault');
     console.log(
-      `killed ${killed}/${faultCases.length}; harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`,
+      `killed ${killed}/${faultCases.length}${removed ? ` (${removed} removed by the profile ${profile})` : ''}; ` +
+        `harmless and clean cases passed ${others.filter((c) => c.ok).length}/${others.length}`,
     );
     if (values.json) writeFileSync(values.json, `${JSON.stringify({ seed, runs, cases }, null, 2)}\n`);
     else mergeIntoProveFile({ seed, runs, cases });

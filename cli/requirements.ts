@@ -57,7 +57,9 @@ export function coverageOf(
     const c = byId.get(r.requirement);
     if (c) c.last[r.status] = (c.last[r.status] ?? 0) + 1;
   }
-  const cases = new Map<string, ProofCase>((proved?.cases ?? []).filter((c) => c.kind === 'fault').map((c) => [c.name, c]));
+  const cases = new Map<string, ProofCase>(
+    (proved?.cases ?? []).filter((c) => c.kind === 'fault' && (c.profile ?? 'default') === 'default').map((c) => [c.name, c]),
+  );
   for (const f of faults) {
     const c = cases.get(f.name);
     for (const id of f.breaks) {

@@ -3,7 +3,8 @@
  * default, that the suite's self-tests switch on one at a time to prove the named requirement catches them.
  */
 import { getSchema } from '../schemas/index.ts';
-import { operations } from '../schemas/operations.ts';
+import { operations, type Operation } from '../schemas/operations.ts';
+import type { Feature } from '../schemas/requirements.ts';
 import type { FaultDef } from './types.ts';
 
 /** The HTTP layer's planted faults. */
@@ -76,12 +77,19 @@ export function shapeFaultName(responseSchema: string): string {
   return `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
 }
 
+/** The feature every one of these operations belongs to, if they share one: a shape fault of theirs needs it. */
+function neededBy(ops: readonly Operation[]): { needs?: Feature } {
+  const feature = ops[0]?.feature;
+  return feature && ops.every((op) => op.feature === feature) ? { needs: feature } : {};
+}
+
 /**
  * One shape fault per response type: the answer's members are serialised with the wrong JSON type
  * (a field serialised as a string, a list as text), which every operation answering that type breaks.
  */
 export const shapeFaults: FaultDef[] = [...new Set(operations.map((op) => op.response.schema))].map((schema) => ({
   name: shapeFaultName(schema),
+  ...neededBy(operations.filter((op) => op.response.schema === schema)),
   breaks: [
     ...operations.filter((op) => op.response.schema === schema).map((op) => `OP-${op.id}`),
     // An answer that is only the envelope has nothing else to misshape: its responseInfo goes out as text.

@@ -63,6 +63,7 @@ export const semanticFaults: FaultDef[] = [
   },
   {
     name: 'inherited-filter-inverted',
+    needs: 'multichannelling',
     breaks: ['FLT-05'],
     description: 'inherited=true returns the local objects and inherited=false the inherited ones',
   },
@@ -70,6 +71,7 @@ export const semanticFaults: FaultDef[] = [
   { name: 'getfiles-broken-filter-ignored', breaks: ['FLT-07'], description: 'the broken filter of getFiles and GET /file is ignored' },
   {
     name: 'used-filter-all-channels',
+    needs: 'multichannelling',
     breaks: ['FLT-07', 'USE-05'],
     description: 'used=true counts usages in every channel, not only the current one',
   },
@@ -116,6 +118,7 @@ export const semanticFaults: FaultDef[] = [
   },
   {
     name: 'channel-delete-skips-wastebin',
+    needs: 'multichannelling',
     breaks: ['DEL-05a'],
     description: 'deleting a folder local to a channel removes it outright instead of putting it into the wastebin',
   },
@@ -126,17 +129,25 @@ export const semanticFaults: FaultDef[] = [
   },
   {
     name: 'delete-inherited-in-channel-allowed',
+    needs: 'multichannelling',
     breaks: ['DEL-01'],
     description: 'deleting an inherited folder in a channel deletes the master folder',
   },
   {
     name: 'delete-localized-in-channel-allowed',
+    needs: 'multichannelling',
     breaks: ['DEL-02'],
     description: 'deleting a localized folder in a channel deletes the localized copy',
   },
-  { name: 'delete-master-not-in-channel', breaks: ['DEL-03'], description: 'a folder deleted in the master stays listed in the channels' },
+  {
+    name: 'delete-master-not-in-channel',
+    needs: 'multichannelling',
+    breaks: ['DEL-03'],
+    description: 'a folder deleted in the master stays listed in the channels',
+  },
   {
     name: 'refused-delete-changes-state',
+    needs: 'multichannelling',
     breaks: ['DEL-06'],
     description: 'a refused folder delete still puts the files of the folder into the wastebin',
   },
@@ -206,29 +217,49 @@ export const semanticFaults: FaultDef[] = [
   // Multichannelling
   {
     name: 'inherited-from-names-channel',
+    needs: 'multichannelling',
     breaks: ['MCH-01'],
     description: 'inheritedFrom names the channel instead of the node the object comes from',
   },
   {
     name: 'localized-copy-keeps-inherited',
+    needs: 'multichannelling',
     breaks: ['MCH-02'],
     description: 'a localized copy is still shown as inherited in its channel',
   },
   {
     name: 'unlocalize-keeps-copy',
+    needs: 'multichannelling',
     breaks: ['MCH-03', 'DEL-04'],
     description: 'unlocalize answers OK but the channel keeps the localized copy',
   },
-  { name: 'localizations-total-off-by-one', breaks: ['MCH-04'], description: 'localizations counts one copy too many in total' },
-  { name: 'disinherit-get-empty', breaks: ['MCH-05'], description: 'the GET disinherit forms always report an empty disinherit list' },
+  {
+    name: 'localizations-total-off-by-one',
+    needs: 'multichannelling',
+    breaks: ['MCH-04'],
+    description: 'localizations counts one copy too many in total',
+  },
+  {
+    name: 'disinherit-get-empty',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description: 'the GET disinherit forms always report an empty disinherit list',
+  },
   {
     name: 'excluded-visible-in-channel',
+    needs: 'multichannelling',
     breaks: ['MCH-06'],
     description: 'excluded and disinherited objects are still listed in the channel',
   },
-  { name: 'push2master-noop', breaks: ['MCH-07'], description: 'push2master answers OK but changes nothing in the master' },
+  {
+    name: 'push2master-noop',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description: 'push2master answers OK but changes nothing in the master',
+  },
   {
     name: 'localizationinfo-localized-as-inherited',
+    needs: 'multichannelling',
     breaks: ['MCH-08'],
     description: 'localizationinfo counts localized objects as inherited',
   },
@@ -245,5 +276,10 @@ export const semanticFaults: FaultDef[] = [
     breaks: ['USE-03'],
     description: 'usage lists cut the page out of the unsorted list, then sort it',
   },
-  { name: 'syncable-missing-images', breaks: ['USE-04'], description: 'syncableObjects leaves out referenced images' },
+  {
+    name: 'syncable-missing-images',
+    needs: 'multichannelling',
+    breaks: ['USE-04'],
+    description: 'syncableObjects leaves out referenced images',
+  },
 ];

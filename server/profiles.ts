@@ -15,6 +15,11 @@ export interface ProfileDef {
   deviations: string[];
   /** Whether the multichannelling operations exist (and the target declares the feature). */
   multichannelling: boolean;
+  /**
+   * Planted faults the profile's own deviations hide, with the reason: `prove --profile` reports them
+   * as removed. (Faults of an absent feature need no entry: their tests skip.)
+   */
+  masks: Record<string, string>;
 }
 
 /** Every profile; `default` first. */
@@ -25,6 +30,7 @@ export const profiles: readonly ProfileDef[] = [
     refusalStyle: 'status',
     deviations: [],
     multichannelling: true,
+    masks: {},
   },
   {
     name: 'field',
@@ -34,6 +40,7 @@ export const profiles: readonly ProfileDef[] = [
     refusalStyle: 'body',
     deviations: ['post-answers-200', 'success-without-responseinfo'],
     multichannelling: false,
+    masks: {},
   },
 ];
 

@@ -3,6 +3,7 @@
  * envelopes, refusal styles, auth, uploads) and its semantics (server/state.ts and
  * server/handlers/: store, fixture, one handler per operation id of schemas/operations.json).
  */
+import type { Feature } from '../schemas/requirements.ts';
 
 /** responseInfo.responseCode values the deployed implementation uses (reference notes). */
 export type ResponseCode =
@@ -71,6 +72,8 @@ export interface FaultDef {
   /** Requirement ids the fault breaks, e.g. ['PAG-05']. */
   breaks: string[];
   description: string;
+  /** The feature the fault's code path needs: on a server without it the fault cannot show (prove --profile removes it). */
+  needs?: Feature;
 }
 
 /** What a handler receives besides its request. */
