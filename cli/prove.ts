@@ -17,7 +17,7 @@ import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
-import { SessionError, openSession, type SessionOptions } from './session.ts';
+import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
 
 const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--clean-seeds N,...]
                               [--seed N] [--runs N] [--json FILE] [--no-faults] [--no-variations]
@@ -149,6 +149,43 @@ export interface ProveOptions {
   log?: (line: string) => void;
 }
 
+/** A proof case before it runs: what to switch on, which tests, in which suite files. */
+interface Planned {
+  kind: ProofCase['kind'];
+  name: string;
+  ids: string[];
+  seed: number;
+  session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>;
+  /** Absent: the whole suite. */
+  pattern?: RegExp;
+  files?: string[];
+}
+
+/** The most cases one suite run serves: each has a server of its own, started beside the others. */
+const BATCH = 8;
+
+/**
+ * Cases grouped so that no two in a group share a suite file: one suite run then serves a whole group,
+ * each file against its own case's server (the start-up of a suite run is most of a small case).
+ * Whole-suite cases run alone.
+ */
+export function batches<T extends { files?: readonly string[] }>(cases: readonly T[]): T[][] {
+  const groups: { cases: T[]; files: Set<string> }[] = [];
+  const out: T[][] = [];
+  for (const c of cases) {
+    if (!c.files) {
+      out.push([c]);
+      continue;
+    }
+    const group = groups.find((g) => g.cases.length < BATCH && c.files!.every((f) => !g.files.has(f)));
+    if (group) {
+      group.cases.push(c);
+      for (const f of c.files) group.files.add(f);
+    } else groups.push({ cases: [c], files: new Set(c.files) });
+  }
+  return [...out, ...groups.map((g) => g.cases)];
+}
+
 /** Runs every proof case with one suite engine and returns the cases in the order they ran. */
 export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
@@ -165,103 +202,143 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
     log(
       `${verdict.padEnd(7)} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(ms).padStart(6)} ms${said}`,
     );
-  /** Runs one case; returns its run (undefined without a session). */
-  const attempt = async (
+  /** Runs cases whose suite files do not overlap in one suite run, each file against its own case's server. */
+  const attempt = async (batch: readonly Planned[]): Promise<SuiteRun | undefined> => {
+    const open: { p: Planned; session: Session; config: RunConfig }[] = [];
+    let run: SuiteRun | undefined;
+    try {
+      for (const p of batch) {
+        try {
+          const session = await openSession({ ...p.session, ...onProfile, timeoutMs: 10_000, concurrency: 8 });
+          const config: RunConfig = {
+            target: session.target,
+            replayArgs: [],
+            seed: p.seed,
+            runs,
+            strict: false,
+            timeoutMs: 10_000,
+            concurrency: 8,
+            sandboxFolderId: session.sandboxFolderId,
+          };
+          open.push({ p, session, config });
+        } catch (err) {
+          if (!(err instanceof SessionError)) throw err;
+          // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
+          const { kind, name, ids: requirements, seed: caseSeed } = p;
+          cases.push({
+            kind,
+            name,
+            ...onProfile,
+            requirements,
+            seed: caseSeed,
+            ok: false,
+            detail: `session: ${err.message}`,
+            tests: 0,
+            durationMs: 0,
+          });
+        }
+      }
+      if (!open.length) return undefined;
+      const patterns = open.map((o) => o.p.pattern).filter((x): x is RegExp => x !== undefined);
+      const whole = patterns.length < open.length;
+      const pattern = whole ? undefined : new RegExp(patterns.map((x) => `(?:${x.source})`).join('|'));
+      const files = whole ? undefined : open.flatMap((o) => o.p.files ?? []);
+      const byFile = whole ? undefined : Object.fromEntries(open.flatMap((o) => (o.p.files ?? []).map((f) => [f, o.config])));
+      run = await engine.run(open[0]!.config, pattern, files, byFile);
+      for (const { p } of open) judgeCase(p, run, whole ? run.tests : run.tests.filter((t) => p.files?.includes(t.file)));
+      return run;
+    } finally {
+      for (const o of open) await o.session.close();
+    }
+  };
+  /** Judges one case by the tests of its files and records it. */
+  const judgeCase = (p: Planned, run: SuiteRun, tests: TestResult[]): void => {
+    const { kind, name, ids } = p;
+    const mine: SuiteRun = { ...run, tests };
+    const timing = {
+      tests: tests.length,
+      durationMs: run.durationMs,
+      ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
+    };
+    const proof = kind === 'fault' ? proofOf(tests, ids, baseline) : undefined;
+    const failed = proof ? '' : kind === 'baseline' ? run.runErrors.map((e) => `run error: ${e}`).join('; ') : failures(mine, baseline);
+    const ok = proof ? Object.keys(proof.provedBy).length > 0 : !failed;
+    const detail = proof
+      ? ok
+        ? proof.detail!
+        : `not found by ${tests.length} tests of ${ids.join(', ')} (${proof.detail ?? (failures(mine, baseline) || 'all passed')})`
+      : kind === 'baseline' && ok
+        ? `${tests.filter((t) => t.status === 'failed').length} tests fail on the profile's own deviations`
+        : failed;
+    cases.push({
+      kind,
+      name,
+      ...onProfile,
+      requirements: ids,
+      seed: p.seed,
+      ok,
+      detail,
+      ...(proof ? { provedBy: proof.provedBy } : {}),
+      ...timing,
+    });
+    const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';
+    // A killed fault names its proving tests, so a reader sees that each is a test of the fault's own ids.
+    line(
+      verdict,
+      kind,
+      name,
+      ids,
+      run.durationMs,
+      proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '',
+    );
+  };
+  /** A case to run: its tests (all when no pattern) and the suite files that hold them. */
+  const plan = (
     kind: ProofCase['kind'],
     name: string,
     ids: string[],
     caseSeed: number,
     session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
-  ): Promise<SuiteRun | undefined> => {
-    const base = { kind, name, ...onProfile, requirements: ids, seed: caseSeed };
-    let s;
-    try {
-      s = await openSession({ ...session, ...onProfile, timeoutMs: 10_000, concurrency: 8 });
-    } catch (err) {
-      if (!(err instanceof SessionError)) throw err;
-      // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
-      cases.push({ ...base, ok: false, detail: `session: ${err.message}`, tests: 0, durationMs: 0 });
-      return undefined;
-    }
-    try {
-      const config: RunConfig = {
-        target: s.target,
-        replayArgs: [],
-        seed: caseSeed,
-        runs,
-        strict: false,
-        timeoutMs: 10_000,
-        concurrency: 8,
-        sandboxFolderId: s.sandboxFolderId,
-      };
-      // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
-      const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
-      const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
-      const run = await engine.run(config, pattern, files);
-      const timing = {
-        tests: run.tests.length,
-        durationMs: run.durationMs,
-        ...(run.firstFailureMs !== undefined ? { firstFailureMs: run.firstFailureMs } : {}),
-      };
-      const proof = kind === 'fault' ? proofOf(run.tests, ids, baseline) : undefined;
-      const failed = proof ? '' : kind === 'baseline' ? run.runErrors.map((e) => `run error: ${e}`).join('; ') : failures(run, baseline);
-      const ok = proof ? Object.keys(proof.provedBy).length > 0 : !failed;
-      const detail = proof
-        ? ok
-          ? proof.detail!
-          : `not found by ${run.tests.length} tests of ${ids.join(', ')} (${proof.detail ?? (failures(run, baseline) || 'all passed')})`
-        : kind === 'baseline' && ok
-          ? `${run.tests.filter((t) => t.status === 'failed').length} tests fail on the profile's own deviations`
-          : failed;
-      cases.push({ ...base, ok, detail, ...(proof ? { provedBy: proof.provedBy } : {}), ...timing });
-      const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';
-      // A killed fault names its proving tests, so a reader sees that each is a test of the fault's own ids.
-      line(
-        verdict,
-        kind,
-        name,
-        ids,
-        run.durationMs,
-        proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '',
-      );
-      return run;
-    } finally {
-      await s.close();
-    }
+  ): Planned => {
+    // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
+    const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
+    const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
+    return { kind, name, ids, seed: caseSeed, session, ...(pattern ? { pattern } : {}), ...(files ? { files } : {}) };
   };
   try {
     if (profile.name !== 'default') {
       // What the profile fails on its own, clean: the cases below are judged by what they fail beyond it.
-      const run = await attempt('baseline', `${profile.name} baseline`, [], seed, {});
+      const run = await attempt([plan('baseline', `${profile.name} baseline`, [], seed, {})]);
       if (!run) return cases;
       baseline = new Set(run.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
     }
-    for (const s of options.cleanSeeds) await attempt('clean', `clean seed ${s}`, [], s, {});
-    for (const v of options.variations) await attempt('variation', v.name, v.touches, seed, { variations: [v.name] });
+    for (const s of options.cleanSeeds) await attempt([plan('clean', `clean seed ${s}`, [], s, {})]);
+    const planned: Planned[] = options.variations.map((v) => plan('variation', v.name, v.touches, seed, { variations: [v.name] }));
     for (const f of options.faults) {
       const removed = profile.deviations.includes(f.name)
         ? 'the profile carries it'
         : f.needs === 'multichannelling' && !profile.multichannelling
           ? 'it needs multichannelling, which the profile lacks'
           : profile.masks[f.name];
-      if (removed) {
-        cases.push({
-          kind: 'fault',
-          name: f.name,
-          ...onProfile,
-          requirements: f.breaks,
-          seed,
-          ok: true,
-          removed,
-          detail: removed,
-          tests: 0,
-          durationMs: 0,
-        });
-        line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
+      if (!removed) {
+        planned.push(plan('fault', f.name, f.breaks, seed, { faults: [f.name] }));
         continue;
       }
-      await attempt('fault', f.name, f.breaks, seed, { faults: [f.name] });
+      cases.push({
+        kind: 'fault',
+        name: f.name,
+        ...onProfile,
+        requirements: f.breaks,
+        seed,
+        ok: true,
+        removed,
+        detail: removed,
+        tests: 0,
+        durationMs: 0,
+      });
+      line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
     }
+    for (const batch of batches(planned)) await attempt(batch);
   } finally {
     await engine.close();
   }

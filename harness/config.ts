@@ -38,5 +38,7 @@ export interface RunConfig {
 declare module 'vitest' {
   export interface ProvidedContext {
     cmsRun: RunConfig;
+    /** Suite files (absolute paths) that run against a configuration of their own, not cmsRun's. */
+    cmsRunByFile: Record<string, RunConfig>;
   }
 }

@@ -47,12 +47,13 @@ let shared: { config: RunConfig; transport: Transport } | undefined;
 let generation = 0;
 
 /**
- * The run configuration and the worker's transport (one keep-alive pool per worker). Workers outlive a
- * run (the suites run unisolated, and `prove` runs the suites many times in one engine), so a new
- * run's configuration replaces the transport and ends the values kept by `PerRun`.
+ * The run configuration of a suite file and the worker's transport (one keep-alive pool per worker).
+ * Workers outlive a suite file (the suites run unisolated, and `prove` runs the files of several cases,
+ * each against its own server, in one run), so a new configuration replaces the transport and ends
+ * the values kept by `PerRun`.
  */
-export function runContext(): { config: RunConfig; transport: Transport } {
-  const config = inject('cmsRun');
+export function runContext(file?: string): { config: RunConfig; transport: Transport } {
+  const config = (file ? inject('cmsRunByFile')?.[file] : undefined) ?? inject('cmsRun');
   if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
   if (!shared || shared.config.runId !== config.runId) {
     void shared?.transport.close();
@@ -79,9 +80,8 @@ export class PerRun<T> {
   private value: T | undefined;
   private madeIn = -1;
 
-  /** The run's value, made by `make` if this run has none yet. */
+  /** The run's value, made by `make` if this run has none yet (the test's wrapper has set the run). */
   get(make: () => T): T {
-    runContext();
     if (this.madeIn !== generation || this.value === undefined) {
       this.value = make();
       this.madeIn = generation;
@@ -335,7 +335,7 @@ export function conformance(
       retries: 0,
     };
     ctx.task.meta.cms = meta;
-    const { config, transport } = runContext();
+    const { config, transport } = runContext(ctx.task.file.filepath);
     if (feature && !config.target.features.includes(feature as never)) {
       ctx.skip(`the target does not declare the feature "${feature}"`);
       return;
