@@ -67,7 +67,8 @@ const STATUS_BY_CODE: Record<Exclude<ResponseCode, 'OK'>, number> = {
 const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', 'folder.findPages', 'folder.getExternalLinks']);
 
 /** The planted faults that turn a refusal of the HTTP layer into a 500. */
-type RequestFault = 'malformed-json-500' | 'wrong-type-500' | 'invalid-body-500' | 'oversized-body-500' | 'multipart-malformed-500';
+type RequestFault =
+  'malformed-json-500' | 'wrong-type-500' | 'invalid-body-500' | 'oversized-body-500' | 'multipart-malformed-500' | 'unknown-wastebin-500';
 
 /**
  * A refusal raised before any handler ran (unparsable or invalid request, auth, size, unknown path).
@@ -119,7 +120,8 @@ function convert(param: Parameter, value: string): string | number | boolean {
       return value.toLowerCase() === 'true';
     case 'string':
       if (param.enum && !param.enum.includes(value)) {
-        throw new RequestRefusal(undefined, `${param.name}: "${value}" is not one of ${param.enum.join(', ')}`, param.name);
+        const fault = param.name === 'wastebin' ? 'unknown-wastebin-500' : undefined;
+        throw new RequestRefusal(fault, `${param.name}: "${value}" is not one of ${param.enum.join(', ')}`, param.name);
       }
       return value;
   }

@@ -45,6 +45,11 @@ export const httpFaults: FaultDef[] = [
     description: 'a query value of the wrong type (maxItems=abc) escapes as a 500 FAILURE',
   },
   {
+    name: 'unknown-wastebin-500',
+    breaks: ['WST-06', 'ENV-08'],
+    description: 'an unknown wastebin query value (wastebin=all) escapes as a 500 FAILURE instead of a refusal',
+  },
+  {
     name: 'unknown-id-500',
     breaks: ['NEG-03', 'ENV-08'],
     description: 'a not-found refusal escapes as a 500 FAILURE (a null dereference in the handler)',
