@@ -1,7 +1,7 @@
 /**
- * Listing cost grows with the folder, not with the store: a 10,000-file folder pages 100 items fast,
- * a small folder stays fast beside 100,000 files, and 100,000 small files fit in reasonable memory.
- * Bounds are generous (shared CI machines); they catch a listing that scans the whole store.
+ * Large folders: a 10,000-file folder pages the right 100 items in either paging form, a small folder
+ * lists only its own files beside 100,000 others, and 100,000 small files fit in reasonable memory.
+ * How fast is measured by `npm run bench:server` (requests/s of these pages), never asserted here.
  */
 import { describe, expect, it } from 'vitest';
 import { allocateId, globalIdFor, insertObject, type FileObj, type State } from '../../server/state.ts';
@@ -32,42 +32,28 @@ function addFiles(s: State, folderSet: number, count: number): void {
   }
 }
 
-/** The fastest of a few runs, in milliseconds (the first runs warm up the JIT). */
-async function fastest(run: () => Promise<unknown>, times = 5): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < times; i++) {
-    const t = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
-
-describe('listing cost', () => {
-  it('pages 100 items of a 10,000-file folder fast', async () => {
+describe('large folders', () => {
+  it('pages 100 items of a 10,000-file folder in either paging form', async () => {
     const s = freshState();
     const folder = (await call(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Big' } })).folder;
     addFiles(s, folder.id, 10_000);
-    const legacy = await fastest(() =>
-      call(s, 'folder.getFiles', { path: { folderId: folder.id }, query: { skipCount: 5000, maxItems: 100 } }),
-    );
-    const paged = await fastest(() =>
-      call(s, 'file.list', { query: { folderId: String(folder.id), page: 50, pageSize: 100, sort: '-name' } }),
-    );
-    expect(legacy).toBeLessThan(250);
-    expect(paged).toBeLessThan(250);
+    const paged = await call(s, 'file.list', { query: { folderId: String(folder.id), page: 50, pageSize: 100, sort: '-name' } });
+    // Page 50 (pages count from 1) in descending name order: 4,900 names from the end are skipped.
+    expect([paged.items.length, paged.numItems, paged.items[0].name]).toEqual([100, 10_000, 'file-005099.txt']);
     const res = await call(s, 'folder.getFiles', { path: { folderId: folder.id }, query: { skipCount: 5000, maxItems: 100 } });
     expect([res.files.length, res.numItems, res.files[0].name]).toEqual([100, 10_000, 'file-005000.txt']);
   });
 
-  it('keeps small folders fast and memory reasonable beside 100,000 small files', async () => {
+  it('lists a small folder alone and keeps memory reasonable beside 100,000 small files', async () => {
     const s = freshState();
     const big = (await call(s, 'folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Huge' } })).folder;
     const before = process.memoryUsage().heapUsed;
     addFiles(s, big.id, 100_000);
     const grown = process.memoryUsage().heapUsed - before;
     expect(grown / 100_000).toBeLessThan(4096);
-    const small = await fastest(() => call(s, 'folder.getFiles', { path: { folderId: named(s, 'folder', 'Downloads').id } }));
-    expect(small).toBeLessThan(20);
+    const downloads = named(s, 'folder', 'Downloads').id;
+    const small = await call(s, 'folder.getFiles', { path: { folderId: downloads } });
+    expect(small.files.length).toBeGreaterThan(0);
+    expect(small.files.every((f: { folderId: number }) => f.folderId === downloads)).toBe(true);
   }, 120_000);
 });
