@@ -10,7 +10,8 @@ import { startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
-import { boundaryLookalike, freshBoundary, multipartBody, multipartType } from './multipart.ts';
+import { freshBoundary, multipartBody, multipartType } from '../../harness/multipart.ts';
+import { boundaryLookalike } from './multipart.ts';
 
 const encoder = new TextEncoder();
 

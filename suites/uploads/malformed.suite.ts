@@ -7,7 +7,8 @@ import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
-import { freshBoundary, multipartBody, multipartType, truncatedBody, type BodyPart } from './multipart.ts';
+import { freshBoundary, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
+import { truncatedBody } from './multipart.ts';
 
 /** The parts of a well-formed create: folder, name and a data part. */
 function createParts(folderId: number, name: string): BodyPart[] {

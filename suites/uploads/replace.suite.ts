@@ -8,7 +8,6 @@ import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
 import { uploadWith, type UploadForm } from './forms.ts';
-import { concatBytes } from './multipart.ts';
 
 /** The createSimple forms, the ones with an `overwrite` parameter. */
 const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.createSimple.multipart'];
@@ -16,7 +15,7 @@ const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.crea
 /** Two contents of different sizes, so a replaced content shows in fileSize (small: UPL-07 covers the kinds of bytes). */
 const twoSizes = fc
   .tuple(fc.uint8Array({ maxLength: 4096 }), fc.uint8Array({ maxLength: 4096 }))
-  .map(([a, b]): [Uint8Array, Uint8Array] => [a, b.byteLength === a.byteLength ? concatBytes(b, Uint8Array.of(0x2a)) : b]);
+  .map(([a, b]): [Uint8Array, Uint8Array] => [a, b.byteLength === a.byteLength ? Buffer.concat([b, Uint8Array.of(0x2a)]) : b]);
 
 /** The files of a listing named `name` (exactly). */
 const named = (files: readonly File[], name: string): File[] => files.filter((f) => f.name === name);

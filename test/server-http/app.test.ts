@@ -425,7 +425,7 @@ describe('multipart bodies', () => {
     const payload = multipartBody([
       { name: 'folderId', data: '7' },
       { name: 'description', data: 'Grüße' },
-      { name: 'fileBinaryData', filename: 'blob.bin', type: 'application/x-test', data: binary },
+      { name: 'fileBinaryData', filename: 'blob.bin', contentType: 'application/x-test', data: binary },
     ]);
     const res = await app().app.inject({ method: 'POST', url: '/rest/file/create', headers: MULTIPART_HEADERS, payload });
     expect(res.statusCode).toBe(201);

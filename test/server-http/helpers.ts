@@ -1,6 +1,7 @@
 /** Shared pieces of the HTTP-layer tests: a stub semantics, an app factory and multipart body builders. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { multipartBody as buildMultipart, type BodyPart } from '../../harness/multipart.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
 import { Refusal, type Handler, type OpRequest } from '../../server/types.ts';
 
@@ -72,24 +73,9 @@ export function stubApp(options: Partial<AppOptions<StubState>> = {}): { app: Fa
   return { app: buildApp({ state, handlers: stubHandlers, ...options }), state };
 }
 
-/** One part of a hand-built multipart body. */
-export interface Part {
-  name: string;
-  filename?: string;
-  type?: string;
-  data: string | Buffer;
-}
-
-/** A multipart/form-data body built byte by byte, so tests can also send broken ones. */
-export function multipartBody(parts: Part[], boundary = 'cmsBoundary7MA4YWxk'): Buffer {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.from(part.data), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
+/** A multipart/form-data body built byte by byte (harness/multipart.ts), with the tests' fixed boundary, so tests can also send broken ones. */
+export function multipartBody(parts: BodyPart[], boundary = 'cmsBoundary7MA4YWxk'): Buffer {
+  return buildMultipart(parts, boundary);
 }
 
 /** The parsed JSON body of an injected response. */

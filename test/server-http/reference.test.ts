@@ -131,7 +131,7 @@ describe('bad input end to end', () => {
     const data = Buffer.from([0, 13, 10, 45, 45, 0xff, 0x80, 1]);
     const payload = multipartBody([
       { name: 'folderId', data: String(folderId) },
-      { name: 'fileBinaryData', filename: 'bytes.bin', type: 'application/octet-stream', data },
+      { name: 'fileBinaryData', filename: 'bytes.bin', contentType: 'application/octet-stream', data },
     ]);
     const res = await api.post(`${prefix}/file/create`).set('content-type', `multipart/form-data; boundary=${BOUNDARY}`).send(payload);
     expect(res.status).toBe(201);

@@ -1,13 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
-import {
-  boundaryLookalike,
-  concatBytes,
-  freshBoundary,
-  multipartBody,
-  multipartType,
-  truncatedBody,
-} from '../../suites/uploads/multipart.ts';
+import { formParts, freshBoundary, multipartBody, multipartType } from '../../harness/multipart.ts';
+import { boundaryLookalike, truncatedBody } from '../../suites/uploads/multipart.ts';
 
 /** Parses a multipart body with the platform's own parser (undici's), an independent oracle. */
 async function parse(body: Uint8Array, boundary: string): Promise<FormData> {
@@ -51,8 +45,16 @@ describe('multipart bodies', () => {
     await expect(parse(cut, boundary)).rejects.toThrow();
   });
 
-  test('concatBytes joins in order', () => {
-    expect(concatBytes(Uint8Array.of(1), new Uint8Array(0), Uint8Array.of(2, 3))).toEqual(Uint8Array.of(1, 2, 3));
+  test('a form reads as a browser sends it: names escaped, text lines CRLF, a file typed by default', async () => {
+    const boundary = freshBoundary();
+    const data = Uint8Array.of(0, 1, 2);
+    const body = multipartBody(formParts({ 'odd"name': 'a\nb' }, [{ name: 'fileBinaryData', filename: 'x"y.bin', data }]), boundary);
+    const text = body.toString('latin1');
+    expect(text).toContain('name="odd%22name"');
+    expect(text).toContain('filename="x%22y.bin"\r\nContent-Type: application/octet-stream');
+    const form = await parse(body, boundary);
+    expect(form.get('odd"name')).toBe('a\r\nb');
+    expect(await bytesOf(form.get('fileBinaryData'))).toEqual(data);
   });
 });
 

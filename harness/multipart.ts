@@ -1,0 +1,61 @@
+/**
+ * The one multipart/form-data encoder (RFC 7578): the transport builds every multipart request with
+ * it, and the upload suites build the bodies they need to control byte for byte (a known boundary,
+ * content that imitates it, malformed bodies). One contiguous body, so the request goes out with a
+ * Content-Length and no stream machinery.
+ */
+
+/** One part of a multipart/form-data body, written as given (no escaping). */
+export interface BodyPart {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: Uint8Array | string;
+}
+
+/** A multipart/form-data body with the given boundary; its Content-Type is `multipartType(boundary)`. */
+export function multipartBody(parts: readonly BodyPart[], boundary: string): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+    const type = part.contentType ? `\r\nContent-Type: ${part.contentType}` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
+      typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+/** The Content-Type of a multipart body with this boundary. */
+export function multipartType(boundary: string): string {
+  return `multipart/form-data; boundary=${boundary}`;
+}
+
+/** A boundary of the kind browsers send, unique per call. */
+export function freshBoundary(): string {
+  return `----CmsConformance${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`;
+}
+
+// How a browser's form encoding writes names and text values (WHATWG HTML, "multipart/form-data
+// encoding algorithm"), so a request reads as a real client's.
+const escape = (text: string): string => text.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
+const normalizeLines = (value: string): string => value.replace(/\r?\n|\r/g, '\r\n');
+
+/** The parts a browser sends for a form of text fields and files (names escaped, text lines CRLF, a file's type defaulted). */
+export function formParts(
+  fields: Readonly<Record<string, string>>,
+  files: ReadonlyArray<{ name: string; filename?: string; contentType?: string; data: Uint8Array }>,
+): BodyPart[] {
+  return [
+    ...Object.entries(fields).map(([name, value]) => ({ name: escape(normalizeLines(name)), data: normalizeLines(value) })),
+    ...files.map((f) => ({
+      name: escape(normalizeLines(f.name)),
+      filename: escape(f.filename ?? 'file'),
+      contentType: f.contentType ?? 'application/octet-stream',
+      data: f.data,
+    })),
+  ];
+}
