@@ -80,18 +80,36 @@ export function getOperation(id: string): Operation {
   return op;
 }
 
+// Every answer the judge sees and every request the reference server takes is matched against the
+// templates: each is split once, not per call.
+const templates = new Map<string, ReadonlyArray<string | { param: string }>>();
+
+/** A path template's segments: literal text, or the name of a path parameter. */
+function segmentsOf(template: string): ReadonlyArray<string | { param: string }> {
+  let segments = templates.get(template);
+  if (!segments) {
+    segments = template.split('/').map((s) => {
+      const name = /^\{(.+)\}$/.exec(s)?.[1];
+      return name === undefined ? s : { param: name };
+    });
+    templates.set(template, segments);
+  }
+  return segments;
+}
+
 /** Matches a concrete path (query string ignored) against a template; returns the decoded path parameters or undefined. */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split('/');
-  const got = (path.split('?')[0] ?? '').split('/');
+  const want = segmentsOf(template);
+  const end = path.indexOf('?');
+  const got = (end < 0 ? path : path.slice(0, end)).split('/');
   if (want.length !== got.length) return undefined;
   const params: Record<string, string> = {};
   for (const [i, segment] of want.entries()) {
     const value = got[i] ?? '';
-    const name = /^\{(.+)\}$/.exec(segment)?.[1];
-    if (name === undefined) {
+    if (typeof segment === 'string') {
       if (segment !== value) return undefined;
     } else {
+      const name = segment.param;
       if (value === '') return undefined;
       try {
         params[name] = decodeURIComponent(value);

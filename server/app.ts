@@ -349,13 +349,16 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   // One route per method and path; where forms share it, findOperation picks one by Content-Type.
   const served = operations.filter((op) => options.multichannelling !== false || op.feature !== 'multichannelling');
   const routes = new Map(served.map((op) => [`${op.method} ${op.path}`, op] as const));
+  const formsOf = (op: Operation): number => served.filter((o) => o.method === op.method && o.path === op.path).length;
   for (const routeOp of routes.values()) {
+    const shared = formsOf(routeOp) > 1;
     app.route({
       method: routeOp.method,
       url: API_PREFIX + routeOp.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
-        const path = request.url.slice(API_PREFIX.length);
-        const op = findOperation(routeOp.method, path, request.headers['content-type']) ?? routeOp;
+        const op = shared
+          ? (findOperation(routeOp.method, request.url.slice(API_PREFIX.length), request.headers['content-type']) ?? routeOp)
+          : routeOp;
         try {
           const req = await parseRequest(op, request, limits);
           const handler = handlers[op.id];
