@@ -4,7 +4,6 @@
  * which saves Vitest's start-up for every one of them.
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
@@ -62,18 +61,18 @@ export class SuiteEngine {
 
   /**
    * Runs the tests whose names match `pattern` (all when absent) against `config`. `files` (relative
-   * to the project) narrows the suite files loaded, when the caller knows where the tests are; `byFile`
-   * gives some of them a configuration of their own (prove runs several servers' cases in one run).
+   * to the project) narrows the suite files loaded, when the caller knows where the tests are; `byTest`
+   * gives some tests (by id) a configuration of their own (prove runs several servers' cases in one run).
    */
-  async run(config: RunConfig, pattern?: RegExp, files?: readonly string[], byFile?: Record<string, RunConfig>): Promise<SuiteRun> {
+  async run(config: RunConfig, pattern?: RegExp, files?: readonly string[], byTest?: Record<string, RunConfig>): Promise<SuiteRun> {
     this.collector.reset();
     const started = performance.now();
     const project = this.vitest.getRootProject();
     project.provide('cmsRun', { ...config, runId: randomUUID() });
-    project.provide(
-      'cmsRunByFile',
-      Object.fromEntries(Object.entries(byFile ?? {}).map(([file, c]) => [resolve(projectRoot, file), { ...c, runId: randomUUID() }])),
-    );
+    // One run id per configuration, shared by all its tests.
+    const ids = new Map<RunConfig, string>();
+    const withId = (c: RunConfig): RunConfig => ({ ...c, runId: ids.get(c) ?? ids.set(c, randomUUID()).get(c)! });
+    project.provide('cmsRunByTest', Object.fromEntries(Object.entries(byTest ?? {}).map(([test, c]) => [test, withId(c)])));
     if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
     else this.vitest.resetGlobalTestNamePattern();
     let specs = await this.vitest.getRelevantTestSpecifications();

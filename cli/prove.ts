@@ -158,30 +158,32 @@ interface Planned {
   session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>;
   /** Absent: the whole suite. */
   pattern?: RegExp;
+  /** The ids of the tests the pattern selects, and the suite files that hold them. */
+  tests?: string[];
   files?: string[];
 }
 
 /** The most cases one suite run serves: each has a server of its own, started beside the others. */
-const BATCH = 8;
+const BATCH = 24;
 
 /**
- * Cases grouped so that no two in a group share a suite file: one suite run then serves a whole group,
- * each file against its own case's server (the start-up of a suite run is most of a small case).
- * Whole-suite cases run alone.
+ * Cases grouped so that no two in a group share a test: one suite run then serves a whole group,
+ * each test against its own case's server (the start-up of a suite run, new workers that load every
+ * module, is most of a small case). Whole-suite cases run alone.
  */
-export function batches<T extends { files?: readonly string[] }>(cases: readonly T[]): T[][] {
-  const groups: { cases: T[]; files: Set<string> }[] = [];
+export function batches<T extends { tests?: readonly string[] }>(cases: readonly T[]): T[][] {
+  const groups: { cases: T[]; tests: Set<string> }[] = [];
   const out: T[][] = [];
   for (const c of cases) {
-    if (!c.files) {
+    if (!c.tests) {
       out.push([c]);
       continue;
     }
-    const group = groups.find((g) => g.cases.length < BATCH && c.files!.every((f) => !g.files.has(f)));
+    const group = groups.find((g) => g.cases.length < BATCH && c.tests!.every((t) => !g.tests.has(t)));
     if (group) {
       group.cases.push(c);
-      for (const f of c.files) group.files.add(f);
-    } else groups.push({ cases: [c], files: new Set(c.files) });
+      for (const t of c.tests) group.tests.add(t);
+    } else groups.push({ cases: [c], tests: new Set(c.tests) });
   }
   return [...out, ...groups.map((g) => g.cases)];
 }
@@ -202,7 +204,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
     log(
       `${verdict.padEnd(7)} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(ms).padStart(6)} ms${said}`,
     );
-  /** Runs cases whose suite files do not overlap in one suite run, each file against its own case's server. */
+  /** Runs cases whose tests do not overlap in one suite run, each test against its own case's server. */
   const attempt = async (batch: readonly Planned[]): Promise<SuiteRun | undefined> => {
     const open: { p: Planned; session: Session; config: RunConfig }[] = [];
     let run: SuiteRun | undefined;
@@ -242,10 +244,10 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       const patterns = open.map((o) => o.p.pattern).filter((x): x is RegExp => x !== undefined);
       const whole = patterns.length < open.length;
       const pattern = whole ? undefined : new RegExp(patterns.map((x) => `(?:${x.source})`).join('|'));
-      const files = whole ? undefined : open.flatMap((o) => o.p.files ?? []);
-      const byFile = whole ? undefined : Object.fromEntries(open.flatMap((o) => (o.p.files ?? []).map((f) => [f, o.config])));
-      run = await engine.run(open[0]!.config, pattern, files, byFile);
-      for (const { p } of open) judgeCase(p, run, whole ? run.tests : run.tests.filter((t) => p.files?.includes(t.file)));
+      const files = whole ? undefined : [...new Set(open.flatMap((o) => o.p.files ?? []))];
+      const byTest = whole ? undefined : Object.fromEntries(open.flatMap((o) => (o.p.tests ?? []).map((t) => [t, o.config])));
+      run = await engine.run(open[0]!.config, pattern, files, byTest);
+      for (const { p } of open) judgeCase(p, run, whole ? run.tests : run.tests.filter((t) => p.tests?.includes(t.id)));
       return run;
     } finally {
       for (const o of open) await o.session.close();
@@ -302,8 +304,15 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   ): Planned => {
     // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
     const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
-    const files = pattern ? [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))] : undefined;
-    return { kind, name, ids, seed: caseSeed, session, ...(pattern ? { pattern } : {}), ...(files ? { files } : {}) };
+    const mine = pattern ? declared.filter((t) => pattern.test(t.id)) : undefined;
+    return {
+      kind,
+      name,
+      ids,
+      seed: caseSeed,
+      session,
+      ...(pattern && mine ? { pattern, tests: mine.map((t) => t.id), files: [...new Set(mine.map((t) => t.file))] } : {}),
+    };
   };
   try {
     if (profile.name !== 'default') {

@@ -38,7 +38,7 @@ export interface RunConfig {
 declare module 'vitest' {
   export interface ProvidedContext {
     cmsRun: RunConfig;
-    /** Suite files (absolute paths) that run against a configuration of their own, not cmsRun's. */
-    cmsRunByFile: Record<string, RunConfig>;
+    /** Tests (by id) that run against a configuration of their own, not cmsRun's: prove serves several cases in one run. */
+    cmsRunByTest: Record<string, RunConfig>;
   }
 }

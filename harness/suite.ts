@@ -43,22 +43,34 @@ declare module 'vitest' {
 
 const MAX_TEXT = 4000;
 
-let shared: { config: RunConfig; transport: Transport } | undefined;
-let generation = 0;
+/** Each configuration this worker serves in the current suite run, with its transport (one keep-alive pool each), by run id. */
+const contexts = new Map<string, { config: RunConfig; transport: Transport }>();
+/** The run id of the test running now: the tests of a worker run one at a time. */
+let currentRun = '';
+
+/** The run ids the current suite run provides: a context of any other run is done with. */
+function liveRuns(): Set<string | undefined> {
+  return new Set([inject('cmsRun')?.runId, ...Object.values(inject('cmsRunByTest') ?? {}).map((c) => c.runId)]);
+}
 
 /**
- * The run configuration of a suite file and the worker's transport (one keep-alive pool per worker).
- * Workers outlive a suite file (the suites run unisolated, and `prove` runs the files of several cases,
- * each against its own server, in one run), so a new configuration replaces the transport and ends
- * the values kept by `PerRun`.
+ * The run configuration of a test and its transport. Workers outlive a suite file and a suite run
+ * (the suites run unisolated), and `prove` runs several cases in one run, each test against its
+ * own case's server, so each configuration keeps its transport and its `PerRun` values.
  */
-export function runContext(file?: string): { config: RunConfig; transport: Transport } {
-  const config = (file ? inject('cmsRunByFile')?.[file] : undefined) ?? inject('cmsRun');
+export function runContext(testId?: string): { config: RunConfig; transport: Transport } {
+  const config = (testId ? inject('cmsRunByTest')?.[testId] : undefined) ?? inject('cmsRun');
   if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
-  if (!shared || shared.config.runId !== config.runId) {
-    void shared?.transport.close();
-    generation++;
-    shared = {
+  const runId = config.runId ?? '';
+  let context = contexts.get(runId);
+  if (!context) {
+    const live = liveRuns();
+    for (const [id, old] of contexts) {
+      if (live.has(id)) continue;
+      void old.transport.close();
+      contexts.delete(id);
+    }
+    context = {
       config,
       transport: new Transport(config.target, {
         timeoutMs: config.timeoutMs,
@@ -68,30 +80,34 @@ export function runContext(file?: string): { config: RunConfig; transport: Trans
         maxRetryWaitMs: config.maxRetryWaitMs,
       }),
     };
+    contexts.set(runId, context);
   }
-  return shared;
+  currentRun = runId;
+  return context;
 }
 
 /**
- * A value the tests of a worker share within one run (a reading of the fixture, a sample of answers):
- * made on first use, made again in the next run. `clear` drops it, so that a failed reading is retried.
+ * A value the tests of a worker share within one run configuration (a reading of the fixture, a
+ * sample of answers): made on first use, made again for the next. `clear` drops it, so that a
+ * failed reading is retried.
  */
 export class PerRun<T> {
-  private value: T | undefined;
-  private madeIn = -1;
+  private readonly values = new Map<string, T>();
 
-  /** The run's value, made by `make` if this run has none yet (the test's wrapper has set the run). */
+  /** The value of the current test's configuration, made by `make` if it has none yet (the test's wrapper has set it). */
   get(make: () => T): T {
-    if (this.madeIn !== generation || this.value === undefined) {
-      this.value = make();
-      this.madeIn = generation;
+    let value = this.values.get(currentRun);
+    if (value === undefined) {
+      for (const id of this.values.keys()) if (!contexts.has(id)) this.values.delete(id);
+      value = make();
+      this.values.set(currentRun, value);
     }
-    return this.value;
+    return value;
   }
 
-  /** Drops the value. */
+  /** Drops the current configuration's value. */
   clear(): void {
-    this.value = undefined;
+    this.values.delete(currentRun);
   }
 }
 
@@ -335,7 +351,7 @@ export function conformance(
       retries: 0,
     };
     ctx.task.meta.cms = meta;
-    const { config, transport } = runContext(ctx.task.file.filepath);
+    const { config, transport } = runContext(id);
     if (feature && !config.target.features.includes(feature as never)) {
       ctx.skip(`the target does not declare the feature "${feature}"`);
       return;
