@@ -7,20 +7,18 @@
  * bench:server's table.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { Pool } from 'undici';
+import { Pool, request } from 'undici';
 import { projectRoot } from '../cli/collect.ts';
-import { SuiteEngine } from '../cli/engine.ts';
 import { prove } from '../cli/prove.ts';
-import { openSession } from '../cli/session.ts';
-import { fromSchema } from '../generators/fromSchema.ts';
 import { validRequest, type World } from '../generators/requests.ts';
-import type { RunConfig } from '../harness/config.ts';
-import { operations } from '../schemas/operations.ts';
+import { getValidator } from '../schemas/index.ts';
+import { getOperation, operations } from '../schemas/operations.ts';
+import type { Results } from '../schemas/results.ts';
 import { validateResponse } from '../schemas/validate.ts';
 import { faults } from '../server/faults.ts';
 import { startReferenceServer } from '../server/index.ts';
@@ -44,38 +42,57 @@ async function throughput(step: () => unknown | Promise<unknown>, seconds = SECO
   return n / seconds;
 }
 
-async function fullRun(): Promise<string[]> {
-  const session = await openSession({ timeoutMs: 10_000, concurrency: 8 });
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-  const engine = await SuiteEngine.create({ workers: 2, progress: null });
-  try {
-    const config: RunConfig = {
-      target: session.target,
-      replayArgs: [],
-      seed: 1,
-      runs: 20,
-      strict: false,
-      timeoutMs: 10_000,
-      concurrency: 8,
-      sandboxFolderId: session.sandboxFolderId,
-    };
-    const started = performance.now();
-    const run = await engine.run(config);
-    const seconds = (performance.now() - started) / 1000;
-    const requests = run.tests.reduce((a, t) => a + (t.requests ?? 0), 0);
-    const validated = run.tests.reduce((a, t) => a + (t.validated ?? 0), 0);
-    const failed = run.tests.filter((t) => t.status === 'failed').length;
-    return [
-      `| full default run (embedded server, seed 1, 20 runs per property) | ${seconds.toFixed(1)} s, ${run.tests.length} tests, ${failed} failed |`,
+// Printed by the child at exit: its peak resident memory, every thread of it (runner, workers, server).
+const PEAK_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('peak-rss-kib '+process.resourceUsage().maxRSS+'\\n'))`;
+
+/**
+ * The default run as a user starts it (`npm start`: the CLI, the embedded server, every suite), in a
+ * child process: its requests/s over the run's own duration and its peak memory.
+ */
+async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number }> {
+  const out = mkdtempSync(join(tmpdir(), 'cms-bench-run-'));
+  const child = await exec(process.execPath, ['--import', PEAK_RSS, join(projectRoot, 'bin/cms-conformance.mjs'), 'run', '--out', out], {
+    cwd: projectRoot,
+    maxBuffer: 64 * 2 ** 20,
+  }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+  const peakKib = Number(/peak-rss-kib (\d+)/.exec(child.stderr)?.[1] ?? 0);
+  const seconds = results.durationMs / 1000;
+  const requests = results.tests.reduce((a, t) => a + (t.requests ?? 0), 0);
+  const validated = results.tests.reduce((a, t) => a + (t.validated ?? 0), 0);
+  const jsonAnswers = results.tests.reduce((a, t) => a + (t.jsonAnswers ?? 0), 0);
+  const failed = results.tests.filter((t) => t.status === 'failed').length;
+  return {
+    requestsPerSecond: requests / seconds,
+    rows: [
+      `| full default run (\`npm start\`: embedded server, seed ${results.seed}, ${results.runs} runs per property) | ${seconds.toFixed(1)} s, ${results.tests.length} tests, ${failed} failed |`,
       `| requests sent | ${requests} (${(requests / seconds).toFixed(0)} requests/s) |`,
-      `| validated exchanges | ${validated} (${(validated / seconds).toFixed(0)}/s) |`,
-      `| peak memory (RSS, runner and server in one process) | ${(peak / 2 ** 20).toFixed(0)} MiB |`,
-    ];
+      `| validated answers | ${validated} of ${jsonAnswers} JSON answers (${(validated / seconds).toFixed(0)}/s) |`,
+      `| peak memory of the default run (RSS of its one process: runner, workers and server) | ${(peakKib / 1024).toFixed(0)} MiB |`,
+    ],
+  };
+}
+
+/** Answers of the reference server as a client receives them (parsed JSON of one shape per kind), for the validation figure. */
+async function realAnswers(): Promise<{ operation: string; schema: string; body: unknown }[]> {
+  const server = await startReferenceServer({ port: 0 });
+  const root = server.target.fixture.masterRootFolderId;
+  const asked: [string, string][] = [
+    ['folder.load', `/folder/load/${root}`],
+    ['folder.getFiles', `/folder/getFiles/${root}?recursive=true&maxItems=10`],
+    ['file.list', `/file?folderId=${root}&recursive=true&pageSize=10`],
+    ['folder.getPages', `/folder/getPages/${server.target.fixture.pagesFolderId}?maxItems=10`],
+    ['folder.getFolders', `/folder/getFolders/${root}?maxItems=10`],
+  ];
+  try {
+    const texts = await Promise.all(asked.map(async ([, path]) => (await request(`${server.baseUrl}${path}`)).body.text()));
+    // Parsed anew for each copy, as every answer is: the validator sees fresh objects, not one cached value.
+    return Array.from({ length: 200 }, (_, k) => {
+      const [operation] = asked[k % asked.length]!;
+      return { operation, schema: getOperation(operation).response.schema, body: JSON.parse(texts[k % asked.length]!) };
+    });
   } finally {
-    clearInterval(sampler);
-    await engine.close();
-    await session.close();
+    await server.close();
   }
 }
 
@@ -199,9 +216,9 @@ async function main(): Promise<void> {
 
   console.log('bench: full default run against the embedded server ...');
   const full = await fullRun();
-  rows.push(...full);
-  full.forEach(say);
-  const suiteRate = Number(/\((\d+) requests\/s\)/.exec(full[1]!)?.[1] ?? 0);
+  rows.push(...full.rows);
+  full.rows.forEach(say);
+  const suiteRate = full.requestsPerSecond;
 
   console.log('bench: undici alone against the reference server ...');
   const ceiling = await undiciAlone();
@@ -240,10 +257,19 @@ async function main(): Promise<void> {
   say(rows[rows.length - 1]!);
 
   console.log('bench: schema validation and generator throughput ...');
-  const bodies = fc.sample(fromSchema('responses/LegacyFileListResponse.json'), 200);
+  const answers = await realAnswers();
   let i = 0;
-  const validations = await throughput(() => validateResponse('folder.getFiles', { body: bodies[i++ % bodies.length] }));
-  rows.push(`| schema validation (LegacyFileListResponse bodies, with the annotation walk) | ${validations.toFixed(0)} bodies/s |`);
+  const ajvAlone = await throughput(() => {
+    const a = answers[i++ % answers.length]!;
+    return getValidator(a.schema)(a.body);
+  });
+  const validations = await throughput(() => {
+    const a = answers[i++ % answers.length]!;
+    return validateResponse(a.operation, { body: a.body });
+  });
+  rows.push(
+    `| schema validation with the annotation walk (answers of the reference server: folder load and 10-item pages of getFiles, GET /file, getPages, getFolders; 1 to 16 KB) | ${validations.toFixed(0)} bodies/s (Ajv alone ${ajvAlone.toFixed(0)} bodies/s, ratio ${(validations / ajvAlone).toFixed(2)}) |`,
+  );
   const world: World = {
     fixture: {
       masterNodeId: 1,
