@@ -1,8 +1,9 @@
 /**
- * Response bodies as JSON text, without null members (the deployed implementation leaves them out,
- * reference notes), and records whose text is kept beside them. A large page spends more time in
+ * Response bodies as JSON, without null members (the deployed implementation leaves them out,
+ * reference notes), and records whose JSON is kept beside them. A large page spends more time in
  * JSON.stringify than anywhere else, so records a listing answers again and again (handlers/render.ts
- * keptFileRecord) are written once, and a body holding them is put together from their texts.
+ * keptFileRecord) are written once, as UTF-8 bytes, and a body holding them is put together from
+ * those bytes: no page-sized string is built and encoded again for every answer.
  */
 
 /** Drops members whose value is null. */
@@ -20,8 +21,8 @@ function json(value: unknown): string | undefined {
   return text !== undefined && text.includes(':null') ? (JSON.stringify(value, withoutNulls) as string | undefined) : text;
 }
 
-/** Records frozen with their JSON text. */
-const texts = new WeakMap<object, string>();
+/** Records frozen with their JSON as UTF-8 bytes. */
+const texts = new WeakMap<object, Buffer>();
 
 /** Freezes an object and everything in it. */
 function deepFreeze(value: unknown): void {
@@ -36,7 +37,7 @@ function deepFreeze(value: unknown): void {
  */
 export function keepJson<T extends object>(record: T): T {
   deepFreeze(record);
-  texts.set(record, json(record)!);
+  texts.set(record, Buffer.from(json(record)!));
   return record;
 }
 
@@ -45,18 +46,35 @@ function keptArray(value: unknown): value is object[] {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && texts.has(v));
 }
 
+const COMMA = Buffer.from(',');
+const CLOSE_ARRAY = Buffer.from(']');
+
 /**
- * A response body as JSON text without null members: exactly JSON.stringify(body, withoutNulls). A
- * member that is an array of kept records is written from their kept texts.
+ * A response body as JSON without null members: exactly JSON.stringify(body, withoutNulls), as text,
+ * or as its UTF-8 bytes when a member is an array of kept records (written from their kept bytes).
  */
-export function bodyJson(body: Record<string, unknown>): string {
+export function bodyJson(body: Record<string, unknown>): string | Buffer {
   const members = Object.keys(body);
   if (!members.some((k) => keptArray(body[k]))) return json(body)!;
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
+  let head = '{';
   for (const k of members) {
     const value = body[k];
-    const text = keptArray(value) ? `[${value.map((v) => texts.get(v)!).join(',')}]` : value === null ? undefined : json(value);
-    if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+    if (keptArray(value)) {
+      parts.push(Buffer.from(`${head}${JSON.stringify(k)}:[`));
+      value.forEach((v, i) => {
+        if (i) parts.push(COMMA);
+        parts.push(texts.get(v)!);
+      });
+      parts.push(CLOSE_ARRAY);
+      head = ',';
+      continue;
+    }
+    const text = value === null ? undefined : json(value);
+    if (text === undefined) continue;
+    parts.push(Buffer.from(`${head}${JSON.stringify(k)}:${text}`));
+    head = ',';
   }
-  return `{${parts.join(',')}}`;
+  parts.push(Buffer.from(head === '{' ? '{}' : '}'));
+  return Buffer.concat(parts);
 }
