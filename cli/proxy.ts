@@ -14,7 +14,7 @@ import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, type buildConnector, type Dispatcher } from 'undici';
 import { intOption, parseOptions, UsageError, type Command } from './args.ts';
-import type { Finding } from '../harness/checks.ts';
+import { reportedExchange, type Finding } from '../harness/checks.ts';
 import { DEFAULT_SEED } from '../harness/config.ts';
 import { exchangeLine, findingLine, observe, type Observation } from '../harness/exchange-checks.ts';
 import { operationOfExchange, severityIn } from '../harness/judge.ts';
@@ -739,19 +739,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 // ---------------------------------------------------------------------------------------------
 // Reports
 
-const MAX_TEXT = 4000;
-
-/** The exchange as a finding carries it: the parsed body left out, long text cut (as the suite's findings do). */
-function trimmed(exchange: Exchange): Exchange {
-  if (!exchange.response) return exchange;
-  const { json: _parsed, ...response } = exchange.response;
-  const cut = response.text.length > MAX_TEXT;
-  return {
-    ...exchange,
-    response: { ...response, text: cut ? `${response.text.slice(0, MAX_TEXT)}…` : response.text, truncated: response.truncated || cut },
-  };
-}
-
 /** One test of the observed traffic, while it is being gathered. */
 interface Tally {
   requirement: string;
@@ -826,7 +813,7 @@ export class TrafficReport {
       check: f.check,
       severity: f.severity,
       message: f.message,
-      exchange: trimmed(seen.exchange),
+      exchange: reportedExchange(seen.exchange),
       curl: curlCommand(seen.exchange, auth),
       replay: this.replay(t.requirement),
     });

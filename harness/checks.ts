@@ -27,6 +27,24 @@ export function finding(
   return { requirement, check, severity, message, exchange };
 }
 
+/** How much of an answer's text a reported finding keeps. */
+const MAX_REPORTED_TEXT = 4000;
+
+/** The exchange as a reported finding carries it (in the suite's findings and the proxy's alike): the parsed body left out, long text cut. */
+export function reportedExchange(exchange: Exchange): Exchange {
+  if (!exchange.response) return exchange;
+  const { json: _parsed, ...response } = exchange.response;
+  const cut = response.text.length > MAX_REPORTED_TEXT;
+  return {
+    ...exchange,
+    response: {
+      ...response,
+      text: cut ? `${response.text.slice(0, MAX_REPORTED_TEXT)}…` : response.text,
+      truncated: response.truncated || cut,
+    },
+  };
+}
+
 /** The responseCode of a JSON answer, if it has one. */
 export function responseCode(exchange: Exchange): unknown {
   const json = exchange.response?.json as { responseInfo?: { responseCode?: unknown } } | undefined;

@@ -11,7 +11,7 @@ import { getRequirement } from '../schemas/requirements.ts';
 import type { ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
 import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
-import type { Finding } from './checks.ts';
+import { reportedExchange, type Finding } from './checks.ts';
 import { judge, severityIn } from './judge.ts';
 import { createFolderStep } from './steps.ts';
 import type { RunConfig } from './config.ts';
@@ -40,8 +40,6 @@ declare module 'vitest' {
     cms?: TestMeta;
   }
 }
-
-const MAX_TEXT = 4000;
 
 /** Each configuration this worker serves in the current suite run, with its transport (one keep-alive pool each), by run id. */
 const contexts = new Map<string, { config: RunConfig; transport: Transport }>();
@@ -115,16 +113,6 @@ function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
-}
-
-function trimExchange(exchange: Exchange): Exchange {
-  if (!exchange.response) return exchange;
-  const { json: _parsed, ...response } = exchange.response;
-  const cut = response.text.length > MAX_TEXT;
-  return {
-    ...exchange,
-    response: { ...response, text: cut ? `${response.text.slice(0, MAX_TEXT)}…` : response.text, truncated: response.truncated || cut },
-  };
 }
 
 /** The context a conformance test body works with. */
@@ -241,7 +229,7 @@ export class ConformanceContext {
         check: f.check,
         severity: f.severity,
         message: f.message,
-        exchange: f.exchange && trimExchange(f.exchange),
+        exchange: f.exchange && reportedExchange(f.exchange),
         curl: f.exchange && curlCommand(f.exchange, this.config.target.auth),
         replay: runLine({ requirement: this.requirement, seed: this.config.seed, path: this.currentPath, args: this.config.replayArgs }),
         ...(this.currentCounterexample ? { counterexample: this.currentCounterexample, path: this.currentPath } : {}),
