@@ -237,9 +237,13 @@ class Plan {
       this.children.set(key, plan);
       return plan;
     }
-    // Map keys are data (ids, languages): one plan for all of them, never one entry per key.
-    if (this.mapValues) return (this.mapPlan ??= planOf(this.mapValues));
-    return undefined;
+    return this.values();
+  }
+
+  /** The plan of a map's values: map keys are data (ids, languages), so one plan serves them all, never one per key. */
+  values(): Plan | undefined {
+    if (this.mapValues && !this.mapPlan) this.mapPlan = planOf(this.mapValues);
+    return this.mapPlan;
   }
 
   /**
@@ -332,8 +336,7 @@ function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[
     return;
   }
   if (!plan.describesObject) {
-    // A map: its keys are data (ids, languages), so every value has the map's one plan.
-    const values = plan.member('');
+    const values = plan.values();
     if (!values || values.inert) return;
     for (const key of Object.keys(data)) {
       keys.push(key);
@@ -343,18 +346,16 @@ function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[
     return;
   }
   const shape = plan.shape(Object.keys(data));
-  {
-    for (const key of shape.unknown) {
-      keys.push(key);
-      const instancePath = pointerOf(keys);
-      notes.push({
-        instancePath,
-        schemaPath: plan.schemaPath,
-        keyword: 'unknownMember',
-        message: `${instancePath} is not a member the contract names for ${plan.title}`,
-      });
-      keys.pop();
-    }
+  for (const key of shape.unknown) {
+    keys.push(key);
+    const instancePath = pointerOf(keys);
+    notes.push({
+      instancePath,
+      schemaPath: plan.schemaPath,
+      keyword: 'unknownMember',
+      message: `${instancePath} is not a member the contract names for ${plan.title}`,
+    });
+    keys.pop();
   }
   for (const [key, sub] of shape.enter) {
     keys.push(key);
