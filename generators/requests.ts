@@ -48,6 +48,12 @@ export interface World {
   languages?: readonly string[];
   /** Base URL of a file host the target can download from; file.create.json needs it. */
   sourceUrl?: string;
+  /**
+   * The sandbox parent and its ancestors (default: the sandbox parent and the master root). Their
+   * wastebin holds the sandboxes earlier runs deleted, more after every run, so a listing reaching
+   * into it with `wastebin` include or only would answer differently from run to run.
+   */
+  historyFolders?: readonly number[];
 }
 
 /** An object a request is about, and the node whose view the request sees it in (undefined: no nodeId). */
@@ -403,8 +409,34 @@ function onSubject(
     if (!pathParam) fixed.folderId = s.ref;
     return fc
       .tuple(queryOf(op, w, fixed), bodyOf ? bodyOf(s) : fc.constant(undefined))
-      .map(([query, json]) => spec(op, { path: pathOf(op, pathParam ? { [pathParam.name]: s.ref } : {}), query, json }));
+      .map(([query, json]) =>
+        spec(op, { path: pathOf(op, pathParam ? { [pathParam.name]: s.ref } : {}), query: withoutHistory(w, s.id, query), json }),
+      );
   });
+}
+
+/**
+ * The query without `wastebin` include or only where the listing would reach into what earlier runs
+ * deleted (World.historyFolders): the sandbox parent itself, or an ancestor of it listed recursively.
+ * The same target then gets the same answers, and the same verdict, in every run.
+ */
+function withoutHistory<T extends { wastebin?: unknown; recursive?: unknown; recursiveIds?: unknown; recId?: unknown }>(
+  w: World,
+  folderId: number,
+  query: T,
+): T {
+  if (query.wastebin !== 'include' && query.wastebin !== 'only') return query;
+  const history = w.historyFolders ?? [w.fixture.sandboxParentFolderId, w.fixture.masterRootFolderId];
+  const parent = w.fixture.sandboxParentFolderId;
+  // recursiveIds and recId name folders whose children are fetched, as `folderId` or `nodeId/folderId`.
+  const named = [query.recursiveIds, query.recId]
+    .flat()
+    .filter((v) => v !== undefined)
+    .map((v) => Number(String(v).split('/').pop()));
+  const reaches = folderId === parent || (query.recursive === true && (history.includes(folderId) || named.includes(parent)));
+  if (!reaches) return query;
+  const { wastebin: _dropped, ...rest } = query;
+  return rest as T;
 }
 
 /** A request with a list of ids in a multivalued query `id`, seen in one view. */
@@ -531,7 +563,7 @@ const builders: Record<string, Builder> = {
           // stagingPackageName: no staging package is known to exist on a target.
         },
         s.nodeId === undefined ? ['id'] : ['id', 'nodeId'],
-      ).map((json) => spec(op, { path: pathOf(op), json })),
+      ).map((json) => spec(op, { path: pathOf(op), json: withoutHistory(w, s.id, json) })),
     ),
   'folder.getFolders': readFolder,
   'folder.breadcrumb': readFolder,

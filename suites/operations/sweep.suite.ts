@@ -29,6 +29,8 @@ interface Discovery {
   templateIds: number[];
   markupLanguageIds: number[];
   languages: string[];
+  /** The sandbox parent and its ancestors, from its breadcrumbs (World.historyFolders). */
+  historyFolders?: number[];
 }
 
 /** How one operation's test prepares its world and sends its requests. */
@@ -76,7 +78,11 @@ function discover(t: ConformanceContext): Promise<Discovery> {
       if (folder?.globalId) found.globalIds[id] = folder.globalId;
       add(found.userIds, folder?.creator?.id);
       add(found.userIds, folder?.editor?.id);
-      if (id === f.sandboxParentFolderId) continue;
+      if (id === f.sandboxParentFolderId) {
+        const trail = (folder?.breadcrumbs ?? []).map((b) => b.id).filter((x): x is number => x !== undefined);
+        found.historyFolders = [...new Set([id, f.masterRootFolderId, ...trail])];
+        continue;
+      }
       const files = (await t.try('file.list', { query: { folderId: String(id) } })).body?.items ?? [];
       for (const file of files.slice(0, 3)) add(found.fixtureFiles, file.id);
     }
