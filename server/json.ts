@@ -48,6 +48,7 @@ function keptArray(value: unknown): value is object[] {
 
 const COMMA = Buffer.from(',');
 const CLOSE_ARRAY = Buffer.from(']');
+const CLOSE_OBJECT = Buffer.from('}');
 
 /**
  * A response body as JSON without null members: exactly JSON.stringify(body, withoutNulls), as text,
@@ -75,6 +76,6 @@ export function bodyJson(body: Record<string, unknown>): string | Buffer {
     parts.push(Buffer.from(`${head}${JSON.stringify(k)}:${text}`));
     head = ',';
   }
-  parts.push(Buffer.from(head === '{' ? '{}' : '}'));
+  parts.push(CLOSE_OBJECT);
   return Buffer.concat(parts);
 }

@@ -239,6 +239,31 @@ describe('validRequest', () => {
     expect([...seen('folder.getPages', 'permission')].some((v) => v !== undefined && JSON.parse(v).length > 1)).toBe(true);
   });
 
+  test('listings never ask for deleted items where earlier runs left them, and still do elsewhere', () => {
+    // World.historyFolders: the sandbox parent, and an ancestor of it listed recursively, hold what earlier runs deleted.
+    const parent = full.fixture.sandboxParentFolderId;
+    const history = [parent, full.fixture.masterRootFolderId];
+    let elsewhere = 0;
+    for (const opId of ['folder.list', 'folder.getFolders', 'folder.getFolders.post', 'folder.getFiles', 'file.list', 'folder.count']) {
+      const op = operations.find((o) => o.id === opId)!;
+      for (const spec of fc.sample(validRequest(opId, full), { numRuns: 1000, seed: 5 })) {
+        const params = { ...(spec.query ?? {}), ...((spec.json ?? {}) as Record<string, QueryValue>) };
+        const subject = Number(
+          matchPath(op.path, spec.path)?.id ?? matchPath(op.path, spec.path)?.folderId ?? params.id ?? params.folderId,
+        );
+        if (params.wastebin !== 'include' && params.wastebin !== 'only') continue;
+        const named = [params.recursiveIds, params.recId]
+          .flat()
+          .filter((v) => v !== undefined)
+          .map((v) => Number(String(v).split('/').pop()));
+        const reaches = subject === parent || (params.recursive === true && (history.includes(subject) || named.includes(parent)));
+        expect(reaches, `${opId} ${JSON.stringify(spec)}`).toBe(false);
+        elsewhere++;
+      }
+    }
+    expect(elsewhere).toBeGreaterThan(100);
+  });
+
   test('the same seed gives the same requests', () => {
     const op = operations.find((o) => o.id === 'folder.getPages')!;
     expect(JSON.stringify(sample(op, full))).toBe(JSON.stringify(sample(op, full)));
