@@ -41,6 +41,11 @@ export class ResultCollector implements Reporter {
     this.out.write(`${relative(this.root, module.moduleId)}\n`);
   }
 
+  /** A suite file that throws while it loads has no test to fail: its error fails the run instead. */
+  onTestModuleEnd(module: TestModule): void {
+    for (const e of module.errors()) this.runErrors.push(`${relative(this.root, module.moduleId)}: ${e.message}`);
+  }
+
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
     // Tests left out by --only are not part of the run; a test skipped at run time carries its reason.
