@@ -191,8 +191,13 @@ class Plan {
   readonly declared = new Map<string, Located>();
   /** The last part's `additionalProperties` schema, for maps. */
   mapValues?: Located;
-  /** True when some part lists properties: other members are unknown. */
+  /** True when some part lists properties: other members are unknown, unless the record is open. */
   describesObject = false;
+  /**
+   * True when a part allows any further member (`additionalProperties: true`): the contract says the
+   * record has fields it does not show (the syncable-objects Image record), so they are not unknown.
+   */
+  open = false;
   /** True when nothing can be noted at or below this value (a scalar without an open enumeration): the walk skips it. */
   readonly inert: boolean;
   readonly schemaPath: string;
@@ -219,6 +224,7 @@ class Plan {
             this.declared.set(name, { schema: sub as JsonSchema, base: p.base, path: `${p.path}/properties/${name}` });
         }
       }
+      if (p.schema.additionalProperties === true) this.open = true;
       if (isPlainObject(p.schema.additionalProperties)) {
         this.mapValues = { schema: p.schema.additionalProperties, base: p.base, path: `${p.path}/additionalProperties` };
       }
@@ -261,8 +267,9 @@ class Plan {
     const shape: Shape = { keys, unknown: [], enter: [] };
     for (const key of keys) {
       const sub = this.member(key);
-      if (!sub) shape.unknown.push(key);
-      else if (!sub.inert) shape.enter.push([key, sub]);
+      if (sub) {
+        if (!sub.inert) shape.enter.push([key, sub]);
+      } else if (!this.open) shape.unknown.push(key);
     }
     if (this.shapes.length >= 8) this.shapes.pop();
     this.shapes.unshift(shape);

@@ -90,6 +90,19 @@ describe('walkAnnotations', () => {
     expect(walkAnnotations('records/Folder', { cdate: 1, edate: 1, nameI18n: { de: 'Nachrichten', en: 'News' } })).toEqual([]);
   });
 
+  it('reports no member of a record whose further fields the contract says it does not show, and still walks its neighbours', () => {
+    // Contract 2.4: "All further fields of the image record: not shown"; 4.3: "The full member list of
+    // the syncable-objects response after images: not shown."
+    const body = {
+      ...envelope,
+      images: [{ iconCls: 'i', sizeX: 1, sizeY: 2, id: 7, fileType: 'image/png' }],
+      later: 1,
+      files: [{ extra: 1 }],
+    };
+    const notes = walkAnnotations('responses/ReferencedSyncableObjectsListResponse', body);
+    expect(notes.map((n) => n.instancePath)).toEqual(['/files/0/extra']);
+  });
+
   it('walks into arrays of records', () => {
     const notes = walkAnnotations('responses/LegacyFolderListResponse', { ...envelope, folders: [{ ...folder, extra: 1 }] });
     expect(notes.map((n) => n.instancePath)).toEqual(['/folders/0/extra']);
