@@ -1,8 +1,9 @@
 /**
  * Reading the target's own fixture, which the suite did not create and never changes: the folders
  * below a root (without the sandboxes) and the fixture folders holding files. Each is read once per
- * worker by the test that asks first, through that test's judged calls; a failed read ends that test
- * with its step finding and is tried again by the next test that asks.
+ * suite file by its first test that asks, through that test's judged calls (the same test in every
+ * run, see PerRun); a failed read ends that test with its step finding and is tried again by the next
+ * test that asks.
  */
 import type { Feature } from '../schemas/target.ts';
 import type { File, Folder } from '../schemas/types.ts';

@@ -45,6 +45,8 @@ declare module 'vitest' {
 const contexts = new Map<string, { config: RunConfig; transport: Transport }>();
 /** The run id of the test running now: the tests of a worker run one at a time. */
 let currentRun = '';
+/** The suite file of the test running now. */
+let currentFile = '';
 
 /** The run ids the current suite run provides: a context of any other run is done with. */
 function liveRuns(): Set<string | undefined> {
@@ -85,27 +87,34 @@ export function runContext(testId?: string): { config: RunConfig; transport: Tra
 }
 
 /**
- * A value the tests of a worker share within one run configuration (a reading of the fixture, a
+ * A value the tests of one suite file share within one run configuration (a reading of the fixture, a
  * sample of answers): made on first use, made again for the next. `clear` drops it, so that a
- * failed reading is retried.
+ * failed reading is retried. Per file, not per worker: the tests of a file run in their order in one
+ * worker, so the same test makes the reading in every run and its requests and findings are always
+ * that test's; which files share a worker changes from run to run.
  */
 export class PerRun<T> {
-  private readonly values = new Map<string, T>();
+  private readonly values = new Map<string, Map<string, T>>();
 
-  /** The value of the current test's configuration, made by `make` if it has none yet (the test's wrapper has set it). */
+  /** The value of the current test's configuration and file, made by `make` if it has none yet (the test's wrapper has set them). */
   get(make: () => T): T {
-    let value = this.values.get(currentRun);
-    if (value === undefined) {
+    let run = this.values.get(currentRun);
+    if (run === undefined) {
       for (const id of this.values.keys()) if (!contexts.has(id)) this.values.delete(id);
+      run = new Map();
+      this.values.set(currentRun, run);
+    }
+    let value = run.get(currentFile);
+    if (value === undefined) {
       value = make();
-      this.values.set(currentRun, value);
+      run.set(currentFile, value);
     }
     return value;
   }
 
   /** Drops the current configuration's value. */
   clear(): void {
-    this.values.delete(currentRun);
+    this.values.get(currentRun)?.delete(currentFile);
   }
 }
 
@@ -340,6 +349,7 @@ export function conformance(
     };
     ctx.task.meta.cms = meta;
     const { config, transport } = runContext(id);
+    currentFile = ctx.task.file.filepath;
     if (feature && !config.target.features.includes(feature as never)) {
       ctx.skip(`the target does not declare the feature "${feature}"`);
       return;

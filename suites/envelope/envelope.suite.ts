@@ -37,7 +37,7 @@ const text = (s: string) => new TextEncoder().encode(s);
 const sample = new PerRun<Promise<Sampled[]>>();
 
 /**
- * Sends one request of (almost) every operation, once per worker: valid requests on a sandbox folder of
+ * Sends one request of (almost) every operation, once per suite file and run: valid requests on a sandbox folder of
  * its own and on the fixture, and two requests naming unknown ids. Operations of undeclared features are
  * left out, and so is the sourceURL create (it needs a file host; the operation sweep covers it).
  */

@@ -105,7 +105,7 @@ async function collect(t: ConformanceContext): Promise<Collected> {
   return out;
 }
 
-// The fixture's pages are only read: one collection serves every test of the worker.
+// The fixture's pages are only read: one collection serves every test of the file.
 const collected = new PerRun<Promise<Collected>>();
 
 /** The page sources, collected once; the collection's failed steps are recorded on every test that relies on them. */
