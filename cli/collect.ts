@@ -1,7 +1,6 @@
 /** The conformance tests the suites declare, collected without running them (for coverage and dry runs). */
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest } from 'vitest/node';
 
 /** The project root (suites/ lives there). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,30 +17,12 @@ export interface DeclaredTest {
 
 /** Collects every conformance test of the suites (imports them, runs no test body, sends nothing). */
 export async function collectTests(): Promise<DeclaredTest[]> {
-  const vitest = await createVitest('test', {
-    config: false,
-    root: projectRoot,
-    include: [SUITE_GLOB],
-    watch: false,
-    reporters: [],
-    passWithNoTests: true,
-    // Collection imports every suite file: in two unisolated threads, not a process per file.
-    pool: 'threads',
-    isolate: false,
-    maxWorkers: 2,
-  });
+  // Imported here: the engine imports this module for the project root and the suite glob.
+  const { SuiteEngine } = await import('./engine.ts');
+  const engine = await SuiteEngine.create({ workers: 2, progress: null });
   try {
-    const { testModules, unhandledErrors } = await vitest.collect();
-    if (unhandledErrors.length)
-      throw new Error(`the suites do not load: ${unhandledErrors.map((e) => (e as Error).message ?? String(e)).join('; ')}`);
-    const tests: DeclaredTest[] = [];
-    for (const module of testModules) {
-      for (const test of module.children.allTests()) {
-        tests.push({ id: test.name, requirement: test.name.split(' ')[0] ?? '', file: relative(projectRoot, module.moduleId) });
-      }
-    }
-    return tests.sort((a, b) => a.id.localeCompare(b.id));
+    return await engine.collect();
   } finally {
-    await vitest.close();
+    await engine.close();
   }
 }

@@ -4,11 +4,12 @@
  * which saves Vitest's start-up for every one of them.
  */
 import { randomUUID } from 'node:crypto';
+import { relative } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
 import type { TestResult } from '../schemas/results.ts';
-import { SUITE_GLOB, projectRoot } from './collect.ts';
+import { SUITE_GLOB, projectRoot, type DeclaredTest } from './collect.ts';
 
 /** What one run of the suites produced. */
 export interface SuiteRun {
@@ -51,8 +52,8 @@ export class SuiteEngine {
       reporters: [collector],
       passWithNoTests: true,
       pool: 'threads',
-      // One module graph per worker, not per suite file: the schemas compile and the fixture is read once
-      // per worker and run (harness/suite.ts PerRun), which takes a third off a default run.
+      // One module graph per worker, not per suite file: the schemas compile and the validators are made
+      // once per worker, which takes a third off a default run.
       isolate: false,
       fileParallelism: options.workers > 1,
       maxWorkers: options.workers,
@@ -87,6 +88,26 @@ export class SuiteEngine {
       ...(failedAt !== undefined ? { firstFailureMs: Math.round(failedAt - started) } : {}),
       durationMs: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * The tests the suite files declare, without running any (imports them, sends nothing). A file that
+   * does not load is an error: its tests would be missing without a word.
+   */
+  async collect(): Promise<DeclaredTest[]> {
+    const { testModules, unhandledErrors } = await this.vitest.collect();
+    const errors = [
+      ...unhandledErrors.map((e) => (e as Error).message ?? String(e)),
+      ...testModules.flatMap((m) => m.errors().map((e) => `${relative(projectRoot, m.moduleId)}: ${e.message}`)),
+    ];
+    if (errors.length) throw new Error(`the suites do not load: ${errors.join('; ')}`);
+    const tests: DeclaredTest[] = [];
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        tests.push({ id: test.name, requirement: test.name.split(' ')[0] ?? '', file: relative(projectRoot, module.moduleId) });
+      }
+    }
+    return tests.sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /** Stops Vitest and its workers. */

@@ -12,7 +12,6 @@ import { getProfile } from '../server/profiles.ts';
 import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
-import { collectTests } from './collect.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
@@ -193,8 +192,8 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
   const log = options.log ?? (() => undefined);
   // Each case loads only the suite files that hold its requirements' tests: start-up is most of a small case.
-  const declared = await collectTests();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
+  const declared = await engine.collect();
   const cases: ProofCase[] = [];
   const profile = getProfile(options.profile ?? 'default');
   if (!profile) throw new UsageError(`unknown profile ${options.profile}`);
