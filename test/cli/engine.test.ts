@@ -34,6 +34,13 @@ describe('suite engine', () => {
     expect(run.tests.map((t) => [t.id, t.status])).toEqual([['ENV-01 a test of a suite file that loads', 'passed']]);
   });
 
+  it('collecting the declared tests fails by name on a suite file that does not load', async () => {
+    // Coverage, dry runs and prove would otherwise miss its tests without a word.
+    await expect((await engine('test/support/suites/broken/*.suite.ts')).collect()).rejects.toThrow(
+      'the suites do not load: test/support/suites/broken/broken.suite.ts: this suite file fails to load',
+    );
+  });
+
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {
     // Per worker, the second file would see the first file's reading: which test reads (its requests, its
     // findings) would then depend on which files a worker happened to run before.
