@@ -170,6 +170,12 @@ export function expectationNotes(results: Results): string[] {
  * flaky).
  */
 export function verdictOf(results: Results): { exitCode: 0 | 1; text: string } {
+  // Tests that did not run cannot pass: whatever the others say, the run has not judged the target.
+  if (results.runErrors?.length)
+    return {
+      exitCode: 1,
+      text: `the run is incomplete: ${results.runErrors.length === 1 ? 'a suite did' : 'suites did'} not load (see the run errors)`,
+    };
   const unexpected = results.tests.filter(isUnexpectedFailure).length;
   const expected = results.tests.filter((t) => t.outcome === 'expected-fail').length;
   const flaky = results.tests.filter((t) => t.status === 'failed' && t.outcome === 'flaky').length;

@@ -459,6 +459,11 @@ ${list('Stale ids (no test of this run has them)', x.stale)}
 </header>
 ${filtersHtml(families)}
 <main>
+${
+  results.runErrors?.length
+    ? `<section id="run-errors"><h2>Run errors (${results.runErrors.length}): the tests of these suite files did not run</h2>\n<ul>${results.runErrors.map((e) => `<li><code>${esc(e)}</code></li>`).join('')}</ul></section>`
+    : ''
+}
 <section id="failures"><h2>Failures (${failed.length}${failed.length !== unexpected ? `, ${unexpected} unexpected` : ''})</h2>
 ${failed.length ? failed.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n') : '<p>No test failed.</p>'}
 </section>

@@ -114,6 +114,7 @@ export function mergeResults(list: readonly Results[]): Results {
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     summary,
+    ...(list.some((r) => r.runErrors?.length) ? { runErrors: list.flatMap((r) => r.runErrors ?? []) } : {}),
     tests,
   };
 }

@@ -66,10 +66,23 @@ export function renderJunit(results: Results): string {
   for (const t of results.tests) families.set(t.family, [...(families.get(t.family) ?? []), t]);
   const failedIn = (tests: readonly TestResult[]) => tests.filter(isUnexpectedFailure).length;
   const skippedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'skipped' || isExcusedFailure(t)).length;
+  const runErrors = results.runErrors ?? [];
   let out =
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length}" ` +
-    `failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="0" ` +
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length + runErrors.length}" ` +
+    `failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="${runErrors.length}" ` +
     `time="${(results.durationMs / 1000).toFixed(3)}">\n`;
+  // A suite file that did not load has no test to fail: each is an error of its own, or a CI reading only
+  // this file would see every test that ran pass.
+  if (runErrors.length) {
+    out += `  <testsuite name="run" tests="${runErrors.length}" failures="0" skipped="0" errors="${runErrors.length}" time="0.000">\n`;
+    for (const e of runErrors) {
+      const file = /^(\S+\.ts): /.exec(e)?.[1] ?? '';
+      out +=
+        `    <testcase classname="run" name="${xml(`run error${file ? ` ${file}` : ''}`)}" file="${xml(file)}" time="0.000">\n` +
+        `      <error message="${xml(e)}" type="run error"/>\n    </testcase>\n`;
+    }
+    out += '  </testsuite>\n';
+  }
   for (const [family, tests] of families) {
     const failed = failedIn(tests);
     const skipped = skippedIn(tests);

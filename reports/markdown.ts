@@ -59,6 +59,10 @@ export function renderMarkdown(results: Results): string {
   ];
   const totals = exchangeTotals(s);
   if (totals) out.push('', `${totals}.`);
+  if (results.runErrors?.length) {
+    out.push('', `### Run errors (${results.runErrors.length}): the tests of these suite files did not run`, '');
+    for (const e of results.runErrors) out.push(`- ${mdText(e, 300)}`);
+  }
   const x = s.expectations;
   if (x) {
     out.push('', `Expectations (${mdText(x.file)}): ${expectationCounts(x)}.`);

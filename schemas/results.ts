@@ -123,5 +123,7 @@ export interface Results {
   startedAt: string;
   durationMs: number;
   summary: Summary;
+  /** Errors outside any test (a suite file that did not load): the run is incomplete and fails. Absent when there were none. */
+  runErrors?: string[];
   tests: TestResult[];
 }

@@ -27,6 +27,27 @@ describe('finishRun', () => {
     expect(loadResults(outDir)).toEqual(done.results);
   });
 
+  it('fails a run whose suite file did not load in every report, though every test that ran passed', () => {
+    const outDir = freshDir();
+    const passed = sampleTests().filter((t) => t.status === 'passed');
+    const error = 'suites/paging/paging.suite.ts: Cannot find module ./gone.ts';
+    const done = finishRun({ ...sampleResults(passed), runErrors: [error] }, { outDir });
+    expect(done.exitCode).toBe(1);
+    expect(loadResults(outDir).runErrors).toEqual([error]);
+    const read = (name: string) => readFileSync(join(outDir, name), 'utf8');
+    expect(read('junit.xml')).toMatch(/<testsuites name="cms-conformance" tests="\d+" failures="0" skipped="\d+" errors="1"/);
+    expect(read('junit.xml')).toContain(
+      '<testcase classname="run" name="run error suites/paging/paging.suite.ts" file="suites/paging/paging.suite.ts"',
+    );
+    expect(read('summary.md')).toMatch(/^## ❌ cms-conformance: the run is incomplete: a suite did not load/);
+    expect(read('summary.md')).toContain('### Run errors (1)');
+    expect(read('report.html')).toContain('<section id="run-errors">');
+    expect(read('report.html')).toContain('<title>cms-conformance: FAIL');
+    // Merged shards keep the errors of each.
+    const merged = mergeResults([loadResults(outDir), sampleResults([])]);
+    expect(merged.runErrors).toEqual([error]);
+  });
+
   it('never lets a credential a server echoed reach any report', () => {
     const outDir = freshDir();
     finishRun(sampleResults(), { outDir, secrets: [SECRET] });
