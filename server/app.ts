@@ -10,7 +10,7 @@ import { findOperation, operations, type Operation, type Parameter } from '../sc
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
 import { shapeFaultName } from './faults-http.ts';
 import { varyBody } from './variations.ts';
-import { bodyJson } from './json.ts';
+import { bodyJson, releaseBody } from './json.ts';
 
 /** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
 export const API_PREFIX = '/rest';
@@ -251,6 +251,8 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     // Null members are left out (reference notes); server/json.ts writes large pages fast.
     const json = bodyJson(varyBody(body, variations) as Record<string, unknown>);
+    // Written in full, the body's buffer serves another answer (server/json.ts); an answer cut off keeps it.
+    if (typeof json !== 'string') reply.raw.once('finish', () => releaseBody(json));
     return reply.code(status).type(type).send(json);
   }
 

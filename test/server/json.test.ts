@@ -1,7 +1,7 @@
 /** Response bodies written from kept record texts are exactly what JSON.stringify without null members writes. */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { bodyJson, keepJson } from '../../server/json.ts';
+import { bodyJson, keepJson, releaseBody } from '../../server/json.ts';
 import { call, freshState, named } from './helpers.ts';
 
 const withoutNulls = (_key: string, value: unknown) => (value === null ? undefined : value);
@@ -16,6 +16,30 @@ describe('bodyJson', () => {
       expect(bodyJson(body).toString()).toBe(JSON.stringify(body, withoutNulls));
     },
   );
+
+  it('a large body is written into a buffer used again only after it is given back, and only once', () => {
+    // About 100 KB: pooled.
+    const records = Array.from({ length: 100 }, (_, i) => keepJson({ id: i, name: `file-${i}`, pad: 'x'.repeat(1000) }));
+    const page = { files: records, numItems: 100 };
+    const text = JSON.stringify(page);
+    const first = bodyJson(page) as Buffer;
+    const held = bodyJson(page) as Buffer;
+    expect(first.buffer).not.toBe(held.buffer);
+    releaseBody(first);
+    releaseBody(first);
+    const again = bodyJson(page) as Buffer;
+    const fresh = bodyJson(page) as Buffer;
+    // The given-back buffer serves the next body, the one still held is never handed out, a second give-back is ignored.
+    expect(again.buffer).toBe(first.buffer);
+    expect(new Set([again.buffer, fresh.buffer, held.buffer]).size).toBe(3);
+    for (const body of [again, fresh, held]) expect(body.toString()).toBe(text);
+    // Small bodies are not pooled: giving one back changes nothing.
+    const small = bodyJson({ files: records.slice(0, 2) }) as Buffer;
+    releaseBody(small);
+    const next = bodyJson({ files: records.slice(0, 2) }) as Buffer;
+    // (Small buffers share Node's own pool: the same memory is the same buffer at the same offset.)
+    expect(next.buffer === small.buffer && next.byteOffset === small.byteOffset).toBe(false);
+  });
 
   it('listing records are kept frozen on a clean server, and fresh where faults may reshape them', async () => {
     const s = freshState();
