@@ -1,6 +1,7 @@
 /**
- * Large answers are written into buffers the server uses again (server/json.ts): over real HTTP, many
- * different large pages in flight at once each arrive whole and as themselves.
+ * Large answers are written into buffers the server uses again (server/json.ts): over real HTTP, an
+ * answer still waiting for a slow client keeps its buffer, and many different large pages in flight at
+ * once each arrive whole and as themselves.
  */
 import { connect } from 'node:net';
 import { Pool } from 'undici';
