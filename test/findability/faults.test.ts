@@ -1,46 +1,4 @@
-/**
- * Every planted fault of the reference server is found by the tests of the requirements it breaks: a
- * test carrying one of its ids fails (or warns on its own SHOULD id), not a neighbour's finding. And
- * every requirement id other than the OP ids has a planted fault that its own tests kill (issue 15: a
- * test that has never failed is a claim, not a check). A fault the suite does not catch is a hole in
- * the suite: close it, don't delete the fault. The catalogue is split in halves run by two files in
- * parallel, every fault naming an id in the same half, so each half judges its ids by itself;
- * coverage.test.ts checks that every id has a fault at all.
- */
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { ProofCase } from '../../cli/prove.ts';
-import { faults } from '../../server/faults.ts';
-import { caseOf, faultHalves, runProve } from './prove.ts';
+// The first half of the fault catalogue; faults-b.test.ts runs the second in parallel (half.ts says how they are split).
+import { provesHalf } from './half.ts';
 
-const half = process.env.CMS_FINDABILITY_HALF === 'b' ? 1 : 0;
-const mine = faultHalves(faults)[half];
-export const names = mine.map((f) => f.name);
-
-/** The ids that must be proven by their own tests: every non-OP id whose faults lie in this half. */
-const judged = [...new Set(mine.flatMap((f) => f.breaks))].filter((id) => !id.startsWith('OP-')).sort();
-
-let cases: ProofCase[] = [];
-let output = '';
-beforeAll(async () => {
-  ({ cases, output } = await runProve(['--no-variations', '--seed', '1', '--runs', '10', ...names.flatMap((n) => ['--fault', n])]));
-}, 1_200_000);
-
-describe(`planted faults (${half ? 'second' : 'first'} half)`, () => {
-  it.each(names)('%s is found by a test carrying one of the requirements it breaks', (name) => {
-    const c = caseOf(cases, name, output);
-    expect(c.ok, c.detail).toBe(true);
-    const by = Object.entries(c.provedBy ?? {});
-    expect(by.length, `${name}: no test of ${c.requirements.join(', ')} found it (${c.detail})`).toBeGreaterThan(0);
-    // The proving test carries the id it proves (test names start with their requirement id).
-    for (const [id, test] of by) expect(test.startsWith(`${id} `), `${name}: ${id} proven by ${test}`).toBe(true);
-  });
-
-  it.each(judged)('%s has a planted fault that its own tests kill', (id) => {
-    const named = mine.filter((f) => f.breaks.includes(id)).map((f) => caseOf(cases, f.name, output));
-    const killers = named.filter((c) => c.provedBy?.[id] !== undefined).map((c) => c.name);
-    expect(
-      killers,
-      `no fault naming ${id} is killed by a test of ${id}: ${named.map((c) => `${c.name} (${c.detail})`).join('; ')}`,
-    ).not.toEqual([]);
-  });
-});
+provesHalf(0);
