@@ -1,10 +1,22 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI without a build step: tsx registers its loader, then the CLI is imported.
+import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 
 // Vitest's node API is large: loaded through tsx's loader it costs about 165 MB and a second more than
-// loaded natively, so the commands that start Vitest load it first, before the loader is registered.
-if (['run', 'prove', 'requirements'].includes(process.argv[2] ?? '')) await import('vitest/node');
+// loaded natively, so the commands that start Vitest load it first, before the loader is registered
+// (their help too: it imports the command's module, and with it Vitest's).
+const command = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
+if (['run', 'prove', 'requirements'].includes(command ?? '')) await import('vitest/node');
+
+// The suite's worker threads, made later, get young generations of 1 MB and heaps that grow by a tenth
+// at a time: a default run peaks at about 390 MB instead of 600 MB, in the same time (measured in
+// alternation; the main thread, which serves the embedded server, keeps its young generation). V8 reads
+// these when it makes a heap, so they are set before any worker starts; flags the user gives win.
+// Only run and prove start suite workers: serve and proxy keep V8's defaults.
+const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+for (const flag of ['--max-semi-space-size=1', '--heap-growing-percent=10'])
+  if (['run', 'prove'].includes(process.argv[2] ?? '') && !given.some((g) => g.startsWith(flag.split('=')[0]))) setFlagsFromString(flag);
 register();
 const { main, survivePipeClose } = await import('../cli/main.ts');
 survivePipeClose();
