@@ -66,9 +66,12 @@ const jsonFailure = finding('PAG-02', {
   },
 });
 
-/** The sample run's tests, one of each kind a report must show. */
+/**
+ * The sample run's tests, one of each kind a report must show; a fresh copy each call, so a test that
+ * changes its copy (a long body, a status) changes no other test's, also in the same worker.
+ */
 export function sampleTests(): TestResult[] {
-  return [
+  return structuredClone([
     test('ENV-01 every body has the envelope', 'passed', {
       findings: [finding('ENV-01', { severity: 'warning', check: 'unknownMember', message: 'member "extra" is not in the contract' })],
     }),
@@ -83,7 +86,7 @@ export function sampleTests(): TestResult[] {
       operation: 'file.create',
       reason: 'setup failed: the sandbox folder could not be created',
     }),
-  ];
+  ]);
 }
 
 /** The sample run: every count derived from its tests. */
