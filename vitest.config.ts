@@ -45,7 +45,8 @@ export default defineConfig({
     // Two cores: the default (cores - 1) runs the files one at a time, and many of them wait on servers and timers.
     maxWorkers: 2,
     // One module graph per worker: a fresh process per file re-imported Vitest and the project's modules
-    // 76 times (47 s of import time in a 5.5-minute run). No test file relies on a module state of its own.
+    // 76 times (47 s of import time in a 5.5-minute run). So no test may change what another file's module
+    // hands out: shared test data comes as a fresh copy per call (test/reports/sample.ts).
     isolate: false,
     sequence: { sequencer: SlowestFirst },
     testTimeout: 60_000,
