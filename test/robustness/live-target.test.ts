@@ -71,7 +71,14 @@ beforeAll(async () => {
   globalIds = new Map([...upstream.state.byGlobalId]);
   const out = join(mkdtempSync(join(tmpdir(), 'cms-live-')), 'out');
   run = await cli('run', '--target', targetFile, '--runs', '5', '--concurrency', '4', '--seed', '21', '--out', out);
-  results = loadResults(join(out, 'results.json'));
+  try {
+    results = loadResults(join(out, 'results.json'));
+  } catch (err) {
+    // Both tests would fail on the missing file alone: say why the run wrote none.
+    throw new Error(
+      `the run wrote no results (exit ${run.code}): ${(err as Error).message}\n${run.stdout.slice(-3000)}${run.stderr.slice(-2000)}`,
+    );
+  }
 });
 
 afterAll(async () => {
