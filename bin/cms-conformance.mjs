@@ -14,9 +14,11 @@ if (['run', 'prove', 'requirements'].includes(command ?? '')) await import('vite
 // alternation; the main thread, which serves the embedded server, keeps its young generation). V8 reads
 // these when it makes a heap, so they are set before any worker starts; flags the user gives win.
 // Only run and prove start suite workers: serve and proxy keep V8's defaults.
-const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((g) => g.replace(/_/g, '-'));
-for (const flag of ['--max-semi-space-size=1', '--heap-growing-percent=10'])
-  if (['run', 'prove'].includes(process.argv[2] ?? '') && !given.some((g) => g.startsWith(flag.split('=')[0]))) setFlagsFromString(flag);
+if (['run', 'prove'].includes(process.argv[2] ?? '')) {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((g) => g.replace(/_/g, '-'));
+  for (const flag of ['--max-semi-space-size=1', '--heap-growing-percent=10'])
+    if (!given.some((g) => g.startsWith(flag.split('=')[0]))) setFlagsFromString(flag);
+}
 register();
 const { main, survivePipeClose } = await import('../cli/main.ts');
 survivePipeClose();

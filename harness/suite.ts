@@ -112,7 +112,7 @@ export class PerRun<T> {
     return value;
   }
 
-  /** Drops the current configuration's value. */
+  /** Drops the value of the current configuration and file. */
   clear(): void {
     this.values.get(currentRun)?.delete(currentFile);
   }
