@@ -1,13 +1,16 @@
 /**
- * The one Ajv instance of the project: every schema under schemas/{records,requests,responses} (the
- * contract) and schemas/{results,inputs} (the project's own files) is added once, compiled once on
- * first use, and looked up by its `$id` or short name.
+ * The project's schemas and their validators: every schema under schemas/{records,requests,responses}
+ * (the contract) and schemas/{results,inputs} (the project's own files), looked up by its `$id` or short
+ * name. Their validators come precompiled (schemas/validators.js, `npm run gen:validators`): every
+ * suite worker and every server judges with them, and compiling them cost each thread a third of a
+ * CPU-second.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type AnySchemaObject, type CodeOptions, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import precompiledValidators from './validators.js';
 
 /** Base of every schema `$id`; a schema file `records/Folder.json` has `$id` SCHEMA_BASE + 'records/Folder.json'. */
 export const SCHEMA_BASE = 'https://cms-conformance.dev/schemas/';
@@ -56,8 +59,12 @@ export const schemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles(SCHE
 /** Every schema of the project's own files keyed by `$id`. */
 export const fileSchemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles(FILE_SCHEMA_DIRS);
 
-/** Creates the project's Ajv configuration: strict on our schemas, all errors kept, formats added. */
-function createAjv(): Ajv2020 {
+/**
+ * Creates an Ajv with the project's configuration (strict on our schemas, all errors kept, formats
+ * added) over every schema of the contract and of the project's files; `code` is passed on to Ajv
+ * (scripts/gen-validators.ts asks for the validators' source).
+ */
+export function createAjv(code?: CodeOptions): Ajv2020 {
   const instance = new Ajv2020({
     strict: true,
     allErrors: true,
@@ -67,14 +74,24 @@ function createAjv(): Ajv2020 {
       { keyword: 'x-knownValues', schemaType: 'array' },
       { keyword: 'x-mustBe', schemaType: 'string' },
     ],
+    ...(code ? { code } : {}),
   });
   addFormats(instance);
   for (const schema of [...schemasById.values(), ...fileSchemasById.values()]) instance.addSchema(schema);
   return instance;
 }
 
-/** The single Ajv instance; schemas are compiled lazily, once each, by getValidator. */
-export const ajv: Ajv2020 = createAjv();
+let instance: Ajv2020 | undefined;
+
+/**
+ * An Ajv over every schema, made on first use, for what the precompiled validators do not give: a schema
+ * not (yet) in schemas/validators.js, and Ajv's error text. Making it checks every schema against the
+ * meta-schema, which a run does not need to do again.
+ */
+export function getAjv(): Ajv2020 {
+  instance ??= createAjv();
+  return instance;
+}
 
 const shortNames = new Map<string, string>();
 for (const id of schemasById.keys()) {
@@ -109,10 +126,12 @@ export function getSchema(ref: string): JsonSchema {
   return (schemasById.get(id) ?? fileSchemasById.get(id))!;
 }
 
-/** Returns the compiled validator for a schema reference; compiles at most once per schema. */
+/** Returns the validator for a schema reference: precompiled (schemas/validators.js), else compiled once. */
 export function getValidator<T = unknown>(ref: string): ValidateFunction<T> {
   const id = resolveSchemaId(ref);
-  const existing = ajv.getSchema<T>(id);
+  const precompiled = precompiledValidators[id];
+  if (precompiled) return precompiled as ValidateFunction<T>;
+  const existing = getAjv().getSchema<T>(id);
   if (!existing) throw new Error(`schema not compiled: ${id}`);
   return existing;
 }
