@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { NATIVE_MODULES } from './cli/collect.ts';
 
 /**
  * The slowest files, slowest first (wall time of each in `npm test`, 2026-11-25): started first, they
@@ -48,6 +49,7 @@ export default defineConfig({
     // 76 times (47 s of import time in a 5.5-minute run). So no test may change what another file's module
     // hands out: shared test data comes as a fresh copy per call (test/reports/sample.ts).
     isolate: false,
+    server: { deps: { external: NATIVE_MODULES } },
     sequence: { sequencer: SlowestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -9,7 +9,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
 import type { TestResult } from '../schemas/results.ts';
-import { SUITE_GLOB, projectRoot, type DeclaredTest } from './collect.ts';
+import { NATIVE_MODULES, SUITE_GLOB, projectRoot, type DeclaredTest } from './collect.ts';
 
 /** What one run of the suites produced. */
 export interface SuiteRun {
@@ -58,6 +58,7 @@ export class SuiteEngine {
       // Transformed suites kept on disk (node_modules/.experimental-vitest-cache, dropped with the install):
       // a run no longer transforms every suite module in its main thread, which took a second and 115 MB.
       experimental: { fsModuleCache: true },
+      server: { deps: { external: NATIVE_MODULES } },
       fileParallelism: options.workers > 1,
       maxWorkers: options.workers,
       ...(options.shard ? { shard: options.shard } : {}),
