@@ -11,12 +11,11 @@ import { NATIVE_MODULES } from './cli/collect.ts';
  */
 export const SLOWEST_FIRST = [
   'test/findability/field.test.ts',
-  'test/findability/clean.test.ts',
-  'test/ecosystem/prism.test.ts',
-  'test/cli/run.test.ts',
   'test/findability/faults-b.test.ts',
   'test/findability/faults.test.ts',
+  'test/ecosystem/prism.test.ts',
   'test/generators/allSchemas.test.ts',
+  'test/cli/run.test.ts',
   'test/robustness/live-target.test.ts',
   'test/reports/cli.test.ts',
   'test/robustness/field-profile.test.ts',

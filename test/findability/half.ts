@@ -6,13 +6,23 @@
  * the suite: close it, don't delete the fault. The catalogue is split in halves run by two files in
  * parallel, every fault naming an id in the same half, so each half judges its ids by itself;
  * coverage.test.ts checks that every id has a fault at all.
+ *
+ * And the suite never fails a correct server: the clean reference server passes the whole suite under
+ * several seeds (with the second half), and every harmless variation (refusals as 200, extra or
+ * reordered members, deleted {at: 0}, code point name order) passes the tests of the requirements it
+ * touches (with the first half). They share the halves' prove runs: a variation's tests then share a
+ * suite run with faults' tests, where on their own they took three suite runs more.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProofCase } from '../../cli/prove.ts';
 import { faults } from '../../server/faults.ts';
+import { variations } from '../../server/variations.ts';
 import { caseOf, faultHalves, runProve } from './prove.ts';
 
-/** Declares the findability tests of one half of the fault catalogue (0: first, 1: second). */
+/** The seeds under which the clean reference server runs the whole suite. */
+const CLEAN_SEEDS = [11, 12];
+
+/** Declares the findability tests of one half of the fault catalogue (0: first, 1: second), and that half's correct servers. */
 export function provesHalf(half: 0 | 1): void {
   const mine = faultHalves(faults)[half];
   const names = mine.map((f) => f.name);
@@ -22,8 +32,25 @@ export function provesHalf(half: 0 | 1): void {
   let cases: ProofCase[] = [];
   let output = '';
   beforeAll(async () => {
-    ({ cases, output } = await runProve(['--no-variations', '--seed', '1', '--runs', '10', ...names.flatMap((n) => ['--fault', n])]));
+    const correct = half ? ['--no-variations', '--clean-seeds', CLEAN_SEEDS.join(',')] : [];
+    ({ cases, output } = await runProve([...correct, '--seed', '1', '--runs', '10', ...names.flatMap((n) => ['--fault', n])]));
   }, 1_200_000);
+
+  describe('correct servers pass', () => {
+    if (half) {
+      it.each(CLEAN_SEEDS)('the clean reference server passes the whole suite with seed %i', (seed) => {
+        const c = caseOf(cases, `clean seed ${seed}`, output);
+        expect(c.ok, c.detail).toBe(true);
+        expect(c.tests).toBeGreaterThan(100);
+      });
+    } else {
+      it.each(variations.map((v) => v.name))('the harmless variation %s passes', (name) => {
+        const c = caseOf(cases, name, output);
+        expect(c.ok, c.detail).toBe(true);
+        expect(c.tests).toBeGreaterThan(0);
+      });
+    }
+  });
 
   describe(`planted faults (${half ? 'second' : 'first'} half)`, () => {
     it.each(names)('%s is found by a test carrying one of the requirements it breaks', (name) => {
