@@ -11,11 +11,12 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi, type TestContext } from 'vitest';
+import { afterAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import type { Results } from '../../schemas/results.ts';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server/index.ts';
 import { cli, type CliResult } from '../support/cli.ts';
+import { startProxy } from '../support/proxy.ts';
 
 // A run goes through two proxies and a child process; a busy machine needs more than the default.
 vi.setConfig({ testTimeout: 180_000 });
@@ -177,21 +178,56 @@ interface Passage {
   prismLog: string;
 }
 
+/** The reference server of the test running now: the one Prism forwards to. */
+let upstream: ReferenceServer | undefined;
+
+/**
+ * One Prism serves both tests (its start costs about 3 CPU-seconds): it forwards to a proxy that
+ * forwards to the running test's server. Started on first use; rejects with what Prism printed.
+ */
+let shared: Promise<{ prism: Awaited<ReturnType<typeof startPrism>>; relay: Server }> | undefined;
+
+function sharedPrism(): NonNullable<typeof shared> {
+  shared ??= (async () => {
+    const { server: relay } = await startProxy(
+      () => upstream!,
+      () => false,
+    );
+    try {
+      // Prism joins the upstream's path (/rest) with each request's path, so the target's base URL has none.
+      const prism = await startPrism(`http://127.0.0.1:${(relay.address() as AddressInfo).port}/rest`);
+      return { prism, relay };
+    } catch (err) {
+      relay.close();
+      throw err;
+    }
+  })();
+  return shared;
+}
+
+afterAll(async () => {
+  const started = await shared?.catch(() => undefined);
+  if (!started) return;
+  await stopPrism(started.prism.child);
+  await new Promise((resolve) => started.relay.close(resolve));
+});
+
 /**
  * Runs `cms-conformance run ARGS` against the reference server through the recorder and Prism;
  * skips the test with the reason where Prism cannot start.
  */
 async function throughPrism(ctx: TestContext, options: ReferenceServerOptions, args: string[]): Promise<Passage> {
   const server: ReferenceServer = await startReferenceServer({ ...options, authToken: randomBytes(12).toString('hex') });
-  let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
+  upstream = server;
   let recorder: Awaited<ReturnType<typeof startRecorder>> | undefined;
   try {
+    let prism: Awaited<ReturnType<typeof startPrism>>;
     try {
-      // Prism joins the upstream's path (/rest) with each request's path, so the target's base URL has none.
-      prism = await startPrism(server.baseUrl);
+      ({ prism } = await sharedPrism());
     } catch (err) {
       return ctx.skip(`Prism cannot start: ${(err as Error).message}`);
     }
+    const logStart = prism.output().length;
     recorder = await startRecorder(prism.url);
     const targetFile = join(mkdtempSync(join(dir, 'run-')), 'target.json');
     writeFileSync(targetFile, JSON.stringify({ ...server.target, baseUrl: recorder.url }));
@@ -199,10 +235,9 @@ async function throughPrism(ctx: TestContext, options: ReferenceServerOptions, a
     const run = await cli('run', '--target', targetFile, '--out', out, ...args);
     const resultsFile = join(out, 'results.json');
     const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Results) : undefined;
-    return { seen: recorder.seen, run, results, prismLog: prism.output() };
+    return { seen: recorder.seen, run, results, prismLog: prism.output().slice(logStart) };
   } finally {
     await new Promise((resolve) => (recorder ? recorder.server.close(resolve) : resolve(undefined)));
-    if (prism) await stopPrism(prism.child);
     await server.close();
   }
 }

@@ -8,10 +8,17 @@ import type { ReferenceServer } from '../../server/index.ts';
 /** Sees each request with its whole body; answers it itself and returns true, or returns false to forward it. */
 export type Intercept = (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean;
 
-/** Starts the proxy and writes a target file naming it (the upstream's fixture and credentials). */
-export async function startProxy(upstream: ReferenceServer, intercept: Intercept): Promise<{ server: Server; targetFile: string }> {
-  const up = new URL(upstream.baseUrl);
+/**
+ * Starts the proxy and writes a target file naming it (the upstream's fixture and credentials). The
+ * upstream may be given as a function, asked at each request: one proxy then serves servers in turn.
+ */
+export async function startProxy(
+  upstream: ReferenceServer | (() => ReferenceServer),
+  intercept: Intercept,
+): Promise<{ server: Server; targetFile: string }> {
+  const current = typeof upstream === 'function' ? upstream : () => upstream;
   const server = createServer((req, res) => {
+    const up = new URL(current().baseUrl);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -28,6 +35,6 @@ export async function startProxy(upstream: ReferenceServer, intercept: Intercept
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   const targetFile = join(mkdtempSync(join(tmpdir(), 'cms-proxy-')), 'target.json');
-  writeFileSync(targetFile, JSON.stringify({ ...upstream.target, baseUrl: `http://127.0.0.1:${port}/rest` }));
+  writeFileSync(targetFile, JSON.stringify({ ...current().target, baseUrl: `http://127.0.0.1:${port}/rest` }));
   return { server, targetFile };
 }
