@@ -1,7 +1,8 @@
 /**
  * Writes schemas/validators.js: the validators of every schema (the contract's and the project's
- * files') as Ajv compiles them, as source, so that no thread compiles them again. Run with `npm run gen:validators` after changing a schema;
- * test/validators.test.ts fails when the committed file drifts.
+ * files') as Ajv compiles them, as source, so that no thread compiles them again. Run with
+ * `npm run gen:validators` after changing a schema; test/validators.test.ts fails when the committed
+ * file drifts.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

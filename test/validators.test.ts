@@ -16,7 +16,7 @@ describe('schemas/validators.js', () => {
     for (const id of ids) expect(getValidator(id), id).toBe(precompiled[id]);
   });
 
-  // The formats and helpers Ajv's code takes from its runtime come in by import: these cases use them.
+  // The formats and helpers Ajv's code takes from its runtime come in through `require`: these cases use them.
   it.each([
     ['records/BreadcrumbEntry.json', [{ id: 1, globalId: 'g', name: 'n' }, { id: 'x', name: 2 }, []]],
     [
