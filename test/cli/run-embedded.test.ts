@@ -26,6 +26,18 @@ describe('the embedded reference server', () => {
     }
   });
 
+  it('says nothing of a sandbox that a planted fault keeps it from removing: nothing outlives the server', async () => {
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // response-code-lowercase answers the removal with "ok", which the suite cannot take as success.
+      const session = await openSession({ faults: ['response-code-lowercase'], timeoutMs: 10_000, concurrency: 2 });
+      await session.close();
+      expect(said).not.toHaveBeenCalled();
+    } finally {
+      said.mockRestore();
+    }
+  });
+
   it('runs the tests that need auth instead of skipping them, and its token appears in no output', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'cms-embedded-')), 'out');
     const r = await cli('run', '--only', 'NEG-06', '--runs', '2', '--out', out);
