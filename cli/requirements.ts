@@ -1,6 +1,6 @@
 /** `cms-conformance requirements`: lists the requirement catalogue as a table or as JSON, optionally with coverage. */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ReportInputError, loadResults } from '../reports/results.ts';
 import type { Results } from '../schemas/results.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
@@ -98,6 +98,23 @@ export function unprovenIds(coverage: ReadonlyMap<string, Coverage>): { noFault:
     noFault: ids.filter((id) => !faultsOf(id).length),
     notKilled: ids.filter((id) => faultsOf(id).some((f) => f.status === 'missed') && !faultsOf(id).some((f) => f.status === 'killed')),
   };
+}
+
+/**
+ * What to do when the selected requirements have no verdict of their planted faults yet (a fresh clone
+ * has no prove result): one line naming their number and the command that gives it, or undefined.
+ */
+export function unprovenHint(
+  selected: readonly Requirement[],
+  coverage: ReadonlyMap<string, Coverage>,
+  proveFile: string,
+): string | undefined {
+  const waiting = selected.filter((r) => faultVerdict(coverage.get(r.id)) === 'not proven yet').length;
+  if (!waiting) return undefined;
+  return (
+    `${waiting} of ${selected.length} requirements are not proven yet (${proveFile} holds no result of their planted faults): ` +
+    '`cms-conformance prove` runs every planted fault against the reference server and records which test found it'
+  );
 }
 
 /** The MUST requirements no test carries: an error of the project's own tests. */
@@ -205,6 +222,9 @@ export const command: Command = {
       'requirements whose own tests killed none of their faults in the last prove',
       notKilled.filter((id) => chosen.has(id)),
     );
+    // The file as the user named it, or the default one as seen from where they are.
+    const hint = unprovenHint(selected, coverage, values.prove ?? relative(process.cwd(), PROVE_FILE));
+    if (hint) console.error(`cms-conformance: ${hint}`);
     const missing = untestedMusts(coverage).filter((id) => chosen.has(id));
     if (missing.length) console.error(`cms-conformance: MUST requirements without a test: ${missing.join(', ')}`);
     return missing.length ? 1 : 0;

@@ -5,6 +5,8 @@ import { SCHEMA_BASE, schemasById } from '../schemas/index.ts';
 import { findOperation, getOperation, matchPath, operations, type Parameter } from '../schemas/operations.ts';
 import { getRequirement, matchRequirements, requirements } from '../schemas/requirements.ts';
 import { main } from '../cli/main.ts';
+import { coverageOf, unprovenHint } from '../cli/requirements.ts';
+import { faults } from '../server/faults.ts';
 
 // Resolved beside the repository so a CI clone with shared/ next to it finds the same files; a clone of
 // the project alone has no shared/, and only the comparisons with it skip.
@@ -316,6 +318,33 @@ describe('cms-conformance requirements', () => {
     expect(await main(['requirements', '--family', 'PGE', '--family', 'DEL', '--json'])).toBe(0);
     const printed = JSON.parse(out()) as { id: string }[];
     expect(printed).toEqual(requirements.filter((r) => r.family === 'DEL' || r.family === 'PGE'));
+  });
+
+  it('says how to prove the requirements that have no prove result yet, as in a fresh clone', () => {
+    const selected = requirements.filter((r) => r.family === 'NEG');
+    const hint = unprovenHint(selected, coverageOf([]), 'reports/out/prove.json');
+    expect(hint).toBe(
+      `${selected.length} of ${selected.length} requirements are not proven yet (reports/out/prove.json holds no result of their planted faults): ` +
+        '`cms-conformance prove` runs every planted fault against the reference server and records which test found it',
+    );
+    const proved = {
+      seed: 1,
+      runs: 10,
+      cases: faults
+        .filter((f) => f.breaks.some((id) => id.startsWith('NEG-')))
+        .map((f) => ({
+          kind: 'fault' as const,
+          name: f.name,
+          requirements: f.breaks,
+          seed: 1,
+          ok: true,
+          detail: '',
+          tests: 1,
+          durationMs: 1,
+          provedBy: Object.fromEntries(f.breaks.map((id) => [id, `${id} test`])),
+        })),
+    };
+    expect(unprovenHint(selected, coverageOf([], undefined, proved), 'x')).toBeUndefined();
   });
 
   it('refuses an unknown family with exit code 2', async () => {
