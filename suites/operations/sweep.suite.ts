@@ -20,7 +20,10 @@ interface Created {
   globalId?: string;
 }
 
-/** What the target's fixture holds beyond the ids of the target file, found by reading it once per suite file and run (harness/suite.ts PerRun). */
+/**
+ * What the target's fixture holds beyond the ids of the target file, found by reading it once per
+ * suite file and run (harness/suite.ts PerRun).
+ */
 interface Discovery {
   fixtureFolders: number[];
   fixtureFiles: number[];
@@ -49,11 +52,12 @@ interface Plan {
 const discovery = new PerRun<Promise<Discovery>>();
 
 /**
- * Reads the fixture once per suite file and run: the root's sub-folders, global ids of its folders, a few of its
- * files, and the users, templates, markup languages and languages it uses, so that generated requests
- * name things that exist. Files are listed per folder, never recursively: the run's sandbox lies below
- * the root, and other tests delete there. A listing that fails leaves its part empty: the generators
- * then name fewer fixture objects, and the failed answer is judged like every other.
+ * Reads the fixture once per suite file and run: the root's sub-folders, global ids of its folders, a
+ * few of its files, and the users, templates, markup languages and languages it uses, so that
+ * generated requests name things that exist. Files are listed per folder, never recursively: the run's
+ * sandbox lies below the root, and other tests delete there. A listing that fails leaves its part
+ * empty: the generators then name fewer fixture objects, and the failed answer is judged like every
+ * other.
  */
 function discover(t: ConformanceContext): Promise<Discovery> {
   return discovery.get(async () => {

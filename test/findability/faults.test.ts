@@ -2,4 +2,4 @@
 // half, and the clean server's seeds, in parallel (half.ts says how they are split).
 import { provesHalf } from './half.ts';
 
-provesHalf(0);
+provesHalf(0, { variations: true });

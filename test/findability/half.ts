@@ -19,37 +19,46 @@ import { faults } from '../../server/faults.ts';
 import { variations } from '../../server/variations.ts';
 import { caseOf, faultHalves, runProve } from './prove.ts';
 
-/** The seeds under which the clean reference server runs the whole suite. */
-const CLEAN_SEEDS = [11, 12];
+/** The correct servers a half's prove run carries beside its faults. */
+export interface CorrectServers {
+  /** Seeds under which the clean reference server runs the whole suite. */
+  cleanSeeds?: number[];
+  /** Whether the harmless variations run (their tests pack into the faults' suite runs). */
+  variations?: boolean;
+}
 
-/** Declares the findability tests of one half of the fault catalogue (0: first, 1: second), and that half's correct servers. */
-export function provesHalf(half: 0 | 1): void {
+/** Declares the findability tests of one half of the fault catalogue (0: first, 1: second) and of the correct servers it carries. */
+export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
   const mine = faultHalves(faults)[half];
   const names = mine.map((f) => f.name);
   /** The ids that must be proven by their own tests: every non-OP id whose faults lie in this half. */
   const judged = [...new Set(mine.flatMap((f) => f.breaks))].filter((id) => !id.startsWith('OP-')).sort();
+  const seeds = correct.cleanSeeds ?? [];
 
   let cases: ProofCase[] = [];
   let output = '';
   beforeAll(async () => {
-    const correct = half ? ['--no-variations', '--clean-seeds', CLEAN_SEEDS.join(',')] : [];
-    ({ cases, output } = await runProve([...correct, '--seed', '1', '--runs', '10', ...names.flatMap((n) => ['--fault', n])]));
+    const args = [
+      ...(correct.variations ? [] : ['--no-variations']),
+      ...(seeds.length ? ['--clean-seeds', seeds.join(',')] : []),
+      ...['--seed', '1', '--runs', '10'],
+      ...names.flatMap((n) => ['--fault', n]),
+    ];
+    ({ cases, output } = await runProve(args));
   }, 1_200_000);
 
   describe('correct servers pass', () => {
-    if (half) {
-      it.each(CLEAN_SEEDS)('the clean reference server passes the whole suite with seed %i', (seed) => {
-        const c = caseOf(cases, `clean seed ${seed}`, output);
-        expect(c.ok, c.detail).toBe(true);
-        expect(c.tests).toBeGreaterThan(100);
-      });
-    } else {
-      it.each(variations.map((v) => v.name))('the harmless variation %s passes', (name) => {
-        const c = caseOf(cases, name, output);
-        expect(c.ok, c.detail).toBe(true);
-        expect(c.tests).toBeGreaterThan(0);
-      });
-    }
+    it.each(seeds)('the clean reference server passes the whole suite with seed %i', (seed) => {
+      const c = caseOf(cases, `clean seed ${seed}`, output);
+      expect(c.ok, c.detail).toBe(true);
+      expect(c.tests).toBeGreaterThan(100);
+    });
+
+    it.each(correct.variations ? variations.map((v) => v.name) : [])('the harmless variation %s passes', (name) => {
+      const c = caseOf(cases, name, output);
+      expect(c.ok, c.detail).toBe(true);
+      expect(c.tests).toBeGreaterThan(0);
+    });
   });
 
   describe(`planted faults (${half ? 'second' : 'first'} half)`, () => {
