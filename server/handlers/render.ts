@@ -81,8 +81,8 @@ export const FOLDER_PRIVILEGES = [
   'wastebin',
 ];
 
-/** Permission names per object in the `perms` map of list responses. */
-export const ITEM_PERMISSIONS = ['view', 'create', 'edit', 'delete', 'publish'];
+/** Permission names per object in the `perms` map of list responses (kept: written from its JSON, server/json.ts). */
+export const ITEM_PERMISSIONS = keepJson(['view', 'create', 'edit', 'delete', 'publish']);
 
 /** The User record of a user id (no password: a null member is left out). */
 export function userRecord(state: State, id: number | undefined): User | undefined {

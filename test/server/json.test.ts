@@ -13,6 +13,13 @@ describe('bodyJson', () => {
       const kept = records.map((r) => keepJson(structuredClone(r)));
       const whole = { ...body, kept, '12': null, '3': { a: null, b: [null, 1] }, gone: undefined };
       expect(bodyJson(whole).toString()).toBe(JSON.stringify(whole, withoutNulls));
+      // A map of kept values (the perms map of a listing), alone or beside kept records; keys need escaping too.
+      const map = Object.fromEntries(kept.map((r, i) => [`${i}"\\${Object.keys(body)[i] ?? ''}`, r]));
+      for (const withMap of [
+        { ...body, perms: map },
+        { ...whole, perms: map },
+      ])
+        expect(bodyJson(withMap).toString()).toBe(JSON.stringify(withMap, withoutNulls));
       expect(bodyJson(body).toString()).toBe(JSON.stringify(body, withoutNulls));
     },
   );
