@@ -34,7 +34,7 @@ import {
   walkOf,
   type Walk,
 } from './listing.ts';
-import { pageFlags, pageRecord, templateRecord, withLinks, type PageRenderOptions, type RenderCtx } from './render.ts';
+import { keptPageRecord, pageFlags, pageRecord, templateRecord, withLinks, type PageRenderOptions, type RenderCtx } from './render.ts';
 
 /** Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). */
 export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): ((url: string | undefined) => boolean) | undefined {
@@ -197,7 +197,7 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     workflow: qBool(req, 'wfown', false) || qBool(req, 'wfwatch', false),
   };
   return {
-    pages: paged.items.map((p) => pageRecord(rctx, p, add)),
+    pages: paged.items.map((p) => keptPageRecord(rctx, p, add)),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     stagingStatus: stagingMap(paged.items, qStr(req, 'package')),

@@ -406,28 +406,35 @@ export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}
   return r;
 }
 
-/** Kept file records of a store, by file, view and options, for one store version. */
-const keptRecords = new WeakMap<State, { version: number; records: Map<string, FileRecord> }>();
+/** Kept listing records of a store, by kind, object, view and options, for one store version. */
+const keptRecords = new WeakMap<State, { version: number; records: Map<string, object> }>();
 
 /** At most this many records are kept (about 2 KB each with their text); beyond it they start afresh. */
 const MAX_KEPT_RECORDS = 20_000;
 
 /**
- * fileRecord for the file listings: kept, frozen and with its JSON text (server/json.ts keepJson),
- * until the store changes, so that paging a folder again renders and serialises none of its records
- * twice. Only on a clean server: switched-on faults and variations reshape records after rendering.
+ * A listing record kept, frozen and with its JSON text (server/json.ts keepJson), until the store
+ * changes, so that listing a folder again renders and serialises none of its records twice. `key`
+ * names everything the record depends on besides the store.
+ */
+function keptRecord<T extends object>(ctx: RenderCtx, key: string, render: () => T): T {
+  let kept = keptRecords.get(ctx.state);
+  if (!kept || kept.version !== ctx.state.version) keptRecords.set(ctx.state, (kept = { version: ctx.state.version, records: new Map() }));
+  let record = kept.records.get(key) as T | undefined;
+  if (!record) {
+    if (kept.records.size >= MAX_KEPT_RECORDS) kept.records.clear();
+    kept.records.set(key, (record = keepJson(render())));
+  }
+  return record;
+}
+
+/**
+ * fileRecord for the file listings, kept (keptRecord) so that paging a folder again renders none of its
+ * records twice. Only on a clean server: switched-on faults and variations reshape records after rendering.
  */
 export function keptFileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}): FileRecord {
   if (ctx.faults.size > 0 || o.tags) return fileRecord(ctx, f, o);
-  let kept = keptRecords.get(ctx.state);
-  if (!kept || kept.version !== ctx.state.version) keptRecords.set(ctx.state, (kept = { version: ctx.state.version, records: new Map() }));
-  const key = `${f.id}|${ctx.view.nodeId}|${o.folder ? 1 : 0}`;
-  let record = kept.records.get(key);
-  if (!record) {
-    if (kept.records.size >= MAX_KEPT_RECORDS) kept.records.clear();
-    kept.records.set(key, (record = keepJson(fileRecord(ctx, f, o))));
-  }
-  return record;
+  return keptRecord(ctx, `file|${f.id}|${ctx.view.nodeId}|${o.folder ? 1 : 0}`, () => fileRecord(ctx, f, o));
 }
 
 /** An image record of the syncable-objects response: the file fields with the pixel size. */
@@ -633,6 +640,25 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
   misshapeAddOns(record, faults);
   return record;
+}
+
+/** Every option of a page record (a Record, so that a new option cannot be left out of the kept record's key). */
+const PAGE_OPTIONS = Object.keys({
+  contentTags: true,
+  objectTags: true,
+  folder: true,
+  template: true,
+  languageVariants: true,
+  translationStatus: true,
+  workflow: true,
+  nested: true,
+} satisfies Record<keyof PageRenderOptions, true>) as (keyof PageRenderOptions)[];
+
+/** pageRecord for getPages, kept as keptFileRecord keeps file records (only on a clean server, for the same reason). */
+export function keptPageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}): PageRecord {
+  if (ctx.faults.size > 0) return pageRecord(ctx, p, o);
+  const flags = PAGE_OPTIONS.map((name) => (o[name] ? 1 : 0)).join('');
+  return keptRecord(ctx, `page|${p.id}|${ctx.view.nodeId}|${flags}`, () => pageRecord(ctx, p, o));
 }
 
 /**

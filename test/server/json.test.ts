@@ -2,7 +2,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { bodyJson, keepJson, releaseBody } from '../../server/json.ts';
-import { call, freshState, named } from './helpers.ts';
+import { call, freshState, ids, named } from './helpers.ts';
 
 const withoutNulls = (_key: string, value: unknown) => (value === null ? undefined : value);
 
@@ -57,5 +57,28 @@ describe('bodyJson', () => {
     expect((await call(s, 'folder.getFiles', { path: { folderId } })).files[0]).toBe(clean[0]);
     const faulty = (await call(s, 'folder.getFiles', { path: { folderId } }, ['alternateurls-unsorted'])).files;
     expect(faulty.some((r: object) => Object.isFrozen(r))).toBe(false);
+  });
+
+  it('page records of getPages are kept per add-on, until the store changes, and fresh where faults may reshape them', async () => {
+    const s = freshState();
+    const id = ids(s).pagesFolderId;
+    const pages = async (query: Record<string, unknown> = {}, faults: string[] = []) =>
+      (await call(s, 'folder.getPages', { path: { id }, query: query as never }, faults)).pages as object[];
+    const clean = await pages();
+    expect(clean.length).toBeGreaterThan(0);
+    expect(clean.every((r) => Object.isFrozen(r))).toBe(true);
+    expect((await pages())[0]).toBe(clean[0]);
+    // An add-on makes another record, kept apart from the plain one.
+    const withTemplate = await pages({ template: true });
+    expect(withTemplate[0]).not.toBe(clean[0]);
+    expect(withTemplate[0]).toHaveProperty('template');
+    expect((await pages({ template: true }))[0]).toBe(withTemplate[0]);
+    expect((await pages())[0]).toBe(clean[0]);
+    // A change of the store (a new folder) makes every record anew.
+    await call(s, 'folder.create', { body: { motherId: ids(s).masterRootFolderId, name: 'Changed' } as never });
+    const after = await pages();
+    expect(after[0]).not.toBe(clean[0]);
+    expect(after[0]).toEqual(clean[0]);
+    expect((await pages({}, ['page-drops-readonly'])).some((r) => Object.isFrozen(r))).toBe(false);
   });
 });
