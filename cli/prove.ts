@@ -12,6 +12,7 @@ import { getProfile } from '../server/profiles.ts';
 import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { declaredTests } from './collect.ts';
 import { SuiteEngine, type SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
@@ -193,7 +194,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const log = options.log ?? (() => undefined);
   // Each case loads only the suite files that hold its requirements' tests: start-up is most of a small case.
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
-  const declared = await engine.collect();
+  const declared = await declaredTests(() => engine.collect());
   const cases: ProofCase[] = [];
   const profile = getProfile(options.profile ?? 'default');
   if (!profile) throw new UsageError(`unknown profile ${options.profile}`);

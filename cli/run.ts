@@ -11,7 +11,7 @@ import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
-import { collectTests, projectRoot as root } from './collect.ts';
+import { collectTests, declaredTests, projectRoot as root } from './collect.ts';
 import { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
@@ -35,7 +35,8 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
                      always the same, so two runs against one target agree test by test; \`random\`
                      draws one to explore. Printed and stored in results.json (seed, seedSource)
   --runs N           fast-check runs per property (default 20)
-  --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01)
+  --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01); only the
+                     suite files holding their tests are loaded
   --strict           members the contract does not name are errors, not warnings
   --timeout MS       per request (default 10000)
   --rate N           at most N requests per second (default: no cap)
@@ -93,6 +94,19 @@ function printSummary(results: Results, paths: string[], notes: string[]): void 
   lines.push(`  reports: ${paths.map((p) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p))).join(', ')}`);
   lines.push(`VERDICT: ${verdictOf(results).text}`);
   console.log(lines.join('\n'));
+}
+
+/**
+ * The suite files that hold the tests --only selects (from the index of declared tests, cli/collect.ts),
+ * so that a narrowed run loads no other: undefined, all of them, when it selects none.
+ */
+async function onlyFiles(engine: SuiteEngine, pattern: RegExp): Promise<string[] | undefined> {
+  const declared = await declaredTests(() => engine.collect());
+  const files = [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))];
+  if (!files.length) return undefined;
+  const all = new Set(declared.map((t) => t.file)).size;
+  console.log(`cms-conformance: --only selects tests in ${files.length} of ${all} suite files; only those are loaded`);
+  return files;
 }
 
 /** --dry-run: what the run would do, from the declared tests and the last run's measurements; sends nothing. */
@@ -262,7 +276,7 @@ export const command: Command = {
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
       let run;
       try {
-        run = await engine.run(config, testNamePattern);
+        run = await engine.run(config, testNamePattern, testNamePattern && !shard ? await onlyFiles(engine, testNamePattern) : undefined);
       } finally {
         await engine.close();
       }

@@ -67,6 +67,8 @@ describe('cms-conformance run: exit codes', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/VERDICT: the target conforms/);
+    // Both tests are in the operation sweep: the run loads that suite file and no other.
+    expect(r.stdout).toMatch(/--only selects tests in 1 of \d+ suite files; only those are loaded/);
     const res = results(out);
     expect(res.seed).toBe(7);
     expect(res.seedSource).toBe('given');
