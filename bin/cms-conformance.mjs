@@ -4,10 +4,9 @@ import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 
 // Vitest's node API is large: loaded through tsx's loader it costs about 165 MB and a second more than
-// loaded natively, so the commands that start Vitest load it first, before the loader is registered
-// (their help too: it imports the command's module, and with it Vitest's).
-const command = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
-if (['run', 'prove', 'requirements'].includes(command ?? '')) await import('vitest/node');
+// loaded natively, so the commands that start Vitest load it first, before the loader is registered.
+// Help needs none of it: the commands import their engine only when they start one.
+if (['run', 'prove', 'requirements'].includes(process.argv[2] ?? '')) await import('vitest/node');
 
 // The suite's worker threads, made later, get young generations of 1 MB and heaps that grow by a tenth
 // at a time: a default run peaks at about 390 MB instead of 600 MB, in the same time (measured in

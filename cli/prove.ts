@@ -13,7 +13,7 @@ import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { declaredTests } from './collect.ts';
-import { SuiteEngine, type SuiteRun } from './engine.ts';
+import type { SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
@@ -193,6 +193,8 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
   const log = options.log ?? (() => undefined);
   // Each case loads only the suite files that hold its requirements' tests: start-up is most of a small case.
+  // Vitest comes with the engine, imported when the proof starts: help loads none of it.
+  const { SuiteEngine } = await import('./engine.ts');
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   const declared = await declaredTests(() => engine.collect());
   const cases: ProofCase[] = [];

@@ -12,7 +12,7 @@ import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { collectTests, declaredTests, projectRoot as root } from './collect.ts';
-import { SuiteEngine } from './engine.ts';
+import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
@@ -273,6 +273,8 @@ export const command: Command = {
           `${seedText({ seed, seedSource })}, ${runs} runs per property`,
       );
       const startedAt = new Date();
+      // Vitest comes with the engine, imported when a run starts: help and usage errors load none of it.
+      const { SuiteEngine } = await import('./engine.ts');
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
       let run;
       try {
