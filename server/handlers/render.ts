@@ -406,24 +406,34 @@ export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}
   return r;
 }
 
-/** Kept listing records of a store, by kind, object, view and options, for one store version. */
-const keptRecords = new WeakMap<State, { version: number; records: Map<string, object> }>();
+/** Kept listing records of a store, by kind, view and options, then by object id, for one store version. */
+const keptRecords = new WeakMap<State, { version: number; count: number; groups: Map<string, Map<number, object>> }>();
 
 /** At most this many records are kept (about 2 KB each with their text); beyond it they start afresh. */
 const MAX_KEPT_RECORDS = 20_000;
 
 /**
  * A listing record kept, frozen and with its JSON text (server/json.ts keepJson), until the store
- * changes, so that listing a folder again renders and serialises none of its records twice. `key`
- * names everything the record depends on besides the store.
+ * changes, so that listing a folder again renders and serialises none of its records twice. `group`
+ * names everything the record depends on besides the store and the object: the kind, view and
+ * options, the same for a whole page, so a record is found by its id (a string key per record, built
+ * and hashed for each of a page's 100 records, was a third of the handler's time).
  */
-function keptRecord<T extends object>(ctx: RenderCtx, key: string, render: () => T): T {
+function keptRecord<T extends object>(ctx: RenderCtx, group: string, id: number, render: () => T): T {
   let kept = keptRecords.get(ctx.state);
-  if (!kept || kept.version !== ctx.state.version) keptRecords.set(ctx.state, (kept = { version: ctx.state.version, records: new Map() }));
-  let record = kept.records.get(key) as T | undefined;
+  if (!kept || kept.version !== ctx.state.version)
+    keptRecords.set(ctx.state, (kept = { version: ctx.state.version, count: 0, groups: new Map() }));
+  let records = kept.groups.get(group);
+  if (!records) kept.groups.set(group, (records = new Map()));
+  let record = records.get(id) as T | undefined;
   if (!record) {
-    if (kept.records.size >= MAX_KEPT_RECORDS) kept.records.clear();
-    kept.records.set(key, (record = keepJson(render())));
+    if (kept.count >= MAX_KEPT_RECORDS) {
+      kept.groups.clear();
+      kept.groups.set(group, (records = new Map()));
+      kept.count = 0;
+    }
+    records.set(id, (record = keepJson(render())));
+    kept.count++;
   }
   return record;
 }
@@ -434,7 +444,7 @@ function keptRecord<T extends object>(ctx: RenderCtx, key: string, render: () =>
  */
 export function keptFileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}): FileRecord {
   if (ctx.faults.size > 0 || o.tags) return fileRecord(ctx, f, o);
-  return keptRecord(ctx, `file|${f.id}|${ctx.view.nodeId}|${o.folder ? 1 : 0}`, () => fileRecord(ctx, f, o));
+  return keptRecord(ctx, `file|${ctx.view.nodeId}|${o.folder ? 1 : 0}`, f.id, () => fileRecord(ctx, f, o));
 }
 
 /** An image record of the syncable-objects response: the file fields with the pixel size. */
@@ -658,7 +668,7 @@ const PAGE_OPTIONS = Object.keys({
 export function keptPageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}): PageRecord {
   if (ctx.faults.size > 0) return pageRecord(ctx, p, o);
   const flags = PAGE_OPTIONS.map((name) => (o[name] ? 1 : 0)).join('');
-  return keptRecord(ctx, `page|${p.id}|${ctx.view.nodeId}|${flags}`, () => pageRecord(ctx, p, o));
+  return keptRecord(ctx, `page|${ctx.view.nodeId}|${flags}`, p.id, () => pageRecord(ctx, p, o));
 }
 
 /**
