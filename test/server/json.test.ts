@@ -16,11 +16,11 @@ describe('bodyJson', () => {
       // A map of kept values (the perms map of a listing), alone or beside kept records; keys need escaping too.
       const map = Object.fromEntries(kept.map((r, i) => [`${i}"\\${Object.keys(body)[i] ?? ''}`, r]));
       // Keyed by ids, inserted out of order: JSON.stringify writes indices ascending, and so must bodyJson.
-      const ids = Object.fromEntries(kept.map((r, i) => [String((i * 7919) % 100_003), r]));
+      const byId = Object.fromEntries(kept.map((r, i) => [String((i * 7919) % 100_003), r]));
       for (const withMap of [
         { ...body, perms: map },
         { ...whole, perms: map },
-        { ...whole, perms: ids, mixed: { ...ids, ...map } },
+        { ...whole, perms: byId, mixed: { ...byId, ...map } },
       ])
         expect(bodyJson(withMap).toString()).toBe(JSON.stringify(withMap, withoutNulls));
       expect(bodyJson(body).toString()).toBe(JSON.stringify(body, withoutNulls));
