@@ -28,6 +28,11 @@ export interface DeclaredTest {
   file: string;
 }
 
+/** The suite files that hold these tests, each once. */
+export function suiteFilesOf(tests: readonly DeclaredTest[]): string[] {
+  return [...new Set(tests.map((t) => t.file))];
+}
+
 /** Folders whose files can change what the suites declare: the suites and everything they import. */
 const SOURCE_DIRS = ['suites', 'harness', 'generators', 'schemas', 'server', 'cli', 'reports'];
 

@@ -12,7 +12,7 @@ import { getProfile } from '../server/profiles.ts';
 import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
-import { declaredTests } from './collect.ts';
+import { declaredTests, suiteFilesOf } from './collect.ts';
 import type { SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
@@ -313,7 +313,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       ids,
       seed: caseSeed,
       session,
-      ...(pattern && mine ? { pattern, tests: mine.map((t) => t.id), files: [...new Set(mine.map((t) => t.file))] } : {}),
+      ...(pattern && mine ? { pattern, tests: mine.map((t) => t.id), files: suiteFilesOf(mine) } : {}),
     };
   };
   try {

@@ -11,7 +11,7 @@ import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
-import { collectTests, declaredTests, projectRoot as root } from './collect.ts';
+import { collectTests, declaredTests, projectRoot as root, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
@@ -102,9 +102,9 @@ function printSummary(results: Results, paths: string[], notes: string[]): void 
  */
 async function onlyFiles(engine: SuiteEngine, pattern: RegExp): Promise<string[] | undefined> {
   const declared = await declaredTests(() => engine.collect());
-  const files = [...new Set(declared.filter((t) => pattern.test(t.id)).map((t) => t.file))];
+  const files = suiteFilesOf(declared.filter((t) => pattern.test(t.id)));
   if (!files.length) return undefined;
-  const all = new Set(declared.map((t) => t.file)).size;
+  const all = suiteFilesOf(declared).length;
   console.log(`cms-conformance: --only selects tests in ${files.length} of ${all} suite files; only those are loaded`);
   return files;
 }
