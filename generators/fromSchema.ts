@@ -410,13 +410,17 @@ class Compiler {
     const declared = new Set(members.map(([name]) => name));
     const extra = this.extraEntries(additional, ctx);
     return fc.tuple(fc.tuple(...arbs), extra).map(([values, extras]) => {
-      const out: Record<string, unknown> = {};
+      // Built without a prototype, then given Object's: such an object keeps its members in a dictionary.
+      // Built as `{}`, each set of present members is a shape of its own, and V8 made a new hidden class
+      // for nearly every member of every value: a fifth of the time of the generated-values sweep. And
+      // without a prototype, a member named "__proto__" is a member like any other.
+      const out: Record<string, unknown> = Object.create(null);
       for (let i = 0; i < values.length; i++) {
-        if (values[i] !== ABSENT) setMember(out, names[i]!, values[i]);
+        if (values[i] !== ABSENT) out[names[i]!] = values[i];
       }
       // A generated key equal to a declared member would be judged by that member's schema: drop it.
-      for (const [key, value] of extras) if (!declared.has(key)) setMember(out, key, value);
-      return out;
+      for (const [key, value] of extras) if (!declared.has(key)) out[key] = value;
+      return Object.setPrototypeOf(out, Object.prototype);
     });
   }
 
@@ -430,12 +434,6 @@ class Compiler {
     if (additional === false || !this.extraMembers) return none;
     return fc.array(fc.tuple(unknownMemberName, anyJson), { minLength: 1, maxLength: 3 });
   }
-}
-
-/** Sets an own member, also for the key "__proto__" (plain assignment would change the prototype). */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key !== '__proto__') target[key] = value;
-  else Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Integers in [min, max]; whole safe range when unbounded, 32-bit values preferred. */

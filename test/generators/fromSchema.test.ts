@@ -105,6 +105,19 @@ describe('fromSchema: keywords', () => {
     expect(values.some((v) => Object.keys(v).length === 0)).toBe(true);
   });
 
+  it('makes plain objects with own members only, also one named __proto__', () => {
+    // Parsed, as schemas are: in an object literal, __proto__ would set the prototype instead.
+    const schema = JSON.parse(
+      '{"type":"object","required":["__proto__","a"],"properties":{"__proto__":{"type":"integer"},"a":{"type":"string"}}}',
+    );
+    for (const value of sample(fromSchema(schema), 100) as Record<string, unknown>[]) {
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.keys(value)).toEqual(['__proto__', 'a']);
+      expect(typeof value.a).toBe('string');
+      expect(JSON.parse(JSON.stringify(value))).toHaveProperty(['__proto__']);
+    }
+  });
+
   it('bounds arrays by maxArrayLength', () => {
     const values = validSample({ type: 'array', items: { type: 'integer' } }, { maxArrayLength: 4 }) as unknown[][];
     expect(Math.max(...values.map((v) => v.length))).toBe(4);
