@@ -19,6 +19,11 @@ export interface SuiteRun {
   /** Milliseconds from the start of the run to the first failed test, if one failed. */
   firstFailureMs?: number;
   durationMs: number;
+  /**
+   * The results against each configuration of `byTest`, by the object the caller gave, and the time its
+   * own tests took up to the first that failed.
+   */
+  byConfig: Map<RunConfig, { tests: TestResult[]; firstFailureMs?: number }>;
 }
 
 /** Options of the engine: parallel workers, progress output, sharding. */
@@ -69,9 +74,17 @@ export class SuiteEngine {
   /**
    * Runs the tests whose names match `pattern` (all when absent) against `config`. `files` (relative
    * to the project) narrows the suite files loaded, when the caller knows where the tests are; `byTest`
-   * gives some tests (by id) a configuration of their own (prove runs several servers' cases in one run).
+   * gives some tests (by id) configurations of their own, each test running against each of its in
+   * turn (prove runs all its cases in one run, each against a server of its own); `onDone` hears of
+   * each of those configurations once every test listed for it has its result.
    */
-  async run(config: RunConfig, pattern?: RegExp, files?: readonly string[], byTest?: Record<string, RunConfig>): Promise<SuiteRun> {
+  async run(
+    config: RunConfig,
+    pattern?: RegExp,
+    files?: readonly string[],
+    byTest?: Record<string, RunConfig[]>,
+    onDone?: (config: RunConfig) => void,
+  ): Promise<SuiteRun> {
     this.collector.reset();
     const started = performance.now();
     const project = this.vitest.getRootProject();
@@ -79,18 +92,33 @@ export class SuiteEngine {
     // One run id per configuration, shared by all its tests.
     const ids = new Map<RunConfig, string>();
     const withId = (c: RunConfig): RunConfig => ({ ...c, runId: ids.get(c) ?? ids.set(c, randomUUID()).get(c)! });
-    project.provide('cmsRunByTest', Object.fromEntries(Object.entries(byTest ?? {}).map(([test, c]) => [test, withId(c)])));
+    project.provide('cmsRunByTest', Object.fromEntries(Object.entries(byTest ?? {}).map(([test, list]) => [test, list.map(withId)])));
+    const listed = new Map<string, { config: RunConfig; tests: number }>();
+    for (const [c, runId] of ids) listed.set(runId, { config: c, tests: 0 });
+    for (const list of Object.values(byTest ?? {})) for (const c of list) listed.get(ids.get(c)!)!.tests++;
+    this.collector.onRunResult = (runId, results) => {
+      const mine = listed.get(runId);
+      if (mine && results === mine.tests) onDone?.(mine.config);
+    };
     if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
     else this.vitest.resetGlobalTestNamePattern();
     let specs = await this.vitest.getRelevantTestSpecifications();
     if (files) specs = specs.filter((s) => files.some((f) => s.moduleId.endsWith(f)));
     await this.vitest.runTestSpecifications(specs, true);
     const failedAt = this.collector.firstFailureAt;
+    const byId = (a: TestResult, b: TestResult) => a.id.localeCompare(b.id);
+    const byConfig: SuiteRun['byConfig'] = new Map();
+    for (const [c, runId] of ids) {
+      const mine = this.collector.byRun.get(runId);
+      const first = mine?.firstFailureMs;
+      byConfig.set(c, { tests: [...(mine?.results ?? [])].sort(byId), ...(first !== undefined ? { firstFailureMs: first } : {}) });
+    }
     return {
-      tests: [...this.collector.results].sort((a, b) => a.id.localeCompare(b.id)),
+      tests: [...this.collector.results].sort(byId),
       runErrors: [...this.collector.runErrors],
       ...(failedAt !== undefined ? { firstFailureMs: Math.round(failedAt - started) } : {}),
       durationMs: Math.round(performance.now() - started),
+      byConfig,
     };
   }
 

@@ -38,7 +38,10 @@ export interface RunConfig {
 declare module 'vitest' {
   export interface ProvidedContext {
     cmsRun: RunConfig;
-    /** Tests (by id) that run against a configuration of their own, not cmsRun's: prove serves several cases in one run. */
-    cmsRunByTest: Record<string, RunConfig>;
+    /**
+     * Tests (by id) that run against configurations of their own, one after the other, not cmsRun's:
+     * prove serves all its cases in one run, each test against the server of every case that needs it.
+     */
+    cmsRunByTest: Record<string, RunConfig[]>;
   }
 }

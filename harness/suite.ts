@@ -35,9 +35,20 @@ export interface TestMeta {
   retries: number;
 }
 
+/** A test's outcome against one of the configurations it ran against (prove: one case's server each). */
+export interface RunOutcome extends TestMeta {
+  runId: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it was skipped, or why it failed without an error finding (a bug of the suite). */
+  reason?: string;
+  durationMs: number;
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     cms?: TestMeta;
+    /** A test run against configurations of its own (cmsRunByTest): its outcome against each, in order. */
+    cmsRuns?: RunOutcome[];
   }
 }
 
@@ -50,17 +61,16 @@ let currentFile = '';
 
 /** The run ids the current suite run provides: a context of any other run is done with. */
 function liveRuns(): Set<string | undefined> {
-  return new Set([inject('cmsRun')?.runId, ...Object.values(inject('cmsRunByTest') ?? {}).map((c) => c.runId)]);
+  return new Set([inject('cmsRun')?.runId, ...Object.values(inject('cmsRunByTest') ?? {}).flatMap((list) => list.map((c) => c.runId))]);
 }
 
 /**
- * The run configuration of a test and its transport. Workers outlive a suite file and a suite run
- * (the suites run unisolated), and `prove` runs several cases in one run, each test against its
- * own case's server, so each configuration keeps its transport and its `PerRun` values.
+ * The transport of a run configuration, which becomes the current one (whose `PerRun` values tests
+ * get). Workers outlive a suite file and a suite run (the suites run unisolated), and `prove` runs
+ * all its cases in one run, each test against the server of every case that needs it, so each
+ * configuration keeps its transport and its `PerRun` values.
  */
-export function runContext(testId?: string): { config: RunConfig; transport: Transport } {
-  const config = (testId ? inject('cmsRunByTest')?.[testId] : undefined) ?? inject('cmsRun');
-  if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
+export function runContext(config: RunConfig): { config: RunConfig; transport: Transport } {
   const runId = config.runId ?? '';
   let context = contexts.get(runId);
   if (!context) {
@@ -336,34 +346,24 @@ export function conformance(
   const operation = options.operation ?? req.operation ?? undefined;
   const feature = options.feature ?? req.feature ?? (operation ? getOperation(operation).feature : null);
   const id = `${requirement} ${title}`;
-  test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
-    const meta: TestMeta = {
-      requirement,
-      ...(operation ? { operation } : {}),
-      findings: [],
-      requests: 0,
-      answers: 0,
-      jsonAnswers: 0,
-      validated: 0,
-      retries: 0,
-    };
-    ctx.task.meta.cms = meta;
-    const { config, transport } = runContext(id);
-    currentFile = ctx.task.file.filepath;
-    if (feature && !config.target.features.includes(feature as never)) {
-      ctx.skip(`the target does not declare the feature "${feature}"`);
-      return;
-    }
+
+  /** Runs the body against one configuration, filling `meta`; says why it was skipped, or what it threw that is not a finding. */
+  const against = async (config: RunConfig, meta: TestMeta): Promise<{ skipped?: string; thrown?: unknown }> => {
+    const { transport } = runContext(config);
+    if (feature && !config.target.features.includes(feature as never))
+      return { skipped: `the target does not declare the feature "${feature}"` };
     const t = new ConformanceContext(id, requirement, config, transport);
     // Tests of one worker run one at a time, so the transport's counts over the test are the test's own.
     const before = { ...transport.counts };
     try {
       await body(t);
+      return {};
     } catch (err) {
       // A failed step becomes the test's finding; anything else is a bug of the suite and fails as itself.
-      if (!(err instanceof SetupError)) throw err;
+      if (!(err instanceof SetupError)) return { thrown: err };
       // A step that failed through t.call is already a finding; the first failed step says why the test stopped.
       if (!t.findings.some((f) => f.check === 'step')) t.record([t.setupFinding(err)]);
+      return {};
     } finally {
       const after = transport.counts;
       Object.assign(meta, {
@@ -380,6 +380,54 @@ export function conformance(
           ? t.findings.map((f) => (f.requirement === requirement ? { ...f, severity: 'warning' as const } : f))
           : t.findings;
     }
+  };
+  const freshMeta = (): TestMeta => ({
+    requirement,
+    ...(operation ? { operation } : {}),
+    findings: [],
+    requests: 0,
+    answers: 0,
+    jsonAnswers: 0,
+    validated: 0,
+    retries: 0,
+  });
+
+  test(id, { timeout: options.timeout ?? 120_000 }, async (ctx) => {
+    currentFile = ctx.task.file.filepath;
+    const own = inject('cmsRunByTest')?.[id];
+    if (own) {
+      // One outcome per configuration, reported by the collector as a result of its own; the test itself
+      // fails when one of them failed, so that Vitest's verdict agrees.
+      const runs: RunOutcome[] = [];
+      ctx.task.meta.cmsRuns = runs;
+      for (const config of own) {
+        const meta = freshMeta();
+        const started = performance.now();
+        const { skipped, thrown } = await against(config, meta);
+        const failed = thrown !== undefined || meta.findings.some((f) => f.severity === 'error');
+        const reason = skipped ?? (thrown === undefined ? undefined : thrown instanceof Error ? thrown.message : String(thrown));
+        runs.push({
+          ...meta,
+          runId: config.runId ?? '',
+          status: skipped ? 'skipped' : failed ? 'failed' : 'passed',
+          ...(reason ? { reason } : {}),
+          durationMs: Math.round(performance.now() - started),
+        });
+      }
+      const failed = runs.filter((r) => r.status === 'failed').length;
+      if (failed) throw Object.assign(new Error(`failed against ${failed} of ${runs.length} configurations`), { stack: '' });
+      return;
+    }
+    const config = inject('cmsRun');
+    if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
+    const meta = freshMeta();
+    ctx.task.meta.cms = meta;
+    const { skipped, thrown } = await against(config, meta);
+    if (skipped) {
+      ctx.skip(skipped);
+      return;
+    }
+    if (thrown !== undefined) throw thrown;
     const errors = meta.findings.filter((f) => f.severity === 'error');
     if (errors.length) {
       const error = new Error(`${errors.length} finding${errors.length > 1 ? 's' : ''}:\n${describeFailure(errors)}`);

@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { EXCHANGE_COUNTS, type ExchangeCounts, type TestResult } from '../schemas/results.ts';
+import type { TestMeta } from '../harness/suite.ts';
 import { familyOf } from './results.ts';
 
 /** The exchange counts a test's meta carries; the suite wrapper fills them, and a count it lacks stays out. */
@@ -24,6 +25,14 @@ export class ResultCollector implements Reporter {
   readonly runErrors: string[] = [];
   /** performance.now() when the first failed test was reported, for time-to-first-failure. */
   firstFailureAt: number | undefined;
+  /**
+   * The results of tests run against configurations of their own, by run id; they are not in `results`,
+   * where a test appears once. `spentMs` adds up their durations as they come in, and `firstFailureMs`
+   * is what it was when the first of them failed: the time the configuration's own tests took to fail.
+   */
+  readonly byRun = new Map<string, { results: TestResult[]; spentMs: number; firstFailureMs?: number }>();
+  /** Called with a run id each time a result of it is filed in `byRun`. */
+  onRunResult: ((runId: string, results: number) => void) | undefined;
 
   constructor(
     private readonly root: string,
@@ -35,6 +44,7 @@ export class ResultCollector implements Reporter {
     this.results.length = 0;
     this.runErrors.length = 0;
     this.firstFailureAt = undefined;
+    this.byRun.clear();
   }
 
   onTestModuleStart(module: TestModule): void {
@@ -50,8 +60,26 @@ export class ResultCollector implements Reporter {
     const result = testCase.result();
     // Tests left out by --only are not part of the run; a test skipped at run time carries its reason.
     if (result.state === 'skipped' && testCase.options.mode !== 'run') return;
+    const runs = testCase.meta().cmsRuns;
+    if (runs) {
+      // A test run against configurations of its own: one result per configuration, filed under its run id.
+      for (const run of runs) {
+        const test = this.resultOf(testCase, run, run.status, run.reason, run.durationMs);
+        const filed = this.byRun.get(run.runId) ?? { results: [], spentMs: 0 };
+        filed.results.push(test);
+        filed.spentMs += test.durationMs;
+        if (test.status === 'failed') filed.firstFailureMs ??= filed.spentMs;
+        this.byRun.set(run.runId, filed);
+        this.print(test, run.reason ?? '');
+        this.onRunResult?.(run.runId, filed.results.length);
+      }
+      if (runs.some((r) => r.status === 'failed')) this.firstFailureAt ??= performance.now();
+      // A test stopped before it ran against every configuration (a timeout): the error says so.
+      if (result.state === 'failed' && !runs.some((r) => r.status === 'failed'))
+        this.runErrors.push(`${testCase.name}: ${(result.errors ?? []).map((e) => e.message).join('; ') || 'failed'}`);
+      return;
+    }
     const meta = testCase.meta().cms;
-    const requirement = meta?.requirement ?? testCase.name.split(' ')[0] ?? 'UNKNOWN';
     const status = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
     const findings = meta?.findings ?? [];
     let reason: string | undefined;
@@ -60,7 +88,22 @@ export class ResultCollector implements Reporter {
       // Failed without a finding: the suite could not judge (setup failed, or a bug of ours).
       reason = (result.errors ?? []).map((e) => e.message).join('; ') || 'failed';
     }
-    const test: TestResult = {
+    const test = this.resultOf(testCase, meta, status, reason, testCase.diagnostic()?.duration ?? 0);
+    this.results.push(test);
+    if (status === 'failed') this.firstFailureAt ??= performance.now();
+    this.print(test, result.state === 'failed' ? (result.errors ?? []).map((e) => e.message).join('\n') : '');
+  }
+
+  /** The result of a test as the reports hold it. */
+  private resultOf(
+    testCase: TestCase,
+    meta: TestMeta | undefined,
+    status: TestResult['status'],
+    reason: string | undefined,
+    durationMs: number,
+  ): TestResult {
+    const requirement = meta?.requirement ?? testCase.name.split(' ')[0] ?? 'UNKNOWN';
+    return {
       id: testCase.name,
       title: testCase.name.slice(requirement.length + 1),
       file: relative(this.root, testCase.module.moduleId),
@@ -69,21 +112,23 @@ export class ResultCollector implements Reporter {
       ...(meta?.operation ? { operation: meta.operation } : {}),
       status,
       ...(reason ? { reason } : {}),
-      durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+      durationMs: Math.round(durationMs),
       ...(meta ? countsOf(meta) : {}),
-      findings,
+      findings: meta?.findings ?? [],
     };
-    this.results.push(test);
-    if (status === 'failed') this.firstFailureAt ??= performance.now();
+  }
+
+  /** The progress line of a result; a failure's detail below it. */
+  private print(test: TestResult, detail: string): void {
+    const { status, findings } = test;
     const mark = status === 'passed' ? '✓' : status === 'failed' ? '✗' : '-';
     const warn = findings.filter((f) => f.severity === 'warning').length;
     const tail =
-      status === 'skipped' ? ` (skipped: ${reason})` : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;
+      status === 'skipped'
+        ? ` (skipped: ${test.reason})`
+        : `${warn ? ` (${warn} warning${warn > 1 ? 's' : ''})` : ''} ${test.durationMs} ms`;
     this.out.write(`  ${mark} ${test.id}${tail}\n`);
-    if (status === 'failed') {
-      const detail = result.state === 'failed' ? (result.errors ?? []).map((e) => e.message).join('\n') : '';
-      this.out.write(`${detail.replace(/^/gm, '      ')}\n`);
-    }
+    if (status === 'failed') this.out.write(`${detail.replace(/^/gm, '      ')}\n`);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {

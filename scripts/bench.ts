@@ -298,8 +298,8 @@ async function main(): Promise<void> {
     } |`,
   );
   rows.push(
-    // prove serves several faults in one suite run (cli/prove.ts batches): the time is the run's, from its start to its first failure.
-    `| time to the first failure of the suite run that proves a fault | median ${median(times)} ms, worst ${worst ? `${worst.firstFailureMs ?? worst.durationMs} ms (${worst.name})` : '-'} |`,
+    // prove serves all faults in one suite run (cli/prove.ts batches): a fault's time is what its own tests took up to the first that failed.
+    `| time to the first failure of a fault's own tests (their time up to the first that fails) | median ${median(times)} ms, worst ${worst ? `${worst.firstFailureMs ?? worst.durationMs} ms (${worst.name})` : '-'} |`,
   );
   say(rows[rows.length - 2]!);
   say(rows[rows.length - 1]!);

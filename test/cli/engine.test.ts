@@ -41,6 +41,35 @@ describe('suite engine', () => {
     );
   });
 
+  it('a test given configurations of its own runs against each in turn, and each has its own results', async () => {
+    // prove serves all its cases in one run this way: a fault's verdict must come from its own server's answers only.
+    const odd: RunConfig = { ...config, seed: 3 };
+    const even: RunConfig = { ...config, seed: 4, target: { ...config.target, features: ['pages'] } };
+    const ids = ['ENV-01 fails against an odd seed', 'ENV-02 reads once per configuration', 'PGE-01 needs pages'];
+    const done: number[] = [];
+    const run = await (
+      await engine('test/support/suites/configs/*.suite.ts')
+    ).run(config, undefined, undefined, Object.fromEntries(ids.map((id) => [id, [odd, even]])), (c) => done.push(c.seed));
+    expect(run.runErrors).toEqual([]);
+    expect(run.tests).toEqual([]);
+    const verdicts = (c: RunConfig) =>
+      run.byConfig.get(c)?.tests.map((t) => [t.id, t.status, t.reason, t.findings.map((f) => `${f.severity} ${f.message}`)]);
+    expect(verdicts(odd)).toEqual([
+      [ids[0], 'failed', undefined, ['error seed 3']],
+      [ids[1], 'passed', undefined, []],
+      [ids[2], 'skipped', 'the target does not declare the feature "pages"', []],
+    ]);
+    expect(verdicts(even)).toEqual([
+      [ids[0], 'passed', undefined, ['warning seed 4']],
+      [ids[1], 'passed', undefined, []],
+      [ids[2], 'passed', undefined, ['warning ran']],
+    ]);
+    // The odd seed's first test failed: its time to the first failure is its own tests' time up to it.
+    expect(run.byConfig.get(odd)?.firstFailureMs).toBeGreaterThanOrEqual(0);
+    expect(run.byConfig.get(even)?.firstFailureMs).toBeUndefined();
+    expect(done.sort()).toEqual([3, 4]);
+  });
+
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {
     // Per worker, the second file would see the first file's reading: which test reads (its requests, its
     // findings) would then depend on which files a worker happened to run before.
