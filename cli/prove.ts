@@ -58,9 +58,9 @@ export interface ProofCase {
    */
   provedBy?: Record<string, string>;
   tests: number;
-  /** A whole-suite case: its run's time. Any other: the time of its own tests (all cases share one run). */
+  /** The time of its own tests (all cases share one run). */
   durationMs: number;
-  /** A whole-suite case: from its run's start to the first failed test. Any other: its own tests' time up to the first that failed. */
+  /** Its own tests' time up to the first that failed. */
   firstFailureMs?: number;
 }
 
@@ -160,23 +160,12 @@ interface Planned {
   session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>;
   /** Absent: the whole suite. */
   pattern?: RegExp;
-  /** The ids of the tests the pattern selects, and the suite files that hold them. */
-  tests?: string[];
-  files?: string[];
+  /** The ids of the tests the pattern selects (all without one), and the suite files that hold them. */
+  tests: string[];
+  files: string[];
 }
 
-/**
- * Cases grouped for suite runs: each whole-suite case runs alone, and one run serves every other case,
- * each test against the server of every case that needs it, one after the other. Vitest's workers do
- * not outlive a run, and a run's start-up (new workers that load every module) is most of a small case:
- * the field profile's proof took 34 s in eight runs, where cases sharing no test went together.
- */
-export function batches<T extends { tests?: readonly string[] }>(cases: readonly T[]): T[][] {
-  const some = cases.filter((c) => c.tests);
-  return [...cases.filter((c) => !c.tests).map((c) => [c]), ...(some.length ? [some] : [])];
-}
-
-/** Runs every proof case with one suite engine and returns the cases in the order they ran. */
+/** Runs every proof case with one suite engine and returns the cases in the order they were judged. */
 export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
   const log = options.log ?? (() => undefined);
@@ -194,14 +183,18 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
     log(
       `${verdict.padEnd(7)} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(ms).padStart(6)} ms${said}`,
     );
-  /** Runs cases in one suite run, each test against the server of every case that needs it. */
-  const attempt = async (batch: readonly Planned[]): Promise<SuiteRun | undefined> => {
+  /**
+   * Runs all cases in one suite run, each test against the server of every case that needs it, one
+   * after the other, and judges them, a profile's baseline first. Vitest's workers do not outlive a
+   * run, and a run's start-up (new workers that load every module) is most of a small case: the field
+   * profile's proof took 37 s in eight runs, where only cases that shared no test went together.
+   */
+  const attempt = async (planned: readonly Planned[]): Promise<void> => {
     const open: { p: Planned; session: Session; config: RunConfig }[] = [];
     /** Sessions closed, or closing, before the run ends. */
     const closing = new Map<Session, Promise<void>>();
-    let run: SuiteRun | undefined;
     try {
-      for (const p of batch) {
+      for (const p of planned) {
         try {
           const session = await openSession({ ...p.session, ...onProfile, timeoutMs: 10_000, concurrency: 8 });
           const config: RunConfig = {
@@ -230,45 +223,43 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
             tests: 0,
             durationMs: 0,
           });
+          // Without the profile's baseline no case can be judged.
+          if (kind === 'baseline') return;
         }
       }
-      if (!open.length) return undefined;
-      const patterns = open.map((o) => o.p.pattern).filter((x): x is RegExp => x !== undefined);
-      const whole = patterns.length < open.length;
-      const pattern = whole ? undefined : new RegExp(patterns.map((x) => `(?:${x.source})`).join('|'));
-      const files = whole ? undefined : [...new Set(open.flatMap((o) => o.p.files ?? []))];
+      if (!open.length) return;
+      // A whole-suite case (no pattern) runs every test, and then so does the run.
+      const patterns = open.map((o) => o.p.pattern);
+      const pattern = patterns.every((x) => x !== undefined) ? new RegExp(patterns.map((x) => `(?:${x.source})`).join('|')) : undefined;
+      const files = [...new Set(open.flatMap((o) => o.p.files))];
       const byTest: Record<string, RunConfig[]> = {};
-      for (const o of open) for (const t of o.p.tests ?? []) (byTest[t] ??= []).push(o.config);
+      for (const o of open) for (const t of o.p.tests) (byTest[t] ??= []).push(o.config);
       // A case's server goes as soon as its tests are done: kept to the end, the field profile's hundred
       // servers, each with what its tests made, left 410 MB on the heap against 150 MB.
       const done = (config: RunConfig) => {
         const o = open.find((x) => x.config === config);
         if (o && !closing.has(o.session)) closing.set(o.session, o.session.close());
       };
-      run = await engine.run(open[0]!.config, pattern, files, whole ? undefined : byTest, done);
-      for (const { p, config } of open) {
-        if (whole) judgeCase(p, run, run.tests, run.durationMs, run.firstFailureMs);
-        else {
-          // A case of a shared run takes the time of its own tests.
-          const own = run.byConfig.get(config) ?? { tests: [] };
-          judgeCase(
-            p,
-            run,
-            own.tests,
-            own.tests.reduce((sum, t) => sum + t.durationMs, 0),
-            own.firstFailureMs,
-          );
-        }
+      const run = await engine.run(open[0]!.config, pattern, files, byTest, done);
+      const own = (config: RunConfig) => run.byConfig.get(config) ?? { tests: [] };
+      for (const o of open.filter((x) => x.p.kind === 'baseline')) {
+        // What the profile fails on its own, clean: the other cases are judged by what they fail beyond it.
+        const { tests } = own(o.config);
+        baseline = new Set(tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
       }
-      return run;
+      for (const o of [...open].sort((x, y) => Number(y.p.kind === 'baseline') - Number(x.p.kind === 'baseline'))) {
+        const { tests, firstFailureMs } = own(o.config);
+        judgeCase(o.p, run, tests, firstFailureMs);
+      }
     } finally {
       for (const o of open) await (closing.get(o.session) ?? o.session.close());
     }
   };
   /** Judges one case by its tests' results and records it. */
-  const judgeCase = (p: Planned, run: SuiteRun, tests: TestResult[], durationMs: number, firstFailureMs: number | undefined): void => {
+  const judgeCase = (p: Planned, run: SuiteRun, tests: TestResult[], firstFailureMs: number | undefined): void => {
     const { kind, name, ids } = p;
     const mine: SuiteRun = { ...run, tests };
+    const durationMs = tests.reduce((sum, t) => sum + t.durationMs, 0);
     const timing = { tests: tests.length, durationMs, ...(firstFailureMs !== undefined ? { firstFailureMs } : {}) };
     const proof = kind === 'fault' ? proofOf(tests, ids, baseline) : undefined;
     const failed = proof ? '' : kind === 'baseline' ? run.runErrors.map((e) => `run error: ${e}`).join('; ') : failures(mine, baseline);
@@ -302,7 +293,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '',
     );
   };
-  /** A case to run: its tests (all when no pattern) and the suite files that hold them. */
+  /** A case to run: its tests (all when no ids) and the suite files that hold them. */
   const plan = (
     kind: ProofCase['kind'],
     name: string,
@@ -312,25 +303,24 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   ): Planned => {
     // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
     const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
-    const mine = pattern ? declared.filter((t) => pattern.test(t.id)) : undefined;
+    const mine = pattern ? declared.filter((t) => pattern.test(t.id)) : declared;
     return {
       kind,
       name,
       ids,
       seed: caseSeed,
       session,
-      ...(pattern && mine ? { pattern, tests: mine.map((t) => t.id), files: suiteFilesOf(mine) } : {}),
+      ...(pattern ? { pattern } : {}),
+      tests: mine.map((t) => t.id),
+      files: suiteFilesOf(mine),
     };
   };
   try {
-    if (profile.name !== 'default') {
-      // What the profile fails on its own, clean: the cases below are judged by what they fail beyond it.
-      const run = await attempt([plan('baseline', `${profile.name} baseline`, [], seed, {})]);
-      if (!run) return cases;
-      baseline = new Set(run.tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
-    }
-    for (const s of options.cleanSeeds) await attempt([plan('clean', `clean seed ${s}`, [], s, {})]);
-    const planned: Planned[] = options.variations.map((v) => plan('variation', v.name, v.touches, seed, { variations: [v.name] }));
+    const planned: Planned[] = [
+      ...(profile.name !== 'default' ? [plan('baseline', `${profile.name} baseline`, [], seed, {})] : []),
+      ...options.cleanSeeds.map((s) => plan('clean', `clean seed ${s}`, [], s, {})),
+      ...options.variations.map((v) => plan('variation', v.name, v.touches, seed, { variations: [v.name] })),
+    ];
     for (const f of options.faults) {
       const removed = profile.deviations.includes(f.name)
         ? 'the profile carries it'
@@ -355,7 +345,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       });
       line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
     }
-    for (const batch of batches(planned)) await attempt(batch);
+    await attempt(planned);
   } finally {
     await engine.close();
   }
