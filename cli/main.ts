@@ -15,6 +15,11 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   proxy: () => import('./proxy.ts'),
 };
 
+/** The loader of a command by name; only the commands' own names (a name like "constructor" is not one). */
+function commandNamed(name: string | undefined): (() => Promise<{ command: Command }>) | undefined {
+  return name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+}
+
 async function usage(): Promise<string> {
   const lines = ['usage: cms-conformance <command> [options]', '', 'commands:'];
   for (const [name, load] of Object.entries(commands)) {
@@ -49,11 +54,11 @@ export async function main(argv: string[]): Promise<number> {
       return name ? 0 : 2;
     }
     if (name === 'help') {
-      const load = rest[0] ? commands[rest[0]] : undefined;
+      const load = commandNamed(rest[0]);
       console.log(load ? (await load()).command.usage : await usage());
       return load || !rest[0] ? 0 : 2;
     }
-    const load = commands[name];
+    const load = commandNamed(name);
     if (!load) throw new UsageError(`unknown command "${name}" (try: cms-conformance --help)`);
     const { command } = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
