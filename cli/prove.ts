@@ -169,7 +169,7 @@ interface Planned {
 export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   const { runs, seed } = options;
   const log = options.log ?? (() => undefined);
-  // Each case loads only the suite files that hold its requirements' tests: start-up is most of a small case.
+  // The run loads only the suite files that hold the cases' tests: start-up is most of a small proof.
   // Vitest comes with the engine, imported when the proof starts: help loads none of it.
   const { SuiteEngine } = await import('./engine.ts');
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
@@ -189,7 +189,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
    * run, and a run's start-up (new workers that load every module) is most of a small case: the field
    * profile's proof took 37 s in eight runs, where only cases that shared no test went together.
    */
-  const attempt = async (planned: readonly Planned[]): Promise<void> => {
+  const runCases = async (planned: readonly Planned[]): Promise<void> => {
     const open: { p: Planned; session: Session; config: RunConfig }[] = [];
     /** Sessions closed, or closing, before the run ends. */
     const closing = new Map<Session, Promise<void>>();
@@ -345,7 +345,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       });
       line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
     }
-    await attempt(planned);
+    await runCases(planned);
   } finally {
     await engine.close();
   }
