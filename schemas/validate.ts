@@ -88,20 +88,17 @@ export function validatedCount(): number {
   return validatedResponses;
 }
 
+/** An error finding about the whole response (its status, headers or response code). */
+function at(requirement: string, keyword: string, message: string): SchemaFinding {
+  return { requirement, severity: 'error', instancePath: '', schemaPath: '', keyword, message };
+}
+
 /** Judges one response of an operation: status (ENV-03), content type (ENV-04), envelope and code (ENV-01/02), schema (OP-id). */
 export function validateResponse(operationId: string, response: ResponseUnderTest, options: ValidateOptions = {}): SchemaFinding[] {
   const op = getOperation(operationId);
   validatedResponses++;
   const requirement = `OP-${op.id}`;
   const findings: SchemaFinding[] = [];
-  const at = (req: string, keyword: string, message: string): SchemaFinding => ({
-    requirement: req,
-    severity: 'error',
-    instancePath: '',
-    schemaPath: '',
-    keyword,
-    message,
-  });
   if (response.status !== undefined && response.status !== op.response.status) {
     // Contract 4: "All success statuses: 200 for GET, 201 for POST."
     findings.push(at('ENV-03', 'status', `status ${response.status}, expected ${op.response.status} for a successful ${op.method}`));
