@@ -39,6 +39,8 @@ export interface EngineOptions {
 
 const sink = { write: () => true } as unknown as NodeJS.WritableStream;
 
+const byId = (a: TestResult, b: TestResult) => a.id.localeCompare(b.id);
+
 /** Runs the conformance suites against run configurations. */
 export class SuiteEngine {
   private constructor(
@@ -76,14 +78,14 @@ export class SuiteEngine {
    * to the project) narrows the suite files loaded, when the caller knows where the tests are; `byTest`
    * gives some tests (by id) configurations of their own, each test running against each of its in
    * turn (prove runs all its cases in one run, each against a server of its own); `onDone` hears of
-   * each of those configurations once every test listed for it has its result.
+   * each of those configurations once every test listed for it has its result, and gets them.
    */
   async run(
     config: RunConfig,
     pattern?: RegExp,
     files?: readonly string[],
     byTest?: Record<string, RunConfig[]>,
-    onDone?: (config: RunConfig) => void,
+    onDone?: (config: RunConfig, tests: TestResult[], firstFailureMs: number | undefined) => void,
   ): Promise<SuiteRun> {
     this.collector.reset();
     const started = performance.now();
@@ -96,9 +98,9 @@ export class SuiteEngine {
     const listed = new Map<string, { config: RunConfig; tests: number }>();
     for (const [c, runId] of ids) listed.set(runId, { config: c, tests: 0 });
     for (const list of Object.values(byTest ?? {})) for (const c of list) listed.get(ids.get(c)!)!.tests++;
-    this.collector.onRunResult = (runId, results) => {
+    this.collector.onRunResult = (runId, filed) => {
       const mine = listed.get(runId);
-      if (mine && results === mine.tests) onDone?.(mine.config);
+      if (mine && filed.results.length === mine.tests) onDone?.(mine.config, [...filed.results].sort(byId), filed.firstFailureMs);
     };
     if (pattern) this.vitest.setGlobalTestNamePattern(pattern);
     else this.vitest.resetGlobalTestNamePattern();
@@ -106,7 +108,6 @@ export class SuiteEngine {
     if (files) specs = specs.filter((s) => files.some((f) => s.moduleId.endsWith(f)));
     await this.vitest.runTestSpecifications(specs, true);
     const failedAt = this.collector.firstFailureAt;
-    const byId = (a: TestResult, b: TestResult) => a.id.localeCompare(b.id);
     const byConfig: SuiteRun['byConfig'] = new Map();
     for (const [c, runId] of ids) {
       const mine = this.collector.byRun.get(runId);

@@ -128,7 +128,7 @@ function exactPattern(ids: readonly string[]): RegExp {
 }
 
 /** Why a run that must pass did not (empty: it passed); errors the baseline explains do not count. */
-function failures(run: SuiteRun, baseline?: Baseline): string {
+function failures(run: Pick<SuiteRun, 'tests' | 'runErrors'>, baseline?: Baseline): string {
   if (run.runErrors.length) return `run error: ${run.runErrors[0]}`;
   // A failed test without findings failed in its body (a thrown error): no baseline explains that.
   const failed = run.tests.filter((t) => t.status === 'failed' && (newErrors(t, baseline).length || !t.findings.length));
@@ -234,13 +234,24 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       const files = [...new Set(open.flatMap((o) => o.p.files))];
       const byTest: Record<string, RunConfig[]> = {};
       for (const o of open) for (const t of o.p.tests) (byTest[t] ??= []).push(o.config);
+      // Without a baseline to wait for, a case is judged as soon as its tests are done, so its line comes
+      // while the run goes on; with one, every verdict waits for the whole suite's baseline.
+      const waiting = open.some((o) => o.p.kind === 'baseline');
+      if (waiting) log(`${open.length} cases in one suite run: their verdicts follow the profile's baseline, once the whole suite has run`);
+      const judged = new Set<RunConfig>();
+      const runErrors: string[] = [];
       // A case's server goes as soon as its tests are done: kept to the end, the field profile's hundred
       // servers, each with what its tests made, left 410 MB on the heap against 150 MB.
-      const done = (config: RunConfig) => {
+      const done = (config: RunConfig, tests: TestResult[], firstFailureMs: number | undefined) => {
         const o = open.find((x) => x.config === config);
-        if (o && !closing.has(o.session)) closing.set(o.session, o.session.close());
+        if (!o) return;
+        if (!closing.has(o.session)) closing.set(o.session, o.session.close());
+        if (waiting) return;
+        judged.add(config);
+        judgeCase(o.p, runErrors, tests, firstFailureMs);
       };
       const run = await engine.run(open[0]!.config, pattern, files, byTest, done);
+      runErrors.push(...run.runErrors);
       const own = (config: RunConfig) => run.byConfig.get(config) ?? { tests: [] };
       for (const o of open.filter((x) => x.p.kind === 'baseline')) {
         // What the profile fails on its own, clean: the other cases are judged by what they fail beyond it.
@@ -248,21 +259,22 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
         baseline = new Set(tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
       }
       for (const o of [...open].sort((x, y) => Number(y.p.kind === 'baseline') - Number(x.p.kind === 'baseline'))) {
+        if (judged.has(o.config)) continue;
         const { tests, firstFailureMs } = own(o.config);
-        judgeCase(o.p, run, tests, firstFailureMs);
+        judgeCase(o.p, runErrors, tests, firstFailureMs);
       }
     } finally {
       for (const o of open) await (closing.get(o.session) ?? o.session.close());
     }
   };
-  /** Judges one case by its tests' results and records it. */
-  const judgeCase = (p: Planned, run: SuiteRun, tests: TestResult[], firstFailureMs: number | undefined): void => {
+  /** Judges one case by its tests' results (and the run's errors so far) and records it. */
+  const judgeCase = (p: Planned, runErrors: readonly string[], tests: TestResult[], firstFailureMs: number | undefined): void => {
     const { kind, name, ids } = p;
-    const mine: SuiteRun = { ...run, tests };
+    const mine = { tests, runErrors: [...runErrors] };
     const durationMs = tests.reduce((sum, t) => sum + t.durationMs, 0);
     const timing = { tests: tests.length, durationMs, ...(firstFailureMs !== undefined ? { firstFailureMs } : {}) };
     const proof = kind === 'fault' ? proofOf(tests, ids, baseline) : undefined;
-    const failed = proof ? '' : kind === 'baseline' ? run.runErrors.map((e) => `run error: ${e}`).join('; ') : failures(mine, baseline);
+    const failed = proof ? '' : kind === 'baseline' ? runErrors.map((e) => `run error: ${e}`).join('; ') : failures(mine, baseline);
     const ok = proof ? Object.keys(proof.provedBy).length > 0 : !failed;
     const detail = proof
       ? ok

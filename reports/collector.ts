@@ -31,8 +31,8 @@ export class ResultCollector implements Reporter {
    * is what it was when the first of them failed: the time the configuration's own tests took to fail.
    */
   readonly byRun = new Map<string, { results: TestResult[]; spentMs: number; firstFailureMs?: number }>();
-  /** Called with a run id each time a result of it is filed in `byRun`. */
-  onRunResult: ((runId: string, results: number) => void) | undefined;
+  /** Called with a run id and what `byRun` holds of it each time a result of it is filed there. */
+  onRunResult: ((runId: string, filed: { results: TestResult[]; firstFailureMs?: number }) => void) | undefined;
 
   constructor(
     private readonly root: string,
@@ -71,7 +71,7 @@ export class ResultCollector implements Reporter {
         if (test.status === 'failed') filed.firstFailureMs ??= filed.spentMs;
         this.byRun.set(run.runId, filed);
         this.print(test, run.reason ?? '');
-        this.onRunResult?.(run.runId, filed.results.length);
+        this.onRunResult?.(run.runId, filed);
       }
       if (runs.some((r) => r.status === 'failed')) this.firstFailureAt ??= performance.now();
       // A test stopped before it ran against every configuration (a timeout): the error says so.
