@@ -46,10 +46,12 @@ describe('suite engine', () => {
     const odd: RunConfig = { ...config, seed: 3 };
     const even: RunConfig = { ...config, seed: 4, target: { ...config.target, features: ['pages'] } };
     const ids = ['ENV-01 fails against an odd seed', 'ENV-02 reads once per configuration', 'PGE-01 needs pages'];
-    const done: number[] = [];
+    const done: [number, string[], number | undefined][] = [];
     const run = await (
       await engine('test/support/suites/configs/*.suite.ts')
-    ).run(config, undefined, undefined, Object.fromEntries(ids.map((id) => [id, [odd, even]])), (c) => done.push(c.seed));
+    ).run(config, undefined, undefined, Object.fromEntries(ids.map((id) => [id, [odd, even]])), (c, tests, firstFailureMs) =>
+      done.push([c.seed, tests.map((t) => t.status), firstFailureMs]),
+    );
     expect(run.runErrors).toEqual([]);
     expect(run.tests).toEqual([]);
     const verdicts = (c: RunConfig) =>
@@ -67,7 +69,11 @@ describe('suite engine', () => {
     // The odd seed's first test failed: its time to the first failure is its own tests' time up to it.
     expect(run.byConfig.get(odd)?.firstFailureMs).toBeGreaterThanOrEqual(0);
     expect(run.byConfig.get(even)?.firstFailureMs).toBeUndefined();
-    expect(done.sort()).toEqual([3, 4]);
+    // Each configuration is done once its three tests are in, and hears of their results then.
+    expect(done.sort((a, b) => a[0] - b[0]).map(([seed, statuses, first]) => [seed, statuses, first !== undefined])).toEqual([
+      [3, ['failed', 'passed', 'skipped'], true],
+      [4, ['passed', 'passed', 'passed'], false],
+    ]);
   });
 
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {
