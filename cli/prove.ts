@@ -245,7 +245,12 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       const done = (config: RunConfig, tests: TestResult[], firstFailureMs: number | undefined) => {
         const o = open.find((x) => x.config === config);
         if (!o) return;
-        if (!closing.has(o.session)) closing.set(o.session, o.session.close());
+        if (!closing.has(o.session)) {
+          const closed = o.session.close();
+          // Awaited at the end, where a failure to close is thrown; until then it must not count as unhandled.
+          closed.catch(() => undefined);
+          closing.set(o.session, closed);
+        }
         if (waiting) return;
         judged.add(config);
         judgeCase(o.p, runErrors, tests, firstFailureMs);
