@@ -13,7 +13,6 @@ import type { FaultDef } from '../server/types.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
-import type { SuiteRun } from './engine.ts';
 import { mergeIntoProveFile } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
@@ -128,7 +127,7 @@ function exactPattern(ids: readonly string[]): RegExp {
 }
 
 /** Why a run that must pass did not (empty: it passed); errors the baseline explains do not count. */
-function failures(run: Pick<SuiteRun, 'tests' | 'runErrors'>, baseline?: Baseline): string {
+function failures(run: { tests: readonly TestResult[]; runErrors: readonly string[] }, baseline?: Baseline): string {
   if (run.runErrors.length) return `run error: ${run.runErrors[0]}`;
   // A failed test without findings failed in its body (a thrown error): no baseline explains that.
   const failed = run.tests.filter((t) => t.status === 'failed' && (newErrors(t, baseline).length || !t.findings.length));
@@ -275,7 +274,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   /** Judges one case by its tests' results (and the run's errors so far) and records it. */
   const judgeCase = (p: Planned, runErrors: readonly string[], tests: TestResult[], firstFailureMs: number | undefined): void => {
     const { kind, name, ids } = p;
-    const mine = { tests, runErrors: [...runErrors] };
+    const mine = { tests, runErrors };
     const durationMs = tests.reduce((sum, t) => sum + t.durationMs, 0);
     const timing = { tests: tests.length, durationMs, ...(firstFailureMs !== undefined ? { firstFailureMs } : {}) };
     const proof = kind === 'fault' ? proofOf(tests, ids, baseline) : undefined;

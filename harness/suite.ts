@@ -415,7 +415,11 @@ export function conformance(
         });
       }
       const failed = runs.filter((r) => r.status === 'failed').length;
-      if (failed) throw Object.assign(new Error(`failed against ${failed} of ${runs.length} configurations`), { stack: '' });
+      if (failed) {
+        const error = new Error(`failed against ${failed} of ${runs.length} configurations`);
+        error.stack = error.message; // as below: the findings, per configuration, are in cmsRuns
+        throw error;
+      }
       return;
     }
     const config = inject('cmsRun');
