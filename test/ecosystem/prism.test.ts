@@ -195,8 +195,16 @@ function sharedPrism(): NonNullable<typeof shared> {
     );
     try {
       // Prism joins the upstream's path (/rest) with each request's path, so the target's base URL has none.
-      const prism = await startPrism(`http://127.0.0.1:${(relay.address() as AddressInfo).port}/rest`);
-      return { prism, relay };
+      const upstreamUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/rest`;
+      // The port freePort found may be taken before Prism binds it (prove's servers start by the hundred
+      // beside this file): a Prism that exits before listening is started again on another port.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return { prism: await startPrism(upstreamUrl), relay };
+        } catch (err) {
+          if (attempt >= 3 || !/^Prism exited/.test((err as Error).message)) throw err;
+        }
+      }
     } catch (err) {
       relay.close();
       throw err;
@@ -225,6 +233,8 @@ async function throughPrism(ctx: TestContext, options: ReferenceServerOptions, a
     try {
       ({ prism } = await sharedPrism());
     } catch (err) {
+      // Said on stderr too: a skip's reason is not in the default reporter's output, and CI should show it.
+      console.error(`prism.test: Prism cannot start, its tests skip: ${(err as Error).message}`);
       return ctx.skip(`Prism cannot start: ${(err as Error).message}`);
     }
     const logStart = prism.output().length;
