@@ -1,10 +1,13 @@
 /**
  * The validator: judges a response body (and, when known, its status and headers) against an
  * operation's response schema. Ajv decides validity; a second walk over the same schema reports what
- * ajv cannot: members the contract does not name and values of open enumerations not seen before.
+ * ajv cannot: members the contract does not name and values of open enumerations not seen before. A
+ * body the clean check (schemas/clean.ts) passes has nothing for either to find, and skips both.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { getValidator, resolveSchemaId, schemasById, type JsonSchema } from './index.ts';
+import { getValidator, resolveSchemaId, type JsonSchema } from './index.ts';
+import { cleanCheck, type CleanCheck } from './clean.ts';
+import { flatten, isPlainObject, rootLocation, type Located } from './locate.ts';
 import { getOperation } from './operations.ts';
 
 /** One problem found in a response, tied to the requirement it breaks. */
@@ -31,10 +34,6 @@ export interface ResponseUnderTest {
   body: unknown;
 }
 
-function shortId(id: string): string {
-  return id.replace(/^.*\/schemas\//, '');
-}
-
 /** Names the requirement an ajv error breaks: envelope shape, integer ids/timestamps, or the operation's schema. */
 function requirementOf(err: ErrorObject, fallback: string): string {
   if (
@@ -48,18 +47,20 @@ function requirementOf(err: ErrorObject, fallback: string): string {
 }
 
 /** Each schema reference validated so far, resolved once: every answer of a run passes here. */
-const validators = new Map<string, { id: string; validate: ValidateFunction }>();
+const validators = new Map<string, { id: string; validate: ValidateFunction; clean: CleanCheck }>();
 
 /** Validates a body against a schema reference; every ajv error becomes an error finding for `requirement`. */
 export function validateBody(schemaRef: string, body: unknown, requirement: string, options: ValidateOptions = {}): SchemaFinding[] {
   let compiled = validators.get(schemaRef);
   if (!compiled) {
     const id = resolveSchemaId(schemaRef);
-    compiled = { id, validate: getValidator(id) };
+    compiled = { id, validate: getValidator(id), clean: cleanCheck(id) };
     validators.set(schemaRef, compiled);
   }
-  const { id, validate } = compiled;
+  const { id, validate, clean } = compiled;
   const findings: SchemaFinding[] = [];
+  // A clean body is valid with nothing to note: Ajv and the walk would find nothing (schemas/clean.ts).
+  if (clean(body)) return findings;
   if (!validate(body)) {
     for (const err of validate.errors ?? []) {
       findings.push({
@@ -134,44 +135,6 @@ interface Note {
   schemaPath: string;
   keyword: 'unknownMember' | 'unseenValue';
   message: string;
-}
-
-/** A schema with the $id its relative refs resolve against. */
-interface Located {
-  schema: JsonSchema;
-  base: string;
-  path: string;
-}
-
-function resolveRef(ref: string, base: string): Located {
-  const url = new URL(ref, base);
-  const fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
-  url.hash = '';
-  const root = schemasById.get(url.href);
-  if (!root) throw new Error(`unresolvable $ref ${ref} from ${base}`);
-  let schema: JsonSchema = root;
-  for (const part of fragment.split('/').filter(Boolean)) schema = (schema as Record<string, JsonSchema>)[part]!;
-  return { schema, base: url.href, path: `${shortId(url.href)}#${fragment}` };
-}
-
-/** Follows $ref and allOf to the list of schema objects that together describe one value. */
-function flatten(loc: Located, out: Located[] = []): Located[] {
-  const { schema } = loc;
-  if (typeof schema !== 'object' || schema === null) return out;
-  out.push(loc);
-  if (typeof schema.$ref === 'string') flatten(resolveRef(schema.$ref, loc.base), out);
-  if (Array.isArray(schema.allOf)) {
-    schema.allOf.forEach((sub: JsonSchema, i: number) => flatten({ schema: sub, base: loc.base, path: `${loc.path}/allOf/${i}` }, out));
-  }
-  return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function pointer(path: string, key: string | number): string {
-  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /**
@@ -373,7 +336,7 @@ function walk(plan: Plan, data: unknown, keys: (string | number)[], notes: Note[
  * schemaPath is relative to whichever referenced file failed, which a reader cannot tell apart.
  */
 function locate(id: string, instancePath: string): string {
-  let loc: Located = { schema: schemasById.get(id)!, base: id, path: `${shortId(id)}#` };
+  let loc: Located = rootLocation(id);
   for (const raw of instancePath.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     const parts = flatten(loc);
@@ -412,7 +375,7 @@ export function walkAnnotations(schemaRef: string, data: unknown): Note[] {
   let root = rootPlans.get(schemaRef);
   if (!root) {
     const id = resolveSchemaId(schemaRef);
-    root = planOf({ schema: schemasById.get(id)!, base: id, path: `${shortId(id)}#` });
+    root = planOf(rootLocation(id));
     rootPlans.set(schemaRef, root);
   }
   const notes: Note[] = [];

@@ -238,10 +238,13 @@ async function main(): Promise<void> {
   // Before the fault runs, whose servers and states would otherwise share this process's heap with the measure.
   console.log('bench: schema validation and generator throughput ...');
   const answers = await realAnswers();
+  // The same answers, each with one member the contract does not name: not clean, so Ajv and the walk judge them.
+  const noted = answers.map((a) => ({ ...a, body: { ...(a.body as object), memberTheContractDoesNotName: 1 } }));
   let i = 0;
-  // In alternating blocks, so that this machine's drift in pace hits both figures alike.
+  // In alternating blocks, so that this machine's drift in pace hits every figure alike.
   let ajvAlone = 0;
   let validations = 0;
+  let notedValidations = 0;
   for (let block = 0; block < 6; block++) {
     ajvAlone += await throughput(() => {
       const a = answers[i++ % answers.length]!;
@@ -251,11 +254,16 @@ async function main(): Promise<void> {
       const a = answers[i++ % answers.length]!;
       return validateResponse(a.operation, { body: a.body });
     }, SECONDS / 6);
+    notedValidations += await throughput(() => {
+      const a = noted[i++ % noted.length]!;
+      return validateResponse(a.operation, { body: a.body });
+    }, SECONDS / 6);
   }
   ajvAlone /= 6;
   validations /= 6;
+  notedValidations /= 6;
   rows.push(
-    `| schema validation with the annotation walk (answers of the reference server: folder load and 10-item pages of getFiles, GET /file, getPages, getFolders; 1 to 16 KB) | ${validations.toFixed(0)} bodies/s (Ajv alone ${ajvAlone.toFixed(0)} bodies/s, ratio ${(validations / ajvAlone).toFixed(2)}) |`,
+    `| validation as the suite judges an answer: its schema and the annotation walk (answers of the reference server: folder load and 10-item pages of getFiles, GET /file, getPages, getFolders; 1 to 16 KB) | ${validations.toFixed(0)} bodies/s (Ajv alone ${ajvAlone.toFixed(0)} bodies/s, ratio ${(validations / ajvAlone).toFixed(2)}); the same answers with one unknown member, which the clean check leaves to Ajv and the walk: ${notedValidations.toFixed(0)} bodies/s (ratio ${(notedValidations / ajvAlone).toFixed(2)}) |`,
   );
   const world: World = {
     fixture: {
