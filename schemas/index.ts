@@ -6,10 +6,10 @@
  * CPU-second.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type AnySchemaObject, type CodeOptions, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, AnySchemaObject, CodeOptions, ValidateFunction } from 'ajv/dist/2020.js';
 import precompiledValidators from './validators.js';
 
 /** Base of every schema `$id`; a schema file `records/Folder.json` has `$id` SCHEMA_BASE + 'records/Folder.json'. */
@@ -26,8 +26,9 @@ export type JsonSchema = AnySchemaObject;
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-// ajv-formats is CommonJS with a default export; under NodeNext the namespace may wrap it.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+// Ajv itself is loaded only when an Ajv is made (createAjv): a run judges with the precompiled validators,
+// and loading Ajv's modules cost every thread of it (runner, workers, server) about 45 ms.
+const require = createRequire(import.meta.url);
 
 function loadSchemaFiles(dirs: readonly string[]): Map<string, JsonSchema> {
   const byId = new Map<string, JsonSchema>();
@@ -65,7 +66,11 @@ export const fileSchemasById: ReadonlyMap<string, JsonSchema> = loadSchemaFiles(
  * (scripts/gen-validators.ts asks for the validators' source).
  */
 export function createAjv(code?: CodeOptions): Ajv2020 {
-  const instance = new Ajv2020({
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats is CommonJS with a default export, which its module object also is.
+  const formats = require('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: Ajv2020) => Ajv2020;
+  const instance = new Ajv({
     strict: true,
     allErrors: true,
     // Open enumerations ("complete enumeration: not shown") list the values seen; they annotate, never fail.
