@@ -76,6 +76,14 @@ describe('suite engine', () => {
     ]);
   });
 
+  it('a test given several configurations has the time of one run against each of them', async () => {
+    const id = 'ENV-03 takes most of its time against each configuration';
+    const configs: RunConfig[] = [5, 6, 7].map((seed) => ({ ...config, seed }));
+    const run = await (await engine('test/support/suites/timing/*.suite.ts')).run(config, undefined, undefined, { [id]: configs });
+    expect(run.runErrors).toEqual([]);
+    expect(configs.map((c) => run.byConfig.get(c)?.tests.map((t) => [t.id, t.status]))).toEqual(configs.map(() => [[id, 'passed']]));
+  });
+
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {
     // Per worker, the second file would see the first file's reading: which test reads (its requests, its
     // findings) would then depend on which files a worker happened to run before.
