@@ -76,10 +76,17 @@ export const httpFaults: FaultDef[] = [
   },
 ];
 
-/** The name of the shape fault of a response type, e.g. `shape-legacy-file-list-response`. */
+const shapeNames = new Map<string, string>();
+
+/** The name of the shape fault of a response type, e.g. `shape-legacy-file-list-response` (asked on every answer). */
 export function shapeFaultName(responseSchema: string): string {
-  const title = responseSchema.replace(/^.*\//, '').replace(/\.json$/, '');
-  return `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
+  let name = shapeNames.get(responseSchema);
+  if (name === undefined) {
+    const title = responseSchema.replace(/^.*\//, '').replace(/\.json$/, '');
+    name = `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
+    shapeNames.set(responseSchema, name);
+  }
+  return name;
 }
 
 /** The feature every one of these operations belongs to, if they share one: a shape fault of theirs needs it. */
