@@ -6,7 +6,7 @@
  * validation row). A body it does not call clean is judged by Ajv and the walk as before, so every
  * finding, message and path still comes from them.
  *
- * It must never call clean a body that Ajv rejects or the walk notes (test/schemas/clean.test.ts holds
+ * It must never call clean a body that Ajv rejects or the walk notes (test/clean.test.ts holds
  * it to that on generated and broken bodies of every schema). So it knows only the keywords the
  * contract's schemas use, and a schema with any other keyword is never clean.
  */
