@@ -45,12 +45,14 @@ async function throughput(step: () => unknown | Promise<unknown>, seconds = SECO
   return n / seconds;
 }
 
-// Printed by the child at exit: its peak resident memory, every thread of it (runner, workers, server).
-const PEAK_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('peak-rss-kib '+process.resourceUsage().maxRSS+'\\n'))`;
+// Printed by the child at exit: its peak resident memory and its CPU time, every thread of it (runner,
+// workers, server, V8's own). CPU time is the figure to compare across changes: this machine's wall time
+// swings with its neighbours.
+const PEAK_RSS = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('peak-rss-kib '+u.maxRSS+' cpu-us '+(u.userCPUTime+u.systemCPUTime)+'\\n')})`;
 
 /**
  * The default run as a user starts it (`npm start`: the CLI, the embedded server, every suite), in a
- * child process: its requests/s over the run's own duration and its peak memory.
+ * child process: its requests/s over the run's own duration, its peak memory and its CPU time.
  */
 async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number }> {
   const out = mkdtempSync(join(tmpdir(), 'cms-bench-run-'));
@@ -60,6 +62,7 @@ async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number }>
   }).catch((err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? '' }));
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
   const peakKib = Number(/peak-rss-kib (\d+)/.exec(child.stderr)?.[1] ?? 0);
+  const cpuSeconds = Number(/cpu-us (\d+)/.exec(child.stderr)?.[1] ?? 0) / 1e6;
   const seconds = results.durationMs / 1000;
   const requests = results.tests.reduce((a, t) => a + (t.requests ?? 0), 0);
   const validated = results.tests.reduce((a, t) => a + (t.validated ?? 0), 0);
@@ -72,6 +75,7 @@ async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number }>
       `| requests sent | ${requests} (${(requests / seconds).toFixed(0)} requests/s) |`,
       `| validated answers | ${validated} of ${jsonAnswers} JSON answers (${(validated / seconds).toFixed(0)}/s) |`,
       `| peak memory of the default run (RSS of its one process: runner, workers and server) | ${(peakKib / 1024).toFixed(0)} MiB |`,
+      `| CPU time of the default run (every thread of its process, start-up included) | ${cpuSeconds.toFixed(1)} CPU-s, ${((cpuSeconds * 1000) / Math.max(requests, 1)).toFixed(2)} ms per request |`,
     ],
   };
 }
