@@ -71,7 +71,8 @@ describe('the clean check', () => {
       let cleanOnes = 0;
       fc.assert(
         fc.property(fromSchema(id, { maxDepth: 2 }), (body) => {
-          expect(clean(body)).toBe(judged(id, body));
+          // Not clean where Ajv and the walk find nothing: the schema may use a keyword schemas/clean.ts does not know yet.
+          expect(clean(body), `clean check against Ajv and the walk on ${JSON.stringify(body).slice(0, 200)}`).toBe(judged(id, body));
           if (clean(body)) cleanOnes++;
         }),
         { numRuns: RUNS_PER_SCHEMA, seed: SEED },
@@ -88,7 +89,7 @@ describe('the clean check', () => {
       fc.assert(
         fc.property(fromSchema(id, { maxDepth: 2 }), mutation, (body, m) => {
           const broken = mutate(body, m);
-          if (clean(broken)) expect(judged(id, broken)).toBe(true);
+          if (clean(broken)) expect(judged(id, broken), `passed as clean: ${JSON.stringify(broken).slice(0, 200)}`).toBe(true);
         }),
         { numRuns: RUNS_PER_SCHEMA, seed: SEED },
       );
