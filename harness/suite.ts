@@ -392,12 +392,12 @@ export function conformance(
     retries: 0,
   });
 
+  // Read as the suite file loads, which it does again for every suite run: the configurations of this run.
+  const own = inject('cmsRunByTest')?.[id];
   // A test run against several configurations (prove) gets the time of one run against each: sharing one
   // run's time, a test that takes a fifth of it would time out against six cases' servers.
-  const configurations = inject('cmsRunByTest')?.[id]?.length ?? 1;
-  test(id, { timeout: (options.timeout ?? 120_000) * Math.max(1, configurations) }, async (ctx) => {
+  test(id, { timeout: (options.timeout ?? 120_000) * Math.max(1, own?.length ?? 1) }, async (ctx) => {
     currentFile = ctx.task.file.filepath;
-    const own = inject('cmsRunByTest')?.[id];
     if (own) {
       // One outcome per configuration, reported by the collector as a result of its own; the test itself
       // fails when one of them failed, so that Vitest's verdict agrees.

@@ -79,9 +79,13 @@ describe('suite engine', () => {
   it('a test given several configurations has the time of one run against each of them', async () => {
     const id = 'ENV-03 takes most of its time against each configuration';
     const configs: RunConfig[] = [5, 6, 7].map((seed) => ({ ...config, seed }));
-    const run = await (await engine('test/support/suites/timing/*.suite.ts')).run(config, undefined, undefined, { [id]: configs });
+    const timing = await engine('test/support/suites/timing/*.suite.ts');
+    const run = await timing.run(config, undefined, undefined, { [id]: configs });
     expect(run.runErrors).toEqual([]);
     expect(configs.map((c) => run.byConfig.get(c)?.tests.map((t) => [t.id, t.status]))).toEqual(configs.map(() => [[id, 'passed']]));
+    // The next run of the same engine gives the test no configurations of its own: it runs once, against the run's.
+    const next = await timing.run(config);
+    expect([next.runErrors, next.tests.map((t) => [t.id, t.status]), next.byConfig.size]).toEqual([[], [[id, 'passed']], 0]);
   });
 
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {
