@@ -8,8 +8,9 @@
  *
  * It must never call clean a body that Ajv rejects or the walk notes (test/clean.test.ts holds
  * it to that on generated and broken bodies of every schema). So it knows only the keywords the
- * contract's schemas use, and a schema with any other keyword is never clean: sound, but slow, and the
- * test then fails on that schema's generated bodies, so that the keyword is taught here.
+ * project's schemas may use (test/schemas.test.ts), and a schema with any other keyword is never clean:
+ * sound, but slow, and the test then fails on that schema's generated bodies, so that the keyword is
+ * taught here.
  */
 import { resolveSchemaId } from './index.ts';
 import { flatten, isPlainObject, resolveRef, rootLocation, type Located } from './locate.ts';
@@ -17,13 +18,13 @@ import { flatten, isPlainObject, resolveRef, rootLocation, type Located } from '
 /** Says whether a body is clean: valid against its schema, and nothing in it for the walk to note. */
 export type CleanCheck = (body: unknown) => boolean;
 
-/** The keywords the check knows; the annotations among them ($schema, $id, title, description) constrain nothing. */
+/** Keywords that constrain nothing. */
+const ANNOTATIONS = new Set(['$schema', '$id', '$defs', 'title', 'description']);
+
+/** The keywords the check knows: those test/schemas.test.ts allows the project's schemas, and the open enumerations. */
 const KNOWN_KEYWORDS = new Set([
-  '$schema',
-  '$id',
+  ...ANNOTATIONS,
   '$ref',
-  'title',
-  'description',
   'type',
   'properties',
   'required',
@@ -31,6 +32,9 @@ const KNOWN_KEYWORDS = new Set([
   'additionalProperties',
   'allOf',
   'enum',
+  'const',
+  'minimum',
+  'maximum',
   'x-knownValues',
 ]);
 
@@ -44,9 +48,6 @@ const TYPE_TESTS: Readonly<Record<string, (v: string) => string>> = {
   boolean: (v) => `(typeof ${v} === "boolean")`,
   null: (v) => `(${v} === null)`,
 };
-
-/** Keywords that constrain nothing. */
-const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description']);
 
 const NEVER = 'never';
 
@@ -113,6 +114,25 @@ class Generator {
       if (schema.enum === undefined) continue;
       if (!Array.isArray(schema.enum) || schema.enum.some((v: unknown) => typeof v === 'object' && v !== null)) return never;
       body.push(`if (!(${schema.enum.map((v: unknown) => `d === ${JSON.stringify(v)}`).join(' || ') || 'false'})) return false;`);
+    }
+
+    for (const { schema } of parts) {
+      if (schema.const === undefined) continue;
+      if (typeof schema.const === 'object' && schema.const !== null) return never;
+      body.push(`if (d !== ${JSON.stringify(schema.const)}) return false;`);
+    }
+
+    // As Ajv: a bound applies to numbers, and says nothing of other values.
+    for (const { schema } of parts) {
+      for (const [keyword, holds] of [
+        ['minimum', '>='],
+        ['maximum', '<='],
+      ] as const) {
+        const bound: unknown = schema[keyword];
+        if (bound === undefined) continue;
+        if (typeof bound !== 'number' || !Number.isFinite(bound)) return never;
+        body.push(`if (typeof d === "number" && !(d ${holds} ${bound})) return false;`);
+      }
     }
 
     // The walk notes a string outside any open enumeration's list as an unseen value.
