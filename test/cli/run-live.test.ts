@@ -25,20 +25,27 @@ function targetFileOf(s: ReferenceServer, name: string): string {
   return file;
 }
 
-/** Runs the CLI, optionally sending a signal once a line of its output matches. */
+/**
+ * Runs the CLI, optionally sending a signal once a line of its output matches: to the CLI's process,
+ * or (`group`) to its whole process group, as a terminal's Ctrl-C does.
+ */
 function runCli(
   args: string[],
-  signalWhen?: { pattern: RegExp; signal: NodeJS.Signals },
+  signalWhen?: { pattern: RegExp; signal: NodeJS.Signals; group?: boolean },
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'run', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: signalWhen?.group ?? false,
+    });
     let output = '';
     let sent = false;
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (signalWhen && !sent && signalWhen.pattern.test(output)) {
         sent = true;
-        child.kill(signalWhen.signal);
+        if (signalWhen.group) process.kill(-child.pid!, signalWhen.signal);
+        else child.kill(signalWhen.signal);
       }
     };
     child.stdout.on('data', onData);
@@ -65,6 +72,20 @@ describe('run against a served target', () => {
     });
     expect(r.code).toBe(signal === 'SIGINT' ? 130 : 143);
     expect(r.output).toMatch(new RegExp(`${signal}: removing the sandbox and stopping`));
+    expect(await sandboxes(server)).toEqual([]);
+  });
+
+  // A terminal's Ctrl-C signals the whole group. The CLI may start itself again (bin/cms-conformance.mjs)
+  // in a group of its own: the process started hands the signal on, and the run still stops cleanly.
+  it('removes its sandbox when its whole process group gets SIGINT, as from a terminal', async () => {
+    server = await startReferenceServer({ port: 0 });
+    const r = await runCli(['--target', targetFileOf(server, 'group.json'), '--only', 'OP', '--out', join(dir, 'group')], {
+      pattern: /✓ OP-/,
+      signal: 'SIGINT',
+      group: true,
+    });
+    expect(r.code).toBe(130);
+    expect(r.output).toMatch(/SIGINT: removing the sandbox and stopping/);
     expect(await sandboxes(server)).toEqual([]);
   });
 
