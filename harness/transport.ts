@@ -4,7 +4,7 @@
  * credentials, and with upload bodies as size and digest) so a finding can show it and replay it.
  */
 import { createHash } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { formParts, freshBoundary, multipartBody, multipartType } from './multipart.ts';
 import type { Exchange, RecordedBody } from '../schemas/results.ts';
 import type { Target } from '../schemas/target.ts';
@@ -270,8 +270,12 @@ export class Transport {
     return exchange;
   }
 
-  /** One attempt of a request: fills the exchange's response or error. */
-  private async attempt(
+  /**
+   * One attempt of a request: fills the exchange's response or error. Undici's dispatch with a handler
+   * of our own, not its `request`, which streams every answer through a Readable, an async iterator and
+   * an abort signal: in one thread with the reference server, 300 against 360–420 µs of CPU a request.
+   */
+  private attempt(
     exchange: Exchange,
     wireUrl: string,
     method: RequestSpec['method'],
@@ -280,34 +284,85 @@ export class Transport {
   ): Promise<void> {
     delete exchange.response;
     delete exchange.error;
-    try {
-      const res = await request(wireUrl, {
-        method,
-        headers,
-        body,
-        dispatcher: this.agent,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      const { text, truncated } = await readCapped(res.body, this.maxBodyBytes);
-      const response: NonNullable<Exchange['response']> = { status: res.statusCode, headers: flatHeaders(res.headers), text, truncated };
-      try {
-        response.json = JSON.parse(text);
-      } catch (err) {
-        response.jsonError = (err as Error).message;
-      }
-      exchange.response = response;
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      exchange.error = {
-        code:
-          e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'
-            ? 'TIMEOUT'
-            : (e.code ?? e.name),
-        message: e.message,
+    const { timeoutMs, maxBodyBytes } = this;
+    return new Promise<void>((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let status = 0;
+      let responseHeaders: Record<string, string> = {};
+      let controller: Dispatcher.DispatchController | undefined;
+      let done = false;
+      const settle = (outcome: Pick<Exchange, 'response' | 'error'>) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        Object.assign(exchange, outcome);
+        resolve();
       };
-    }
+      const fail = (err: Error & { code?: string }) =>
+        settle({
+          error: {
+            code:
+              err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT'
+                ? 'TIMEOUT'
+                : (err.code ?? err.name),
+            message: err.message,
+          },
+        });
+      const answer = (truncated: boolean) => {
+        const bytes = Buffer.concat(chunks, size);
+        const text = (truncated ? bytes.subarray(0, maxBodyBytes) : bytes).toString('utf8');
+        const response: NonNullable<Exchange['response']> = { status, headers: responseHeaders, text, truncated };
+        try {
+          response.json = JSON.parse(text);
+        } catch (err) {
+          response.jsonError = (err as Error).message;
+        }
+        settle({ response });
+      };
+      // The whole exchange is bounded, not only the waits for headers and for each piece of the body: a
+      // server that trickles its answer ends as a timeout too.
+      const timer = setTimeout(() => {
+        const err = Object.assign(new Error(`no complete answer in ${timeoutMs} ms`), { name: 'TimeoutError' });
+        fail(err);
+        controller?.abort(err);
+      }, timeoutMs);
+      let url: URL;
+      try {
+        url = new URL(wireUrl);
+      } catch (err) {
+        return fail(err as Error);
+      }
+      this.agent.dispatch(
+        { origin: url.origin, path: url.pathname + url.search, method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+        {
+          onRequestStart(c) {
+            controller = c;
+            if (done) c.abort(new Error('the attempt has ended'));
+          },
+          // Called again for the final answer after informational 1xx ones: the last one stands.
+          onResponseStart(_c, statusCode, h) {
+            status = statusCode;
+            responseHeaders = flatHeaders(h);
+          },
+          onResponseData(c, chunk) {
+            if (done) return;
+            chunks.push(chunk);
+            size += chunk.byteLength;
+            if (size > maxBodyBytes) {
+              answer(true);
+              c.abort(new Error(`body cut at ${maxBodyBytes} bytes`));
+            }
+          },
+          onResponseEnd() {
+            answer(false);
+          },
+          onResponseError(_c, err) {
+            fail(err);
+          },
+        },
+      );
+    });
   }
 
   /** Closes the keep-alive connections. */
@@ -318,21 +373,4 @@ export class Transport {
 
 function lower(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-async function readCapped(
-  stream: AsyncIterable<Uint8Array> & { destroy?: () => void },
-  max: number,
-): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    chunks.push(Buffer.from(chunk));
-    size += chunk.byteLength;
-    if (size > max) {
-      stream.destroy?.();
-      return { text: Buffer.concat(chunks).subarray(0, max).toString('utf8'), truncated: true };
-    }
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
 }

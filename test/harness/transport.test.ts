@@ -221,6 +221,57 @@ describe('Transport robustness', () => {
     expect(ex.response?.text).toHaveLength(1000);
   });
 
+  it('bounds the whole exchange: an answer that trickles in past the timeout is a TIMEOUT', async () => {
+    const { transport } = await setup(
+      (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        // Each piece comes well within the wait for the next piece, so only the bound on the whole can end it.
+        const drip = setInterval(() => res.write(' '), 20);
+        res.on('close', () => clearInterval(drip));
+      },
+      { timeoutMs: 300 },
+    );
+    const started = performance.now();
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.error?.code).toBe('TIMEOUT');
+    expect(ex.response).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reads the final answer after informational 1xx answers', async () => {
+    const { transport } = await setup((_q, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      json(res, 201, { 'x-final': 'yes' });
+    });
+    const ex = await transport.send({ method: 'GET', path: '/file' });
+    expect(ex.response?.status).toBe(201);
+    expect(ex.response?.headers['x-final']).toBe('yes');
+    expect(ex.response?.json).toEqual({ messages: [], responseInfo: { responseCode: 'OK' } });
+  });
+
+  it('answers the next request after a body it cut', async () => {
+    const { transport } = await setup(
+      (req, res) => {
+        if (req.url?.includes('big')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('x'.repeat(100_000));
+        } else json(res, 200);
+      },
+      { maxBodyBytes: 1000 },
+    );
+    expect((await transport.send({ method: 'GET', path: '/big' })).response?.truncated).toBe(true);
+    const next = await transport.send({ method: 'GET', path: '/file' });
+    expect(next.response?.status).toBe(200);
+    expect(next.response?.truncated).toBe(false);
+  });
+
+  it('records a request undici refuses to send (a header value with a line break) as an error of the exchange', async () => {
+    const { transport } = await setup((_q, res) => json(res, 200));
+    const ex = await transport.send({ method: 'GET', path: '/file', headers: { 'x-bad': 'a\r\nb' } });
+    expect(ex.error?.code).toBeDefined();
+    expect(ex.response).toBeUndefined();
+  });
+
   it('records a reset connection as an error of the exchange', async () => {
     const { transport } = await setup((req) => req.socket.destroy());
     const ex = await transport.send({ method: 'GET', path: '/file' });
