@@ -340,10 +340,13 @@ export class Transport {
             controller = c;
             if (done) c.abort(new Error('the attempt has ended'));
           },
-          // Called again for the final answer after informational 1xx ones: the last one stands.
+          // Called again for the final answer after informational 1xx ones (and for an attempt undici
+          // starts again on a fresh connection): the last one stands, with only its own body.
           onResponseStart(_c, statusCode, h) {
             status = statusCode;
             responseHeaders = flatHeaders(h);
+            chunks.length = 0;
+            size = 0;
           },
           onResponseData(c, chunk) {
             if (done) return;
@@ -355,7 +358,7 @@ export class Transport {
             }
           },
           onResponseEnd() {
-            answer(false);
+            if (!done) answer(false);
           },
           onResponseError(_c, err) {
             fail(err);
