@@ -238,10 +238,15 @@ export function findMatches<T extends PageObj | FileObj>(items: T[], query: stri
 export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
+  // One render context per node, so that pages of one folder share what their records read of it.
+  const contexts = new Map<number, RenderCtx>();
+  const contextOf = (nodeId: number) => {
+    let rctx = contexts.get(nodeId);
+    if (!rctx) contexts.set(nodeId, (rctx = { state, view: viewOf(state, nodeId), faults: ctx.faults }));
+    return rctx;
+  };
   return {
-    pages: paged.items.map((p) =>
-      withLinks(state, pageRecord({ state, view: viewOf(state, p.nodeId), faults: ctx.faults }, p), p.nodeId, qStr(req, 'links')),
-    ),
+    pages: paged.items.map((p) => withLinks(state, pageRecord(contextOf(p.nodeId), p), p.nodeId, qStr(req, 'links'))),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     stagingStatus: {},
