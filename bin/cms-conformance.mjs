@@ -13,8 +13,9 @@ const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\
 // requests per second (12 runs in alternation, 11 faster: 654 against 569 requests/s). Prove was no
 // faster (25 s either way, 2 runs each). The pool's size is fixed when Node starts, so the CLI starts
 // itself again with it; a size the user gives wins. Measured on two cores only: from six on, V8 keeps its four.
+// Not on Windows, where a child in a process group of its own would open a console window of its own.
 const helpers = Math.min(4, Math.max(1, availableParallelism() - 2));
-if (command === 'run' && helpers < 4 && !given.some((g) => g.startsWith('--v8-pool-size'))) {
+if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.some((g) => g.startsWith('--v8-pool-size'))) {
   // A process group of its own: a Ctrl-C reaches this process alone, which hands it on once (a second
   // SIGINT during the child's clean-up would stop it before its sandbox is removed).
   const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...process.argv.slice(1)], {
