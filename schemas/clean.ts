@@ -51,6 +51,10 @@ const TYPE_TESTS: Readonly<Record<string, (v: string) => string>> = {
 
 const NEVER = 'never';
 
+/** A test that `v` is one of the values (JSON scalars), parenthesised to be negated; false for none. */
+const isOneOf = (v: string, values: readonly unknown[]): string =>
+  `(${values.map((x) => `${v} === ${JSON.stringify(x)}`).join(' || ') || 'false'})`;
+
 /** Writes the functions of one root schema: one per schema location, named by the location's path. */
 class Generator {
   private readonly names = new Map<string, string>();
@@ -113,7 +117,7 @@ class Generator {
     for (const { schema } of parts) {
       if (schema.enum === undefined) continue;
       if (!Array.isArray(schema.enum) || schema.enum.some((v: unknown) => typeof v === 'object' && v !== null)) return never;
-      body.push(`if (!(${schema.enum.map((v: unknown) => `d === ${JSON.stringify(v)}`).join(' || ') || 'false'})) return false;`);
+      body.push(`if (!${isOneOf('d', schema.enum)}) return false;`);
     }
 
     for (const { schema } of parts) {
@@ -141,9 +145,7 @@ class Generator {
       if (known === undefined) continue;
       if (!Array.isArray(known)) return never;
       const strings = known.filter((v): v is string => typeof v === 'string');
-      body.push(
-        `if (typeof d === "string" && !(${strings.map((v) => `d === ${JSON.stringify(v)}`).join(' || ') || 'false'})) return false;`,
-      );
+      body.push(`if (typeof d === "string" && !${isOneOf('d', strings)}) return false;`);
     }
 
     const items = parts.filter((p) => p.schema.items !== undefined);
