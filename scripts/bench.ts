@@ -8,7 +8,7 @@
  * bench:server's table.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -228,6 +228,7 @@ async function cpuPerRequest(): Promise<string[]> {
     ];
   } finally {
     await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
