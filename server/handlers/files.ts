@@ -51,7 +51,7 @@ import {
 } from './listing.ts';
 import { copyObject, uniqueFileName } from './mutations.ts';
 import { findMatches, findScope, niceUrlMatcher } from './pages.ts';
-import { fileRecord, ITEM_PERMISSIONS, keptFileRecord, withLinks, type RenderCtx } from './render.ts';
+import { fileRecord, ITEM_PERMISSIONS, keptFileRecord, renderContexts, withLinks, type RenderCtx } from './render.ts';
 
 /** Whether an object is seen, live, in a view (the referrer test of `used`). */
 function liveIn(state: State, obj: Obj, view: View): boolean {
@@ -186,9 +186,10 @@ export const findFiles: Handler<State> = (state, req, ctx) => {
   const max = req.rawQuery.maxItems === undefined ? defaultMax : qInt(req, 'maxItems', 100);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), max, ctx.faults);
   const links = qStr(req, 'links');
+  const contextOf = renderContexts(state, ctx.faults);
   return {
     files: paged.items.map((f) => {
-      const record = withLinks(state, fileRecord({ state, view: viewOf(state, f.nodeId), faults: ctx.faults }, f), f.nodeId, links);
+      const record = withLinks(state, fileRecord(contextOf(f.nodeId), f), f.nodeId, links);
       // Planted: the search answers from an index that stores no sizes.
       return ctx.faults.has('findfiles-filesize-zero') ? { ...record, fileSize: 0 } : record;
     }),

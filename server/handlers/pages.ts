@@ -34,7 +34,16 @@ import {
   walkOf,
   type Walk,
 } from './listing.ts';
-import { keptPageRecord, pageFlags, pageRecord, templateRecord, withLinks, type PageRenderOptions, type RenderCtx } from './render.ts';
+import {
+  keptPageRecord,
+  pageFlags,
+  pageRecord,
+  renderContexts,
+  templateRecord,
+  withLinks,
+  type PageRenderOptions,
+  type RenderCtx,
+} from './render.ts';
 
 /** Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). */
 export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): ((url: string | undefined) => boolean) | undefined {
@@ -238,13 +247,7 @@ export function findMatches<T extends PageObj | FileObj>(items: T[], query: stri
 export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
   const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
-  // One render context per node, so that pages of one folder share what their records read of it.
-  const contexts = new Map<number, RenderCtx>();
-  const contextOf = (nodeId: number) => {
-    let rctx = contexts.get(nodeId);
-    if (!rctx) contexts.set(nodeId, (rctx = { state, view: viewOf(state, nodeId), faults: ctx.faults }));
-    return rctx;
-  };
+  const contextOf = renderContexts(state, ctx.faults);
   return {
     pages: paged.items.map((p) => withLinks(state, pageRecord(contextOf(p.nodeId), p), p.nodeId, qStr(req, 'links'))),
     hasMoreItems: paged.hasMoreItems,

@@ -37,6 +37,7 @@ import {
   type State,
   type TemplateObj,
   type View,
+  viewOf,
 } from '../state.ts';
 import { keepJson } from '../json.ts';
 import type { FaultSet } from '../types.ts';
@@ -46,6 +47,34 @@ export interface RenderCtx {
   state: State;
   view: View;
   faults: FaultSet;
+}
+
+/**
+ * The render context of each node, made once per node: a search answers objects of several nodes,
+ * and the objects of one node share what their records read (see perRequest).
+ */
+export function renderContexts(state: State, faults: FaultSet): (nodeId: number) => RenderCtx {
+  const contexts = new Map<number, RenderCtx>();
+  return (nodeId) => {
+    let ctx = contexts.get(nodeId);
+    if (!ctx) contexts.set(nodeId, (ctx = { state, view: viewOf(state, nodeId), faults }));
+    return ctx;
+  };
+}
+
+/** Values worked out per render context, by key, for the store version they were read at. */
+type Memos<T> = WeakMap<RenderCtx, { version: number; byKey: Map<number, T> }>;
+
+/**
+ * A value worked out once per render context (one request) and key (a parent folder set): the
+ * siblings of a listing share it. A change of the store in between (its version) starts afresh.
+ */
+function perRequest<T>(memos: Memos<T>, ctx: RenderCtx, key: number, make: () => T): T {
+  let memo = memos.get(ctx);
+  if (!memo || memo.version !== ctx.state.version) memos.set(ctx, (memo = { version: ctx.state.version, byKey: new Map() }));
+  let value = memo.byKey.get(key);
+  if (value === undefined) memo.byKey.set(key, (value = make()));
+  return value;
 }
 
 /** Privileges of the requesting user on folders (contract 2.3; the fixture's admin has all of them). */
@@ -181,28 +210,23 @@ interface ParentInfo {
   above: DeleteMark | undefined;
 }
 
-/** Per render context: parent folder set -> its ParentInfo, for the store version it was read at. */
-const parentMemos = new WeakMap<RenderCtx, { version: number; byParent: Map<number, ParentInfo> }>();
+/** Per render context: parent folder set -> its ParentInfo. */
+const parentMemos: Memos<ParentInfo> = new WeakMap();
 
 /**
- * The ParentInfo of an object, worked out once per parent folder and render context (one request):
- * a page of a folder's files walks the folder chain once, not once per file. A change of the store
- * in between (its version) starts afresh.
+ * The ParentInfo of an object, worked out once per parent folder and request (perRequest): a page of a
+ * folder's files walks the folder chain once, not once per file.
  */
 function parentInfo(ctx: RenderCtx, obj: Obj): ParentInfo {
-  let memo = parentMemos.get(ctx);
-  if (!memo || memo.version !== ctx.state.version) parentMemos.set(ctx, (memo = { version: ctx.state.version, byParent: new Map() }));
-  const known = memo.byParent.get(obj.parentSet);
-  if (known) return known;
   // Only the parent set matters: parentInView reads nothing else of the object, and deletedAbove starts there.
-  const folder = parentInView(ctx.state, obj, ctx.view);
-  const info: ParentInfo = {
-    folder,
-    path: folder ? folderPath(ctx, folder) : undefined,
-    above: folder ? (folder.deleted ?? deletedAbove(ctx.state, folder, ctx.view)) : undefined,
-  };
-  memo.byParent.set(obj.parentSet, info);
-  return info;
+  return perRequest(parentMemos, ctx, obj.parentSet, () => {
+    const folder = parentInView(ctx.state, obj, ctx.view);
+    return {
+      folder,
+      path: folder ? folderPath(ctx, folder) : undefined,
+      above: folder ? (folder.deleted ?? deletedAbove(ctx.state, folder, ctx.view)) : undefined,
+    };
+  });
 }
 
 /**
@@ -533,36 +557,33 @@ interface PageGroups {
   byContentSet: Map<number, PageObj[]>;
 }
 
-/** Per render context: parent folder set -> its PageGroups, for the store version they were read at. */
-const pageGroupMemos = new WeakMap<RenderCtx, { version: number; byParent: Map<number, PageGroups> }>();
+/** Per render context: parent folder set -> its PageGroups. */
+const pageGroupMemos: Memos<PageGroups> = new WeakMap();
 
 /**
- * The PageGroups of a page's folder, read once per folder and render context (one request), as
- * parentInfo is: each page of a listing looked through its whole folder for its variants, so a folder
- * of n pages took n² resolutions.
+ * The PageGroups of a page's folder, read once per folder and request (perRequest), as parentInfo is:
+ * each page of a listing looked through its whole folder for its variants, so a folder of n pages took
+ * n² resolutions.
  */
 function pageGroups(ctx: RenderCtx, parentSet: number): PageGroups {
-  let memo = pageGroupMemos.get(ctx);
-  if (!memo || memo.version !== ctx.state.version) pageGroupMemos.set(ctx, (memo = { version: ctx.state.version, byParent: new Map() }));
-  let groups = memo.byParent.get(parentSet);
-  if (groups) return groups;
-  groups = { byContent: new Map(), byContentSet: new Map() };
-  const add = (map: Map<number, PageObj[]>, key: number, o: PageObj) => {
-    const list = map.get(key);
-    if (list) list.push(o);
-    else map.set(key, [o]);
-  };
-  const pages: PageObj[] = [];
-  for (const set of ctx.state.children.get(parentSet)?.page ?? []) {
-    const o = resolveInView(ctx.state, set, ctx.view) as PageObj | undefined;
-    if (o && !o.deleted) pages.push(o);
-  }
-  for (const o of pages.sort((a, b) => a.id - b.id)) {
-    add(groups.byContent, o.contentId, o);
-    if (o.contentSetId !== undefined) add(groups.byContentSet, o.contentSetId, o);
-  }
-  memo.byParent.set(parentSet, groups);
-  return groups;
+  return perRequest(pageGroupMemos, ctx, parentSet, () => {
+    const groups: PageGroups = { byContent: new Map(), byContentSet: new Map() };
+    const add = (map: Map<number, PageObj[]>, key: number, o: PageObj) => {
+      const list = map.get(key);
+      if (list) list.push(o);
+      else map.set(key, [o]);
+    };
+    const pages: PageObj[] = [];
+    for (const set of ctx.state.children.get(parentSet)?.page ?? []) {
+      const o = resolveInView(ctx.state, set, ctx.view) as PageObj | undefined;
+      if (o && !o.deleted) pages.push(o);
+    }
+    for (const o of pages.sort((a, b) => a.id - b.id)) {
+      add(groups.byContent, o.contentId, o);
+      if (o.contentSetId !== undefined) add(groups.byContentSet, o.contentSetId, o);
+    }
+    return groups;
+  });
 }
 
 /** Pages of the same folder in the view that share the content (page variants) or the content set (language variants), by id. */
