@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { verdictOf } from '../reports/expectations.ts';
 import { finishRun, mergeResults, ReportInputError } from '../reports/index.ts';
 import { loadResults } from '../reports/results.ts';
-import { UsageError, parseOptions, type Command } from './args.ts';
+import { UsageError, outDirOption, parseOptions, type Command } from './args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,7 +27,7 @@ export const command: Command = {
       true,
     );
     if (!positionals.length) throw new UsageError('merge needs at least one results folder or file');
-    const outDir = resolve(values.out ?? join(root, 'reports/out'));
+    const outDir = outDirOption(values.out, join(root, 'reports/out'));
     try {
       const merged = mergeResults(positionals.map(loadResults));
       const done = finishRun(merged, { outDir, expectationsFile: values.expectations, baselineFile: values.baseline });

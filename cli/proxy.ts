@@ -13,7 +13,7 @@ import { relative } from 'node:path';
 import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, type buildConnector, type Dispatcher } from 'undici';
-import { intOption, parseOptions, UsageError, type Command } from './args.ts';
+import { intOption, outDirOption, parseOptions, UsageError, type Command } from './args.ts';
 import { reportedExchange, type Finding } from '../harness/checks.ts';
 import { DEFAULT_SEED } from '../harness/config.ts';
 import { exchangeLine, findingLine, observe, type Observation } from '../harness/exchange-checks.ts';
@@ -985,7 +985,7 @@ export const command: Command = {
         throw err;
       }
     }
-    const outDir = values.out ?? 'reports/out/proxy';
+    const outDir = outDirOption(values.out, 'reports/out/proxy');
     const basePath = upstream.pathname.replace(/\/+$/, '');
     const upstreamBase = `${upstream.origin}${basePath}`;
     const replayArgs = values.target ? ['--target', values.target] : undefined;

@@ -10,7 +10,7 @@ import type { Results, SeedSource } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
-import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { UsageError, intOption, outDirOption, parseOptions, type Command } from './args.ts';
 import { collectTests, declaredTests, projectRoot as root, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
@@ -206,7 +206,7 @@ export const command: Command = {
     const workers = values.target ? 1 : 2;
     const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
     const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
-    const outDir = resolve(values.out ?? join(root, 'reports/out'));
+    const defaultOut = join(root, 'reports/out');
     const testNamePattern = onlyPattern(
       (values.only ?? [])
         .flatMap((o) => o.split(','))
@@ -232,7 +232,9 @@ export const command: Command = {
       maxRetries,
       maxRetryWaitMs,
     };
-    if (values['dry-run']) return dryRun(loadTarget(sessionOptions), testNamePattern, outDir, runs);
+    // A dry run only reads the folder (the last run's request counts); it makes nothing.
+    if (values['dry-run']) return dryRun(loadTarget(sessionOptions), testNamePattern, resolve(values.out ?? defaultOut), runs);
+    const outDir = outDirOption(values.out, defaultOut);
     let session: Session;
     try {
       session = await openSession(sessionOptions);

@@ -4,7 +4,8 @@
  * issue and an optional end date. Expected failures and flaky tests do not fail the run; an
  * unexpected pass, an expired entry and a stale id are reported. The format is schemas/inputs/expectations.json.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeDir } from './dirs.ts';
 import { dirname } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';
 import type { ExpectationSummary, Results, TestResult } from '../schemas/results.ts';
@@ -73,7 +74,7 @@ export function writeExpectations(file: string, expectations: Expectations): voi
       .sort()
       .map((id) => [id, expectations[id]]),
   );
-  mkdirSync(dirname(file), { recursive: true });
+  makeDir(dirname(file));
   writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 

@@ -2,7 +2,8 @@
  * The end of a run: credentials scrubbed, expectations applied, every report written, the exit code
  * decided. `cms-conformance run` and `cms-conformance merge` both end here.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { makeDir } from './dirs.ts';
 import { join } from 'node:path';
 import { applyExpectations, expectationNotes, expectationSummary, loadExpectations, verdictOf } from './expectations.ts';
 import { writeHtml } from './html.ts';
@@ -51,7 +52,7 @@ export function finishRun(raw: Results, options: FinishOptions): FinishResult {
   const baseline = options.baselineFile === undefined ? undefined : redact(loadResults(options.baselineFile), secrets);
   let results = redact(raw, secrets);
   if (file !== undefined && expectations) results = applyExpectations(results, expectations, { file, today: options.today });
-  mkdirSync(options.outDir, { recursive: true });
+  makeDir(options.outDir);
   const paths = [
     writeResults(options.outDir, results),
     writeJunit(options.outDir, results),

@@ -2,7 +2,8 @@
  * results.json: written once per run, read back by merge, update-expectations, --baseline and the reports. The format is
  * schemas/results.ts.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { makeDir } from './dirs.ts';
 import { join } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';
 import { EXCHANGE_COUNTS, type Counts, type Results, type Summary, type TestResult } from '../schemas/results.ts';
@@ -51,7 +52,7 @@ export function seedText(results: Pick<Results, 'seed' | 'seedSource'>): string 
 
 /** Writes results.json into the output folder (created if needed) and returns its path. */
 export function writeResults(outDir: string, results: Results): string {
-  mkdirSync(outDir, { recursive: true });
+  makeDir(outDir);
   const path = join(outDir, 'results.json');
   writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
   return path;

@@ -72,3 +72,18 @@ describe('bad input files', () => {
     expect(r.stderr).toBe(`cms-conformance: ${message}\n`);
   });
 });
+
+describe('an --out folder reports cannot go into', () => {
+  const through = join(file('results.json', {}), 'reports');
+  const why = `--out ${through}: reports cannot go there: ${join(dir, 'results.json')} is a file, not a folder`;
+  it.each([
+    ['run', ['run', '--out', through]],
+    ['merge', ['merge', dir, '--out', through]],
+    ['proxy', ['proxy', '--upstream', 'http://127.0.0.1:9/rest', '--port', '0', '--out', through]],
+  ])('%s: exit 2 and one line before any work, not after it', async (_command, args) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cms-conformance: ${why}\n`);
+    expect(r.stdout).toBe('');
+  });
+});
