@@ -1,6 +1,6 @@
 /** `cms-conformance openapi`: prints the OpenAPI 3.1 document built from the catalogue and schemas. */
 import { writeFileSync } from 'node:fs';
-import { parseOptions, type Command } from './args.ts';
+import { parseOptions, UsageError, type Command } from './args.ts';
 import { buildOpenApi } from '../schemas/openapi.ts';
 
 export const command: Command = {
@@ -9,8 +9,15 @@ export const command: Command = {
   async run(args) {
     const { values } = parseOptions(args, { out: { type: 'string' } });
     const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
-    if (values.out) writeFileSync(values.out, text);
-    else process.stdout.write(text);
+    if (!values.out) {
+      process.stdout.write(text);
+      return 0;
+    }
+    try {
+      writeFileSync(values.out, text);
+    } catch (err) {
+      throw new UsageError(`--out ${values.out}: ${(err as Error).message}`);
+    }
     return 0;
   },
 };

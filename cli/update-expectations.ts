@@ -123,7 +123,11 @@ export const command: Command = {
       if (err instanceof ReportInputError) throw new UsageError(err.message);
       throw err;
     }
-    writeExpectations(values.out, next);
+    try {
+      writeExpectations(values.out, next);
+    } catch (err) {
+      throw new UsageError(`--out ${values.out}: ${(err as Error).message}`);
+    }
     const changed = lines.filter((l) => /^(added|removed|flaky)/.test(l)).length;
     console.log(
       [...lines, `${values.out}: ${Object.keys(next).length} entries (${changed ? `${changed} changed` : 'unchanged'})`].join('\n'),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataset } from '../../server/dataset.ts';
+import { sampleResults } from '../reports/sample.ts';
 import { cli } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-inputs-'));
@@ -85,5 +86,21 @@ describe('an --out folder reports cannot go into', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`cms-conformance: ${why}\n`);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('an output file that cannot be written', () => {
+  const through = join(file('taken.json', {}), 'out.json');
+  it.each([
+    ['openapi', ['openapi', '--out', through], `ENOTDIR: not a directory, open '${through}'`],
+    [
+      'update-expectations',
+      ['update-expectations', '--from', file('sample-results.json', sampleResults()), '--out', through],
+      `${join(dir, 'taken.json')} is a file, not a folder`,
+    ],
+  ])('%s: exit 2 and one line naming the file, not an internal error', async (_command, args, why) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cms-conformance: --out ${through}: ${why}\n`);
   });
 });
