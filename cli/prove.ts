@@ -56,6 +56,11 @@ export interface ProofCase {
    * neighbour's); an id its own tests did not find is absent. The fault is ok when one id is here.
    */
   provedBy?: Record<string, string>;
+  /**
+   * Faults: every test carrying one of its ids that found it, by test id. A test is proven only when a
+   * planted fault of its own requirement makes it fail: `requirements --coverage` counts them per id.
+   */
+  killed?: string[];
   tests: number;
   /** The time of its own tests (all cases share one run). */
   durationMs: number;
@@ -90,35 +95,38 @@ function ownFinding(t: TestResult, baseline?: Baseline): ReportedFinding | undef
 
 /**
  * What proves a fault (issue 15: its own tests, not a neighbour): per id, the first test carrying it
- * that failed or warned on its own SHOULD requirement; the detail quotes the first of them. Without
- * one, the detail names a finding on one of the ids elsewhere, if any, to show how close it came.
+ * that failed or warned on its own SHOULD requirement, and all such tests (killed); the detail quotes
+ * the first of them. Without one, the detail names a finding on one of the ids elsewhere, if any, to
+ * show how close it came.
  */
 function proofOf(
   tests: readonly TestResult[],
   ids: readonly string[],
   baseline?: Baseline,
-): { provedBy: Record<string, string>; detail?: string } {
+): { provedBy: Record<string, string>; killed: string[]; detail?: string } {
   const proof = (t: TestResult, f: ReportedFinding | undefined) =>
     `${t.id}: ${f ? `[${f.requirement}] ${f.check}: ${f.message}` : (t.reason ?? 'failed')}`.slice(0, 300);
+  // A test that failed without an error finding threw: that is a kill too, unless a baseline run had failures of its own.
+  const threw = (x: TestResult) => !baseline && x.status === 'failed' && !x.findings.some((f) => f.severity === 'error');
+  const killers = tests.filter((x) => ids.includes(x.requirement) && (ownFinding(x, baseline) || threw(x)));
+  const killed = killers.map((t) => t.id);
   const provedBy: Record<string, string> = {};
   let detail: string | undefined;
   for (const id of ids) {
-    // A test that failed without an error finding threw: that is a kill too, unless a baseline run had failures of its own.
-    const threw = (x: TestResult) => !baseline && x.status === 'failed' && !x.findings.some((f) => f.severity === 'error');
-    const t = tests.find((x) => x.requirement === id && (ownFinding(x, baseline) || threw(x)));
+    const t = killers.find((x) => x.requirement === id);
     if (!t) continue;
     provedBy[id] = t.id;
     detail ??= proof(t, ownFinding(t, baseline));
   }
-  if (detail) return { provedBy, detail };
+  if (detail) return { provedBy, killed, detail };
   const should = (id: string) => getRequirement(id).level === 'SHOULD';
   for (const t of tests) {
     const f = t.findings.find(
       (x) => ids.includes(x.requirement) && (x.severity === 'error' || should(x.requirement)) && !baseline?.has(baselineKey(t, x)),
     );
-    if (f) return { provedBy, detail: `only a neighbour found it: ${proof(t, f)}` };
+    if (f) return { provedBy, killed, detail: `only a neighbour found it: ${proof(t, f)}` };
   }
-  return { provedBy };
+  return { provedBy, killed };
 }
 
 /** Matches the tests of exactly these requirement ids (no prefix matches, unlike --only). */
@@ -295,7 +303,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       seed: p.seed,
       ok,
       detail,
-      ...(proof ? { provedBy: proof.provedBy } : {}),
+      ...(proof ? { provedBy: proof.provedBy, killed: proof.killed } : {}),
       ...timing,
     });
     const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';

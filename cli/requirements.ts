@@ -42,6 +42,11 @@ export interface Coverage {
   tests: DeclaredTest[];
   last: Record<string, number>;
   faults: FaultCoverage[];
+  /**
+   * The ids of its tests that a planted fault naming it made fail in the last prove: a test is proven
+   * only then. Absent while no prove result says which tests found its faults.
+   */
+  provenTests?: string[];
 }
 
 /** Coverage of every requirement from the declared tests, an optional results.json and an optional prove result. */
@@ -60,13 +65,21 @@ export function coverageOf(
   const cases = new Map<string, ProofCase>(
     (proved?.cases ?? []).filter((c) => c.kind === 'fault' && (c.profile ?? 'default') === 'default').map((c) => [c.name, c]),
   );
+  const declared = new Set(tests.map((t) => t.id));
   for (const f of faults) {
     const c = cases.get(f.name);
     for (const id of f.breaks) {
       // A prove result written before provedBy existed says nothing about which test found the fault.
       const killedBy = c?.provedBy?.[id];
       const status = !c || !c.provedBy ? 'not proven yet' : killedBy ? 'killed' : 'missed';
-      byId.get(id)?.faults.push({ name: f.name, status, ...(killedBy ? { killedBy } : {}) });
+      const coverage = byId.get(id);
+      if (!coverage) continue;
+      coverage.faults.push({ name: f.name, status, ...(killedBy ? { killedBy } : {}) });
+      // Nor does one written before `killed` existed say which of an id's tests found it.
+      if (!c?.killed) continue;
+      const proven = new Set(coverage.provenTests);
+      for (const t of c.killed) if (t.startsWith(`${id} `) && declared.has(t)) proven.add(t);
+      coverage.provenTests = [...proven];
     }
   }
   return byId;
@@ -82,6 +95,23 @@ export function faultVerdict(c: Coverage | undefined): string {
   if (open.length === faults.length) return 'not proven yet';
   const notes = [...(missed.length ? [`missed ${missed.join(', ')}`] : []), ...(open.length ? [`not proven yet ${open.join(', ')}`] : [])];
   return `killed ${killed}/${faults.length}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/** How many of an id's tests a planted fault naming it made fail in the last prove ("3/5"), or why it cannot say. */
+export function provenVerdict(c: Coverage | undefined): string {
+  if (!c?.tests.length) return '-';
+  if (!c.faults.length) return 'no fault';
+  return c.provenTests ? `${c.provenTests.length}/${c.tests.length}` : 'not proven yet';
+}
+
+/** The tests no planted fault of their own requirement has made fail in the last prove, of ids a prove result covers. */
+export function unprovenTests(coverage: ReadonlyMap<string, Coverage>, ids: Iterable<string>): string[] {
+  return [...ids].flatMap((id) => {
+    const c = coverage.get(id);
+    if (!c || (c.faults.length && !c.provenTests)) return [];
+    const proven = new Set(c.provenTests);
+    return c.tests.filter((t) => !proven.has(t.id)).map((t) => t.id);
+  });
 }
 
 /** The names of an id's planted faults: the first two and a count of the rest (an id may have many shape faults). */
@@ -136,6 +166,7 @@ export function renderTable(reqs: readonly Requirement[], coverage?: ReadonlyMap
               .join(', ') || '-',
         },
         { header: 'own tests vs planted faults', cell: (r) => faultVerdict(coverage.get(r.id)) },
+        { header: 'tests failed by them', cell: (r) => provenVerdict(coverage.get(r.id)) },
         { header: 'planted faults', cell: (r) => faultNames(coverage.get(r.id)) },
         baseColumns[baseColumns.length - 1]!,
       ]
@@ -199,7 +230,13 @@ export const command: Command = {
         JSON.stringify(
           selected.map((r) => {
             const c = coverage.get(r.id)!;
-            return { ...r, tests: c.tests.map((t) => t.id), last: c.last, faults: c.faults };
+            return {
+              ...r,
+              tests: c.tests.map((t) => t.id),
+              last: c.last,
+              faults: c.faults,
+              ...(c.provenTests ? { provenTests: c.provenTests } : {}),
+            };
           }),
           null,
           2,
@@ -222,6 +259,14 @@ export const command: Command = {
       'requirements whose own tests killed none of their faults in the last prove',
       notKilled.filter((id) => chosen.has(id)),
     );
+    // A count, not a list: the table says which requirements have them, the JSON which tests.
+    const unproven = unprovenTests(coverage, chosen).length;
+    const total = selected.reduce((n, r) => n + (coverage.get(r.id)?.tests.length ?? 0), 0);
+    if (unproven)
+      console.error(
+        `cms-conformance: ${unproven} of ${total} tests are not proven: no planted fault of their requirement made them fail ` +
+          'in the last prove, or none names it (see "tests failed by them"; --json gives provenTests per requirement)',
+      );
     // The file as the user named it, or the default one as seen from where they are.
     const hint = unprovenHint(selected, coverage, values.prove ?? relative(process.cwd(), PROVE_FILE));
     if (hint) console.error(`cms-conformance: ${hint}`);

@@ -5,7 +5,7 @@ import { SCHEMA_BASE, schemasById } from '../schemas/index.ts';
 import { findOperation, getOperation, matchPath, operations, type Parameter } from '../schemas/operations.ts';
 import { getRequirement, matchRequirements, requirements } from '../schemas/requirements.ts';
 import { main } from '../cli/main.ts';
-import { coverageOf, unprovenHint } from '../cli/requirements.ts';
+import { coverageOf, provenVerdict, unprovenHint, unprovenTests } from '../cli/requirements.ts';
 import { faults } from '../server/faults.ts';
 
 // Resolved beside the repository so a CI clone with shared/ next to it finds the same files; a clone of
@@ -345,6 +345,51 @@ describe('cms-conformance requirements', () => {
         })),
     };
     expect(unprovenHint(selected, coverageOf([], undefined, proved), 'x')).toBeUndefined();
+  });
+
+  it('counts the tests of a requirement that a planted fault naming it made fail, and the tests not proven', () => {
+    const declared = ['DEL-01 a', 'DEL-01 b', 'DEL-01 c', 'DEL-02 x', 'DEL-02 y', 'DEL-03 z', 'DEL-04 w'].map((id) => ({
+      id,
+      requirement: id.split(' ')[0]!,
+      file: 'suites/delete/delete.suite.ts',
+    }));
+    const planted = [
+      { name: 'f1', breaks: ['DEL-01', 'DEL-02'], description: '' },
+      { name: 'f2', breaks: ['DEL-01'], description: '' },
+      { name: 'f3', breaks: ['DEL-04'], description: '' },
+    ];
+    const fault = (name: string, ids: string[], killed?: string[]) => ({
+      kind: 'fault' as const,
+      name,
+      requirements: ids,
+      seed: 1,
+      ok: true,
+      detail: '',
+      tests: 1,
+      durationMs: 1,
+      provedBy: { [ids[0]!]: killed?.[0] ?? `${ids[0]} a` },
+      ...(killed ? { killed } : {}),
+    });
+    const proved = {
+      seed: 1,
+      runs: 10,
+      cases: [
+        // A test of another id that failed under f1 proves nothing about DEL-01; a test no longer declared counts for none.
+        fault('f1', ['DEL-01', 'DEL-02'], ['DEL-01 a', 'DEL-02 x', 'DEL-03 z']),
+        fault('f2', ['DEL-01'], ['DEL-01 a', 'DEL-01 b', 'DEL-01 gone']),
+        // Written before prove recorded every test that found a fault: it cannot say which did.
+        fault('f3', ['DEL-04']),
+      ],
+    };
+    const coverage = coverageOf(declared, undefined, proved, planted);
+    expect(['DEL-01', 'DEL-02', 'DEL-03', 'DEL-04', 'DEL-05'].map((id) => provenVerdict(coverage.get(id)))).toEqual([
+      '2/3',
+      '1/2',
+      'no fault',
+      'not proven yet',
+      '-',
+    ]);
+    expect(unprovenTests(coverage, ['DEL-01', 'DEL-02', 'DEL-03', 'DEL-04'])).toEqual(['DEL-01 c', 'DEL-02 y', 'DEL-03 z']);
   });
 
   it('refuses an unknown family with exit code 2', async () => {

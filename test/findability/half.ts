@@ -69,6 +69,9 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
       expect(by.length, `${name}: no test of ${c.requirements.join(', ')} found it (${c.detail})`).toBeGreaterThan(0);
       // The proving test carries the id it proves (test names start with their requirement id).
       for (const [id, test] of by) expect(test.startsWith(`${id} `), `${name}: ${id} proven by ${test}`).toBe(true);
+      // Every test that found it is recorded, the proving ones among them, and each carries one of its ids.
+      expect(c.killed).toEqual(expect.arrayContaining(by.map(([, test]) => test)));
+      for (const test of c.killed ?? []) expect(c.requirements, `${name}: killed by ${test}`).toContain(test.split(' ')[0]);
     });
 
     it.each(judged)('%s has a planted fault that its own tests kill', (id) => {
