@@ -82,6 +82,32 @@ export const semanticFaults: FaultDef[] = [
   },
   { name: 'getpages-online-filter-inverted', breaks: ['FLT-09'], description: 'getPages online=true returns the offline pages' },
   {
+    name: 'getpages-template-id-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores template_id and lists the pages of every template',
+  },
+  {
+    name: 'getpages-langfallback-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages falls back to another language variant even with langfallback=false',
+  },
+  {
+    name: 'getpages-priority-zero-restricts',
+    breaks: ['FLT-09'],
+    description: 'getPages priority=0 lists only the pages of priority 0, not all',
+  },
+  {
+    name: 'getpages-filename-searches-name',
+    breaks: ['FLT-09'],
+    description: 'getPages filename searches the page names instead of their file names',
+  },
+  {
+    name: 'getpages-published-bounds-swapped',
+    breaks: ['FLT-09'],
+    description: 'getPages publishedbefore lists the pages published since the date, and publishedsince those before it',
+  },
+  { name: 'getpages-timedue-ignored', breaks: ['FLT-09'], description: 'getPages ignores timedue and lists pages without time management' },
+  {
     name: 'findfiles-folder0-empty',
     breaks: ['FLT-10'],
     description: 'findFiles with folderId=0 finds nothing instead of searching all folders',

@@ -114,20 +114,25 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
     queued: qBool(req, 'queued'),
   };
   if (faults.has('getpages-online-filter-inverted') && flags.online !== undefined) flags.online = !flags.online;
-  let tids = qInts(req, 'template_id');
+  let tids = faults.has('getpages-template-id-ignored') ? [] : qInts(req, 'template_id');
   if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
   const tsets = tids.length > 0 ? templateSets(state, tids) : undefined;
   const include = qInts(req, 'includeMlId');
   const exclude = qInts(req, 'excludeMlId');
   const priority = qInt(req, 'priority', 0);
+  // Planted: 0 taken as a priority, not as "all".
+  const anyPriority = priority === 0 && !(faults.has('getpages-priority-zero-restricts') && req.rawQuery.priority !== undefined);
   const filename = qStr(req, 'filename')?.toLowerCase();
-  const before = qInt(req, 'publishedbefore', 0);
-  const since = qInt(req, 'publishedsince', 0);
+  // Planted: the file name filter reads the column the list view shows.
+  const fileNameOf = (p: PageObj) => (faults.has('getpages-filename-searches-name') ? p.name : p.fileName);
+  const swapped = faults.has('getpages-published-bounds-swapped');
+  const before = qInt(req, swapped ? 'publishedsince' : 'publishedbefore', 0);
+  const since = qInt(req, swapped ? 'publishedbefore' : 'publishedsince', 0);
   const publisher = qStr(req, 'publisher');
   const publishers = publisher ? usersMatching(state, publisher) : undefined;
   const publisherIds = qInts(req, 'publisherId');
   const ispublisher = qBool(req, 'ispublisher', false);
-  const timedue = qInt(req, 'timedue', 0);
+  const timedue = faults.has('getpages-timedue-ignored') ? 0 : qInt(req, 'timedue', 0);
   const insync = qBool(req, 'insync');
   const wfown = qBool(req, 'wfown', false);
   const wfwatch = qBool(req, 'wfwatch', false);
@@ -146,8 +151,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (!tsets || tsets.has(p.templateSet)) &&
       (include.length === 0 || include.includes(ml(p) ?? -1)) &&
       (exclude.length === 0 || !exclude.includes(ml(p) ?? -1)) &&
-      (priority === 0 || p.priority === priority) &&
-      (!filename || p.fileName.toLowerCase().includes(filename)) &&
+      (anyPriority || p.priority === priority) &&
+      (!filename || fileNameOf(p).toLowerCase().includes(filename)) &&
       (before <= 0 || (p.pdate > 0 && p.pdate <= before)) &&
       (since <= 0 || p.pdate >= since) &&
       (!publishers || (p.publisherId !== undefined && publishers.has(p.publisherId))) &&
@@ -185,7 +190,14 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   const pageFilter = pagePredicate(state, view, req, ctx.faults);
   let pages = collectChildren(state, obj as FolderObj, 'page', walk).filter((p) => groupF(p) && byTerm(p) && pageFilter(p));
   const language = qStr(req, 'language');
-  if (language) pages = languageFilter(state, view, pages, language, qBool(req, 'langfallback', true));
+  if (language)
+    pages = languageFilter(
+      state,
+      view,
+      pages,
+      language,
+      ctx.faults.has('getpages-langfallback-ignored') || qBool(req, 'langfallback', true),
+    );
   const keys = legacySortKeys(state, view);
   // Planted: getPages maps sortby=filename to the page name, the column its list view shows.
   if (ctx.faults.has('sortby-filename-uses-name')) keys.filename = (o) => o.name;
