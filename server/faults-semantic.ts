@@ -38,6 +38,25 @@ export const semanticFaults: FaultDef[] = [
     breaks: ['PAG-09'],
     description: 'getPages without maxItems returns the first 25 pages instead of all',
   },
+  { name: 'sortby-edate-ignored', breaks: ['SRT-03'], description: 'Group L sortby=edate is taken as unknown: the listing comes by name' },
+  {
+    name: 'sortby-masternode-ignored',
+    needs: 'multichannelling',
+    breaks: ['SRT-03'],
+    description: 'Group L sortby=masterNode is taken as unknown: the listing comes by name',
+  },
+  {
+    name: 'sortby-excluded-ignored',
+    needs: 'multichannelling',
+    breaks: ['SRT-03'],
+    description: 'Group L sortby=excluded is taken as unknown: the listing comes by name',
+  },
+  {
+    name: 'sortby-deletedat-ignored',
+    needs: 'wastebin',
+    breaks: ['SRT-03'],
+    description: 'Group L sortby=deletedat is taken as unknown: the listing comes by name',
+  },
   {
     name: 'sortby-filename-uses-name',
     breaks: ['SRT-03'],
