@@ -127,6 +127,16 @@ export const semanticFaults: FaultDef[] = [
   },
   { name: 'getpages-timedue-ignored', breaks: ['FLT-09'], description: 'getPages ignores timedue and lists pages without time management' },
   {
+    name: 'findpages-recursive-default-false',
+    breaks: ['FLT-10'],
+    description: 'findPages without recursive searches the folder alone, not its sub-folders',
+  },
+  {
+    name: 'getpages-recursive-one-level',
+    breaks: ['FLT-06'],
+    description: 'getPages recursive=true lists the pages of the folder and of its own sub-folders, not of deeper ones',
+  },
+  {
     name: 'findfiles-folder0-empty',
     breaks: ['FLT-10'],
     description: 'findFiles with folderId=0 finds nothing instead of searching all folders',

@@ -178,7 +178,11 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'id',
   });
-  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);
+  // Planted: recursive=true goes one level down, into the folder's own sub-folders only.
+  const oneLevel = ctx.faults.has('getpages-recursive-one-level')
+    ? { descend: (sub: FolderObj) => sub.parentSet === obj.channelSetId }
+    : {};
+  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, oneLevel);
   const filter = filterFromQuery(req);
   const search = filter.search;
   const searchContent = qBool(req, 'searchcontent', false);
@@ -246,7 +250,10 @@ export function findScope<K extends 'file' | 'page'>(
     return out;
   }
   const { obj, view } = resolveObject(state, folderId, { kinds: ['folder'], what: 'folder', faults, property: 'folderId' });
-  return collectChildren(state, obj as FolderObj, kind, walkOf(view, qBool(req, 'recursive', true), 'exclude', faults)) as Out[];
+  // Planted: findPages searches the folder alone unless told recursive=true.
+  const unsaid = faults.has('findpages-recursive-default-false') && kind === 'page' && req.rawQuery.recursive === undefined;
+  const recursive = !unsaid && qBool(req, 'recursive', true);
+  return collectChildren(state, obj as FolderObj, kind, walkOf(view, recursive, 'exclude', faults)) as Out[];
 }
 
 /** Name matches of a find query, ignoring case, ordered by name then id; `query` absent matches all (FLT-10). */
