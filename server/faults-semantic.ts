@@ -260,6 +260,26 @@ export const semanticFaults: FaultDef[] = [
     description: "a JSON create names the file after the sourceURL's last path segment instead of the name sent",
   },
   {
+    name: 'createsimple-raw-ignores-qqfile',
+    breaks: ['UPL-03'],
+    description: 'a raw createSimple requires qqfile but names the file new_file',
+  },
+  {
+    name: 'createsimple-part-filename-first',
+    breaks: ['UPL-04'],
+    description: "a multipart createSimple names the file by the data part's filename instead of qqfile",
+  },
+  {
+    name: 'overwrite-absent-replaces',
+    breaks: ['UPL-05'],
+    description: 'createSimple without overwrite replaces the file of the same name, as if overwrite=true',
+  },
+  {
+    name: 'multipart-no-data-part-empty-file',
+    breaks: ['UPL-08'],
+    description: 'a multipart body without a data part creates an empty file instead of being refused',
+  },
+  {
     name: 'createsimple-no-folder-uses-root',
     breaks: ['UPL-03'],
     description: 'a raw createSimple without folderId creates the file in the root folder instead of being refused',

@@ -69,9 +69,12 @@ function bareType(contentType: string | undefined): string | undefined {
 }
 
 /** The data part of a multipart body: its name, ignoring case, is one of the known names or `databodypart`. */
-function dataPart(req: OpRequest, custom: string | undefined): UploadPart {
+function dataPart(req: OpRequest, custom: string | undefined, faults: FaultSet): UploadPart {
   const names = custom ? [custom.toLowerCase(), ...DATA_PARTS] : DATA_PARTS;
   const part = req.multipart?.files.find((p) => names.includes(p.fieldName.toLowerCase()));
+  // Planted: a body without a data part is taken as an empty file.
+  if (!part && faults.has('multipart-no-data-part-empty-file'))
+    return { fieldName: 'fileBinaryData', mimeType: 'application/octet-stream', data: Buffer.alloc(0) };
   if (!part)
     throw new Refusal(
       'INVALIDDATA',
@@ -211,7 +214,7 @@ function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record
 /** POST /file/create (multipart): data part and text parts folderId, nodeId, fileName, description, overwrite, failOnDuplicate (UPL-01). */
 export const createMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
-  const part = dataPart(req, fields.databodypart);
+  const part = dataPart(req, fields.databodypart, ctx.faults);
   const sniffed = ctx.faults.has('multipart-json-data-as-url-create') ? jsonCreateIn(part.data) : undefined;
   // Planted: the form is chosen by sniffing the content, not by Content-Type.
   if (sniffed) return createFromUrl(state, { ...req, operationId: 'file.create.json', body: sniffed }, ctx);
@@ -241,13 +244,22 @@ function jsonCreateIn(data: Buffer): Record<string, unknown> | undefined {
   }
 }
 
+/** Planted (overwrite-absent-replaces): createSimple without `overwrite` replaces the file of the same name. */
+function overwriteAbsent(req: OpRequest, ctx: HandlerContext): true | undefined {
+  return ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined && !req.multipart?.fields.overwrite
+    ? true
+    : undefined;
+}
+
 /** POST /file/createSimple (multipart): `databodypart` names the data part, `qqfile` the file (UPL-04). */
 export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
   const custom = ctx.faults.has('createsimple-ignores-databodypart') ? undefined : (qStr(req, 'databodypart') ?? fields.databodypart);
-  const part = dataPart(req, custom);
+  const part = dataPart(req, custom, ctx.faults);
   const fileType = part.mimeType || 'application/octet-stream';
-  const name = withExtension(qStr(req, 'qqfile') || fields.fileName || part.filename || 'new_file', fileType);
+  // Planted: the part's own file name comes first, as a generic multipart parser gives it.
+  const partFirst = ctx.faults.has('createsimple-part-filename-first') ? part.filename : undefined;
+  const name = withExtension(partFirst || qStr(req, 'qqfile') || fields.fileName || part.filename || 'new_file', fileType);
   const plan = planUpload(state, ctx, {
     folderId: qStr(req, 'folderId') || fields.folderId,
     nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId'),
@@ -255,7 +267,7 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
     data: part.data,
     fileType,
     description: qStr(req, 'description') ?? fields.description,
-    overwrite: qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
+    overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
@@ -280,11 +292,12 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
   const plan = planUpload(state, ctx, {
     folderId: target,
     nodeId: qInt(req, 'nodeId', 0),
-    name: qqfile,
+    // Planted: qqfile is checked but the file gets the default name.
+    name: ctx.faults.has('createsimple-raw-ignores-qqfile') ? withExtension('new_file', fileType) : qqfile,
     data: req.raw?.data ?? Buffer.alloc(0),
     fileType,
     description: qStr(req, 'description'),
-    overwrite: qBool(req, 'overwrite', false),
+    overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite', false),
     nameProperty: 'qqfile',
   });
   return executeUpload(state, plan, ctx.faults);
@@ -373,7 +386,7 @@ export const saveMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
   const view = nodeView(state, intText(fields.nodeId, 'nodeId') ?? qInt(req, 'nodeId'));
   const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view, what: 'file', faults: ctx.faults, property: 'id' });
-  const part = dataPart(req, fields.databodypart);
+  const part = dataPart(req, fields.databodypart, ctx.faults);
   if (ctx.faults.has('save-multipart-ignored')) return {};
   const file = obj as FileObj;
   file.data = Buffer.from(part.data);
