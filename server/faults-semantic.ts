@@ -177,6 +177,7 @@ export const semanticFaults: FaultDef[] = [
     breaks: ['DEL-05a'],
     description: 'deleting a folder local to a channel removes it outright instead of putting it into the wastebin',
   },
+  { name: 'count-recursive-ignored', breaks: ['FLD-06'], description: 'folder count ignores recursive=true and counts the folder alone' },
   {
     name: 'count-stale-after-delete',
     breaks: ['FLD-06', 'WST-04'],
@@ -236,6 +237,7 @@ export const semanticFaults: FaultDef[] = [
   { name: 'load-missing-stagingstatus', breaks: ['FIL-04'], description: 'file load answers without stagingStatus' },
   { name: 'copy-ignores-newfilename', breaks: ['FIL-01'], description: 'file copy keeps the source name instead of newFilename' },
   { name: 'move-keeps-old-listing', breaks: ['FIL-02'], description: 'a moved file is still listed in its old folder' },
+  { name: 'save-description-dropped', breaks: ['FIL-03'], description: 'file save (JSON) renames the file but keeps its old description' },
   { name: 'save-failonduplicate-ignored', breaks: ['FIL-03'], description: 'file save with failOnDuplicate renames instead of refusing' },
   { name: 'upload-drops-last-byte', breaks: ['UPL-01', 'UPL-07'], description: 'uploads store all bytes but the last' },
   {

@@ -328,7 +328,8 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
     name = uniqueFileName(wanted, taken);
   }
   renameObject(state, file, name);
-  if (f.description !== undefined) file.description = f.description;
+  // Planted: the description is read from the request but never stored.
+  if (f.description !== undefined && !ctx.faults.has('save-description-dropped')) file.description = f.description;
   if (f.niceUrl !== undefined) file.niceUrl = f.niceUrl;
   if (f.alternateUrls !== undefined) file.alternateUrls = [...f.alternateUrls];
   if (f.fileType) file.fileType = f.fileType;

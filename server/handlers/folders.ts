@@ -266,7 +266,8 @@ export const count: Handler<State> = (state, req, ctx) => {
   const stale = ctx.faults.has('count-stale-after-delete');
   const walk = walkOf(
     view,
-    qBool(req, 'recursive', false),
+    // Planted: count reads no `recursive` and counts the folder's own content alone.
+    qBool(req, 'recursive', false) && !ctx.faults.has('count-recursive-ignored'),
     wastebin,
     ctx.faults,
     stale ? { ignoreDeletion: (o) => o.deleted?.live === true } : {},
