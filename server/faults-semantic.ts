@@ -217,6 +217,11 @@ export const semanticFaults: FaultDef[] = [
   { name: 'breadcrumb-reversed', breaks: ['FLD-05'], description: 'the breadcrumb lists the folders from the folder up to the root' },
   { name: 'reduce-ignored', breaks: ['FLD-08'], description: 'getTemplates reduce=true still lists a template once per folder' },
   { name: 'external-links-any-scheme', breaks: ['FLD-10'], description: 'getExternalLinks also lists ftp: and other non-http links' },
+  {
+    name: 'load-update-locks-folder',
+    breaks: ['FLD-11'],
+    description: 'folder load with update=true locks the folder: a second such load and a new sub-folder are refused',
+  },
   { name: 'privileges-missing', breaks: ['FLD-11'], description: 'folder load with privileges=true omits the privileges' },
   {
     name: 'created-folder-globalid-unknown',

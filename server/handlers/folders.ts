@@ -327,6 +327,9 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
   return {};
 };
 
+/** Planted (load-update-locks-folder): the folders loaded with update=true, per store, locked from then on. */
+const lockedFolders = new WeakMap<State, Set<number>>();
+
 /** GET /folder/load/{id}: one folder; `privileges` adds privileges; `update` locks nothing (FLD-11). */
 export const loadFolder: Handler<State> = (state, req, ctx) => {
   const { obj, view } = resolveObject(state, req.path.id, {
@@ -336,6 +339,12 @@ export const loadFolder: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'id',
   });
+  if (ctx.faults.has('load-update-locks-folder') && qBool(req, 'update', false)) {
+    let locked = lockedFolders.get(state);
+    if (!locked) lockedFolders.set(state, (locked = new Set()));
+    if (locked.has(obj.id)) throw new Refusal('FAILURE', `folder ${obj.id} is locked by another user`, 'id');
+    locked.add(obj.id);
+  }
   const privileges = qBool(req, 'privileges', false) && !ctx.faults.has('privileges-missing');
   return {
     folder: folderRecord({ state, view, faults: ctx.faults }, obj as FolderObj, {
@@ -378,6 +387,7 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
       throw new Refusal('FAILURE', `Error while creating new folder: ${err.message}`, 'motherId', 404);
     throw err;
   }
+  if (lockedFolders.get(state)?.has(mother.id)) throw new Refusal('FAILURE', `folder ${mother.id} is locked by another user`, 'motherId');
   const publishDir = b.publishDir === undefined || b.publishDir === '' ? undefined : normalizePublishDir(b.publishDir);
   if ((publishDir ?? '').length > 255) throw new Refusal('INVALIDDATA', 'publishDir: exceeds 255 characters', 'publishDir');
   const taken = namesInFolder(state, mother.channelSetId, ['folder'], view.nodeId);
