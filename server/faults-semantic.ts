@@ -334,6 +334,12 @@ export const semanticFaults: FaultDef[] = [
     description: 'excluded and disinherited objects are still listed in the channel',
   },
   {
+    name: 'reinherit-ignored',
+    needs: 'multichannelling',
+    breaks: ['MCH-06'],
+    description: 'disinherit with reinherit answers OK but the objects stay hidden in the channel',
+  },
+  {
     name: 'push2master-noop',
     needs: 'multichannelling',
     breaks: ['MCH-07'],
@@ -342,7 +348,7 @@ export const semanticFaults: FaultDef[] = [
   {
     name: 'localizationinfo-localized-as-inherited',
     needs: 'multichannelling',
-    breaks: ['MCH-08'],
+    breaks: ['MCH-02', 'MCH-08'],
     description: 'localizationinfo counts localized objects as inherited',
   },
   // Usage

@@ -116,9 +116,10 @@ function descendantMasters(state: State, folderSet: number, nodeId: number): Obj
  * channel the object would disappear from must not hold a localized copy of it. All objects are
  * checked before any changes.
  */
-function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequest>): void {
+function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequest>, faults: FaultSet): void {
   const disinherit = body.disinherit ?? [];
-  const reinherit = body.reinherit ?? [];
+  // Planted: reinherit is read but changes nothing.
+  const reinherit = faults.has('reinherit-ignored') ? [] : (body.reinherit ?? []);
   const both = disinherit.find((c) => reinherit.includes(c));
   if (both !== undefined) throw new Refusal('INVALIDDATA', `channel ${both} cannot be disinherited and reinherited at once`, 'reinherit');
   const targets: Obj[] = [];
@@ -169,19 +170,19 @@ export const folderDisinheritSet: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'id',
   });
-  applyDisinherit(state, [obj], bodyOf<DisinheritRequest>(req));
+  applyDisinherit(state, [obj], bodyOf<DisinheritRequest>(req), ctx.faults);
   return {};
 };
 
 /** POST /folder/disinherit: sets the status of several folders. */
 export const folderDisinheritSetMany: Handler<State> = (state, req, ctx) => {
-  applyDisinherit(state, resolveMany(state, req, ['folder'], ctx.faults), bodyOf<DisinheritRequest>(req));
+  applyDisinherit(state, resolveMany(state, req, ['folder'], ctx.faults), bodyOf<DisinheritRequest>(req), ctx.faults);
   return {};
 };
 
 /** POST /file/disinherit: sets the status of several objects. */
 export const fileDisinheritSet: Handler<State> = (state, req, ctx) => {
-  applyDisinherit(state, resolveMany(state, req, ALL_KINDS, ctx.faults), bodyOf<DisinheritRequest>(req));
+  applyDisinherit(state, resolveMany(state, req, ALL_KINDS, ctx.faults), bodyOf<DisinheritRequest>(req), ctx.faults);
   return {};
 };
 
