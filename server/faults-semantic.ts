@@ -89,6 +89,11 @@ export const semanticFaults: FaultDef[] = [
   { name: 'recursive-ignored', breaks: ['FLT-06'], description: 'getFiles and GET /file ignore recursive=true' },
   { name: 'getfiles-broken-filter-ignored', breaks: ['FLT-07'], description: 'the broken filter of getFiles and GET /file is ignored' },
   {
+    name: 'used-pages-only',
+    breaks: ['USE-05'],
+    description: 'used=true counts only pages as users: a file used by a folder or file is listed as unused',
+  },
+  {
     name: 'used-filter-all-channels',
     needs: 'multichannelling',
     breaks: ['FLT-07', 'USE-05'],
@@ -353,6 +358,11 @@ export const semanticFaults: FaultDef[] = [
   },
   // Usage
   { name: 'usage-total-after-paging', breaks: ['USE-01'], description: 'usage total counts the returned page instead of every user' },
+  {
+    name: 'usage-user-once-per-file',
+    breaks: ['USE-01'],
+    description: 'a usage list names a user once for every given file it uses, not once',
+  },
   { name: 'usage-counts-flag-ignored', breaks: ['USE-02'], description: 'files=false / folders=false still return the list' },
   {
     name: 'usage-skips-given-users',

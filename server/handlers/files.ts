@@ -66,6 +66,8 @@ export function isUsed(state: State, file: FileObj, views: View[], faults: Fault
   for (const id of state.referrers.get(file.channelSetId) ?? []) {
     const ref = state.objects.get(id);
     if (!ref || ref.channelSetId === file.channelSetId || ref.deleted) continue;
+    // Planted: only pages count as users, as in the page editor's "used in" view.
+    if (faults.has('used-pages-only') && ref.kind !== 'page') continue;
     if (faults.has('used-filter-all-channels') || views.some((v) => liveIn(state, ref, v))) return true;
   }
   return false;

@@ -42,6 +42,8 @@ function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj
  */
 function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View, faults: FaultSet): Obj[] {
   const out = new Map<number, Obj>();
+  // Planted: a user is listed once for each given file it uses (a join without distinct).
+  const repeated: Obj[] = [];
   const fileSets = new Set(files.map((f) => f.channelSetId));
   for (const set of fileSets) {
     for (const id of state.referrers.get(set) ?? []) {
@@ -50,10 +52,13 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
       // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.
       if (faults.has('usage-skips-given-users') && fileSets.has(ref.channelSetId)) continue;
       const visible = resolveInView(state, ref.channelSetId, view);
-      if (visible === ref && ancestorsVisible(state, ref, view) && !inWastebin(state, ref, view)) out.set(ref.id, ref);
+      if (visible === ref && ancestorsVisible(state, ref, view) && !inWastebin(state, ref, view)) {
+        out.set(ref.id, ref);
+        repeated.push(ref);
+      }
     }
   }
-  return [...out.values()];
+  return faults.has('usage-user-once-per-file') ? repeated : [...out.values()];
 }
 
 /**
