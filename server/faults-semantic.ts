@@ -167,6 +167,12 @@ export const semanticFaults: FaultDef[] = [
   { name: 'deleted-missing-by', breaks: ['WST-02'], description: 'deleted objects carry deleted.at without deleted.by' },
   { name: 'folder-deleted-missing', breaks: ['WST-05'], description: 'objects inside a deleted folder lack folderDeleted' },
   {
+    name: 'deleted-folders-listed',
+    needs: 'wastebin',
+    breaks: ['WST-01'],
+    description: 'listings without wastebin keep deleted folders and their content',
+  },
+  {
     name: 'getfolders-post-default-include',
     breaks: ['WST-01', 'DEL-05'],
     description: 'POST getFolders without wastebin lists deleted folders too, as if include were the default',

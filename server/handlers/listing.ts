@@ -46,6 +46,8 @@ export function walkOf(view: View, recursive: boolean, wastebin: Wastebin, fault
     ...(faults.has('delete-master-not-in-channel')
       ? { ignoreDeletion: (o: Obj, v: View) => o.deleted?.live === true && o.nodeId !== v.nodeId }
       : {}),
+    // Planted: only files and pages are checked for deletion, so deleted folders and their content stay listed.
+    ...(faults.has('deleted-folders-listed') ? { ignoreDeletion: (o: Obj) => o.kind === 'folder' } : {}),
     ...(faults.has('excluded-visible-in-channel') ? { ignoreRestrictions: true } : {}),
     ...extra,
   };
