@@ -68,7 +68,13 @@ const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', '
 
 /** The planted faults that turn a refusal of the HTTP layer into a 500. */
 type RequestFault =
-  'malformed-json-500' | 'wrong-type-500' | 'invalid-body-500' | 'oversized-body-500' | 'multipart-malformed-500' | 'unknown-wastebin-500';
+  | 'malformed-json-500'
+  | 'wrong-type-500'
+  | 'empty-query-value-500'
+  | 'invalid-body-500'
+  | 'oversized-body-500'
+  | 'multipart-malformed-500'
+  | 'unknown-wastebin-500';
 
 /**
  * A refusal raised before any handler ran (unparsable or invalid request, auth, size, unknown path).
@@ -132,10 +138,13 @@ function convert(param: Parameter, value: string): string | number | boolean {
  * absent), the first value of a single-valued one. An empty value of a non-string parameter counts
  * as not sent, as clients serialising an unset option send `maxItems=`.
  */
-function parseQuery(op: Operation, rawQuery: Record<string, string[]>): OpRequest['query'] {
+function parseQuery(op: Operation, rawQuery: Record<string, string[]>, faults: FaultSet): OpRequest['query'] {
   const query: OpRequest['query'] = {};
   for (const param of op.parameters) {
     if (param.in !== 'query') continue;
+    // Planted: an empty value of a number or boolean is parsed as one, like Integer.parseInt(""), and fails.
+    if (faults.has('empty-query-value-500') && param.type !== 'string' && rawQuery[param.name]?.includes(''))
+      throw new RequestRefusal('empty-query-value-500', `${param.name}: "" is not a ${param.type}`, param.name);
     const values = (rawQuery[param.name] ?? []).filter((v) => v !== '' || param.type === 'string');
     if (param.multivalued) query[param.name] = values.map((v) => convert(param, v)) as ParamValue;
     else if (values[0] !== undefined) query[param.name] = convert(param, values[0]);
@@ -215,12 +224,12 @@ function bodyTooLarge(limits: Limits): RequestRefusal {
 }
 
 /** Builds the OpRequest a handler sees: path, query, and the body in the operation's form. */
-async function parseRequest(op: Operation, request: FastifyRequest, limits: Limits): Promise<OpRequest> {
+async function parseRequest(op: Operation, request: FastifyRequest, limits: Limits, faults: FaultSet): Promise<OpRequest> {
   const rawQuery = rawQueryOf(request.url);
   const req: OpRequest = {
     operationId: op.id,
     path: request.params as Record<string, string>,
-    query: parseQuery(op, rawQuery),
+    query: parseQuery(op, rawQuery, faults),
     rawQuery,
   };
   const form = op.requestBody;
@@ -362,7 +371,7 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
           ? (findOperation(routeOp.method, request.url.slice(API_PREFIX.length), request.headers['content-type']) ?? routeOp)
           : routeOp;
         try {
-          const req = await parseRequest(op, request, limits);
+          const req = await parseRequest(op, request, limits, faults);
           const handler = handlers[op.id];
           if (!handler) return send(reply, 501, refusalBody('FAILURE', `operation ${op.id} is not implemented`));
           return sendSuccess(reply, op, await handler(state, req, { faults }));

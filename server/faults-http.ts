@@ -45,6 +45,11 @@ export const httpFaults: FaultDef[] = [
     description: 'a query value of the wrong type (maxItems=abc) escapes as a 500 FAILURE',
   },
   {
+    name: 'empty-query-value-500',
+    breaks: ['NEG-02', 'ENV-08'],
+    description: 'an empty value of a number or boolean query parameter (nodeId=) escapes as a 500 FAILURE instead of counting as not sent',
+  },
+  {
     name: 'unknown-wastebin-500',
     breaks: ['WST-06', 'ENV-08'],
     description: 'an unknown wastebin query value (wastebin=all) escapes as a 500 FAILURE instead of a refusal',
