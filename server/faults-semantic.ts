@@ -250,6 +250,11 @@ export const semanticFaults: FaultDef[] = [
     description: 'getItems without type lists only the pages of the folder, not its files and images',
   },
   // Files and uploads
+  {
+    name: 'create-unknown-mother-500',
+    breaks: ['NEG-03', 'ENV-08'],
+    description: 'folder create under an unknown motherId escapes as a 500 FAILURE (a null dereference) instead of a refusal',
+  },
   { name: 'load-missing-stagingstatus', breaks: ['FIL-04'], description: 'file load answers without stagingStatus' },
   { name: 'copy-ignores-newfilename', breaks: ['FIL-01'], description: 'file copy keeps the source name instead of newFilename' },
   { name: 'move-keeps-old-listing', breaks: ['FIL-02'], description: 'a moved file is still listed in its old folder' },

@@ -383,6 +383,9 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
     });
     [mother, view] = [r.obj as FolderObj, r.view];
   } catch (err) {
+    // Planted: the missing mother is dereferenced, as a null pointer would be.
+    if (err instanceof Refusal && err.code === 'NOTFOUND' && ctx.faults.has('create-unknown-mother-500'))
+      throw new TypeError("Cannot read properties of undefined (reading 'channelSetId')");
     if (err instanceof Refusal && err.code === 'NOTFOUND')
       throw new Refusal('FAILURE', `Error while creating new folder: ${err.message}`, 'motherId', 404);
     throw err;
