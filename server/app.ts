@@ -139,6 +139,9 @@ function convert(param: Parameter, value: string): string | number | boolean {
  * as not sent, as clients serialising an unset option send `maxItems=`.
  */
 function parseQuery(op: Operation, rawQuery: Record<string, string[]>, faults: FaultSet): OpRequest['query'] {
+  // Planted: a long value overruns a fixed buffer of the query parser.
+  if (faults.has('long-query-value-500') && Object.values(rawQuery).some((values) => values.some((v) => v.length > 4096)))
+    throw new RangeError('query value exceeds the 4096 characters of the parse buffer');
   const query: OpRequest['query'] = {};
   for (const param of op.parameters) {
     if (param.in !== 'query') continue;
@@ -170,15 +173,34 @@ export function zeroValue(param: Parameter): number | boolean | undefined {
   return undefined;
 }
 
+/** How deep arrays and objects nest in a JSON text (brackets inside strings are not counted). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 /**
  * Parses a JSON body and reads it against the operation's request schema: scalars converted as
  * Jackson's defaults convert them, what cannot be converted refused naming the member (server/coerce.ts).
  */
-function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest): unknown {
+function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest, faults: FaultSet): unknown {
   if (mediaType(request.headers['content-type']) !== 'application/json') {
     throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
   }
   const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
+  // Planted: a recursive JSON reader runs out of stack on deep nesting.
+  if (faults.has('deep-json-500') && nestingDepth(text) > 1000) throw new RangeError('Maximum call stack size exceeded');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -242,7 +264,7 @@ async function parseRequest(op: Operation, request: FastifyRequest, limits: Limi
   } else if (form.contentTypes.includes('multipart/form-data')) {
     req.multipart = await readMultipart(request, limits);
   } else {
-    req.body = parseJsonBody(op, form.schema, request);
+    req.body = parseJsonBody(op, form.schema, request, faults);
   }
   return req;
 }

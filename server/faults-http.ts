@@ -65,6 +65,16 @@ export const httpFaults: FaultDef[] = [
     description: 'a JSON body member of the wrong type escapes as a 500 FAILURE instead of a 400 refusal',
   },
   {
+    name: 'deep-json-500',
+    breaks: ['NEG-05', 'ENV-08'],
+    description: 'a JSON body nested more than 1,000 levels deep escapes as a 500 FAILURE (a recursive reader out of stack)',
+  },
+  {
+    name: 'long-query-value-500',
+    breaks: ['NEG-05', 'ENV-08'],
+    description: 'a query value of more than 4,096 characters escapes as a 500 FAILURE',
+  },
+  {
     name: 'oversized-body-500',
     breaks: ['NEG-05'],
     description: 'a body over the size limit escapes as a 500 FAILURE instead of a 413 refusal',
