@@ -126,6 +126,12 @@ export const semanticFaults: FaultDef[] = [
     description: 'getPages filename searches the page names instead of their file names',
   },
   {
+    name: 'getpages-permission-lists-deleted',
+    needs: 'wastebin',
+    breaks: ['FLT-09'],
+    description: 'getPages with a permission filter lists deleted pages too, as if wastebin=include',
+  },
+  {
     name: 'getpages-published-bounds-swapped',
     breaks: ['FLT-09'],
     description: 'getPages publishedbefore lists the pages published since the date, and publishedsince those before it',

@@ -169,7 +169,9 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
 
 /** GET /folder/getPages/{id}: pages of a folder with Group F, Group L and the page filters and add-ons. */
 export const getPages: Handler<State> = (state, req, ctx) => {
-  const wastebin = qWastebin(req, ctx.faults);
+  // Planted: the permission check takes a query of its own that forgets the wastebin.
+  const forgets = ctx.faults.has('getpages-permission-lists-deleted') && req.rawQuery.permission !== undefined;
+  const wastebin = forgets ? 'include' : qWastebin(req, ctx.faults);
   const { obj, view } = resolveObject(state, req.path.id, {
     kinds: ['folder'],
     view: nodeView(state, qInt(req, 'nodeId')),
