@@ -1,6 +1,6 @@
 /**
- * Every requirement id other than the OP ids is named by a planted fault (issue 15), so the
- * findability tests can show that its own tests fail on a server that breaks it. Static: no server runs.
+ * Every requirement id, the OP ids among them, is named by a planted fault (issue 15), so the
+ * findability tests can show that each of its own tests fails on a server that breaks it. Static: no server runs.
  */
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../schemas/requirements.ts';
@@ -9,7 +9,7 @@ import { faults } from '../../server/faults.ts';
 const named = new Set(faults.flatMap((f) => f.breaks));
 
 describe('requirement coverage by planted faults', () => {
-  it.each(requirements.filter((r) => r.family !== 'OP').map((r) => r.id))('%s is named by a planted fault', (id) => {
+  it.each(requirements.map((r) => r.id))('%s is named by a planted fault', (id) => {
     expect(named.has(id), `no planted fault names ${id}: plant one (server/faults-semantic.ts) that its own tests kill`).toBe(true);
   });
 });

@@ -14,6 +14,7 @@
  * suite run with faults' tests, where on their own they took three suite runs more.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { declaredTests, type DeclaredTest } from '../../cli/collect.ts';
 import type { ProofCase } from '../../cli/prove.ts';
 import { faults } from '../../server/faults.ts';
 import { variations } from '../../server/variations.ts';
@@ -32,11 +33,13 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
   const mine = faultHalves(faults)[half];
   const names = mine.map((f) => f.name);
   /** The ids that must be proven by their own tests: every non-OP id whose faults lie in this half. */
-  const judged = [...new Set(mine.flatMap((f) => f.breaks))].filter((id) => !id.startsWith('OP-')).sort();
+  const named = [...new Set(mine.flatMap((f) => f.breaks))].sort();
+  const judged = named.filter((id) => !id.startsWith('OP-'));
   const seeds = correct.cleanSeeds ?? [];
 
   let cases: ProofCase[] = [];
   let output = '';
+  let declared: DeclaredTest[] = [];
   beforeAll(async () => {
     const args = [
       ...(correct.variations ? [] : ['--no-variations']),
@@ -45,6 +48,8 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
       ...names.flatMap((n) => ['--fault', n]),
     ];
     ({ cases, output } = await runProve(args));
+    // The test index prove wrote for these sources: collecting the suites again here would start Vitest inside Vitest.
+    declared = await declaredTests(() => Promise.reject(new Error(`prove wrote no test index; it said:\n${output.slice(-2000)}`)));
   }, 1_200_000);
 
   describe('correct servers pass', () => {
@@ -72,6 +77,18 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
       // Every test that found it is recorded, the proving ones among them, and each carries one of its ids.
       expect(c.killed).toEqual(expect.arrayContaining(by.map(([, test]) => test)));
       for (const test of c.killed ?? []) expect(c.requirements, `${name}: killed by ${test}`).toContain(test.split(' ')[0]);
+    });
+
+    // A test is proven only when a planted fault of its own requirement makes it fail, not when a sibling test of the id does.
+    it.each(named)('every test of %s fails under one of its planted faults', (id) => {
+      const own = mine.filter((f) => f.breaks.includes(id)).map((f) => caseOf(cases, f.name, output));
+      const killed = new Set(own.flatMap((c) => c.killed ?? []));
+      const tests = declared.filter((t) => t.requirement === id);
+      expect(tests.length, `no test carries ${id}`).toBeGreaterThan(0);
+      expect(
+        tests.map((t) => t.id).filter((t) => !killed.has(t)),
+        `tests of ${id} that none of its planted faults (${own.map((c) => c.name).join(', ')}) made fail: plant one that each of them finds`,
+      ).toEqual([]);
     });
 
     it.each(judged)('%s has a planted fault that its own tests kill', (id) => {
