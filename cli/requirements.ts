@@ -188,7 +188,8 @@ export const command: Command = {
     '               --results FILE, default reports/out/results.json when present), the planted',
     '               faults naming it and whether its own tests killed them in the last prove (from',
     '               --prove FILE, default reports/out/prove.json, which prove writes; "not proven',
-    '               yet" without it); exits 1 when a MUST requirement has no test',
+    '               yet" without it), and how many of its tests one of them made fail (a test is',
+    '               proven only then); exits 1 when a MUST requirement has no test',
   ].join('\n'),
   async run(args) {
     const { values } = parseOptions(args, {
