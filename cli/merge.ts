@@ -27,9 +27,10 @@ export const command: Command = {
       true,
     );
     if (!positionals.length) throw new UsageError('merge needs at least one results folder or file');
-    const outDir = outDirOption(values.out, join(root, 'reports/out'));
     try {
       const merged = mergeResults(positionals.map(loadResults));
+      // Made once the inputs are known good: a refused merge leaves no folder behind.
+      const outDir = outDirOption(values.out, join(root, 'reports/out'));
       const done = finishRun(merged, { outDir, expectationsFile: values.expectations, baselineFile: values.baseline });
       const s = done.results.summary;
       console.log(

@@ -263,19 +263,16 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
   };
 }
 
-/** Planted faults that sort by name where a Group L `sortby` asks for another attribute (SRT-03). */
-const SORTBY_IGNORED: Readonly<Record<string, string>> = {
-  edate: 'sortby-edate-ignored',
-  masternode: 'sortby-masternode-ignored',
-  excluded: 'sortby-excluded-ignored',
-  deletedat: 'sortby-deletedat-ignored',
-};
-
 /** The key and direction a Group L `sortby`/`sortorder` asks for (see sortLegacy). */
 function legacySpec(sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet) {
   const asked = (sortby ?? 'name').toLowerCase();
-  const known = Object.hasOwn(keys, asked) && !(Object.hasOwn(SORTBY_IGNORED, asked) && faults.has(SORTBY_IGNORED[asked]!));
-  const attribute = known ? asked : 'name';
+  // Planted (SRT-03): one attribute taken as unknown, so the listing comes by name.
+  const ignored =
+    (asked === 'edate' && faults.has('sortby-edate-ignored')) ||
+    (asked === 'masternode' && faults.has('sortby-masternode-ignored')) ||
+    (asked === 'excluded' && faults.has('sortby-excluded-ignored')) ||
+    (asked === 'deletedat' && faults.has('sortby-deletedat-ignored'));
+  const attribute = Object.hasOwn(keys, asked) && !ignored ? asked : 'name';
   const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
   return { attribute, key, dir };

@@ -79,9 +79,9 @@ describe('an --out folder reports cannot go into', () => {
   const why = `--out ${through}: reports cannot go there: ${join(dir, 'results.json')} is a file, not a folder`;
   it.each([
     ['run', ['run', '--out', through]],
-    ['merge', ['merge', dir, '--out', through]],
+    ['merge', ['merge', file('shard.json', sampleResults()), '--out', through]],
     ['proxy', ['proxy', '--upstream', 'http://127.0.0.1:9/rest', '--port', '0', '--out', through]],
-  ])('%s: exit 2 and one line before any work, not after it', async (_command, args) => {
+  ])('%s: exit 2 and one line before anything runs or is written', async (_command, args) => {
     const r = await cli(...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`cms-conformance: ${why}\n`);

@@ -48,6 +48,18 @@ const cases: Record<string, FaultCase> = {
   'malformed-json-500': { request: { ...createFolder, payload: '{"name":' }, off: status(400), on: status(500) },
   'wrong-type-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=abc' }, off: status(400), on: status(500) },
   'unknown-id-500': { request: { method: 'GET', url: '/rest/folder/load/999' }, off: status(404), on: status(500) },
+  // An empty value counts as not sent.
+  'empty-query-value-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=' }, off: status(200), on: status(500) },
+  'long-query-value-500': {
+    request: { method: 'GET', url: `/rest/folder/getFiles/1?search=${'x'.repeat(5000)}` },
+    off: status(200),
+    on: status(500),
+  },
+  'deep-json-500': {
+    request: { ...createFolder, payload: `{"name":"N","x":${'['.repeat(2000)}${']'.repeat(2000)}}` },
+    off: (res) => expect(res.statusCode).toBeLessThan(500),
+    on: status(500),
+  },
   'unknown-wastebin-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?wastebin=all' }, off: status(400), on: status(500) },
   // `name: 5` converts ("What the server accepts", reference notes); an object for a string cannot.
   'invalid-body-500': { request: { ...createFolder, payload: { name: { wrong: 'type' } } }, off: status(400), on: status(500) },

@@ -22,6 +22,10 @@ type Probe = (run: Run, s: State) => Promise<unknown>;
 
 const pick = (records: Body[], key = 'name') => records.map((r) => r[key]);
 
+/** getPages of the fixture's pages folder and its sub-folders, with more parameters. */
+const pagesOf = (run: Run, s: State, query: Call['query'] = {}) =>
+  run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { recursive: true, ...query } });
+
 /** Serves `data` at every path on a loopback port while `use` runs: the sourceURL creates download from it. */
 async function withHost<T>(data: string, use: (base: string) => Promise<T>): Promise<T> {
   const server = createServer((_, res) => res.end(data));
@@ -276,6 +280,119 @@ const probes: Record<string, Probe> = {
     (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) =>
       [...(p.pageVariants ?? []), ...Object.values(p.languageVariants ?? {})].map((v) => typeof (v as Body).readOnly),
     ),
+  // The faults that make each test of a requirement fail under one of its own faults (issue 15).
+  'getpages-template-id-ignored': async (run, s) => {
+    const pages = (await pagesOf(run, s)).pages;
+    return (await pagesOf(run, s, { template_id: [pages[0].templateId] })).pages.length;
+  },
+  'getpages-langfallback-ignored': async (run, s) =>
+    Promise.all(s.languages.map(async (l) => pick((await pagesOf(run, s, { language: l.code, langfallback: false })).pages, 'id'))),
+  'getpages-priority-zero-restricts': async (run, s) => (await pagesOf(run, s, { priority: 0 })).pages.length,
+  'getpages-filename-searches-name': async (run, s) => {
+    const page = (await pagesOf(run, s)).pages.find((p: Body) => !p.name.toLowerCase().includes(p.fileName.toLowerCase()));
+    return pick((await pagesOf(run, s, { filename: page.fileName })).pages, 'id');
+  },
+  'getpages-published-bounds-swapped': async (run, s) => {
+    const dates = (await pagesOf(run, s)).pages.map((p: Body) => p.pdate).filter((d: number) => d > 0);
+    return pick((await pagesOf(run, s, { publishedbefore: Math.min(...dates) })).pages, 'id');
+  },
+  'getpages-timedue-ignored': async (run, s) => (await pagesOf(run, s, { timedue: 60 })).pages.length,
+  'getpages-permission-lists-deleted': async (run, s) => (await pagesOf(run, s, { permission: ['view'] })).pages.length,
+  'getpages-recursive-one-level': async (run, s) => (await pagesOf(run, s)).pages.length,
+  'findpages-recursive-default-false': async (run, s) =>
+    (await run('folder.findPages', { query: { folderId: ids(s).pagesFolderId, maxItems: -1 } })).numItems,
+  'sortby-edate-ignored': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { sortby: 'edate' } })).files),
+  'sortby-masternode-ignored': async (run, s) =>
+    pick(
+      (
+        await run('folder.getFiles', {
+          path: { folderId: ids(s).channelRootFolderId! },
+          query: { nodeId: 2, recursive: true, sortby: 'masterNode' },
+        })
+      ).files,
+    ),
+  'sortby-excluded-ignored': async (run, s) =>
+    pick(
+      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query: { sortby: 'excluded' } })).files,
+    ),
+  'sortby-deletedat-ignored': async (run, s) =>
+    pick(
+      (
+        await run('folder.getFiles', {
+          path: { folderId: named(s, 'folder', 'Wastebin').id },
+          query: { wastebin: 'include', recursive: true, sortby: 'deletedat' },
+        })
+      ).files,
+    ),
+  'createsimple-raw-ignores-qqfile': async (run, s) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'probe.txt' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
+      })
+    ).file.name,
+  'createsimple-part-filename-first': async (run, s) =>
+    (
+      await run('file.createSimple.multipart', {
+        query: { folderId: String(named(s, 'folder', 'Files').id), qqfile: 'by-qqfile.txt' },
+        multipart: { files: [part('fileBinaryData', 'probe\n', 'by-part.txt', 'text/plain')] },
+      })
+    ).file.name,
+  'overwrite-absent-replaces': async (run, s) => {
+    const create = async () =>
+      (
+        await run('file.createSimple.raw', {
+          query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'notes.txt' },
+          rawBody: { contentType: 'text/plain', data: Buffer.from('again\n') },
+        })
+      ).file.id;
+    return (await create()) === named(s, 'file', 'notes.txt').id;
+  },
+  'multipart-no-data-part-empty-file': async (run, s) =>
+    (await run('file.create.multipart', { multipart: { fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'x.txt' } } }))
+      .file.fileSize,
+  'save-description-dropped': async (run, s) => {
+    const id = named(s, 'file', 'notes.txt').id;
+    await run('file.save.json', { path: { id }, body: { file: { id, name: 'notes.txt', description: 'saved' } } });
+    return (await run('file.load', { path: { id } })).file.description;
+  },
+  'count-recursive-ignored': async (run, s) =>
+    (await run('folder.count', { path: { id: ids(s).pagesFolderId }, query: { recursive: true } })).pages,
+  'load-update-locks-folder': async (run, s) => {
+    const id = named(s, 'folder', 'Files').id;
+    await run('folder.load', { path: { id }, query: { update: true } });
+    return (await run('folder.load', { path: { id }, query: { update: true } })).folder.id;
+  },
+  'reinherit-ignored': async (run, s) => {
+    const id = named(s, 'folder', 'Master only').id;
+    await run('folder.disinherit.set', { path: { id }, body: { disinherit: [2] } });
+    await run('folder.disinherit.set', { path: { id }, body: { reinherit: [2] } });
+    return (await run('folder.disinherit.get', { path: { id } })).disinherit;
+  },
+  'usage-user-once-per-file': async (run, s) =>
+    Promise.all(
+      (['file.usage.file', 'file.usage.folder', 'file.usage.page'] as const).map(async (op) => {
+        // Files and images together: some objects use one of each.
+        const files = [...s.objects.values()]
+          .filter((o) => (o.kind === 'file' || o.kind === 'image') && o.masterId === undefined)
+          .map((o) => o.id);
+        return (await run(op, { query: { id: files } })).total;
+      }),
+    ),
+  'used-pages-only': async (run, s) =>
+    pick((await run('folder.getFiles', { path: { folderId: ids(s).masterRootFolderId }, query: { recursive: true, used: true } })).files),
+  'deleted-folders-listed': async (run, s) =>
+    pick((await run('folder.getFolders', { path: { id: named(s, 'folder', 'Wastebin').id }, query: { recursive: true } })).folders),
+  'create-unknown-mother-500': async (run) => {
+    try {
+      return await run('folder.create', { body: { motherId: '99999999', name: 'Orphan' } });
+    } catch (err) {
+      // A refusal is the correct answer; anything else escapes as a 500.
+      if (err instanceof Refusal) throw err;
+      return (err as Error).name;
+    }
+  },
   // Shape faults under one parameter value: the JSON types of the members they misshape.
   'shape-getpages-langvars': async (run, s) =>
     (await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { langvars: true } })).pages.flatMap((p: Body) =>
