@@ -142,11 +142,12 @@ function parseQuery(op: Operation, rawQuery: Record<string, string[]>, faults: F
   // Planted: a long value overruns a fixed buffer of the query parser.
   if (faults.has('long-query-value-500') && Object.values(rawQuery).some((values) => values.some((v) => v.length > 4096)))
     throw new RangeError('query value exceeds the 4096 characters of the parse buffer');
+  // Planted: an empty value of a number or boolean is parsed as one, like Integer.parseInt(""), and fails.
+  const emptyFails = faults.has('empty-query-value-500');
   const query: OpRequest['query'] = {};
   for (const param of op.parameters) {
     if (param.in !== 'query') continue;
-    // Planted: an empty value of a number or boolean is parsed as one, like Integer.parseInt(""), and fails.
-    if (faults.has('empty-query-value-500') && param.type !== 'string' && rawQuery[param.name]?.includes(''))
+    if (emptyFails && param.type !== 'string' && rawQuery[param.name]?.includes(''))
       throw new RequestRefusal('empty-query-value-500', `${param.name}: "" is not a ${param.type}`, param.name);
     const values = (rawQuery[param.name] ?? []).filter((v) => v !== '' || param.type === 'string');
     if (param.multivalued) query[param.name] = values.map((v) => convert(param, v)) as ParamValue;
