@@ -61,6 +61,11 @@ export interface ProofCase {
    * planted fault of its own requirement makes it fail: `requirements --coverage` counts them per id.
    */
   killed?: string[];
+  /**
+   * Clean cases: the tests that said the target's own data gave them nothing to judge (a `fixture`
+   * warning). The bundled fixture has data for every test, so on it this stays empty.
+   */
+  unjudged?: string[];
   tests: number;
   /** The time of its own tests (all cases share one run). */
   durationMs: number;
@@ -304,6 +309,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       ok,
       detail,
       ...(proof ? { provedBy: proof.provedBy, killed: proof.killed } : {}),
+      ...(kind === 'clean' ? { unjudged: tests.filter((t) => t.findings.some((f) => f.check === 'fixture')).map((t) => t.id) } : {}),
       ...timing,
     });
     const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';

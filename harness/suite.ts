@@ -235,6 +235,17 @@ export class ConformanceContext {
     return folder.id!;
   }
 
+  /**
+   * Says that the target's own data gave this test nothing to judge, naming what it lacks: a warning
+   * (check `fixture`), for the requirement is untested on this target, not broken. Without it a test
+   * that found no page or no used file to look at would pass, claiming a check it never made.
+   */
+  nothingToJudge(lacking: string, exchange?: Exchange): void {
+    this.record([
+      { requirement: this.requirement, check: 'fixture', severity: 'warning', message: `nothing to judge: ${lacking}`, exchange },
+    ]);
+  }
+
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */
   record(findings: Finding[]): boolean {
     for (const f of findings) {

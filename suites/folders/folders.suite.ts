@@ -405,18 +405,8 @@ conformance('FLD-06', 'count matches the listings of the fixture pages and templ
     folders.set(f.templatesFolderId, { pages: features(t).includes('pages'), templates: true });
   // Folders holding the run's sandbox change while the suite runs.
   for (const id of [f.masterRootFolderId, f.sandboxParentFolderId]) folders.delete(id);
-  if (!folders.size) {
-    t.record([
-      finding(
-        'FLD-06',
-        'precondition',
-        'the target names no pages or templates folder (other than the root or the sandbox parent) to count',
-        undefined,
-        'warning',
-      ),
-    ]);
-    return;
-  }
+  if (!folders.size)
+    return t.nothingToJudge('the target names no pages or templates folder (other than the root or the sandbox parent) to count');
   for (const [id, kinds] of folders) for (const recursive of [false, true]) await countAgainstListings(t, id, recursive, kinds);
 });
 
@@ -555,6 +545,7 @@ conformance(
   async (t) => {
     const with_ = await pagesWith(t, { recursive: true, folder: true, template: true });
     if (!with_) return;
+    if (!with_.pages.length) return t.nothingToJudge('the pages folder and its sub-folders hold no page', with_.exchange);
     // "getPages `folder`, `template` ... add the named information to each page."
     for (const p of with_.pages) {
       const wrong: string[] = [];
@@ -634,16 +625,7 @@ conformance(
           ),
         ]);
     }
-    if (!evidence)
-      t.record([
-        finding(
-          'FLD-09',
-          'precondition',
-          'the pages folder has no page with a language and none out of sync: nothing to judge',
-          with_.exchange,
-          'warning',
-        ),
-      ]);
+    if (!evidence) t.nothingToJudge('the pages folder has no page with a language and none out of sync', with_.exchange);
   },
   { operation: 'folder.getPages' },
 );
@@ -671,6 +653,7 @@ conformance(
       pagesWith(t, { contenttags: true, objecttags: true }),
     ]);
     if (!content || !object || !both) return;
+    if (!both.pages.length) return t.nothingToJudge('the pages folder holds no page', both.exchange);
     // "`contenttags`, `objecttags` add the named information to each page": a tags map on every page ...
     for (const [label, list] of [
       ['contenttags=true', content],
@@ -744,6 +727,8 @@ conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages 
   ]);
   if (!flat.body || !recursive.body || !pagesFlat.body || !pagesDeep.body || !subs.body) return;
   const deepPages = pagesDeep.body.pages ?? [];
+  if (!(recursive.body.pages ?? []).some((e) => (e.links ?? []).length))
+    return t.nothingToJudge('no page of the pages folder or its sub-folders has an external link', recursive.exchange);
   const key = (links: string[] | undefined) => JSON.stringify([...(links ?? [])].sort());
   const deep = new Map((recursive.body.pages ?? []).map((e) => [e.pageId, key(e.links)]));
   // "lists, per page, the external links of pages in the folder"

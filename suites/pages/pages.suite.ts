@@ -137,11 +137,6 @@ function judge(t: ConformanceContext, all: Source[], problemsOf: (page: Page) =>
   return findings;
 }
 
-/** A warning that the target's fixture gave nothing to judge: the requirement is untested there, not broken. */
-function nothingToJudge(t: ConformanceContext, what: string): Finding {
-  return finding(t.requirement, 'coverage', `no page record of the fixture has ${what}: nothing to judge`, undefined, 'warning');
-}
-
 // Contract 2.6: "pdate: number, required, int", "readOnly: boolean, required", ... and 2.2 "cdate/edate: number (int), required".
 const REQUIRED: readonly [keyof Page, 'integer' | 'boolean'][] = [
   ['pdate', 'integer'],
@@ -181,13 +176,15 @@ function alternateUrlsProblems(page: Page): string[] {
 }
 
 conformance('PGE-01', 'every page record carries the required members with their types', async (t) => {
-  t.record(judge(t, await sources(t), requiredProblems));
+  const all = await sources(t);
+  if (!all.some((s) => s.pages.length)) return t.nothingToJudge('the pages folder holds no page');
+  t.record(judge(t, all, requiredProblems));
 });
 
 conformance('PGE-02', 'lockedSince is -1 on every page record that is not locked', async (t) => {
   const all = await sources(t);
   const findings = judge(t, all, lockedSinceProblems);
-  if (!all.some((s) => s.pages.some((p) => p.page.locked === false))) findings.push(nothingToJudge(t, 'locked false'));
+  if (!all.some((s) => s.pages.some((p) => p.page.locked === false))) t.nothingToJudge('no page record of the fixture has locked false');
   t.record(findings);
 });
 
@@ -195,7 +192,7 @@ conformance('PGE-03', 'alternateUrls are in alphabetical order on every page rec
   const all = await sources(t);
   const findings = judge(t, all, alternateUrlsProblems);
   if (!all.some((s) => s.pages.some((p) => (p.page.alternateUrls ?? []).length > 1)))
-    findings.push(nothingToJudge(t, 'two or more alternateUrls'));
+    t.nothingToJudge('no page record of the fixture has two or more alternateUrls');
   t.record(findings);
 });
 
@@ -211,6 +208,7 @@ conformance('PGE-04', 'languageVariants values and pageVariants items are page r
     ...alternateUrlsProblems(page),
   ];
   const findings = judge(t, all, (page) => [...new Set(asPage(page))], true);
-  if (!all.some((s) => s.pages.some((p) => p.variant))) findings.push(nothingToJudge(t, 'pageVariants or languageVariants'));
+  if (!all.some((s) => s.pages.some((p) => p.variant)))
+    t.nothingToJudge('no page record of the fixture has pageVariants or languageVariants');
   t.record(findings);
 });

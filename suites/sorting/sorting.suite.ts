@@ -219,6 +219,8 @@ conformance(
     // template=true and folder=true add the records whose names the order may follow.
     const query = { recursive: true, template: true, folder: true };
     const baseline = (await mustList(t, 'folder.getPages', pagesFolder, query)).ids;
+    // One page has no order to judge.
+    if (baseline.length < 2) return t.nothingToJudge('the pages folder and its sub-folders hold fewer than two pages');
     for (const sortby of Object.keys(PAGE_KEYS) as (keyof typeof PAGE_KEYS)[]) {
       for (const dir of ['asc', 'desc'] as const) {
         // "sortby (... pdate, filename, template, folder, ... priority ...)"

@@ -149,10 +149,7 @@ const keyed = (items: readonly Item[], sortby: string | undefined) =>
 
 conformance('USE-01', 'usage lists list every user of the given files once and count them all in total', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length)
-    return void t.record([
-      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
-    ]);
+  if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');
   const findings: Finding[] = [];
   let users = 0;
   for (const kind of kinds) {
@@ -174,25 +171,13 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
     if (new Set(ids).size !== ids.length)
       findings.push(finding('USE-01', 'relation', `usage/${kind} lists a user more than once: ${brief(ids)}`, full.exchange));
   }
-  if (!users)
-    findings.push(
-      finding(
-        'USE-01',
-        'fixture',
-        `the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`,
-        undefined,
-        'warning',
-      ),
-    );
+  if (!users) t.nothingToJudge(`the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`);
   t.record(findings);
 });
 
 conformance('USE-01', 'the users of several files are the users of each of them', async (t) => {
   const { used, scope } = await usedInMaster(t);
-  if (!used.length)
-    return void t.record([
-      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
-    ]);
+  if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');
   const findings: Finding[] = [];
   for (const kind of KIND_NAMES) {
     const fixtureUsers = (answer: UsageAnswer) => (answer.list ?? []).filter((u) => inFixture(scope, kind, u));
@@ -226,23 +211,11 @@ conformance('USE-01', 'the users of several files are the users of each of them'
 
 conformance('USE-01', 'total counts every user whatever page of the list is asked for', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length)
-    return void t.record([
-      finding('USE-01', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
-    ]);
+  if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');
   const totals: Partial<Record<Kind, number>> = {};
   for (const kind of kinds) totals[kind] = (await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { maxItems: -1 })).total ?? 0;
   const widest = Math.max(0, ...Object.values(totals));
-  if (widest < 2)
-    t.record([
-      finding(
-        'USE-01',
-        'fixture',
-        'no usage list of the fixture has two users: paging cannot change what total counts',
-        undefined,
-        'warning',
-      ),
-    ]);
+  if (widest < 2) t.nothingToJudge('no usage list of the fixture has two users: paging cannot change what total counts');
   await t.property(
     fc.record({
       kind: fc.constantFrom(...kinds),
@@ -296,25 +269,13 @@ conformance('USE-02', 'files=false and folders=false answer the counts without t
         ),
       );
   }
-  if (!judged)
-    findings.push(
-      finding(
-        'USE-02',
-        'fixture',
-        'no used file of the master has a file or folder using it: the flags cannot be told apart',
-        undefined,
-        'warning',
-      ),
-    );
+  if (!judged) t.nothingToJudge('no used file of the master has a file or folder using it: the flags cannot be told apart');
   t.record(findings);
 });
 
 conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorder', async (t) => {
   const { used, idsFor, kinds } = await usedInMaster(t);
-  if (!used.length)
-    return void t.record([
-      finding('USE-03', 'fixture', 'getFiles used=true lists no file in the master tree: no usage to judge', undefined, 'warning'),
-    ]);
+  if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');
   const order = fc.record({
     kind: fc.constantFrom(...kinds),
     sortby: fc.constantFrom(undefined, 'name', 'cdate', 'edate'),
@@ -413,14 +374,8 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     }
   }
   if (!judged)
-    findings.push(
-      finding(
-        'USE-04',
-        'fixture',
-        'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged',
-        undefined,
-        'warning',
-      ),
+    t.nothingToJudge(
+      'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged',
     );
   t.record(findings);
 });
@@ -430,6 +385,7 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
   if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId)
     views.push(['channel', t.fixture.channelRootFolderId, t.fixture.channelNodeId]);
   const findings: Finding[] = [];
+  let files = 0;
   for (const [label, root, nodeId] of views) {
     const scope = (await fixtureTree(t, root, nodeId)).ids;
     const listed = async (query: RequestSpec['query']) => {
@@ -437,6 +393,7 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
       return { ...got, files: got.files.filter((f) => inFixture(scope, 'file', f)) };
     };
     const [all, yes, no] = [await listed({}), await listed({ used: true }), await listed({ used: false })];
+    files += all.files.length + yes.files.length + no.files.length;
     // "used (boolean; true only used files, false only unused)": the two filters split the unfiltered list.
     const both = idsOf(yes.files).filter((id) => idsOf(no.files).includes(id));
     if (both.length)
@@ -480,6 +437,7 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
       }
     }
   }
+  if (!files) t.nothingToJudge('the master tree holds no files');
   t.record(findings);
 });
 
@@ -488,9 +446,7 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   const master = t.fixture.masterNodeId;
   const root = t.fixture.masterRootFolderId;
   if (!t.config.target.features.includes('multichannelling') || channel === undefined) {
-    return void t.record([
-      finding('USE-05', 'fixture', 'the target declares no channel: the channel scope of used cannot be judged', undefined, 'warning'),
-    ]);
+    return t.nothingToJudge('the target declares no channel, so the channel scope of used cannot be told');
   }
   const findings: Finding[] = [];
   const scope = (await fixtureTree(t, root, master)).ids;
@@ -505,6 +461,7 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   const usedInChannel = (await treeFiles(t, t.fixture.channelRootFolderId ?? root, { nodeId: channel, used: true })).files.filter((f) =>
     inFixture(channelScope, 'file', f),
   );
+  if (!usedHere.files.length && !usedInChannel.length) return t.nothingToJudge('no file of the master or of the channel is used');
   // "usedIn (int, multivalued; channel IDs extending used)": a file used in the channel is used once the channel is added.
   const extended = new Set(idsOf(usedWithChannel.files));
   const notExtended = idsOf(usedInChannel).filter((id) => inMaster.has(id) && !extended.has(id));
