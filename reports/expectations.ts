@@ -9,7 +9,7 @@ import { makeDir } from './dirs.ts';
 import { dirname } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';
 import type { ExpectationSummary, Results, TestResult } from '../schemas/results.ts';
-import { ReportInputError } from './results.ts';
+import { ReportInputError, hadNothingToJudge } from './results.ts';
 
 /** What a flaky entry allows: both outcomes, as WPT writes `expected: [PASS, FAIL]`. */
 export const FLAKY: readonly ['PASS', 'FAIL'] = ['PASS', 'FAIL'];
@@ -192,5 +192,9 @@ export function verdictOf(results: Results): { exitCode: 0 | 1; text: string } {
     .join(', ');
   if (allowed) return { exitCode: 0, text: `the target fails only what its expectation file expects (${allowed})` };
   if (results.tests.every((t) => t.status === 'skipped')) return { exitCode: 0, text: 'no test ran' };
-  return { exitCode: 0, text: 'the target conforms to every requirement tested' };
+  const unjudged = results.tests.filter(hadNothingToJudge).length;
+  return {
+    exitCode: 0,
+    text: `the target conforms to every requirement tested${unjudged ? `; ${plural(unjudged, 'test')} had none of its own data to judge (see their warnings)` : ''}`,
+  };
 }

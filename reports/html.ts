@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { operations } from '../schemas/operations.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { expectationCounts, isExcusedFailure, isUnexpectedFailure, verdictOf } from './expectations.ts';
-import { exchangeTotals } from './results.ts';
+import { exchangeTotals, hadNothingToJudge } from './results.ts';
 import type { Exchange, RecordedBody, ReportedFinding, Results, TestResult } from '../schemas/results.ts';
 
 /** Bodies longer than this are cut in the page (results.json keeps what was recorded). */
@@ -72,16 +72,26 @@ function statement(text: string): string {
   return esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
-type RowStatus = 'passed' | 'failed' | 'skipped' | 'not-tested';
+type RowStatus = 'passed' | 'failed' | 'unjudged' | 'skipped' | 'not-tested';
 
-/** A requirement's or operation's status over its tests: failed if any failed, passed if any passed. */
+/**
+ * A requirement's or operation's status over its tests: failed if any failed, passed if any passed
+ * having judged something, unjudged if every test that passed had none of the target's data to judge.
+ */
 function aggregate(tests: readonly TestResult[]): RowStatus {
   if (!tests.length) return 'not-tested';
   if (tests.some((t) => t.status === 'failed')) return 'failed';
-  return tests.some((t) => t.status === 'passed') ? 'passed' : 'skipped';
+  if (tests.some((t) => t.status === 'passed' && !hadNothingToJudge(t))) return 'passed';
+  return tests.some((t) => t.status === 'passed') ? 'unjudged' : 'skipped';
 }
 
-const badgeText: Record<RowStatus, string> = { passed: 'pass', failed: 'FAIL', skipped: 'skip', 'not-tested': 'not tested' };
+const badgeText: Record<RowStatus, string> = {
+  passed: 'pass',
+  failed: 'FAIL',
+  unjudged: 'nothing to judge',
+  skipped: 'skip',
+  'not-tested': 'not tested',
+};
 
 function badge(status: RowStatus, tests: readonly TestResult[]): string {
   const failed = tests.filter((t) => t.status === 'failed');
@@ -252,7 +262,7 @@ const css = [
   '.badge{display:inline-block;border-radius:3px;padding:0 .4rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}',
   '.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}' +
     '.badge.skipped,.badge.not-tested{background:var(--skip)}.badge.xfail{background:var(--xfail)}' +
-    '.badge.warning{background:var(--warn)}',
+    '.badge.warning,.badge.unjudged{background:var(--warn)}',
   '.badge.not-tested{opacity:.75}',
   'table{border-collapse:collapse;width:100%;margin:.4rem 0}' +
     'th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid var(--line)}',
@@ -279,7 +289,7 @@ const css = [
 ].join('\n');
 
 function filterCss(families: readonly string[]): string {
-  const rules = (['failed', 'passed', 'skipped', 'not-tested'] as const).map(
+  const rules = (['failed', 'passed', 'unjudged', 'skipped', 'not-tested'] as const).map(
     (s) => `body:has(#status-${s}:checked) [data-status]:not([data-status="${s}"]){display:none}`,
   );
   for (const f of families) rules.push(`body:has(#family-${slug(f)}:checked) [data-family]:not([data-family="${slug(f)}"]){display:none}`);
@@ -294,6 +304,7 @@ function filtersHtml(families: readonly string[]): string {
     radio('status', 'all', 'all', true),
     radio('status', 'failed', 'failed'),
     radio('status', 'passed', 'passed'),
+    radio('status', 'unjudged', 'nothing to judge'),
     radio('status', 'skipped', 'skipped'),
     radio('status', 'not-tested', 'not tested'),
   ].join('');

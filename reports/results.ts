@@ -37,6 +37,14 @@ export function summarize(tests: readonly TestResult[]): Summary {
   return summary;
 }
 
+/**
+ * Whether a test passed saying the target's own data gave it nothing to judge (a `fixture` warning,
+ * harness/suite.ts nothingToJudge): it passed without checking what its requirement states.
+ */
+export function hadNothingToJudge(t: TestResult): boolean {
+  return t.status === 'passed' && t.findings.some((f) => f.check === 'fixture' && f.severity === 'warning');
+}
+
 /** The exchange totals in one line, "7,900 of 7,900 answers validated; 12 retries", or undefined for results that did not count them. */
 export function exchangeTotals(summary: Summary): string | undefined {
   if (summary.answers === undefined || summary.validated === undefined) return undefined;

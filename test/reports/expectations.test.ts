@@ -93,6 +93,25 @@ describe('expectation files', () => {
     expect(verdictOf(dated('2026-03-02')).exitCode).toBe(1);
   });
 
+  it('a conforming verdict counts the tests that had none of the target data to judge', () => {
+    const passing = sampleResults().tests.filter((t) => t.status !== 'failed');
+    expect(verdictOf(sampleResults(passing)).text).toBe('the target conforms to every requirement tested');
+    const nothing = {
+      requirement: 'PGE-01',
+      check: 'fixture',
+      severity: 'warning' as const,
+      message: 'nothing to judge: no page',
+      replay: '',
+    };
+    const unjudged = passing.map((t) => (t.status === 'passed' ? { ...t, findings: [...t.findings, nothing] } : t));
+    const n = unjudged.filter((t) => t.status === 'passed').length;
+    expect(n).toBeGreaterThan(1);
+    expect(verdictOf(sampleResults(unjudged))).toEqual({
+      exitCode: 0,
+      text: `the target conforms to every requirement tested; ${n} tests had none of its own data to judge (see their warnings)`,
+    });
+  });
+
   it('an unexpected pass alone does not fail the run', () => {
     const results = applyExpectations(
       sampleResults(sampleResults().tests.filter((t) => t.status !== 'failed')),

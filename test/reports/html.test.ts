@@ -4,6 +4,7 @@ import { applyExpectations } from '../../reports/expectations.ts';
 import { escapeHtml, renderHtml } from '../../reports/html.ts';
 import { operations } from '../../schemas/operations.ts';
 import { requirements } from '../../schemas/requirements.ts';
+import type { TestResult } from '../../schemas/results.ts';
 import { HOSTILE, sampleResults, sampleTests } from './sample.ts';
 
 const html = renderHtml(sampleResults());
@@ -47,6 +48,26 @@ describe('report.html', () => {
     );
     expect(matrix).toContain('§4.1 <span class="muted">Shared parameter groups</span>');
     expect(matrix).toMatch(/<tr data-status="skipped" data-family="MCH"><td><code>MCH-01<\/code>/);
+  });
+
+  it('shows a requirement whose passing tests all had nothing to judge as nothing to judge, not as a pass', () => {
+    const nothing = {
+      requirement: 'PGE-01',
+      check: 'fixture',
+      severity: 'warning' as const,
+      message: 'nothing to judge: no page',
+      replay: '',
+    };
+    const base = sampleTests().find((t) => t.status === 'passed')!;
+    const pge = { ...base, id: 'PGE-01 every page record', requirement: 'PGE-01', family: 'PGE', operation: 'folder.getPages' };
+    const page = (tests: TestResult[]) => section(renderHtml(sampleResults(tests)), 'requirements');
+    expect(page([...sampleTests(), { ...pge, findings: [nothing] }])).toMatch(
+      /<tr data-status="unjudged" data-family="PGE"><td><code>PGE-01<\/code><\/td><td><span class="badge unjudged">nothing to judge<\/span>/,
+    );
+    // One test of the requirement that judged something makes it a pass.
+    expect(page([...sampleTests(), { ...pge, findings: [nothing] }, { ...pge, id: 'PGE-01 another' }])).toMatch(
+      /<tr data-status="passed" data-family="PGE"><td><code>PGE-01<\/code>/,
+    );
   });
 
   it('has one row per operation of the catalogue', () => {
