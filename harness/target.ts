@@ -27,6 +27,11 @@ export function parseTarget(data: unknown, source: string): Target {
     const missing = features.includes(feature) ? keys.find((k) => fixture[k] === undefined) : undefined;
     if (missing) throw new TargetError(`${source}: /fixture/${missing} is missing: feature "${feature}" needs it`);
   }
+  // A channel that is the master itself gives every multichannelling test a view it cannot judge: they would all fail.
+  if (features.includes('multichannelling') && fixture.channelNodeId === fixture.masterNodeId)
+    throw new TargetError(
+      `${source}: /fixture/channelNodeId ${fixture.channelNodeId} is the master node: feature "multichannelling" needs a channel of it`,
+    );
   return {
     baseUrl: t.baseUrl.replace(/\/+$/, ''),
     auth: { query: { ...(t.auth?.query ?? {}) }, headers: { ...(t.auth?.headers ?? {}) } },

@@ -88,14 +88,18 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://${urlHost(host)}:${port}${API_PREFIX}`;
+  const ids = fixtureIds(state);
+  // A data set without a channel (its fixture falls back to the master) cannot have multichannelling judged: not declared.
+  const hasChannel = ids.channelNodeId !== ids.masterNodeId;
+  const { channelNodeId: _, channelRootFolderId: __, ...unchannelled } = ids;
   const target: Target = {
     baseUrl,
     auth: { query: authToken === undefined ? {} : { sid: authToken }, headers: {} },
     features: [
-      ...FEATURES.filter((f) => profile.multichannelling || f !== 'multichannelling'),
+      ...FEATURES.filter((f) => (profile.multichannelling && hasChannel) || f !== 'multichannelling'),
       ...(authToken === undefined ? [] : ['auth' as const]),
     ],
-    fixture: fixtureIds(state),
+    fixture: hasChannel ? ids : unchannelled,
   };
   return { baseUrl, target, state, close: () => app.close() };
 }

@@ -83,3 +83,24 @@ describe('a target whose own data is a fresh install', () => {
     expect(unjudged().filter((id) => own.includes(id))).toEqual([]);
   });
 });
+
+describe('a data set without a channel', () => {
+  it('gives a target that declares no multichannelling and names no channel, instead of the master as its channel', async () => {
+    const ds = freshInstall();
+    const master = ds.nodes.find((n) => n.masterId === undefined)!;
+    const inMaster = <T extends { nodeId: number }>(objects: T[]) => objects.filter((o) => o.nodeId === master.id);
+    const lone: Dataset = { ...ds, nodes: [master], folders: inMaster(ds.folders), templates: inMaster(ds.templates), roles: {} };
+    const s = await startReferenceServer({ port: 0, fixture: lone });
+    try {
+      expect(s.target.features).not.toContain('multichannelling');
+      expect(s.target.features).toContain('pages');
+      expect(s.target.fixture.channelNodeId).toBeUndefined();
+      expect(s.target.fixture.channelRootFolderId).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+    // The bundled data set has channels: its target declares multichannelling with a channel that is not the master.
+    expect(server.target.features).toContain('multichannelling');
+    expect(server.target.fixture.channelNodeId).not.toBe(server.target.fixture.masterNodeId);
+  });
+});

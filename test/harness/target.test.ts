@@ -1,0 +1,26 @@
+/** What a target file's features need of its fixture ids (the schema checks the file's shape; test/cli/inputs.test.ts the CLI's exit). */
+import { describe, expect, it } from 'vitest';
+import { TargetError, parseTarget } from '../../harness/target.ts';
+
+const fixture = { masterNodeId: 1, masterRootFolderId: 10, sandboxParentFolderId: 10 };
+const target = (features: string[], over: Record<string, number> = {}) => ({
+  baseUrl: 'http://127.0.0.1:9/rest/',
+  features,
+  fixture: { ...fixture, ...over },
+});
+
+describe('parseTarget', () => {
+  it('takes a channel of the master for multichannelling, and the base URL without its trailing slash', () => {
+    const t = parseTarget(target(['multichannelling'], { channelNodeId: 2, channelRootFolderId: 11 }), 't.json');
+    expect(t.baseUrl).toBe('http://127.0.0.1:9/rest');
+    expect(t.fixture.channelNodeId).toBe(2);
+  });
+
+  it('refuses multichannelling whose channel is the master node itself: every channel view would be judged wrong', () => {
+    const run = () => parseTarget(target(['multichannelling'], { channelNodeId: 1, channelRootFolderId: 10 }), 't.json');
+    expect(run).toThrow(TargetError);
+    expect(run).toThrow('t.json: /fixture/channelNodeId 1 is the master node: feature "multichannelling" needs a channel of it');
+    // Without the feature the ids are not used.
+    expect(parseTarget(target([], { channelNodeId: 1 }), 't.json').features).toEqual([]);
+  });
+});
