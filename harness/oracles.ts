@@ -83,6 +83,17 @@ export function duplicates<T>(values: readonly T[]): T[] {
   return [...dup];
 }
 
+/**
+ * A part of a text to search for: `length` code points from `start`, or from late enough that two
+ * remain. Cut by code points, never by UTF-16 units: a part of a name holding an emoji must not end in
+ * half of it, a lone surrogate that goes on the wire as U+FFFD and matches nothing.
+ */
+export function partOf(text: string, start: number, length: number): string {
+  const chars = Array.from(text);
+  const from = Math.max(0, Math.min(start, chars.length - 2));
+  return chars.slice(from, from + length).join('');
+}
+
 /** Shortens a list for a message: the first few elements and how many more. */
 export function brief(values: readonly unknown[], max = 8): string {
   const shown = values

@@ -22,7 +22,7 @@ import {
   words,
   type Query,
 } from '../../harness/lists.ts';
-import { brief } from '../../harness/oracles.ts';
+import { brief, partOf } from '../../harness/oracles.ts';
 import { createFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
@@ -56,7 +56,7 @@ function termArbitrary(
   const descriptions = records.flatMap((r) => wordsOf(r.description));
   return fc.oneof(
     ...[names, descriptions, extra].filter((ws) => ws.length).map((ws) => ({ weight: 3, arbitrary: fc.constantFrom(...ws) })),
-    { weight: 1, arbitrary: fc.constantFrom(...names).map((w) => w.slice(1, 4)) },
+    { weight: 1, arbitrary: fc.constantFrom(...names).map((w) => partOf(w, 1, 3)) },
     { weight: 1, arbitrary: fc.constantFrom(...records.map((r) => String(r.id))) },
     { weight: 1, arbitrary: fc.constant('qqqqqqqqq') },
   );
@@ -602,12 +602,12 @@ conformance(
     if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
     const own = (await mustList(t, 'folder.getPages', pagesFolder)).records;
     const deep = (await mustList(t, 'folder.getPages', pagesFolder, { recursive: true })).records;
-    const names = deep.map((p) => p.name ?? '').filter((n) => n.length >= 3);
+    const names = deep.map((p) => p.name ?? '').filter((n) => [...n].length >= 3);
     if (!names.length) return t.nothingToJudge('the pages folder and its sub-folders hold no page named with three characters or more');
     await t.property(
       fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 4 }), length: fc.integer({ min: 2, max: 5 }) }),
       async ({ name, start, length }) => {
-        const query = name.slice(Math.min(start, name.length - 2), Math.min(start, name.length - 2) + length);
+        const query = partOf(name, start, length);
         const matching = (pages: readonly Page[]) => idsWhere(pages, (p) => p.name?.includes(query) ?? false);
         const out: Finding[] = [];
         for (const [recursive, pages] of [

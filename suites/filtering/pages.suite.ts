@@ -21,7 +21,7 @@ import {
   type Listing,
   type Query,
 } from '../../harness/lists.ts';
-import { brief } from '../../harness/oracles.ts';
+import { brief, partOf } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
 
@@ -164,13 +164,12 @@ conformance(
     const fixture = await pagesOf(t);
     if (!fixture) return;
     const { pages, list } = fixture;
-    const names = distinct(pages.map((p) => p.fileName)).filter((n) => n.length >= 4);
+    const names = distinct(pages.map((p) => p.fileName)).filter((n) => [...n].length >= 4);
     if (!names.length) return t.nothingToJudge('no page of the pages folder has a file name of four characters or more');
     await t.property(
       fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 6 }), length: fc.integer({ min: 2, max: 6 }) }),
       async ({ name, start, length }) => {
-        const from = Math.min(start, name.length - 2);
-        const part = name.slice(from, from + length);
+        const part = partOf(name, start, length);
         // "filename (string): filename search string"
         return judged(list({ filename: part }), (l) => [
           ...expectIncludes(

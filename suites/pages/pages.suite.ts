@@ -5,7 +5,7 @@
  */
 import { stepFinding, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { brief, stringsOrdered } from '../../harness/oracles.ts';
+import { brief, partOf, stringsOrdered } from '../../harness/oracles.ts';
 import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
@@ -88,8 +88,8 @@ async function collect(t: ConformanceContext): Promise<Collected> {
   }
   const names = out.sources
     .flatMap((s) => s.pages.map((p) => p.page.name))
-    .filter((n): n is string => typeof n === 'string' && n.length >= 3);
-  for (const query of [{}, ...(names[0] ? [{ query: names[0].slice(0, 3) }] : [])]) {
+    .filter((n): n is string => typeof n === 'string' && [...n].length >= 3);
+  for (const query of [{}, ...(names[0] ? [{ query: partOf(names[0], 0, 3) }] : [])]) {
     await ask(`GET /folder/findPages?folderId=${folder}${'query' in query ? `&query=${query.query}` : ''}`, 'folder.findPages', {
       query: { folderId: folder, maxItems: -1, ...query },
     });

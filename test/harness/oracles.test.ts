@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicates, firstDifference, sameMultiset, setDifference, stringsOrdered, valuesOrdered } from '../../harness/oracles.ts';
+import { duplicates, firstDifference, sameMultiset, setDifference, stringsOrdered, valuesOrdered, partOf } from '../../harness/oracles.ts';
 
 describe('name order', () => {
   it('accepts code point order and case-insensitive order, both directions', () => {
@@ -29,5 +29,17 @@ describe('list relations', () => {
     expect(duplicates([1, 2, 2, 3, 3, 3])).toEqual([2, 3]);
     expect(sameMultiset([1, 2, 2], [2, 1, 2])).toBe(true);
     expect(sameMultiset([1, 2, 2], [1, 1, 2])).toBe(false);
+  });
+});
+
+describe('search terms', () => {
+  it('cut parts of a name at code points: an emoji is never halved into a lone surrogate', () => {
+    expect(partOf('emoji-😀 page 30', 3, 4)).toBe('ji-😀');
+    expect(partOf('😀😀😀', 1, 5)).toBe('😀😀');
+    // Near the end the part starts early enough to keep two code points; a short name is kept whole.
+    expect(partOf('abcdef', 5, 4)).toBe('ef');
+    expect(partOf('a😀', 3, 2)).toBe('a😀');
+    for (let start = 0; start < 12; start++)
+      for (let length = 1; length < 6; length++) expect(partOf('x😀y😀z', start, length)).not.toMatch(/[\uD800-\uDFFF]/u);
   });
 });

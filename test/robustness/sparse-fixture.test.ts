@@ -1,5 +1,5 @@
 /**
- * A target whose own data is a fresh install: its nodes and their root folders, the sandbox parent, an
+ * Targets whose data is not the bundled fixture's. A target whose own data is a fresh install: its nodes and their root folders, the sandbox parent, an
  * empty pages folder and the templates, no file and no page. The tests that judge only the target's
  * own pages and used files have nothing to look at there: each must pass and say so (a `fixture`
  * warning, "nothing to judge: ..."), never pass in silence, which would claim a check it never made.
@@ -102,5 +102,23 @@ describe('a data set without a channel', () => {
     // The bundled data set has channels: its target declares multichannelling with a channel that is not the master.
     expect(server.target.features).toContain('multichannelling');
     expect(server.target.fixture.channelNodeId).not.toBe(server.target.fixture.masterNodeId);
+  });
+});
+
+describe('a fixture whose page names are not ASCII', () => {
+  it('passes the tests that search by parts of those names: no part ends in half an emoji', async () => {
+    const ds = defaultDataset();
+    // Every name and file name with characters outside the Basic Multilingual Plane, where a UTF-16 cut can halve one.
+    const pages = ds.pages.map((p, i) => ({ ...p, name: `😀${i}Ü😀 ${p.name}`, fileName: `😀${i}-ü😀${p.fileName}` }));
+    const s = await startReferenceServer({ port: 0, fixture: { ...ds, pages } });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'cms-emoji-'));
+      const target = join(dir, 'target.json');
+      writeFileSync(target, JSON.stringify(s.target));
+      const r = await cli('run', '--target', target, '--only', 'FLT-09,FLT-10,PGE', '--concurrency', '8', '--out', join(dir, 'out'));
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+    } finally {
+      await s.close();
+    }
   });
 });
