@@ -8,15 +8,20 @@ import { fileContent, fileName } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
-import { conformance } from '../../harness/suite.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
 import { freshBoundary, multipartBody, multipartType } from '../../harness/multipart.ts';
 import { boundaryLookalike } from './multipart.ts';
 
 const encoder = new TextEncoder();
 
-/** A name no other file has: tests that look a file up by name across folders need one. */
-const uniqueName = (stem: string, ext = 'bin'): string => `${stem}-${Math.random().toString(36).slice(2, 10)}.${ext}`;
+/**
+ * A name no other file has, in this run or an earlier one against the same server: tests that look a
+ * file up by name across folders need one (a faulty server may have left an earlier run's file outside
+ * the sandbox). Derived from the test and the run's sandbox folder, not drawn at random: a run sends what
+ * its seed and its target say.
+ */
+const uniqueName = (t: ConformanceContext, stem: string, ext = 'bin'): string => `${t.uniqueName(stem)}-${t.config.sandboxFolderId}.${ext}`;
 
 /** Deterministic bytes of a given size (a linear congruential sequence), for contents too large to generate byte by byte. */
 function bulkBytes(size: number, seed: number): Uint8Array {
@@ -47,7 +52,7 @@ conformance('UPL-02', 'a multipart create takes the data part as the content eve
   const host = t.config.target.features.includes('sourceUrl') ? await startFileHost() : undefined;
   try {
     const decoy = host?.serve('decoy.bin', bulkBytes(4096, 7)) ?? 'http://127.0.0.1:9/decoy.bin';
-    const name = uniqueName('upl02', 'json');
+    const name = uniqueName(t, 'upl02', 'json');
     // "The two forms share one path and are chosen by the request Content-Type": multipart means the data part is the file.
     const json = encoder.encode(JSON.stringify({ folderId, name: 'from-url.bin', sourceURL: decoy, overwriteExisting: false }));
     const created = await uploadWith(t, 'file.create.multipart', folderId, name, json);
@@ -77,7 +82,7 @@ conformance('UPL-02a', 'a JSON create downloads the file from sourceURL into the
     await t.property(
       fileContent().filter((data) => data.byteLength > 0),
       async (data) => {
-        const name = `${++run}-${uniqueName('upl02a')}`;
+        const name = `${++run}-${uniqueName(t, 'upl02a')}`;
         const sourceURL = host.serve(`source-${run}.bin`, data);
         // "POST /file/create (JSON): create a file with binary data loaded from a URL."
         const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL } });
@@ -110,7 +115,7 @@ conformance('UPL-03', 'a raw createSimple creates the file named by qqfile in fo
 
 conformance('UPL-03', 'a raw createSimple without folderId is refused and creates nothing', async (t) => {
   const folderId = await t.folder();
-  const qqfile = uniqueName('upl03-nofolder', 'txt');
+  const qqfile = uniqueName(t, 'upl03-nofolder', 'txt');
   const before = await filesOf(t, folderId);
   // "folderId (required int)": without it there is no folder to create the file in.
   const { exchange: sent } = await t.try('file.createSimple.raw', {
@@ -141,7 +146,7 @@ conformance('UPL-03', 'a raw createSimple without folderId is refused and create
 conformance('UPL-04', 'a multipart createSimple takes its data from the part named by databodypart', async (t) => {
   const folderId = await t.folder();
   const data = bulkBytes(777, 4);
-  const qqfile = uniqueName('upl04-databodypart');
+  const qqfile = uniqueName(t, 'upl04-databodypart');
   // "databodypart (string; custom name of the file data part)": a name none of the usual data part names match.
   const created = await attempt(t, 'file.createSimple.multipart', {
     query: { folderId, qqfile, databodypart: 'attachmentPayload' },
@@ -156,7 +161,7 @@ conformance('UPL-04', 'a multipart createSimple takes its data from the part nam
 conformance('UPL-04', 'a multipart createSimple names the file by qqfile, not by the part filename', async (t) => {
   const folderId = await t.folder();
   const data = encoder.encode('named by qqfile\r\n');
-  const qqfile = uniqueName('upl04-qqfile', 'txt');
+  const qqfile = uniqueName(t, 'upl04-qqfile', 'txt');
   // "qqfile (string; metadata filename)": the part's own filename is a different name.
   const created = await attempt(t, 'file.createSimple.multipart', {
     query: { folderId, qqfile },
@@ -180,7 +185,7 @@ conformance('UPL-07', 'empty, NUL, invalid UTF-8 and CRLF contents keep their ex
   const findings: Finding[] = [];
   for (const form of UPLOAD_FORMS) {
     for (const [label, data] of EDGE_CONTENTS) {
-      const name = uniqueName(`upl07-${label.replace(/\W+/g, '-').toLowerCase()}`);
+      const name = uniqueName(t, `upl07-${label.replace(/\W+/g, '-').toLowerCase()}`);
       // "binary content is kept byte for byte": the stored size is the size sent.
       const created = await uploadWith(t, form, folderId, name, data);
       findings.push(
@@ -198,7 +203,7 @@ conformance('UPL-07', 'generated contents keep their exact size in every create 
   const folderId = await t.folder();
   let run = 0;
   await t.property(fc.tuple(fc.constantFrom(...UPLOAD_FORMS), fileContent()), async ([form, data]) => {
-    const name = `${++run}-${uniqueName('upl07')}`;
+    const name = `${++run}-${uniqueName(t, 'upl07')}`;
     return checkCreated(t, 'UPL-07', await uploadWith(t, form, folderId, name, data), { name, folderId, size: data.byteLength });
   });
 });
@@ -207,7 +212,7 @@ conformance('UPL-07', 'content that imitates the multipart boundary keeps its ex
   const folderId = await t.folder();
   const boundary = freshBoundary();
   const data = boundaryLookalike(boundary);
-  const name = uniqueName('upl07-boundary', 'txt');
+  const name = uniqueName(t, 'upl07-boundary', 'txt');
   const body = multipartBody(
     [
       { name: 'folderId', data: String(folderId) },
@@ -225,7 +230,7 @@ conformance('UPL-07', 'a file of a few megabytes keeps its exact size', async (t
   const folderId = await t.folder();
   // 3 MiB and a few bytes: not a multiple of any buffer size a server might copy in.
   const data = bulkBytes(3 * 1024 * 1024 + 7, 1);
-  const name = uniqueName('upl07-large');
+  const name = uniqueName(t, 'upl07-large');
   t.record(
     await checkCreated(t, 'UPL-07', await uploadWith(t, 'file.create.multipart', folderId, name, data), {
       name,
