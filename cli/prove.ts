@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { RunConfig } from '../harness/config.ts';
 import type { TestResult } from '../schemas/results.ts';
+import { hadNothingToJudge } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import { getProfile } from '../server/profiles.ts';
@@ -309,7 +310,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       ok,
       detail,
       ...(proof ? { provedBy: proof.provedBy, killed: proof.killed } : {}),
-      ...(kind === 'clean' ? { unjudged: tests.filter((t) => t.findings.some((f) => f.check === 'fixture')).map((t) => t.id) } : {}),
+      ...(kind === 'clean' ? { unjudged: tests.filter(hadNothingToJudge).map((t) => t.id) } : {}),
       ...timing,
     });
     const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hadNothingToJudge } from '../../reports/results.ts';
 import type { Results } from '../../schemas/results.ts';
 import { defaultDataset, type Dataset } from '../../server/dataset.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
@@ -59,8 +60,7 @@ afterAll(async () => {
 });
 
 /** The ids of the tests that said they had nothing to judge. */
-const unjudged = () =>
-  results.tests.filter((t) => t.findings.some((f) => f.check === 'fixture' && f.severity === 'warning')).map((t) => t.id);
+const unjudged = () => results.tests.filter(hadNothingToJudge).map((t) => t.id);
 
 describe('a target whose own data is a fresh install', () => {
   it('passes every test, and the verdict counts those that had nothing to judge', () => {
