@@ -5,7 +5,7 @@
  */
 import { mdText, oneLine } from './markdown.ts';
 import type { Results, SeedSource, TestResult } from '../schemas/results.ts';
-import { seedText } from './results.ts';
+import { hadNothingToJudge, seedText } from './results.ts';
 
 /** One test or requirement in a regression list. */
 export interface RegressionEntry {
@@ -22,7 +22,7 @@ export interface RegressionLists {
   newFailures: RegressionEntry[];
   fixed: RegressionEntry[];
   stillFailing: RegressionEntry[];
-  /** Failing in the baseline, skipped or absent now: nobody knows. */
+  /** Failing in the baseline, skipped, absent or with nothing to judge now: nobody knows. */
   notRunNow: RegressionEntry[];
 }
 
@@ -64,11 +64,19 @@ function emptyLists(): RegressionLists {
   return { newFailures: [], fixed: [], stillFailing: [], notRunNow: [] };
 }
 
-/** The status of a requirement over its tests: failed if any failed, else passed if any passed, else skipped. */
+/**
+ * A test's status as a comparison sees it: a pass that had none of the target's data to judge counts as
+ * not run, so a failure of the baseline is not called fixed by a run that could not look.
+ */
+function judgedStatus(t: TestResult | undefined): Status {
+  return t && hadNothingToJudge(t) ? 'skipped' : t?.status;
+}
+
+/** The status of a requirement over its tests: failed if any failed, else passed if any passed having judged something, else skipped. */
 function requirementStatus(tests: readonly TestResult[]): Status {
   if (!tests.length) return undefined;
   if (tests.some((t) => t.status === 'failed')) return 'failed';
-  return tests.some((t) => t.status === 'passed') ? 'passed' : 'skipped';
+  return tests.some((t) => judgedStatus(t) === 'passed') ? 'passed' : 'skipped';
 }
 
 function byKey(tests: readonly TestResult[], key: (t: TestResult) => string): Map<string, TestResult[]> {
@@ -86,7 +94,9 @@ export function compareResults(baseline: Results, current: Results): Regression 
     const b = before.get(id);
     const n = now.get(id);
     const requirement = (n ?? b)?.requirement ?? '';
-    classify(tests, b?.status, n?.status, (side) => entry(id, requirement, side === 'now' ? n : b, n?.outcome === 'expected-fail'));
+    classify(tests, judgedStatus(b), judgedStatus(n), (side) =>
+      entry(id, requirement, side === 'now' ? n : b, n?.outcome === 'expected-fail'),
+    );
   }
   const requirements = emptyLists();
   const reqBefore = byKey(baseline.tests, (t) => t.requirement);
@@ -121,7 +131,7 @@ const headings: [keyof RegressionLists, string][] = [
   ['newFailures', 'New failures'],
   ['fixed', 'Fixed'],
   ['stillFailing', 'Still failing'],
-  ['notRunNow', 'Failing in the baseline, not run now'],
+  ['notRunNow', 'Failing in the baseline, not run now (skipped, absent, or nothing to judge)'],
 ];
 
 /** The comparison as printable text: a count line, then one line per test that changed. */

@@ -26,6 +26,24 @@ describe('regression against a baseline', () => {
     expect(ids(regression.tests.notRunNow)).toEqual(['UPL-01 multipart create keeps the bytes']);
   });
 
+  it('does not call a failure fixed when the test now passes with nothing to judge: nobody knows', () => {
+    const nothing = {
+      requirement: 'PAG-02',
+      check: 'fixture',
+      severity: 'warning' as const,
+      message: 'nothing to judge: no page',
+      replay: '',
+    };
+    const now = sampleResults(
+      withStatus(sampleTests(), { 'PAG-02': 'passed' }).map((t) => (t.id.startsWith('PAG-02') ? { ...t, findings: [nothing] } : t)),
+    );
+    const compared = compareResults(sampleResults(), now);
+    expect(ids(compared.tests.fixed)).toEqual([]);
+    expect(ids(compared.tests.notRunNow)).toContain('PAG-02 pageSize 0 returns no items');
+    expect(ids(compared.requirements.fixed)).toEqual([]);
+    expect(ids(compared.requirements.notRunNow)).toContain('PAG-02');
+  });
+
   it('does the same by requirement id', () => {
     expect(ids(regression.requirements.newFailures)).toEqual(['OP-folder.load']);
     expect(ids(regression.requirements.fixed)).toEqual(['PAG-02']);
