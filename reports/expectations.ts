@@ -115,7 +115,7 @@ export function expectationSummary(tests: readonly TestResult[], file: string, s
 
 /**
  * Marks each listed test with its expectation and outcome and adds the counts to the summary.
- * Applying again replaces an earlier application. Skipped tests neither meet nor break an expectation;
+ * Applying again replaces an earlier application. Skipped tests, and passes with nothing to judge, neither meet nor break an expectation;
  * a flaky test that ran is `flaky` whatever its status, until its end date passes while it fails.
  */
 export function applyExpectations(results: Results, expectations: Expectations, options: { file: string; today?: string }): Results {
@@ -127,7 +127,8 @@ export function applyExpectations(results: Results, expectations: Expectations, 
     const expectation = { reason: e.reason, ...(e.issue ? { issue: e.issue } : {}), ...(e.until ? { until: e.until } : {}) };
     const flaky = isFlaky(e);
     const marked: TestResult = { ...t, expected: flaky ? 'FLAKY' : 'FAIL', expectation };
-    if (t.status === 'skipped') return marked;
+    // A pass with nothing to judge says nothing of the expected failure: not an unexpected pass to remove from the file.
+    if (t.status === 'skipped' || hadNothingToJudge(t)) return marked;
     if (t.status === 'failed' && e.until !== undefined && e.until < today) return { ...marked, outcome: 'expired' };
     if (flaky) return { ...marked, outcome: 'flaky' };
     return { ...marked, outcome: t.status === 'passed' ? 'unexpected-pass' : 'expected-fail' };

@@ -122,6 +122,21 @@ describe('expectation files', () => {
     expect(verdictOf(results).exitCode).toBe(0);
   });
 
+  it('a pass with nothing to judge is no unexpected pass: the expectation stays', () => {
+    const id = 'OP-folder.load a valid request gets 200 and a FolderLoadResponse';
+    const nothing = {
+      requirement: 'OP-folder.load',
+      check: 'fixture',
+      severity: 'warning' as const,
+      message: 'nothing to judge: x',
+      replay: '',
+    };
+    const tests = sampleResults().tests.map((t) => (t.id === id ? { ...t, status: 'passed' as const, findings: [nothing] } : t));
+    const results = applyExpectations(sampleResults(tests), { [id]: { expected: 'FAIL', reason: 'r' } }, { file: 'f.json' });
+    expect(results.tests.find((t) => t.id === id)?.outcome).toBeUndefined();
+    expect(results.summary.expectations?.unexpectedPasses).toBe(0);
+  });
+
   it('applying a second file replaces the first', () => {
     const again = applyExpectations(applied, {}, { file: 'empty.json' });
     expect(again.tests.some((t) => t.expected || t.outcome || t.expectation)).toBe(false);
