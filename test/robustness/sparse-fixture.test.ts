@@ -1,10 +1,15 @@
 /**
- * Targets whose data is not the bundled fixture's. A target whose own data is a fresh install: its nodes and their root folders, the sandbox parent, an
- * empty pages folder and the templates, no file and no page. The tests that judge only the target's
- * own pages and used files have nothing to look at there: each must pass and say so (a `fixture`
- * warning, "nothing to judge: ..."), never pass in silence, which would claim a check it never made.
- * The tests that make their own data in the sandbox must judge it and say nothing of the kind. (That on
- * the bundled fixture no test lacks data, the findability halves check on their clean runs.)
+ * Targets whose data is not the bundled fixture's.
+ *
+ * A fresh install: its nodes and their root folders, the sandbox parent, an empty pages folder and the
+ * templates, no file and no page. The tests that judge only the target's own pages and used files have
+ * nothing to look at there: each must pass and say so (a `fixture` warning, "nothing to judge: ..."),
+ * never pass in silence, which would claim a check it never made. The tests that make their own data in
+ * the sandbox must judge it and say nothing of the kind. (That on the bundled fixture no test lacks
+ * data, the findability halves check on their clean runs.)
+ *
+ * A data set without a channel, and page names outside the Basic Multilingual Plane: a correct server
+ * with such data passes.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
