@@ -15,7 +15,7 @@ import { ReportInputError } from '../../reports/results.ts';
 import { renderHtml } from '../../reports/html.ts';
 import { renderJunit } from '../../reports/junit.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
-import { sampleResults } from './sample.ts';
+import { nothingToJudge, sampleResults } from './sample.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-expectations-'));
 
@@ -96,13 +96,7 @@ describe('expectation files', () => {
   it('a conforming verdict counts the tests that had none of the target data to judge', () => {
     const passing = sampleResults().tests.filter((t) => t.status !== 'failed');
     expect(verdictOf(sampleResults(passing)).text).toBe('the target conforms to every requirement tested');
-    const nothing = {
-      requirement: 'PGE-01',
-      check: 'fixture',
-      severity: 'warning' as const,
-      message: 'nothing to judge: no page',
-      replay: '',
-    };
+    const nothing = nothingToJudge('PGE-01');
     const unjudged = passing.map((t) => (t.status === 'passed' ? { ...t, findings: [...t.findings, nothing] } : t));
     const n = unjudged.filter((t) => t.status === 'passed').length;
     expect(n).toBeGreaterThan(1);
@@ -124,13 +118,7 @@ describe('expectation files', () => {
 
   it('a pass with nothing to judge is no unexpected pass: the expectation stays', () => {
     const id = 'OP-folder.load a valid request gets 200 and a FolderLoadResponse';
-    const nothing = {
-      requirement: 'OP-folder.load',
-      check: 'fixture',
-      severity: 'warning' as const,
-      message: 'nothing to judge: x',
-      replay: '',
-    };
+    const nothing = nothingToJudge('OP-folder.load');
     const tests = sampleResults().tests.map((t) => (t.id === id ? { ...t, status: 'passed' as const, findings: [nothing] } : t));
     const results = applyExpectations(sampleResults(tests), { [id]: { expected: 'FAIL', reason: 'r' } }, { file: 'f.json' });
     expect(results.tests.find((t) => t.id === id)?.outcome).toBeUndefined();

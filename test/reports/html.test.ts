@@ -5,7 +5,7 @@ import { escapeHtml, renderHtml } from '../../reports/html.ts';
 import { operations } from '../../schemas/operations.ts';
 import { requirements } from '../../schemas/requirements.ts';
 import type { TestResult } from '../../schemas/results.ts';
-import { HOSTILE, sampleResults, sampleTests } from './sample.ts';
+import { HOSTILE, nothingToJudge, sampleResults, sampleTests } from './sample.ts';
 
 const html = renderHtml(sampleResults());
 
@@ -51,13 +51,7 @@ describe('report.html', () => {
   });
 
   it('shows a requirement whose passing tests all had nothing to judge as nothing to judge, not as a pass', () => {
-    const nothing = {
-      requirement: 'PGE-01',
-      check: 'fixture',
-      severity: 'warning' as const,
-      message: 'nothing to judge: no page',
-      replay: '',
-    };
+    const nothing = nothingToJudge('PGE-01');
     const base = sampleTests().find((t) => t.status === 'passed')!;
     const pge = { ...base, id: 'PGE-01 every page record', requirement: 'PGE-01', family: 'PGE', operation: 'folder.getPages' };
     const page = (tests: TestResult[]) => section(renderHtml(sampleResults(tests)), 'requirements');

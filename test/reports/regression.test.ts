@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults, renderRegressionMarkdown, renderRegressionText, seedNote } from '../../reports/regression.ts';
 import type { TestResult } from '../../schemas/results.ts';
-import { sampleResults, sampleTests } from './sample.ts';
+import { nothingToJudge, sampleResults, sampleTests } from './sample.ts';
 
 function withStatus(tests: TestResult[], changes: Record<string, TestResult['status'] | 'absent'>): TestResult[] {
   return tests.flatMap((t) => {
@@ -27,13 +27,7 @@ describe('regression against a baseline', () => {
   });
 
   it('does not call a failure fixed when the test now passes with nothing to judge: nobody knows', () => {
-    const nothing = {
-      requirement: 'PAG-02',
-      check: 'fixture',
-      severity: 'warning' as const,
-      message: 'nothing to judge: no page',
-      replay: '',
-    };
+    const nothing = nothingToJudge('PAG-02');
     const now = sampleResults(
       withStatus(sampleTests(), { 'PAG-02': 'passed' }).map((t) => (t.id.startsWith('PAG-02') ? { ...t, findings: [nothing] } : t)),
     );

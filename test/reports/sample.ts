@@ -14,6 +14,11 @@ function finding(requirement: string, over: Partial<ReportedFinding> = {}): Repo
   return { requirement, check: 'status', severity: 'error', message: 'expected status 200, got 500', replay: replay(requirement), ...over };
 }
 
+/** The warning a test records when the target's data gave it nothing to judge (harness/suite.ts nothingToJudge). */
+export function nothingToJudge(requirement: string): ReportedFinding {
+  return finding(requirement, { check: 'fixture', severity: 'warning', message: 'nothing to judge: the pages folder holds no page' });
+}
+
 function test(id: string, status: TestResult['status'], over: Partial<TestResult> = {}): TestResult {
   const requirement = id.split(' ')[0] ?? id;
   return {
