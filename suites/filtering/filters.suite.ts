@@ -604,6 +604,8 @@ conformance(
     const deep = (await mustList(t, 'folder.getPages', pagesFolder, { recursive: true })).records;
     const names = deep.map((p) => p.name ?? '').filter((n) => [...n].length >= 3);
     if (!names.length) return t.nothingToJudge('the pages folder and its sub-folders hold no page named with three characters or more');
+    const ownIds = new Set(own.map((p) => p.id));
+    const inSubFolders = deep.filter((p) => !ownIds.has(p.id) && names.includes(p.name ?? '')).map((p) => p.name!);
     await t.property(
       fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 4 }), length: fc.integer({ min: 2, max: 5 }) }),
       async ({ name, start, length }) => {
@@ -655,6 +657,8 @@ conformance(
         );
         return out;
       },
+      // A page of a sub-folder alone, in every run where there is one: the case that tells searching sub-folders by default from not.
+      { cover: inSubFolders.slice(0, 1).map((name) => ({ name, start: 0, length: 5 })) },
     );
   },
   { feature: 'pages', operation: 'folder.findPages' },

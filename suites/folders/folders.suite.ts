@@ -172,30 +172,43 @@ conformance(
     const { model, ids } = await buildTree(t, top, TREE);
     const names = new Map([...ids].map(([n, id]) => [id, n]));
     const named = (shapes: Shape[]) => canonical(shapes).replace(/\d+/g, (id) => names.get(Number(id)) ?? id);
-    await t.property(folderQuery(model, top, [...ids.values()]), async (q) => {
-      const query = { recursive: q.recursive, tree: q.tree, recursiveIds: q.recursiveIds.length ? q.recursiveIds : undefined };
-      // GET /folder takes the same `recursive`, `tree` and `recursiveIds` as getFolders (contract 4.2).
-      const r = q.viaList
-        ? await attempt(t, 'folder.list', { query: { folderId: String(top), ...query } })
-        : await attempt(t, 'folder.getFolders', { path: { id: top }, query });
-      if (!r.body) return r.findings;
-      const folders = (q.viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
-      const expected = predictFolders(model, top, q);
-      const got = shapesOf(folders, q.recursive && q.tree);
-      // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children
-      // are fetched."
-      if (canonical(got) === canonical(expected)) return [];
-      return [
-        finding(
-          'FLD-03',
-          'model',
-          `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} ` +
-            `recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: ` +
-            `expected ${named(expected)}, got ${named(got)}`,
-          r.exchange,
-        ),
-      ];
-    });
+    await t.property(
+      folderQuery(model, top, [...ids.values()]),
+      async (q) => {
+        const query = { recursive: q.recursive, tree: q.tree, recursiveIds: q.recursiveIds.length ? q.recursiveIds : undefined };
+        // GET /folder takes the same `recursive`, `tree` and `recursiveIds` as getFolders (contract 4.2).
+        const r = q.viaList
+          ? await attempt(t, 'folder.list', { query: { folderId: String(top), ...query } })
+          : await attempt(t, 'folder.getFolders', { path: { id: top }, query });
+        if (!r.body) return r.findings;
+        const folders =
+          (q.viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
+        const expected = predictFolders(model, top, q);
+        const got = shapesOf(folders, q.recursive && q.tree);
+        // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children
+        // are fetched."
+        if (canonical(got) === canonical(expected)) return [];
+        return [
+          finding(
+            'FLD-03',
+            'model',
+            `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} tree=${q.tree} ` +
+              `recursiveIds=${brief(q.recursiveIds.map((id) => names.get(id) ?? 'the test folder'))}: ` +
+              `expected ${named(expected)}, got ${named(got)}`,
+            r.exchange,
+          ),
+        ];
+      },
+      {
+        // Each of the three words of the sentence in every run: all descendants, nested, fetched for Alpha alone.
+        cover: [
+          { recursive: true, tree: false, viaList: false, recursiveIds: [] },
+          { recursive: true, tree: true, viaList: false, recursiveIds: [] },
+          { recursive: true, tree: true, viaList: true, recursiveIds: [] },
+          { recursive: true, tree: true, viaList: false, recursiveIds: closeUnderAncestors(model, top, [ids.get('Alpha')!]) },
+        ],
+      },
+    );
   },
 );
 
@@ -222,57 +235,75 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
     createdBefore: fc.constantFrom(undefined, 0, 1),
     addPrivileges: fc.option(fc.boolean(), { nil: undefined }),
   });
-  await t.property(params, async (p) => {
-    const nodeId = p.inChannel ? channel : undefined;
-    const common = {
-      recursive: p.q.recursive,
-      tree: p.q.tree,
-      skipCount: p.skipCount,
-      maxItems: p.maxItems,
-      search: p.search,
-      wastebin: p.wastebin,
-      nodeId,
-      inherited: p.inherited,
-      addPrivileges: p.addPrivileges,
-    };
-    // The body spells some names in camel case: sortBy, sortOrder, createdBefore (contract 4.2 FolderListRequest).
-    const get = await attempt(t, 'folder.getFolders', {
-      path: { id: top },
-      query: {
-        ...common,
-        sortby: p.sortorder && 'name',
-        sortorder: p.sortorder,
-        createdbefore: p.createdBefore,
-        recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined,
-      },
-    });
-    const body = Object.fromEntries(
-      Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(
-        ([, v]) => v !== undefined,
-      ),
-    );
-    const post = await attempt(t, 'folder.getFolders.post', {
-      json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) },
-    });
-    if (!get.body || !post.body) return [...get.findings, ...post.findings];
-    // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters."
-    const answer = (b: ResponseOf['folder.getFolders']) =>
-      JSON.stringify({
-        folders: ordered(b.folders),
-        numItems: b.numItems,
-        hasMoreItems: b.hasMoreItems,
-        privileges: (b.folders ?? []).map((f) => Array.isArray(f.privileges)),
+  await t.property(
+    params,
+    async (p) => {
+      const nodeId = p.inChannel ? channel : undefined;
+      const common = {
+        recursive: p.q.recursive,
+        tree: p.q.tree,
+        skipCount: p.skipCount,
+        maxItems: p.maxItems,
+        search: p.search,
+        wastebin: p.wastebin,
+        nodeId,
+        inherited: p.inherited,
+        addPrivileges: p.addPrivileges,
+      };
+      // The body spells some names in camel case: sortBy, sortOrder, createdBefore (contract 4.2 FolderListRequest).
+      const get = await attempt(t, 'folder.getFolders', {
+        path: { id: top },
+        query: {
+          ...common,
+          sortby: p.sortorder && 'name',
+          sortorder: p.sortorder,
+          createdbefore: p.createdBefore,
+          recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined,
+        },
       });
-    if (answer(get.body) === answer(post.body)) return [];
-    return [
-      finding(
-        'FLD-04',
-        'equivalence',
-        `POST getFolders answered ${answer(post.body)} where GET getFolders answered ${answer(get.body)}`,
-        post.exchange,
-      ),
-    ];
-  });
+      const body = Object.fromEntries(
+        Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(
+          ([, v]) => v !== undefined,
+        ),
+      );
+      const post = await attempt(t, 'folder.getFolders.post', {
+        json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) },
+      });
+      if (!get.body || !post.body) return [...get.findings, ...post.findings];
+      // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters."
+      const answer = (b: ResponseOf['folder.getFolders']) =>
+        JSON.stringify({
+          folders: ordered(b.folders),
+          numItems: b.numItems,
+          hasMoreItems: b.hasMoreItems,
+          privileges: (b.folders ?? []).map((f) => Array.isArray(f.privileges)),
+        });
+      if (answer(get.body) === answer(post.body)) return [];
+      return [
+        finding(
+          'FLD-04',
+          'equivalence',
+          `POST getFolders answered ${answer(post.body)} where GET getFolders answered ${answer(get.body)}`,
+          post.exchange,
+        ),
+      ];
+    },
+    {
+      // A page that skips and cuts, of the top level and of every descendant, in every run.
+      cover: [false, true].map((recursive) => ({
+        q: { recursive, tree: false, viaList: false, recursiveIds: [] },
+        sortorder: undefined,
+        skipCount: 1,
+        maxItems: 2,
+        search: undefined,
+        wastebin: undefined,
+        inChannel: false,
+        inherited: undefined,
+        createdBefore: undefined,
+        addPrivileges: undefined,
+      })),
+    },
+  );
 });
 
 conformance('FLD-05', 'breadcrumb lists the folders from the root down to the folder', async (t) => {

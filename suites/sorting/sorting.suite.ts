@@ -422,11 +422,20 @@ conformance(
     }
     const ids = files.map((f) => f.id!);
     const attrs = Object.keys(FILE_KEYS) as (keyof typeof FILE_KEYS)[];
-    await t.property(fc.record({ attr: fc.constantFrom(...attrs), prefix: fc.constantFrom('', '+', '-') }), async ({ attr, prefix }) =>
-      // "The list may be ... sorted by id, name, niceUrl, alternateUrls, fileSize, fileType."
-      judged(fetchList(t, 'file.list', folderId, { sort: `${prefix}${attr}` }), (l) =>
-        sortedFindings('SRT-05', attr, ids, l as Listing<Sortable>, [FILE_KEYS[attr] as Key<Sortable>], prefix === '-' ? 'desc' : 'asc'),
-      ),
+    await t.property(
+      fc.record({ attr: fc.constantFrom(...attrs), prefix: fc.constantFrom('', '+', '-') }),
+      async ({ attr, prefix }) =>
+        // "The list may be ... sorted by id, name, niceUrl, alternateUrls, fileSize, fileType."
+        judged(fetchList(t, 'file.list', folderId, { sort: `${prefix}${attr}` }), (l) =>
+          sortedFindings('SRT-05', attr, ids, l as Listing<Sortable>, [FILE_KEYS[attr] as Key<Sortable>], prefix === '-' ? 'desc' : 'asc'),
+        ),
+      // Every attribute the sentence names, both ways, in every run.
+      {
+        cover: attrs.flatMap((attr) => [
+          { attr, prefix: '' as const },
+          { attr, prefix: '-' as const },
+        ]),
+      },
     );
   },
   { operation: 'file.list' },

@@ -284,46 +284,56 @@ conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorde
     skip: fc.integer({ min: 0, max: 4 }),
     max: fc.integer({ min: -1, max: 4 }),
   });
-  await t.property(order, async ({ kind, sortby, sortorder, skip, max }) => {
-    const sorting = { sortby, sortorder };
-    const full = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, maxItems: -1 });
-    if (!full.answer) return full.findings;
-    const all = full.answer.list ?? [];
-    const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
-    const keys = keyed(all, sortby).map((k) => k.key);
-    const asked = `sortby=${sortby ?? '(default name)'}&sortorder=${sortorder ?? '(default asc)'}`;
-    if (!valuesOrdered(keys, dir))
-      return [
-        finding(
-          'USE-03',
-          'relation',
-          `usage/${kind} with ${asked} is not in ${dir === 'asc' ? 'ascending' : 'descending'} order: ${brief(keys)}`,
-          full.answer.exchange,
-        ),
-      ];
-    const page = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, skipCount: skip, maxItems: max });
-    if (!page.answer) return page.findings;
-    const items = page.answer.list ?? [];
-    // Group L: "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list"
-    const wrong = sliceDisagreement(keyed(all, sortby), keyed(items, sortby), skip, max);
-    if (wrong)
-      return [
-        finding('USE-03', 'relation', `usage/${kind} with ${asked}&skipCount=${skip}&maxItems=${max}: ${wrong}`, page.answer.exchange),
-      ];
-    const more = legacyPage(all, skip, max).length + Math.max(0, skip) < all.length;
-    if (page.answer.hasMoreItems !== undefined && page.answer.hasMoreItems !== more) {
-      return [
-        finding(
-          'USE-03',
-          'relation',
-          `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ` +
-            `${all.length} users in all, so ${more}`,
-          page.answer.exchange,
-        ),
-      ];
-    }
-    return [];
-  });
+  await t.property(
+    order,
+    async ({ kind, sortby, sortorder, skip, max }) => {
+      const sorting = { sortby, sortorder };
+      const full = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, maxItems: -1 });
+      if (!full.answer) return full.findings;
+      const all = full.answer.list ?? [];
+      const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
+      const keys = keyed(all, sortby).map((k) => k.key);
+      const asked = `sortby=${sortby ?? '(default name)'}&sortorder=${sortorder ?? '(default asc)'}`;
+      if (!valuesOrdered(keys, dir))
+        return [
+          finding(
+            'USE-03',
+            'relation',
+            `usage/${kind} with ${asked} is not in ${dir === 'asc' ? 'ascending' : 'descending'} order: ${brief(keys)}`,
+            full.answer.exchange,
+          ),
+        ];
+      const page = await usage(t, kind, idsFor[kind], t.fixture.masterNodeId, { ...sorting, skipCount: skip, maxItems: max });
+      if (!page.answer) return page.findings;
+      const items = page.answer.list ?? [];
+      // Group L: "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list"
+      const wrong = sliceDisagreement(keyed(all, sortby), keyed(items, sortby), skip, max);
+      if (wrong)
+        return [
+          finding('USE-03', 'relation', `usage/${kind} with ${asked}&skipCount=${skip}&maxItems=${max}: ${wrong}`, page.answer.exchange),
+        ];
+      const more = legacyPage(all, skip, max).length + Math.max(0, skip) < all.length;
+      if (page.answer.hasMoreItems !== undefined && page.answer.hasMoreItems !== more) {
+        return [
+          finding(
+            'USE-03',
+            'relation',
+            `usage/${kind} with skipCount=${skip}&maxItems=${max} answers hasMoreItems ${page.answer.hasMoreItems}; ` +
+              `${all.length} users in all, so ${more}`,
+            page.answer.exchange,
+          ),
+        ];
+      }
+      return [];
+    },
+    {
+      // A one-item page of each order by name: a server that cuts the page before it sorts answers the
+      // first user of its own order, which is not both the first and the last by name.
+      cover: kinds.flatMap((kind) =>
+        (['asc', 'desc'] as const).map((sortorder) => ({ kind, sortby: 'name' as const, sortorder, skip: 0, max: 1 })),
+      ),
+    },
+  );
 });
 
 conformance('USE-04', 'syncableObjects reports the pages, files and images the given file refers to, with totals', async (t) => {
