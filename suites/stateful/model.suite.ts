@@ -906,24 +906,31 @@ function start(): Step<unknown, unknown>[] {
 }
 
 /** Runs generated command sequences, each from a fresh start world in the sandbox, and records the findings of the shrunk failure. */
-async function sequences(t: ConformanceContext, ...commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[]): Promise<void> {
+async function sequences(
+  t: ConformanceContext,
+  commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
+  cover: fc.AsyncCommand<Model, Real>[][] = [],
+): Promise<void> {
   const channel = t.config.target.features.includes('multichannelling') ? t.fixture.channelNodeId : undefined;
-  await t.property(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), async (cmds) => {
-    const real: Real = { t, channel, findings: [] };
-    const model = createModel(await t.folder());
-    try {
-      for (const step of start()) await step.run(model, real);
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-    } catch (err) {
-      if (!(err instanceof Diverged)) throw err;
-    }
-    return real.findings;
-  });
+  await t.property(
+    fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }),
+    async (cmds) => {
+      const real: Real = { t, channel, findings: [] };
+      const model = createModel(await t.folder());
+      try {
+        for (const step of start()) await step.run(model, real);
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      } catch (err) {
+        if (!(err instanceof Diverged)) throw err;
+      }
+      return real.findings;
+    },
+    { cover },
+  );
 }
 
 conformance('FIL-02', 'copy, move and save sequences keep every listing as the model predicts', async (t) => {
-  await sequences(
-    t,
+  await sequences(t, [
     createFolder,
     upload,
     upload,
@@ -933,12 +940,11 @@ conformance('FIL-02', 'copy, move and save sequences keep every listing as the m
     save,
     saveContent,
     list({ views: ['master'], wastebins: ['exclude'] }),
-  );
+  ]);
 });
 
 conformance('WST-01', 'after random deletions, deleted folders and their content leave every default listing', async (t) => {
-  await sequences(
-    t,
+  await sequences(t, [
     createFolder,
     createFolder,
     upload,
@@ -949,11 +955,11 @@ conformance('WST-01', 'after random deletions, deleted folders and their content
     remove,
     list(variety(t, { recursive: true })),
     list(variety(t, { recursive: true })),
-  );
+  ]);
 });
 
 conformance('FLD-06', 'counts after random creations, moves and deletions agree with the model', async (t) => {
-  await sequences(t, createFolder, createFolder, upload, upload, copy, move, remove, count(variety(t)), count(variety(t)));
+  await sequences(t, [createFolder, createFolder, upload, upload, copy, move, remove, count(variety(t)), count(variety(t))]);
 });
 
 conformance('PAG-07', 'skipCount and maxItems slice listings correctly after random changes', async (t) => {
@@ -965,18 +971,22 @@ conformance('PAG-07', 'skipCount and maxItems slice listings correctly after ran
     paging: true,
     wastebins: t.config.target.features.includes('wastebin') ? ['exclude', 'exclude', 'exclude', 'include', 'only'] : ['exclude'],
   });
-  await sequences(t, createFolder, upload, uploadBatch, remove, paging, paging, paging);
+  // In every run: two more files beside start.txt, then the second of the three alone, and all but the first.
+  const text = (name: string) => ({ name, content: new TextEncoder().encode(`${name}\n`) });
+  const files = (first: number, size: number) =>
+    new List({ folder: 0, kind: 'file', style: 'legacy', view: 'master', wastebin: 'exclude', recursive: false, first, size });
+  const cover = [[new Upload({ folder: 0, files: [text('paged b.txt'), text('paged c.txt')], raw: false }), files(1, 1), files(1, -1)]];
+  await sequences(t, [createFolder, upload, uploadBatch, remove, paging, paging, paging], cover);
 });
 
 conformance('MCH-02', 'localize and unlocalize sequences give the channel the view the model predicts', async (t) => {
   const views = list({ views: ['master', 'channel'], wastebins: ['exclude'] });
-  await sequences(t, createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views);
+  await sequences(t, [createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views]);
 });
 
 conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what the model predicts in the channel', async (t) => {
   const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
-  await sequences(
-    t,
+  await sequences(t, [
     createFolder,
     createFolder,
     upload,
@@ -988,5 +998,5 @@ conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what 
     unlocalizeCmd,
     views,
     count({ views: ['channel'], wastebins: ['exclude'] }),
-  );
+  ]);
 });
