@@ -14,8 +14,10 @@ import { caseOf, runProve } from './prove.ts';
 const field = getProfile('field')!;
 let cases: ProofCase[] = [];
 let output = '';
+// Seed 2, where the halves use seed 1: a test that finds its own fault under one seed alone shows up in
+// one of them (prove under seeds 3 to 26 found seven; each now covers its deciding cases in every run).
 beforeAll(async () => {
-  ({ cases, output } = await runProve(['--profile', 'field', '--seed', '1', '--runs', '10']));
+  ({ cases, output } = await runProve(['--profile', 'field', '--seed', '2', '--runs', '10']));
 }, 1_200_000);
 
 /** Why the field profile removes a fault, or undefined when the fault must be found there. */
