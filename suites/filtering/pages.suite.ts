@@ -227,7 +227,11 @@ conformance(
         }
         return out;
       },
-      { runs: Math.ceil(t.config.runs / 2) },
+      // Both bounds at a publish date between others (the middle one), in every run.
+      {
+        runs: Math.ceil(t.config.runs / 2),
+        cover: [{ date: [...dates].sort((a, b) => a - b)[Math.floor(dates.length / 2)]!, offset: 0, zero: false }],
+      },
     );
   },
   { operation: 'folder.getPages' },

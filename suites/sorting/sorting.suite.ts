@@ -169,6 +169,13 @@ conformance(
                 `sortorder=${JSON.stringify(sortorder)} is not asc or desc and must be ignored (ascending)`,
               ),
         ),
+      // desc and a string that is neither on both lists, in every run.
+      {
+        cover: (['folder.getFiles', 'folder.getFolders'] as const).flatMap((op) => [
+          { op, sortorder: 'desc', sortby: undefined },
+          { op, sortorder: 'descending', sortby: 'name' },
+        ]),
+      },
     );
   },
   { operation: 'folder.getFiles' },

@@ -70,6 +70,8 @@ conformance('UPL-05', 'overwrite=true replaces the file of the same name: same i
 
 conformance('UPL-05', 'overwrite=false or absent never replaces the file of the same name', async (t) => {
   const folderId = await t.folder();
+  const absent: Record<string, boolean> = {};
+  const coverSizes: [Uint8Array, Uint8Array] = [Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5, 6, 7, 8)];
   let run = 0;
   await t.property(
     fc.tuple(fc.constantFrom(...SIMPLE_FORMS), fc.constantFrom<Record<string, boolean>>({ overwrite: false }, {}), twoSizes),
@@ -109,7 +111,11 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
       }
       return [...findings, ...loaded.findings];
     },
-    { runs: Math.min(t.config.runs, 10) },
+    {
+      runs: Math.min(t.config.runs, 10),
+      // overwrite absent and false on each form, in every run.
+      cover: SIMPLE_FORMS.flatMap((form) => [absent, { overwrite: false }].map((overwrite) => [form, overwrite, coverSizes] as const)),
+    },
   );
 });
 
