@@ -760,6 +760,7 @@ function differences(entry: NonNullable<ReturnType<typeof entryOf>>, want: Retur
 conformance('MCH-08', 'localizationinfo counts inherited, localized and local objects per node and kind as created', async (t) => {
   const channel = channelOf(t);
   const master = t.fixture.masterNodeId;
+  const [folderNames, fileNames] = [namesFor(t, 'folder', 3), namesFor(t, 'file', 3)];
   await t.property(
     layoutArb,
     async (layout) => {
@@ -799,6 +800,23 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
         );
       return found;
     },
-    { runs: Math.ceil(t.config.runs / 2) },
+    {
+      runs: Math.ceil(t.config.runs / 2),
+      // In every run: a localized and an inherited folder and file, and a folder and a file local to the channel.
+      cover: [
+        {
+          folders: [
+            { name: folderNames[0]!, localized: true },
+            { name: folderNames[1]!, localized: false },
+          ],
+          files: [
+            { name: fileNames[0]!, localized: true, parent: 1 },
+            { name: fileNames[1]!, localized: false, parent: 0 },
+          ],
+          localFolders: [folderNames[2]!],
+          localFiles: [fileNames[2]!],
+        },
+      ],
+    },
   );
 });

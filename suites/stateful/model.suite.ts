@@ -987,22 +987,43 @@ conformance('PAG-07', 'skipCount and maxItems slice listings correctly after ran
 
 conformance('MCH-02', 'localize and unlocalize sequences give the channel the view the model predicts', async (t) => {
   const views = list({ views: ['master', 'channel'], wastebins: ['exclude'] });
-  await sequences(t, [createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views]);
+  // In every run: a file and a folder localized, each listing seen in the channel.
+  const inChannel = (kind: ObjectKind) =>
+    new List({ folder: 0, kind, style: 'legacy', view: 'channel', wastebin: 'exclude', recursive: false, first: 0, size: -1 });
+  const cover = [
+    [new Localize({ index: 0, kind: 'file' }), inChannel('file'), new Localize({ index: 0, kind: 'folder' }), inChannel('folder')],
+  ];
+  await sequences(t, [createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views], cover);
 });
 
 conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what the model predicts in the channel', async (t) => {
   const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
-  await sequences(t, [
-    createFolder,
-    createFolder,
-    upload,
-    upload,
-    move,
-    disinherit,
-    disinherit,
-    localizeCmd,
-    unlocalizeCmd,
-    views,
-    count({ views: ['channel'], wastebins: ['exclude'] }),
-  ]);
+  // In every run: a file excluded and a folder disinherited, each listing seen in the channel.
+  const inChannel = (kind: ObjectKind) =>
+    new List({ folder: 0, kind, style: 'legacy', view: 'channel', wastebin: 'exclude', recursive: true, first: 0, size: -1 });
+  const cover = [
+    [
+      new Disinherit({ index: 0, kind: 'file', mode: 'exclude' }),
+      inChannel('file'),
+      new Disinherit({ index: 0, kind: 'folder', mode: 'disinherit' }),
+      inChannel('folder'),
+    ],
+  ];
+  await sequences(
+    t,
+    [
+      createFolder,
+      createFolder,
+      upload,
+      upload,
+      move,
+      disinherit,
+      disinherit,
+      localizeCmd,
+      unlocalizeCmd,
+      views,
+      count({ views: ['channel'], wastebins: ['exclude'] }),
+    ],
+    cover,
+  );
 });
