@@ -905,7 +905,10 @@ function start(): Step<unknown, unknown>[] {
   ] as Step<unknown, unknown>[];
 }
 
-/** Runs generated command sequences, each from a fresh start world in the sandbox, and records the findings of the shrunk failure. */
+/**
+ * Runs generated command sequences, each from a fresh start world in the sandbox, and records the findings of the shrunk failure;
+ * the `cover` sequences run first in every run (t.property's cover).
+ */
 async function sequences(
   t: ConformanceContext,
   commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
