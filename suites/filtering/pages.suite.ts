@@ -157,6 +157,16 @@ conformance(
   { operation: 'folder.getPages' },
 );
 
+/** Parts of file names (as the FLT-09 filename test cuts them) that no page's name contains. */
+function fileNameOnly(fileNames: readonly string[], pages: readonly Page[]): { name: string; start: number; length: number }[] {
+  const inNames = (part: string) => pages.some((p) => p.name?.toLowerCase().includes(part.toLowerCase()));
+  const out: { name: string; start: number; length: number }[] = [];
+  for (const name of fileNames)
+    for (let start = 0; start <= 6; start++)
+      for (let length = 2; length <= 6; length++) if (!inNames(partOf(name, start, length))) out.push({ name, start, length });
+  return out;
+}
+
 conformance(
   'FLT-09',
   'filename lists the pages whose file name contains the search string',
@@ -188,6 +198,8 @@ conformance(
           ),
         ]);
       },
+      // A part of a file name that no page name holds, in every run where there is one: it tells the file name from the name.
+      { cover: fileNameOnly(names, pages).slice(0, 1) },
     );
   },
   { operation: 'folder.getPages' },
