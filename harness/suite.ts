@@ -273,7 +273,7 @@ export class ConformanceContext {
    * its findings. A failing case is shrunk; the findings of the smallest failing case are recorded.
    * `cover` lists cases that run first under every seed, before the generated ones (which stay those
    * of the seed): the cases that tell a broken server from a correct one, where a few random draws may
-   * miss them (prove under other seeds than 1 found fifteen tests that passed a planted fault of their
+   * miss them (prove under seeds other than 1 found tests that passed a planted fault of their
    * own, SRT-05 among them, which had not drawn niceUrl).
    */
   async property<T>(

@@ -15,7 +15,7 @@ const field = getProfile('field')!;
 let cases: ProofCase[] = [];
 let output = '';
 // Seed 2, where the halves use seed 1: a test that finds its own fault under one seed alone shows up in
-// one of them (prove under other seeds found fifteen; each now covers its deciding cases in every run).
+// one of them (prove under other seeds found such tests; each now covers its deciding cases in every run).
 beforeAll(async () => {
   ({ cases, output } = await runProve(['--profile', 'field', '--seed', '2', '--runs', '10']));
 }, 1_200_000);

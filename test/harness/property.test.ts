@@ -1,7 +1,7 @@
 /**
  * `t.property` with `cover`: the cases that tell a broken server from a correct one run first in every
  * run, whatever the seed, and the generated cases after them are still the seed's own. Prove under seeds
- * other than 1 found fifteen tests that a planted fault of their own passed because a few random draws
+ * other than 1 found tests that a planted fault of their own passed because a few random draws
  * missed its case (SRT-05 never drew niceUrl, FLD-03 never drew recursive with tree).
  */
 import * as fc from 'fast-check';
