@@ -344,27 +344,45 @@ conformance(
       maxLength: 3,
       selector: (s) => s.name,
     });
-    await t.property(spec, async (parts) => {
-      const sort = parts.map((p) => `${p.prefix}${p.name}`).join(',');
-      const specs: OrderSpec<File>[] = parts.map((p) => ({ name: p.name, key: FILE_KEYS[p.name], dir: p.prefix === '-' ? 'desc' : 'asc' }));
-      // "sort (string, name; comma-separated attribute names, each optionally prefixed + ascending or - descending)"
-      return judged(fetchList(t, 'file.list', folderId, { sort }), (l) => {
-        const out = expectSet('SRT-04', 'membership', ids, l, `sort=${sort} must not change which files are listed`);
-        const at = orderViolation(l.records, specs);
-        if (at >= 0) {
-          const show = (f: File) => `{${parts.map((p) => `${p.name}: ${JSON.stringify(FILE_KEYS[p.name](f))}`).join(', ')}}`;
-          out.push(
-            finding(
-              'SRT-04',
-              'order',
-              `sort=${sort}: item ${at + 1} ${show(l.records[at]!)} must not follow ${show(l.records[at - 1]!)} (${described(l.exchange)})`,
-              l.exchange,
-            ),
-          );
-        }
-        return out;
-      });
-    });
+    await t.property<{ name: (typeof attrs)[number]; prefix: '' | '+' | '-' }[]>(
+      spec,
+      async (parts) => {
+        const sort = parts.map((p) => `${p.prefix}${p.name}`).join(',');
+        const specs: OrderSpec<File>[] = parts.map((p) => ({
+          name: p.name,
+          key: FILE_KEYS[p.name],
+          dir: p.prefix === '-' ? 'desc' : 'asc',
+        }));
+        // "sort (string, name; comma-separated attribute names, each optionally prefixed + ascending or - descending)"
+        return judged(fetchList(t, 'file.list', folderId, { sort }), (l) => {
+          const out = expectSet('SRT-04', 'membership', ids, l, `sort=${sort} must not change which files are listed`);
+          const at = orderViolation(l.records, specs);
+          if (at >= 0) {
+            const show = (f: File) => `{${parts.map((p) => `${p.name}: ${JSON.stringify(FILE_KEYS[p.name](f))}`).join(', ')}}`;
+            out.push(
+              finding(
+                'SRT-04',
+                'order',
+                `sort=${sort}: item ${at + 1} ${show(l.records[at]!)} must not follow ${show(l.records[at - 1]!)} (${described(l.exchange)})`,
+                l.exchange,
+              ),
+            );
+          }
+          return out;
+        });
+      },
+      {
+        // By name each way, and a tie on the file type broken by name descending, in every run.
+        cover: [
+          [{ name: 'name', prefix: '' }],
+          [{ name: 'name', prefix: '-' }],
+          [
+            { name: 'fileType', prefix: '' },
+            { name: 'name', prefix: '-' },
+          ],
+        ],
+      },
+    );
   },
   { operation: 'file.list' },
 );
