@@ -40,14 +40,18 @@ const values = fc.integer({ min: 0, max: 1000 });
 async function runOf(seed: number, options: { cover?: number[]; failOn?: number; replayPath?: string }) {
   const t = context(seed, options.replayPath);
   const seen: number[] = [];
-  await t.property(
-    values,
-    async (v): Promise<Finding[]> => {
-      seen.push(v);
-      return v === options.failOn ? [{ requirement: 'SRT-05', check: 'order', severity: 'error', message: `wrong order for ${v}` }] : [];
-    },
-    options.cover ? { cover: options.cover } : {},
-  );
+  try {
+    await t.property(
+      values,
+      async (v): Promise<Finding[]> => {
+        seen.push(v);
+        return v === options.failOn ? [{ requirement: 'SRT-05', check: 'order', severity: 'error', message: `wrong order for ${v}` }] : [];
+      },
+      options.cover ? { cover: options.cover } : {},
+    );
+  } finally {
+    await t.transport.close();
+  }
   return { seen, findings: t.findings };
 }
 
