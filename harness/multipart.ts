@@ -4,6 +4,7 @@
  * content that imitates it, malformed bodies). One contiguous body, so the request goes out with a
  * Content-Length and no stream machinery.
  */
+import { createHash } from 'node:crypto';
 
 /** One part of a multipart/form-data body, written as given (no escaping). */
 export interface BodyPart {
@@ -13,6 +14,9 @@ export interface BodyPart {
   data: Uint8Array | string;
 }
 
+/** The bytes as a Buffer, not copied. */
+const view = (data: Uint8Array): Buffer => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+
 /** A multipart/form-data body with the given boundary; its Content-Type is `multipartType(boundary)`. */
 export function multipartBody(parts: readonly BodyPart[], boundary: string): Buffer {
   const chunks: Buffer[] = [];
@@ -21,7 +25,7 @@ export function multipartBody(parts: readonly BodyPart[], boundary: string): Buf
     const type = part.contentType ? `\r\nContent-Type: ${part.contentType}` : '';
     chunks.push(
       Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
-      typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength),
+      typeof part.data === 'string' ? Buffer.from(part.data) : view(part.data),
       Buffer.from('\r\n'),
     );
   }
@@ -34,9 +38,28 @@ export function multipartType(boundary: string): string {
   return `multipart/form-data; boundary=${boundary}`;
 }
 
-/** A boundary of the kind browsers send, unique per call. */
-export function freshBoundary(): string {
-  return `----CmsConformance${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`;
+/**
+ * A boundary of the kind browsers send, derived from the parts it separates: the same form is the same
+ * bytes in every run (a random boundary made each run's requests differ, and a server that trips on some
+ * boundaries would pass or fail by chance). RFC 2046 asks that the boundary not occur in the parts; a
+ * digest of them could only by accident, and is then taken again with a counter.
+ */
+export function boundaryFor(parts: readonly BodyPart[]): string {
+  for (let attempt = 0; ; attempt++) {
+    const hash = createHash('sha256').update(String(attempt));
+    // Each part's head and length before its data: two forms whose bytes run together differently differ.
+    for (const part of parts) {
+      const length = typeof part.data === 'string' ? Buffer.byteLength(part.data) : part.data.byteLength;
+      hash.update(JSON.stringify([part.name, part.filename ?? null, part.contentType ?? null, length])).update(part.data);
+    }
+    const boundary = `----CmsConformance${hash.digest('hex').slice(0, 16)}`;
+    const occurs = parts.some(
+      (part) =>
+        `${part.name}\0${part.filename ?? ''}\0${part.contentType ?? ''}`.includes(boundary) ||
+        (typeof part.data === 'string' ? part.data.includes(boundary) : view(part.data).includes(boundary)),
+    );
+    if (!occurs) return boundary;
+  }
 }
 
 // How a browser's form encoding writes names and text values (WHATWG HTML, "multipart/form-data

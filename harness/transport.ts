@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { formParts, freshBoundary, multipartBody, multipartType } from './multipart.ts';
+import { boundaryFor, formParts, multipartBody, multipartType } from './multipart.ts';
 import type { Exchange, RecordedBody } from '../schemas/results.ts';
 import type { Target } from '../schemas/target.ts';
 
@@ -217,8 +217,9 @@ export class Transport {
       headers['content-type'] = spec.raw.contentType;
     } else if (spec.multipart) {
       // One contiguous body: undici's FormData streams Blobs through web streams, several times slower.
-      const boundary = freshBoundary();
-      body = multipartBody(formParts(spec.multipart.fields ?? {}, spec.multipart.files ?? []), boundary);
+      const parts = formParts(spec.multipart.fields ?? {}, spec.multipart.files ?? []);
+      const boundary = boundaryFor(parts);
+      body = multipartBody(parts, boundary);
       headers['content-type'] = multipartType(boundary);
     }
     const exchange: Exchange = {

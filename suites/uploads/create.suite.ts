@@ -10,7 +10,7 @@ import { startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
-import { freshBoundary, multipartBody, multipartType } from '../../harness/multipart.ts';
+import { boundaryFor, multipartBody, multipartType } from '../../harness/multipart.ts';
 import { boundaryLookalike } from './multipart.ts';
 
 const encoder = new TextEncoder();
@@ -210,17 +210,15 @@ conformance('UPL-07', 'generated contents keep their exact size in every create 
 
 conformance('UPL-07', 'content that imitates the multipart boundary keeps its exact size', async (t) => {
   const folderId = await t.folder();
-  const boundary = freshBoundary();
-  const data = boundaryLookalike(boundary);
   const name = uniqueName(t, 'upl07-boundary', 'txt');
-  const body = multipartBody(
-    [
-      { name: 'folderId', data: String(folderId) },
-      { name: 'fileName', data: name },
-      { name: 'fileBinaryData', filename: name, contentType: 'text/plain', data },
-    ],
-    boundary,
-  );
+  const fields = [
+    { name: 'folderId', data: String(folderId) },
+    { name: 'fileName', data: name },
+  ];
+  // The content is made from the boundary, so the boundary comes from the other parts.
+  const boundary = boundaryFor(fields);
+  const data = boundaryLookalike(boundary);
+  const body = multipartBody([...fields, { name: 'fileBinaryData', filename: name, contentType: 'text/plain', data }], boundary);
   // Only CRLF "--" boundary ends a part (RFC 2046); lookalikes are content.
   const created = await attempt(t, 'file.create.multipart', { raw: { contentType: multipartType(boundary), data: body } });
   t.record(await checkCreated(t, 'UPL-07', created, { name, folderId, size: data.byteLength }));

@@ -7,7 +7,7 @@ import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
-import { freshBoundary, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
+import { boundaryFor, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
 import { truncatedBody } from './multipart.ts';
 
 /** The parts of a well-formed create: folder, name and a data part. */
@@ -58,20 +58,22 @@ async function sendMalformed(
 conformance('UPL-08', 'a multipart body whose Content-Type has no boundary is refused and creates nothing', async (t) => {
   await sendMalformed(t, 'a multipart body without a boundary parameter', (folderId, name) => ({
     contentType: 'multipart/form-data',
-    data: multipartBody(createParts(folderId, name), freshBoundary()),
+    data: multipartBody(createParts(folderId, name), boundaryFor(createParts(folderId, name))),
   }));
 });
 
 conformance('UPL-08', 'a multipart body cut inside its data part is refused and creates nothing', async (t) => {
   await sendMalformed(t, 'a multipart body truncated inside its data part', (folderId, name) => {
-    const boundary = freshBoundary();
-    return { contentType: multipartType(boundary), data: truncatedBody(multipartBody(createParts(folderId, name), boundary), boundary) };
+    const parts = createParts(folderId, name);
+    const boundary = boundaryFor(parts);
+    return { contentType: multipartType(boundary), data: truncatedBody(multipartBody(parts, boundary), boundary) };
   });
 });
 
 conformance('UPL-08', 'a multipart body without a data part is refused and creates nothing', async (t) => {
   await sendMalformed(t, 'a multipart body with text fields but no data part', (folderId, name) => {
-    const boundary = freshBoundary();
-    return { contentType: multipartType(boundary), data: multipartBody(createParts(folderId, name).slice(0, 2), boundary) };
+    const parts = createParts(folderId, name).slice(0, 2);
+    const boundary = boundaryFor(parts);
+    return { contentType: multipartType(boundary), data: multipartBody(parts, boundary) };
   });
 });

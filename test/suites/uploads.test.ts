@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
-import { formParts, freshBoundary, multipartBody, multipartType } from '../../harness/multipart.ts';
+import { boundaryFor, formParts, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
 import { boundaryLookalike, truncatedBody } from '../../suites/uploads/multipart.ts';
 
 /** Parses a multipart body with the platform's own parser (undici's), an independent oracle. */
@@ -12,24 +12,19 @@ const bytesOf = async (value: unknown): Promise<Uint8Array> => new Uint8Array(aw
 
 describe('multipart bodies', () => {
   test('a built body parses back to its fields and exact data bytes', async () => {
-    const boundary = freshBoundary();
     const data = Uint8Array.from([0, 13, 10, 45, 45, 0xff, 0x80, 13, 10]);
-    const form = await parse(
-      multipartBody(
-        [
-          { name: 'folderId', data: '42' },
-          { name: 'fileBinaryData', filename: 'x.bin', contentType: 'application/octet-stream', data },
-        ],
-        boundary,
-      ),
-      boundary,
-    );
+    const parts = [
+      { name: 'folderId', data: '42' },
+      { name: 'fileBinaryData', filename: 'x.bin', contentType: 'application/octet-stream', data },
+    ];
+    const boundary = boundaryFor(parts);
+    const form = await parse(multipartBody(parts, boundary), boundary);
     expect(form.get('folderId')).toBe('42');
     expect(await bytesOf(form.get('fileBinaryData'))).toEqual(data);
   });
 
   test('the boundary lookalike holds no delimiter of its boundary and survives a round trip', async () => {
-    const boundary = freshBoundary();
+    const boundary = boundaryFor([{ name: 'fileName', data: 'x.txt' }]);
     const data = boundaryLookalike(boundary);
     expect(Buffer.from(data).includes(boundary)).toBe(false);
     expect(Buffer.from(data).includes(`--${boundary.slice(0, -1)}`)).toBe(true);
@@ -38,23 +33,55 @@ describe('multipart bodies', () => {
   });
 
   test('a truncated body ends inside its last part and does not parse', async () => {
-    const boundary = freshBoundary();
-    const body = multipartBody([{ name: 'fileBinaryData', filename: 'x.txt', data: 'abcdefgh' }], boundary);
+    const parts = [{ name: 'fileBinaryData', filename: 'x.txt', data: 'abcdefgh' }];
+    const boundary = boundaryFor(parts);
+    const body = multipartBody(parts, boundary);
     const cut = truncatedBody(body, boundary);
     expect(Buffer.from(cut).toString('latin1').endsWith('abcdef')).toBe(true);
     await expect(parse(cut, boundary)).rejects.toThrow();
   });
 
   test('a form reads as a browser sends it: names escaped, text lines CRLF, a file typed by default', async () => {
-    const boundary = freshBoundary();
     const data = Uint8Array.of(0, 1, 2);
-    const body = multipartBody(formParts({ 'odd"name': 'a\nb' }, [{ name: 'fileBinaryData', filename: 'x"y.bin', data }]), boundary);
+    const parts = formParts({ 'odd"name': 'a\nb' }, [{ name: 'fileBinaryData', filename: 'x"y.bin', data }]);
+    const boundary = boundaryFor(parts);
+    const body = multipartBody(parts, boundary);
     const text = body.toString('latin1');
     expect(text).toContain('name="odd%22name"');
     expect(text).toContain('filename="x%22y.bin"\r\nContent-Type: application/octet-stream');
     const form = await parse(body, boundary);
     expect(form.get('odd"name')).toBe('a\r\nb');
     expect(await bytesOf(form.get('fileBinaryData'))).toEqual(data);
+  });
+});
+
+describe('the boundary of a form', () => {
+  const form = (data: string | Uint8Array): BodyPart[] => [
+    { name: 'folderId', data: '42' },
+    { name: 'fileBinaryData', filename: 'x.bin', contentType: 'application/octet-stream', data },
+  ];
+
+  test('is the same for the same form, so a run sends the same bytes every time', () => {
+    expect(boundaryFor(form('abc'))).toBe(boundaryFor(form(Buffer.from('abc'))));
+    expect(boundaryFor(form('abc'))).toMatch(/^----CmsConformance[0-9a-f]{16}$/);
+  });
+
+  test('differs between forms, also where only the split between parts moves', () => {
+    expect(boundaryFor(form('abc'))).not.toBe(boundaryFor(form('abd')));
+    const split = (a: string, b: string): BodyPart[] => [
+      { name: 'a', data: a },
+      { name: 'b', data: b },
+    ];
+    expect(boundaryFor(split('ab', 'c'))).not.toBe(boundaryFor(split('a', 'bc')));
+  });
+
+  test('never occurs in the form it separates', () => {
+    // Content holding the boundary of a form of the same shape: the form's own boundary is another.
+    const other = boundaryFor(form('seed'));
+    const parts = form(`--${other}\r\n${other}`);
+    const boundary = boundaryFor(parts);
+    expect(boundary).not.toBe(other);
+    expect(multipartBody(parts, boundary).toString('latin1').split(boundary)).toHaveLength(parts.length + 2);
   });
 });
 
