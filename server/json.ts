@@ -25,7 +25,7 @@ function json(value: unknown): string | undefined {
 const texts = new WeakMap<object, Buffer>();
 
 /** Freezes an object and everything in it. */
-function deepFreeze(value: unknown): void {
+export function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const member of Object.values(value)) deepFreeze(member);

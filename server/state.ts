@@ -131,6 +131,8 @@ export interface StateOptions {
   sourceUrlMaxBytes?: number;
   /** Timeout for those downloads; default 5 s. */
   sourceUrlTimeoutMs?: number;
+  /** The data set was checked by validateDataset and cannot have changed since (frozen): not checked again. */
+  datasetChecked?: boolean;
 }
 
 /** The whole in-memory store. */
@@ -181,7 +183,7 @@ export function nowSeconds(state: State): number {
 
 /** Builds the store from a dataset (validated first); the dataset is not modified. */
 export function createState(dataset: Dataset, options: StateOptions = {}): State {
-  validateDataset(dataset);
+  if (!options.datasetChecked) validateDataset(dataset);
   const ds = structuredClone(dataset);
   const nodes = new Map<number, NodeRec>();
   for (const n of ds.nodes) nodes.set(n.id, { ...n, chain: [], channels: [] });
