@@ -64,6 +64,9 @@ describe('the boundary of a form', () => {
   test('is the same for the same form, so a run sends the same bytes every time', () => {
     expect(boundaryFor(form('abc'))).toBe(boundaryFor(form(Buffer.from('abc'))));
     expect(boundaryFor(form('abc'))).toMatch(/^----CmsConformance[0-9a-f]{16}$/);
+    const large = Buffer.alloc(200_000, 0x61);
+    expect(boundaryFor(form(large))).toBe(boundaryFor(form(Buffer.from(large))));
+    expect(boundaryFor(form(large))).not.toBe(boundaryFor(form(large.subarray(1))));
   });
 
   test('differs between forms, also where only the split between parts moves', () => {
