@@ -45,7 +45,7 @@ const HASHED_END = 32 * 1024;
  * A boundary of the kind browsers send, derived from the parts it separates: the same form is the same
  * bytes in every run (a random boundary made each run's requests differ, and a server that trips on some
  * boundaries would pass or fail by chance). RFC 2046 asks that the boundary not occur in the parts; a
- * digest of them could only by accident, and is then taken again with a counter.
+ * digest of them could occur in them only by accident, and is then taken again with a counter.
  */
 export function boundaryFor(parts: readonly BodyPart[]): string {
   for (let attempt = 0; ; attempt++) {

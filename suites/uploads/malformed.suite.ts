@@ -56,10 +56,10 @@ async function sendMalformed(
 }
 
 conformance('UPL-08', 'a multipart body whose Content-Type has no boundary is refused and creates nothing', async (t) => {
-  await sendMalformed(t, 'a multipart body without a boundary parameter', (folderId, name) => ({
-    contentType: 'multipart/form-data',
-    data: multipartBody(createParts(folderId, name), boundaryFor(createParts(folderId, name))),
-  }));
+  await sendMalformed(t, 'a multipart body without a boundary parameter', (folderId, name) => {
+    const parts = createParts(folderId, name);
+    return { contentType: 'multipart/form-data', data: multipartBody(parts, boundaryFor(parts)) };
+  });
 });
 
 conformance('UPL-08', 'a multipart body cut inside its data part is refused and creates nothing', async (t) => {
