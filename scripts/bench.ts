@@ -9,6 +9,7 @@
  * bench:server's table.
  */
 import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -302,8 +303,10 @@ async function withFetch<T>(fetched: Fetched, mode: 'record' | 'replay', body: (
  * against a live target (one worker, 8 in flight), through a relay here that keeps every request with
  * its whole body in the order the server received them, and the order their answers went back in.
  */
-async function recordRun(): Promise<{ recorded: Recorded[]; answered: number[]; fetched: Fetched }> {
-  const server = await startReferenceServer({ port: 0 });
+async function recordRun(): Promise<{ recorded: Recorded[]; answered: number[]; fetched: Fetched; authToken: string }> {
+  // A token, as the embedded server of a default run requires one: the run then has its auth tests too.
+  const authToken = randomBytes(16).toString('hex');
+  const server = await startReferenceServer({ port: 0, authToken });
   const upstream = new URL(server.baseUrl);
   const recorded: Recorded[] = [];
   const answered: number[] = [];
@@ -348,7 +351,7 @@ async function recordRun(): Promise<{ recorded: Recorded[]; answered: number[]; 
         },
       ).catch(() => undefined),
     );
-    return { recorded, answered, fetched };
+    return { recorded, answered, fetched, authToken };
   } finally {
     await new Promise((resolve) => relay.close(resolve));
     await server.close();
@@ -367,7 +370,7 @@ async function replay(run: Awaited<ReturnType<typeof recordRun>>): Promise<{ rat
   const { recorded, answered } = run;
   // Each replay answers the server's fetches from its own copy of the recording.
   const fetched: Fetched = new Map([...run.fetched].map(([url, list]) => [url, [...list]]));
-  const server = await startReferenceServer({ port: 0 });
+  const server = await startReferenceServer({ port: 0, authToken: run.authToken });
   const url = new URL(server.baseUrl);
   const pool = new Pool(url.origin, { connections: 8 });
   const done = new Uint8Array(recorded.length);
