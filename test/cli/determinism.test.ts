@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { fileHostAddress } from '../../harness/filehost.ts';
 import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { startReferenceServer } from '../../server/index.ts';
 import { cli } from '../support/cli.ts';
@@ -18,15 +19,19 @@ vi.setConfig({ testTimeout: 300_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'cms-determinism-'));
 
-// Tests of one suite file (the order of suite files may change between runs, and with it the ids the
-// server gives): generated contents, multipart and raw uploads, generated names, a sourceURL download.
+// Tests of one suite file, to keep this cheap: generated contents, multipart and raw uploads, generated
+// names, a sourceURL download.
 const ONLY = 'UPL-02,UPL-02a,UPL-04,UPL-07';
+
+// The file host's address as it appears in URLs (harness/filehost.ts: an IPv6 literal in brackets), as a pattern.
+const address = fileHostAddress();
+const HOST = (address.includes(':') ? `[${address}]` : address).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What a run makes anew (the sandbox's name, the file host's address and its unguessable paths), written one way. */
 function normalized(text: string): string {
   return text
     .replace(new RegExp(`${SANDBOX_PREFIX}[0-9A-Za-z-]+`, 'g'), `${SANDBOX_PREFIX}SANDBOX`)
-    .replace(/127\.0\.0\.1:\d+(\/[0-9a-f]{16}\/)?/g, '127.0.0.1:HOST/');
+    .replace(new RegExp(`${HOST}:\\d+(/[0-9a-f]{16}/)?`, 'g'), 'FILEHOST/');
 }
 
 // A multipart body that names the file host has a boundary derived from its address: of such a request
@@ -39,7 +44,7 @@ async function requestsOfRun(name: string): Promise<string[]> {
   const seen: string[] = [];
   const { server: proxy, targetFile } = await startProxy(server, (req, _res, body) => {
     const text = body.toString('latin1');
-    const namesHost = /127\.0\.0\.1:\d+/.test(text);
+    const namesHost = new RegExp(`${HOST}:\\d+`).test(text);
     const type = namesHost ? anyBoundary(req.headers['content-type'] ?? '') : (req.headers['content-type'] ?? '');
     const digest = createHash('sha256')
       .update(namesHost ? anyBoundary(normalized(text)) : normalized(text))
