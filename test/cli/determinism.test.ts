@@ -1,8 +1,8 @@
 /**
  * "The same server gets the same verdict every run": two runs of one seed against two fresh reference
  * servers send the same requests, byte for byte, apart from what each run makes anew (its sandbox's
- * name, the port of the file host that serves sourceURL content). A generator, name or multipart
- * boundary that came from the clock or Math.random would show here.
+ * name, the port and unguessable paths of the file host that serves sourceURL content). A generator,
+ * name or multipart boundary that came from the clock or Math.random would show here.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
