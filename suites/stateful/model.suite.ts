@@ -905,6 +905,11 @@ function start(): Step<unknown, unknown>[] {
   ] as Step<unknown, unknown>[];
 }
 
+/** A cover listing: a legacy listing of the test folder without the wastebin, whole unless `first`/`size` say otherwise. */
+function coverList(p: Pick<ListParams, 'kind' | 'view' | 'recursive'> & Partial<Pick<ListParams, 'first' | 'size'>>): List {
+  return new List({ folder: 0, style: 'legacy', wastebin: 'exclude', first: 0, size: -1, ...p });
+}
+
 /**
  * Runs generated command sequences, each from a fresh start world in the sandbox, and records the findings of the shrunk failure;
  * the `cover` sequences run first in every run (t.property's cover).
@@ -982,8 +987,7 @@ conformance('PAG-07', 'skipCount and maxItems slice listings correctly after ran
   });
   // In every run: two more files beside start.txt, then the second of the three alone, and all but the first.
   const text = (name: string) => ({ name, content: new TextEncoder().encode(`${name}\n`) });
-  const files = (first: number, size: number) =>
-    new List({ folder: 0, kind: 'file', style: 'legacy', view: 'master', wastebin: 'exclude', recursive: false, first, size });
+  const files = (first: number, size: number) => coverList({ kind: 'file', view: 'master', recursive: false, first, size });
   const cover = [[new Upload({ folder: 0, files: [text('paged b.txt'), text('paged c.txt')], raw: false }), files(1, 1), files(1, -1)]];
   await sequences(t, [createFolder, upload, uploadBatch, remove, paging, paging, paging], cover);
 });
@@ -991,8 +995,7 @@ conformance('PAG-07', 'skipCount and maxItems slice listings correctly after ran
 conformance('MCH-02', 'localize and unlocalize sequences give the channel the view the model predicts', async (t) => {
   const views = list({ views: ['master', 'channel'], wastebins: ['exclude'] });
   // In every run: a file and a folder localized, each listing seen in the channel.
-  const inChannel = (kind: ObjectKind) =>
-    new List({ folder: 0, kind, style: 'legacy', view: 'channel', wastebin: 'exclude', recursive: false, first: 0, size: -1 });
+  const inChannel = (kind: ObjectKind) => coverList({ kind, view: 'channel', recursive: false });
   const cover = [
     [new Localize({ index: 0, kind: 'file' }), inChannel('file'), new Localize({ index: 0, kind: 'folder' }), inChannel('folder')],
   ];
@@ -1002,8 +1005,7 @@ conformance('MCH-02', 'localize and unlocalize sequences give the channel the vi
 conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what the model predicts in the channel', async (t) => {
   const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
   // In every run: a file excluded and a folder disinherited, each listing seen in the channel.
-  const inChannel = (kind: ObjectKind) =>
-    new List({ folder: 0, kind, style: 'legacy', view: 'channel', wastebin: 'exclude', recursive: true, first: 0, size: -1 });
+  const inChannel = (kind: ObjectKind) => coverList({ kind, view: 'channel', recursive: true });
   const cover = [
     [
       new Disinherit({ index: 0, kind: 'file', mode: 'exclude' }),
