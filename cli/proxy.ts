@@ -54,8 +54,8 @@ Exit (after SIGINT/SIGTERM): 0 no error finding, 1 an error finding was seen, 2 
 /** The most of a body kept for judging and the HAR (the suite's transport cuts answers at the same size). */
 export const CAPTURE_BYTES = 8 * 1024 * 1024;
 
-// RFC 9110 7.6.1: these belong to one connection, not to the message; expect is answered by the proxy itself.
-const HOP_BY_HOP = new Set([
+/** RFC 9110 7.6.1: these belong to one connection, not to the message; expect is answered by the proxy itself. */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',

@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { Pool, request, type Dispatcher } from 'undici';
 import { projectRoot } from '../cli/collect.ts';
+import { HOP_BY_HOP } from '../cli/proxy.ts';
 import { prove } from '../cli/prove.ts';
 import { validRequest, type World } from '../generators/requests.ts';
 import { loadTargetFile } from '../harness/target.ts';
@@ -247,13 +248,11 @@ interface Recorded {
   after: number;
 }
 
-// Headers of one connection, not of the request: undici sets its own.
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
-
-/** Headers without the hop-by-hop ones. */
+/** Headers without the proxy's hop-by-hop ones, nor host and content-length, which undici writes for each connection and body. */
 function endToEnd(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined && !HOP_BY_HOP.has(k) && k !== 'host' && k !== 'content-length') out[k] = v;
   return out;
 }
 
