@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, parseOptions, type Command } from './args.ts';
 import { isRefusal, responseCode, type Finding } from '../harness/checks.ts';
-import { findingLine, observe } from '../harness/exchange-checks.ts';
+import { findingLine, observe } from '../harness/registry.ts';
 import { judge } from '../harness/judge.ts';
 import { getOperation, operations } from '../schemas/operations.ts';
 import type { Exchange, RecordedBody } from '../schemas/results.ts';

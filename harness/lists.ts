@@ -271,46 +271,6 @@ export function boundFindings<R extends { id?: number }>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ordering
-
-/** A comparable key of a record; undefined when the record lacks it. */
-export type Key<R> = (record: R) => string | number | boolean | undefined;
-
-/** One attribute of a multi-key order, with its direction. */
-export interface OrderSpec<R> {
-  name: string;
-  key: Key<R>;
-  dir: Direction;
-}
-
-function compareKey(a: string | number | boolean | undefined, b: string | number | boolean | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined || b === undefined) return 0;
-  if (typeof a === 'string' && typeof b === 'string') {
-    const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  return Number(a) - Number(b);
-}
-
-/**
- * The first position where consecutive records break a multi-key order (later keys break ties of
- * earlier ones; equal records may come in any order), or -1. Strings compare ignoring case: the
- * suites use it on lower-case names of one alphabet, where every collation agrees.
- */
-export function orderViolation<R>(records: readonly R[], specs: readonly OrderSpec<R>[]): number {
-  for (let i = 1; i < records.length; i++) {
-    for (const s of specs) {
-      const c = compareKey(s.key(records[i - 1]!), s.key(records[i]!));
-      if (c === 0) continue;
-      if (s.dir === 'asc' ? c > 0 : c < 0) return i;
-      break;
-    }
-  }
-  return -1;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Paging slices
 
 /** One listed object as the slice relation sees it: its id and its sort key. */

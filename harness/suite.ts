@@ -11,8 +11,9 @@ import { getRequirement } from '../schemas/requirements.ts';
 import type { ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
 import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
-import { reportedExchange, type Finding } from './checks.ts';
+import { finding, reportedExchange, type Finding } from './checks.ts';
 import { judge, severityIn } from './judge.ts';
+import { checkExchange } from './registry.ts';
 import { createFolderStep } from './steps.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
@@ -149,6 +150,8 @@ export class ConformanceContext {
   private names = 0;
   /** Keys of the judge's findings recorded so far. */
   private readonly seen = new Set<string>();
+  /** Requirements whose registered rules judged at least one answer of this test. */
+  readonly ruled = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -172,11 +175,18 @@ export class ConformanceContext {
     const exchange = await this.transport.send(spec);
     const judged = judge(exchange, { ...(operation ? { operation } : {}), strict: this.config.strict });
     if (judged.validated) this.validated++;
-    const own = judged.findings.map((f) => ({
+    const own: Finding[] = judged.findings.map((f) => ({
       ...f,
       key: f.key ?? `${f.requirement}|${f.check}|${f.message}`,
       severity: severityIn(f, this.requirement, judged.operation?.id),
     }));
+    if (judged.operation) {
+      // The registry's rules, as the proxy applies them: a rule's finding fails the tests of its requirement
+      // and is a warning elsewhere, so one deviation fails the tests that name it, not every test that meets it.
+      const ruled = checkExchange(exchange, judged.operation.id);
+      for (const r of ruled.checked) this.ruled.add(r);
+      for (const f of ruled.findings) own.push(f.requirement === this.requirement ? f : { ...f, severity: 'warning' });
+    }
     if (own.length) {
       // Inside a property case the findings decide the case (and its shrinking); they are recorded with the case's.
       if (this.caseFindings) this.caseFindings.push(...own);
@@ -243,6 +253,21 @@ export class ConformanceContext {
   nothingToJudge(lacking: string, exchange?: Exchange): void {
     this.record([
       { requirement: this.requirement, check: 'fixture', severity: 'warning', message: `nothing to judge: ${lacking}`, exchange },
+    ]);
+  }
+
+  /**
+   * Fails the test when the registry's rules of `requirement` judged none of its answers: a test that leaves
+   * a rule to the registry must still have sent what the rule can see, or it would pass having judged nothing.
+   */
+  expectRuled(requirement: string = this.requirement): void {
+    if (this.ruled.has(requirement)) return;
+    this.record([
+      finding(
+        this.requirement,
+        'registry',
+        `no answer this test received could show the registered rules of ${requirement}: the test judged nothing of them`,
+      ),
     ]);
   }
 

@@ -353,7 +353,7 @@ for (const kind of ['file', 'folder'] as const) {
     const op = kind === 'folder' ? 'folder.localizations' : 'file.localizations';
     const findings: Finding[] = [];
     /** Contract 2.9 LocalizationsResponse: "nodeIds (map string to number: localized-copy ID to node ID), total". */
-    const judge = async (expected: Record<string, number>, when: string) => {
+    const checkLocalizations = async (expected: Record<string, number>, when: string) => {
       const res = await t.call(op, { path: { id: obj.id } });
       if (!res.body) return;
       const got = res.body.nodeIds ?? {};
@@ -388,15 +388,15 @@ for (const kind of ['file', 'folder'] as const) {
           ),
         );
     };
-    await judge({}, 'before localizing');
+    await checkLocalizations({}, 'before localizing');
     await localize(t, obj, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
-    await judge({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
+    await checkLocalizations({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
     await t.must('file.unlocalize', {
       path: { id: copyId },
       json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) },
     });
-    await judge({}, 'after unlocalizing it');
+    await checkLocalizations({}, 'after unlocalizing it');
     t.record(findings);
   });
 }

@@ -116,7 +116,7 @@ async function sources(t: ConformanceContext): Promise<Source[]> {
 }
 
 /** Judges every page record (`variants` only: just the variants) of every source; one finding per answer, listing the pages at fault. */
-function judge(t: ConformanceContext, all: Source[], problemsOf: (page: Page) => string[], variantsOnly = false): Finding[] {
+function pageProblems(t: ConformanceContext, all: Source[], problemsOf: (page: Page) => string[], variantsOnly = false): Finding[] {
   const findings: Finding[] = [];
   for (const source of all) {
     const bad = source.pages
@@ -178,19 +178,19 @@ function alternateUrlsProblems(page: Page): string[] {
 conformance('PGE-01', 'every page record carries the required members with their types', async (t) => {
   const all = await sources(t);
   if (!all.some((s) => s.pages.length)) return t.nothingToJudge('the pages folder holds no page');
-  t.record(judge(t, all, requiredProblems));
+  t.record(pageProblems(t, all, requiredProblems));
 });
 
 conformance('PGE-02', 'lockedSince is -1 on every page record that is not locked', async (t) => {
   const all = await sources(t);
-  const findings = judge(t, all, lockedSinceProblems);
+  const findings = pageProblems(t, all, lockedSinceProblems);
   if (!all.some((s) => s.pages.some((p) => p.page.locked === false))) t.nothingToJudge('no page record of the fixture has locked false');
   t.record(findings);
 });
 
 conformance('PGE-03', 'alternateUrls are in alphabetical order on every page record', async (t) => {
   const all = await sources(t);
-  const findings = judge(t, all, alternateUrlsProblems);
+  const findings = pageProblems(t, all, alternateUrlsProblems);
   if (!all.some((s) => s.pages.some((p) => (p.page.alternateUrls ?? []).length > 1)))
     t.nothingToJudge('no page record of the fixture has two or more alternateUrls');
   t.record(findings);
@@ -207,7 +207,7 @@ conformance('PGE-04', 'languageVariants values and pageVariants items are page r
     ...lockedSinceProblems(page),
     ...alternateUrlsProblems(page),
   ];
-  const findings = judge(t, all, (page) => [...new Set(asPage(page))], true);
+  const findings = pageProblems(t, all, (page) => [...new Set(asPage(page))], true);
   if (!all.some((s) => s.pages.some((p) => p.variant)))
     t.nothingToJudge('no page record of the fixture has pageVariants or languageVariants');
   t.record(findings);

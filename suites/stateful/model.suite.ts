@@ -65,7 +65,7 @@ class Diverged extends Error {
 }
 
 /** Records the findings and, when there are any, ends the sequence. */
-function judge(r: Real, findings: Finding[]): void {
+function divergeOn(r: Real, findings: Finding[]): void {
   if (!findings.length) return;
   r.findings.push(...findings);
   throw new Diverged(findings[0]!.message);
@@ -90,7 +90,7 @@ function success<K extends OperationId = OperationId>(r: Real, exchange: Exchang
 
 /** A refusal the contract requires: never a 5xx, never a success. */
 function refused(r: Real, exchange: Exchange, requirement: string, why: string): void {
-  judge(r, checkRefused(exchange, requirement, why));
+  divergeOn(r, checkRefused(exchange, requirement, why));
 }
 
 const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
@@ -147,7 +147,7 @@ async function fetchListing(
     `${op} of ${label(folderByKey(m, q.folder), prediction.folderId)} ` +
     `(${q.view}${q.wastebin === 'exclude' ? '' : `, wastebin=${q.wastebin}`}${q.recursive ? ', recursive' : ''})`;
   if (!prediction.listable) {
-    judge(r, checkNo5xx(exchange, requirement));
+    divergeOn(r, checkNo5xx(exchange, requirement));
     if (isRefusal(exchange)) return undefined;
     const body = exchange.response?.json as Record<string, unknown> | undefined;
     const list = body?.folders ?? body?.files ?? body?.items;
@@ -170,7 +170,7 @@ async function fetchListing(
 /** Lists a folder (unpaged) and compares it with the model; differences are findings of `requirement` unless they name their own rule. */
 async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, context: string): Promise<void> {
   const listed = await fetchListing(r, m, q, requirement);
-  if (listed) judge(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), requirement, context, listed.exchange));
+  if (listed) divergeOn(r, problemFindings(diffListing(m, q, listing(m, q), listed.records), requirement, context, listed.exchange));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +302,7 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
       if (file.fileSize !== content.length)
         problems.push(`fileSize ${JSON.stringify(file.fileSize)}, expected the ${content.length} bytes sent`);
       if (file.folderId !== undefined && file.folderId !== folder.id) problems.push(`folderId ${file.folderId}, expected ${folder.id}`);
-      judge(
+      divergeOn(
         r,
         problems.map((p) => finding(requirement, 'model', `${what}: ${p}`, exchange)),
       );
@@ -340,7 +340,7 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
       problems.push(`the copy has fileSize ${file.fileSize}, the source ${source.size}`);
     if (file.folderId !== undefined && file.folderId !== target.id)
       problems.push(`the copy is in folder ${file.folderId}, expected ${target.id}`);
-    judge(
+    divergeOn(
       r,
       problems.map((p) => finding('FIL-01', 'model', `${this.did}: ${p}`, exchange)),
     );
@@ -448,7 +448,7 @@ class Save extends Step<{ file: number; name: Rename; description: string | unde
     if (!loose && got !== wanted) problems.push(`load answers name ${JSON.stringify(record.name)}, expected ${quote(wanted)}`);
     if (description !== undefined && record.description !== description)
       problems.push(`load answers description ${JSON.stringify(record.description)}, expected ${JSON.stringify(description)}`);
-    judge(
+    divergeOn(
       r,
       problems.map((p) => finding('FIL-03', 'model', `${this.did}: ${p}`, load)),
     );
@@ -593,7 +593,7 @@ class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObject> {
     }
     localize(obj, copyId);
     this.did += ` → copy #${copyId}`;
-    judge(
+    divergeOn(
       r,
       problemFindings(diffListing(m, q, listing(m, q), listed.records), 'MCH-02', `after ${this.did}, in the channel`, listed.exchange),
     );
@@ -716,7 +716,7 @@ class List extends Step<ListParams, ModelFolder> {
           full.exchange,
         ),
       );
-    judge(r, findings);
+    divergeOn(r, findings);
     if (!paged) return;
     const page = (await fetchListing(r, m, q, r.t.requirement, style, paging))!;
     const slice = style === 'legacy' ? legacySlice(total, skip, size) : pageSlice(total, pageNo, size);
@@ -756,7 +756,7 @@ class List extends Step<ListParams, ModelFolder> {
           page.exchange,
         ),
       );
-    judge(r, checks);
+    divergeOn(r, checks);
   }
 }
 
@@ -779,7 +779,7 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
     const { exchange } = await r.t.try('folder.count', { path: { id: folders.folderId }, query });
     const counted = (body: ResponseOf['folder.count']) => `folders ${JSON.stringify(body.folders)}, files ${JSON.stringify(body.files)}`;
     if (!folders.listable) {
-      judge(r, checkNo5xx(exchange, r.t.requirement));
+      divergeOn(r, checkNo5xx(exchange, r.t.requirement));
       const body = exchange.response?.json as ResponseOf['folder.count'] | undefined;
       if (isRefusal(exchange) || !body || (!body.folders && !body.files)) return;
       const rule = folders.unlistable === 'deleted' ? 'WST-04' : 'MCH-06';

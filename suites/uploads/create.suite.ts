@@ -11,7 +11,7 @@ import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
 import { boundaryFor, multipartBody, multipartType } from '../../harness/multipart.ts';
-import { boundaryLookalike } from './multipart.ts';
+import { boundaryLookalike } from './lookalikes.ts';
 
 const encoder = new TextEncoder();
 

@@ -8,7 +8,7 @@ import { fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
 import { boundaryFor, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
-import { truncatedBody } from './multipart.ts';
+import { truncatedBody } from './lookalikes.ts';
 
 /** The parts of a well-formed create: folder, name and a data part. */
 function createParts(folderId: number, name: string): BodyPart[] {

@@ -8,7 +8,6 @@ import {
   expectSet,
   expectSubset,
   mixedCaseNames,
-  orderViolation,
   partitionFindings,
   words,
   type Listing,
@@ -86,35 +85,6 @@ describe('boundFindings', () => {
   it('reports kept items outside the bound and dropped items inside it', () => {
     expect(boundFindings('FLT-03', 'createdsince', records, stamp, 20, true, listing([1, 2, 3]))[0]?.message).toContain('must drop');
     expect(boundFindings('FLT-03', 'createdbefore', records, stamp, 25, false, listing([1]))[0]?.message).toContain('missing [2]');
-  });
-});
-
-describe('orders', () => {
-  it('finds the first pair breaking a multi-key order, later keys breaking ties', () => {
-    const rows = [
-      { a: 1, b: 'x' },
-      { a: 1, b: 'y' },
-      { a: 2, b: 'a' },
-    ];
-    const specs = [
-      { name: 'a', key: (r: (typeof rows)[number]) => r.a, dir: 'asc' as const },
-      { name: 'b', key: (r: (typeof rows)[number]) => r.b, dir: 'asc' as const },
-    ];
-    expect(orderViolation(rows, specs)).toBe(-1);
-    expect(orderViolation(rows, [specs[0]!, { ...specs[1]!, dir: 'desc' }])).toBe(1);
-    expect(orderViolation([...rows].reverse(), specs)).toBe(1);
-  });
-
-  it('accepts equal keys in any order', () => {
-    expect(
-      orderViolation(
-        [
-          { k: 1, id: 2 },
-          { k: 1, id: 1 },
-        ],
-        [{ name: 'k', key: (r) => r.k, dir: 'asc' }],
-      ),
-    ).toBe(-1);
   });
 });
 

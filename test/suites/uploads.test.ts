@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
 import { boundaryFor, formParts, multipartBody, multipartType, type BodyPart } from '../../harness/multipart.ts';
-import { boundaryLookalike, truncatedBody } from '../../suites/uploads/multipart.ts';
+import { boundaryLookalike, truncatedBody } from '../../suites/uploads/lookalikes.ts';
 
 /** Parses a multipart body with the platform's own parser (undici's), an independent oracle. */
 async function parse(body: Uint8Array, boundary: string): Promise<FormData> {

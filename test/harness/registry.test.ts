@@ -1,6 +1,13 @@
-/** The checks one exchange allows (harness/exchange-checks.ts): each refutes what one answer shows, and judges nothing it cannot see. */
+/** The registered rules (harness/registry.ts, harness/rules/): each refutes what one answer shows, and judges nothing it cannot see. */
 import { describe, expect, it } from 'vitest';
-import { checkListing, exchangeLine, findingLine, ListParams, observe } from '../../harness/exchange-checks.ts';
+import type { RunConfig } from '../../harness/config.ts';
+import { checkExchange, exchangeLine, findingLine, observe, RULES } from '../../harness/registry.ts';
+import { ListParams, listingOf, listingOperations } from '../../harness/rules/answer.ts';
+import { LEGACY_KEYS } from '../../harness/rules/ordering.ts';
+import { ConformanceContext } from '../../harness/suite.ts';
+import { Transport } from '../../harness/transport.ts';
+import { getOperation, operations } from '../../schemas/operations.ts';
+import { getRequirement } from '../../schemas/requirements.ts';
 import type { Exchange } from '../../schemas/results.ts';
 
 const BASE = 'http://cms.example/rest';
@@ -42,12 +49,12 @@ function found(
   options?: Parameters<typeof exchange>[2],
   operation = 'folder.getFiles',
 ): string[] {
-  return checkListing(exchange(path, answer, options), operation).findings.map((f) => `${f.requirement} ${f.check}`);
+  return checkExchange(exchange(path, answer, options), operation).findings.map((f) => `${f.requirement} ${f.check}`);
 }
 
 describe('paging slices (Group L)', () => {
   it('passes a slice that agrees with skipCount, maxItems, numItems and hasMoreItems, and says what it judged', () => {
-    const r = checkListing(
+    const r = checkExchange(
       exchange('/folder/getFiles/1?skipCount=1&maxItems=2', { files: files('b', 'c'), numItems: 4, hasMoreItems: true }),
       'folder.getFiles',
     );
@@ -56,7 +63,7 @@ describe('paging slices (Group L)', () => {
   });
 
   it('finds numItems counting the slice (PAG-05: hasMoreItems true although numItems says the slice reaches the end)', () => {
-    const r = checkListing(
+    const r = checkExchange(
       exchange('/folder/getFiles/1?maxItems=2', { files: files('a', 'b'), numItems: 2, hasMoreItems: true }),
       'folder.getFiles',
     );
@@ -88,8 +95,13 @@ describe('paging slices (Group L)', () => {
     expect(found('/folder/getFiles/1?skipCount=2', { files: files('a', 'b', 'c'), numItems: 3 })).toEqual(['PAG-07 slice']);
   });
 
-  it('finds hasMoreItems true on a slice without limit or not full, when numItems is absent (PAG-05)', () => {
-    expect(found('/folder/getFiles/1', { files: files('a'), hasMoreItems: true })).toEqual(['PAG-05 hasMoreItems']);
+  it('finds hasMoreItems true on a slice without limit or not full, when numItems is absent (PAG-05; the defaults, PAG-06 and PAG-09)', () => {
+    // "maxItems -1 (all items)" by default: hasMoreItems true contradicts the default itself.
+    expect(found('/folder/getFiles/1', { files: files('a'), hasMoreItems: true })).toEqual(['PAG-06 hasMoreItems']);
+    expect(found('/folder/getPages/1', { pages: files('a'), numItems: 1, hasMoreItems: true }, {}, 'folder.getPages')).toEqual([
+      'PAG-09 hasMoreItems',
+    ]);
+    expect(found('/folder/getFiles/1?maxItems=-1', { files: files('a'), hasMoreItems: true })).toEqual(['PAG-05 hasMoreItems']);
     expect(found('/folder/getFiles/1?maxItems=3', { files: files('a'), hasMoreItems: true })).toEqual(['PAG-05 hasMoreItems']);
     expect(found('/folder/getFiles/1?maxItems=1', { files: files('a'), hasMoreItems: true })).toEqual([]);
   });
@@ -106,11 +118,11 @@ describe('paging slices (Group L)', () => {
 
   it('reads the parameters of POST /folder/getFolders from its body', () => {
     const body = { id: '1', maxItems: 1, sortBy: 'name', sortOrder: 'desc' };
-    const r = checkListing(
+    const r = checkExchange(
       exchange('/folder/getFolders', { folders: files('a', 'b') }, { method: 'POST', status: 201, json: body }),
       'folder.getFolders.post',
     );
-    expect(r.findings.map((f) => `${f.requirement} ${f.check}`)).toEqual(['PAG-07 slice', 'SRT-02 order']);
+    expect(r.findings.map((f) => `${f.requirement} ${f.check}`)).toEqual(['PAG-07 slice', 'SRT-03 order']);
   });
 });
 
@@ -172,7 +184,11 @@ describe('order', () => {
     expect(found('/file?folderId=1&sort=-fileSize,name', { items: [f(1, 9, 'a'), f(2, 9, 'b'), f(3, 2, 'a')] }, {}, 'file.list')).toEqual(
       [],
     );
+    // A tie broken the wrong way is SRT-04's "later attributes break ties of earlier ones"; the first attribute, SRT-05's.
     expect(found('/file?folderId=1&sort=-fileSize,name', { items: [f(1, 9, 'b'), f(2, 9, 'a')] }, {}, 'file.list')).toEqual([
+      'SRT-04 order',
+    ]);
+    expect(found('/file?folderId=1&sort=-fileSize,name', { items: [f(1, 2, 'a'), f(2, 9, 'b')] }, {}, 'file.list')).toEqual([
       'SRT-05 order',
     ]);
     expect(found('/file?folderId=1&sort=fileSize', { items: [f(1, 9, 'a'), f(2, 2, 'b')] }, {}, 'file.list')).toEqual(['SRT-05 order']);
@@ -300,12 +316,12 @@ describe('what is not judged', () => {
   it('leaves refusals, server errors and unknown operations to the judge', () => {
     expect(found('/folder/getFiles/1?maxItems=0', { files: files('a') }, { status: 404 })).toEqual([]);
     expect(
-      checkListing(
+      checkExchange(
         exchange('/folder/getFiles/1?maxItems=0', { files: files('a'), responseInfo: { responseCode: 'NOTFOUND' } }),
         'folder.getFiles',
       ).findings,
     ).toEqual([]);
-    expect(checkListing(exchange('/folder/load/1', { folder: {} }), 'folder.load')).toEqual({ findings: [], checked: [] });
+    expect(checkExchange(exchange('/folder/load/1', { folder: {} }), 'folder.load')).toEqual({ findings: [], checked: [] });
   });
 
   it('reads parameters strictly: repeated or misspelt values are not judged', () => {
@@ -341,5 +357,100 @@ describe('observe', () => {
 
   it('leaves paths the contract does not have alone', () => {
     expect(observe(exchange('/static/app.js', {}))).toBeUndefined();
+  });
+});
+
+describe('the registry itself', () => {
+  /** Backticks and table pipes left out, spaces collapsed, no closing period: the words alone. */
+  const words = (text: string) => text.replace(/[`|]/g, ' ').replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  const parameterSentences = new Set(operations.flatMap((op) => op.parameters.map((p) => words(`${p.name}: ${p.description ?? ''}`))));
+
+  it('registers every rule under a requirement of the catalogue, once per check, quoting the contract', () => {
+    const seen = new Set<string>();
+    for (const rule of RULES) {
+      const statement = words(getRequirement(rule.requirement).statement);
+      const sentence = words(rule.sentence);
+      // The requirement's own statement, or a parameter's meaning as the operation catalogue gives it.
+      expect(
+        statement.includes(sentence) || parameterSentences.has(sentence),
+        `${rule.requirement} ${rule.check}: "${rule.sentence}"`,
+      ).toBe(true);
+      expect(seen.has(`${rule.requirement} ${rule.check}`), `${rule.requirement} ${rule.check} registered twice`).toBe(false);
+      seen.add(`${rule.requirement} ${rule.check}`);
+    }
+  });
+
+  it('reads its listing operations from the catalogue: member, paging and (for a JSON body) the query names', () => {
+    expect(listingOf('folder.list')).toMatchObject({ member: 'items', paging: 'P' });
+    expect(listingOf('folder.getPages')).toMatchObject({ member: 'pages', paging: 'L', folderPath: 'id' });
+    expect(listingOf('folder.findPages')).toMatchObject({ member: 'pages', paging: 'find' });
+    expect(listingOf('file.usage.folder')).toMatchObject({ member: 'folders', paging: 'usage' });
+    expect(listingOf('folder.load')).toBeUndefined();
+    const post = listingOf('folder.getFolders.post')!;
+    expect([post.member, post.paging, post.body?.get('sortBy'), post.body?.get('createdSince')]).toEqual([
+      'folders',
+      'L',
+      'sortby',
+      'createdsince',
+    ]);
+    // Every operation that takes a paging parameter is a listing, and no other.
+    const paged = operations.filter(
+      (op) => op.parameters.some((p) => ['pageSize', 'skipCount'].includes(p.name)) || op.id === 'folder.getFolders.post',
+    );
+    expect(listingOperations().sort()).toEqual(paged.map((op) => op.id).sort());
+  });
+
+  it('orders by exactly the sortby values the contract names for Group L', () => {
+    const sortby = getOperation('folder.getFiles').parameters.find((p) => p.name === 'sortby')!;
+    expect(Object.keys(LEGACY_KEYS).sort()).toEqual([...sortby.knownValues!].sort());
+  });
+});
+
+describe('one rule, the same words in the suite and the proxy', () => {
+  /** A transport that answers every request with one recorded exchange. */
+  class Replaying extends Transport {
+    constructor(private readonly recorded: Exchange) {
+      super(target);
+    }
+    override async send(): Promise<Exchange> {
+      return this.recorded;
+    }
+  }
+  const target: RunConfig['target'] = {
+    baseUrl: BASE,
+    auth: { query: {}, headers: {} },
+    features: [],
+    fixture: { masterNodeId: 1, masterRootFolderId: 1, sandboxParentFolderId: 1 },
+  };
+  const context = (requirement: string, recorded: Exchange) =>
+    new ConformanceContext(
+      `${requirement} a test`,
+      requirement,
+      { target, replayArgs: [], seed: 1, runs: 1, strict: false, timeoutMs: 1000, concurrency: 1, sandboxFolderId: 1 },
+      new Replaying(recorded),
+    );
+  const broken = exchange('/folder/getFiles/1?skipCount=1&maxItems=2', { files: files('c', 'b', 'd'), numItems: 4, hasMoreItems: false });
+  const words = (f: { requirement: string; check: string; severity: string; message: string }) =>
+    `${f.severity} ${f.requirement} ${f.check}: ${f.message}`;
+
+  it('reports a broken answer a suite test receives as the proxy reports it: an error in the tests of its requirement', async () => {
+    const proxy = observe(broken)!.checks;
+    expect(proxy.map((f) => `${f.requirement} ${f.check}`)).toEqual(['PAG-07 slice', 'PAG-05 hasMoreItems', 'SRT-01 order']);
+    for (const f of proxy) {
+      const t = context(f.requirement, broken);
+      await t.send({ method: 'GET', path: '/folder/getFiles/1', query: { skipCount: 1, maxItems: 2 } }, 'folder.getFiles');
+      const own = t.findings.filter((g) => g.requirement === f.requirement && g.check === f.check);
+      expect(own.map(words)).toEqual([words(f)]);
+    }
+  });
+
+  it('makes it a warning, in the same words, in a test of another requirement', async () => {
+    const t = context('FLT-01', broken);
+    await t.send({ method: 'GET', path: '/folder/getFiles/1', query: { skipCount: 1, maxItems: 2 } }, 'folder.getFiles');
+    const proxy = observe(broken)!.checks;
+    expect(t.findings.filter((f) => f.check !== 'schema').map((f) => `${f.severity} ${f.requirement} ${f.check}: ${f.message}`)).toEqual(
+      proxy.map((f) => `warning ${f.requirement} ${f.check}: ${f.message}`),
+    );
+    expect([...t.ruled].sort()).toEqual(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']);
   });
 });
