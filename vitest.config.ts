@@ -4,10 +4,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { NATIVE_MODULES } from './cli/collect.ts';
 
 /**
- * The slowest files, slowest first (wall time of each in `npm test`, 2026-11-25): started first, they
- * end while the two workers still have short files to share. Without this a fresh clone (CI, where
- * Vitest has no timings of earlier runs) runs the largest files first, and the findability files,
- * short to read but over a minute each, came last: 5 min 28 s against 4 min 39 s.
+ * The slowest files (by their wall time in `npm test`), slowest first: started first, they end while the
+ * two workers still have short files to share. Without this a fresh clone (CI, where Vitest has no
+ * timings of earlier runs) runs the largest files first, and the findability files, short to read but
+ * slow to run, come last and lengthen the run.
  */
 export const SLOWEST_FIRST = [
   'test/findability/field.test.ts',
@@ -44,8 +44,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: the default (cores - 1) runs the files one at a time, and many of them wait on servers and timers.
     maxWorkers: 2,
-    // One module graph per worker: a fresh process per file re-imported Vitest and the project's modules
-    // 76 times (47 s of import time in a 5.5-minute run). So no test may change what another file's module
+    // One module graph per worker: a fresh process per file re-imported Vitest and the project's modules for
+    // every test file, a large share of the run's time. So no test may change what another file's module
     // hands out: shared test data comes as a fresh copy per call (test/reports/sample.ts).
     isolate: false,
     server: { deps: { external: NATIVE_MODULES } },

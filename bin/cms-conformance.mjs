@@ -8,11 +8,11 @@ const command = process.argv[2] ?? '';
 const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((g) => g.replace(/_/g, '-'));
 
 // V8 keeps four helper threads (optimizing compiler, parallel GC) whatever the machine. A run keeps three
-// JavaScript threads busy (the embedded server and two suite workers): on two cores, four helpers more
-// took cores from them at every young-generation collection. With one helper a default run sent 15% more
-// requests per second (12 runs in alternation, 11 faster: 654 against 569 requests/s). Prove was no
-// faster (25 s either way, 2 runs each). The pool's size is fixed when Node starts, so the CLI starts
-// itself again with it; a size the user gives wins. Measured on two cores only: from six on, V8 keeps its four.
+// JavaScript threads busy (the embedded server and two suite workers), and on a small machine the helpers
+// take cores from them at every young-generation collection: with fewer, a default run sends more requests
+// per second (BENCHMARKS.md). Prove gained nothing from it, so only run is started again. The pool's size is
+// fixed when Node starts, so the CLI starts itself again with a smaller one; a size the user gives wins. The
+// gain was measured on two cores only; from six cores on, V8 keeps its four.
 // Not on Windows, where a child in a process group of its own would open a console window of its own.
 const helpers = Math.min(4, Math.max(1, availableParallelism() - 2));
 if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.some((g) => g.startsWith('--v8-pool-size'))) {
@@ -31,19 +31,17 @@ if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.s
   process.exit(code ?? 1);
 }
 
-// Vitest's node API is large: loaded through tsx's loader it costs about 165 MB and a second more than
+// Vitest's node API is large: loaded through tsx's loader it costs much more memory and start-up time than
 // loaded natively, so the commands that start Vitest load it first, before the loader is registered.
 // Help needs none of it: the commands import their engine only when they start one.
 if (['run', 'prove', 'requirements'].includes(command)) await import('vitest/node');
 
 // A run's worker threads, made later, get young generations of 1 MB and heaps that grow by a tenth at a
-// time: a default run peaks at about 390 MB instead of 600 MB, in the same time (measured in
-// alternation; the main thread, which serves the embedded server, keeps its young generation). V8 reads
-// these when it makes a heap, so they are set before any worker starts; flags the user gives win.
-// Prove's workers run test after test against a hundred servers in one run: with a run's flags the field
-// profile's proof took a quarter more CPU (54 against 43 CPU-s) to peak at 480 MB instead of 840; with
-// young generations of 4 MB alone it takes no more (41 CPU-s, 26 s) and peaks at 710 to 790 MB (in
-// alternation). Serve and proxy start no suite workers.
+// time: a default run then peaks at far less memory in the same time (the main thread, which serves the embedded
+// server, keeps its young generation). V8 reads these when it makes a heap, so they are set before any
+// worker starts; flags the user gives win. Prove's workers run test after test against many servers in one
+// run: there a run's flags saved memory at a clear cost in CPU, while young generations of 4 MB alone cost
+// no CPU and save less. Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md.
 const workerFlags = new Map([
   ['run', ['--max-semi-space-size=1', '--heap-growing-percent=10']],
   ['prove', ['--max-semi-space-size=4']],

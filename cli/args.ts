@@ -27,6 +27,33 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/** One option of a command's table: how parseArgs reads it, and whether a replay line repeats it. */
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
+  /**
+   * True for an option that changes what a run does, which a replay line must repeat; false for one that
+   * does not, or that the replay line gives itself. Required, so that a new option cannot be forgotten.
+   */
+  replay: boolean;
+};
+
+/** Parsed option values as parseArgs returns them. */
+export type OptionValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
+/** The arguments that give the options a table marks `replay` these parsed values again, in the table's order. */
+export function replayArgsOf(table: Readonly<Record<string, OptionSpec>>, values: OptionValues): string[] {
+  const args: string[] = [];
+  for (const [name, spec] of Object.entries(table)) {
+    const value = values[name];
+    if (!spec.replay || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === true) args.push(`--${name}`);
+      // A value starting with a dash goes with its option in one argument: parseArgs refuses `--target -t.json`.
+      else if (typeof one === 'string') args.push(...(one.startsWith('-') ? [`--${name}=${one}`] : [`--${name}`, one]));
+    }
+  }
+  return args;
+}
+
 /** Parses an integer option value, or throws a UsageError naming the option. */
 export function intOption(name: string, value: string | undefined, fallback: number, min = Number.MIN_SAFE_INTEGER): number {
   if (value === undefined) return fallback;

@@ -10,7 +10,8 @@ import { hadNothingToJudge } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import { getProfile } from '../server/profiles.ts';
-import type { FaultDef } from '../server/types.ts';
+import type { FaultDef } from '../server/fault-def.ts';
+import type { FaultName } from '../server/faults.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
@@ -153,7 +154,7 @@ function failures(run: { tests: readonly TestResult[]; runErrors: readonly strin
 
 /** What to prove: the faults and variations (catalogue entries), the clean seeds, seed and runs. */
 export interface ProveOptions {
-  faults: readonly FaultDef[];
+  faults: readonly FaultDef<FaultName>[];
   variations: readonly VariationDef[];
   cleanSeeds: readonly number[];
   seed: number;

@@ -5,7 +5,7 @@ import { ReportInputError, loadResults } from '../reports/results.ts';
 import type { Results } from '../schemas/results.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
-import type { FaultDef } from '../server/types.ts';
+import type { FaultDef } from '../server/fault-def.ts';
 import { UsageError, parseOptions, type Command } from './args.ts';
 import { collectTests, projectRoot, type DeclaredTest } from './collect.ts';
 import { PROVE_FILE, readProveFile, type ProveFile } from './prove-file.ts';
@@ -54,7 +54,7 @@ export function coverageOf(
   tests: readonly DeclaredTest[],
   results?: Results,
   proved?: ProveFile,
-  faults: readonly FaultDef[] = faultCatalogue,
+  faults: readonly FaultDef<string>[] = faultCatalogue,
 ): Map<string, Coverage> {
   const byId = new Map<string, Coverage>(requirements.map((r) => [r.id, { tests: [], last: {}, faults: [] }]));
   for (const t of tests) byId.get(t.requirement)?.tests.push(t);

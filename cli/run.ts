@@ -10,7 +10,8 @@ import type { Results, SeedSource } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
-import { UsageError, intOption, outDirOption, parseOptions, type Command } from './args.ts';
+import type { FaultName } from '../server/faults.ts';
+import { UsageError, intOption, outDirOption, parseOptions, replayArgsOf, type Command, type OptionSpec } from './args.ts';
 import { collectTests, declaredTests, projectRoot as root, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
@@ -160,52 +161,133 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
   return 0;
 }
 
+/**
+ * run's options. `replay` marks those a replay line repeats (cli/args.ts replayArgsOf), in this order:
+ * the ones that change which target answers, which tests run and how they judge. The others only pace the
+ * requests, say where reports go and what they are compared with, or are given by the replay line itself.
+ */
+export const RUN_OPTIONS = {
+  target: { type: 'string', replay: true },
+  'base-url': { type: 'string', replay: true },
+  fault: { type: 'string', multiple: true, replay: true },
+  'refusal-style': { type: 'string', replay: true },
+  profile: { type: 'string', replay: true },
+  runs: { type: 'string', replay: true },
+  strict: { type: 'boolean', replay: true },
+  timeout: { type: 'string', replay: true },
+  // Given by the replay line: the one test, its seed and its fast-check path (harness/replay.ts runLine).
+  only: { type: 'string', multiple: true, replay: false },
+  seed: { type: 'string', replay: false },
+  'replay-path': { type: 'string', replay: false },
+  rate: { type: 'string', replay: false },
+  concurrency: { type: 'string', replay: false },
+  retries: { type: 'string', replay: false },
+  'max-retry-wait': { type: 'string', replay: false },
+  out: { type: 'string', replay: false },
+  'dry-run': { type: 'boolean', replay: false },
+  baseline: { type: 'string', replay: false },
+  expectations: { type: 'string', replay: false },
+  shard: { type: 'string', replay: false },
+} as const satisfies Record<string, OptionSpec>;
+
+/** Parses run's arguments by its option table; an unknown option is a usage error. */
+export function parseRunOptions(args: string[]) {
+  return parseOptions(args, RUN_OPTIONS);
+}
+
+/** run's parsed option values. */
+type RunValues = ReturnType<typeof parseRunOptions>['values'];
+
+/** Reads the expectation and baseline files now: bad report inputs fail before a long run, not after it. */
+function checkReportInputs(values: RunValues): void {
+  try {
+    if (values.expectations) loadExpectations(values.expectations);
+    if (values.baseline) loadResults(values.baseline);
+  } catch (err) {
+    if (err instanceof ReportInputError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** The --shard option, `i/n` with 1 <= i <= n, or undefined. */
+function shardOption(shard: string | undefined): string | undefined {
+  if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new UsageError(`--shard must be i/n (e.g. 1/3), got "${shard}"`);
+  if (shard && Number(shard.split('/')[0]) > Number(shard.split('/')[1])) throw new UsageError(`--shard ${shard}: i must not exceed n`);
+  return shard;
+}
+
+/** The --fault names, checked against the planted faults (loaded only when some are given: the server's catalogue). */
+async function faultOption(names: string[] | undefined): Promise<FaultName[]> {
+  if (!names?.length) return [];
+  const { faultNamesOf } = await import('../server/faults.ts');
+  try {
+    return faultNamesOf(names);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** How to reach the target and pace the requests, checked; the faults are checked when the session opens. */
+function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
+  const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
+  const rate = intOption('rate', values.rate, 0, 0);
+  // A live server gets one request at a time unless told otherwise; the embedded one can take more.
+  const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
+  const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
+  const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
+  if (values.target && (values.fault || values['refusal-style'] || values.profile))
+    throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
+  const profile = profileOption(values.profile);
+  const style = values['refusal-style'];
+  if (style !== undefined && style !== 'status' && style !== 'body')
+    throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
+  return {
+    ...(values.target ? { targetFile: values.target } : {}),
+    ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+    profile,
+    ...(style ? { refusalStyle: style } : {}),
+    timeoutMs,
+    concurrency,
+    ...(rate ? { rate } : {}),
+    maxRetries,
+    maxRetryWaitMs,
+  };
+}
+
+/** Opens the session, or says on stderr why not and gives the exit code. */
+async function openOrExit(options: SessionOptions): Promise<Session | number> {
+  try {
+    return await openSession(options);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    console.error(`cms-conformance: ${err.message}`);
+    return err.exitCode;
+  }
+}
+
+/** Runs the suites with one engine (--only loading only the suite files it selects) and closes the engine. */
+async function runSuites(config: RunConfig, pattern: RegExp | undefined, workers: number, shard: string | undefined) {
+  // Vitest comes with the engine, imported when a run starts: help loads none of it.
+  const { SuiteEngine } = await import('./engine.ts');
+  const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
+  try {
+    return await engine.run(config, pattern, pattern && !shard ? await onlyFiles(engine, pattern) : undefined);
+  } finally {
+    await engine.close();
+  }
+}
+
 export const command: Command = {
   summary: 'run the conformance suites against a target (default: the bundled reference server)',
   usage,
   async run(args) {
-    const { values } = parseOptions(args, {
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      out: { type: 'string' },
-      seed: { type: 'string' },
-      runs: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      strict: { type: 'boolean' },
-      timeout: { type: 'string' },
-      'replay-path': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      'refusal-style': { type: 'string' },
-      profile: { type: 'string' },
-      rate: { type: 'string' },
-      concurrency: { type: 'string' },
-      retries: { type: 'string' },
-      'max-retry-wait': { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      baseline: { type: 'string' },
-      expectations: { type: 'string' },
-      shard: { type: 'string' },
-    });
-    // Bad report inputs fail now, not after a long run.
-    try {
-      if (values.expectations) loadExpectations(values.expectations);
-      if (values.baseline) loadResults(values.baseline);
-    } catch (err) {
-      if (err instanceof ReportInputError) throw new UsageError(err.message);
-      throw err;
-    }
-    const shard = values.shard;
-    if (shard !== undefined && !/^[1-9]\d*\/[1-9]\d*$/.test(shard)) throw new UsageError(`--shard must be i/n (e.g. 1/3), got "${shard}"`);
-    if (shard && Number(shard.split('/')[0]) > Number(shard.split('/')[1])) throw new UsageError(`--shard ${shard}: i must not exceed n`);
+    const { values } = parseRunOptions(args);
+    checkReportInputs(values);
+    const shard = shardOption(values.shard);
     const { seed, seedSource } = seedOption(values.seed);
     const runs = intOption('runs', values.runs, 20, 1);
-    const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
-    const rate = intOption('rate', values.rate, 0, 0);
-    // A live server gets one request at a time unless told otherwise; the embedded one can take more.
-    const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
+    const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
-    const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
-    const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
     const defaultOut = join(root, 'reports/out');
     const testNamePattern = onlyPattern(
       (values.only ?? [])
@@ -213,60 +295,25 @@ export const command: Command = {
         .map((o) => o.trim())
         .filter(Boolean),
     );
-    if (values.target && (values.fault || values['refusal-style'] || values.profile))
-      throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
-    const profile = profileOption(values.profile);
-    const style = values['refusal-style'];
-    if (style !== undefined && style !== 'status' && style !== 'body')
-      throw new UsageError(`--refusal-style must be status or body, got "${style}"`);
-
-    const sessionOptions: SessionOptions = {
-      ...(values.target ? { targetFile: values.target } : {}),
-      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-      faults: values.fault ?? [],
-      profile,
-      ...(style ? { refusalStyle: style } : {}),
-      timeoutMs,
-      concurrency,
-      ...(rate ? { rate } : {}),
-      maxRetries,
-      maxRetryWaitMs,
-    };
     // A dry run only reads the folder (the last run's request counts); it makes nothing.
-    if (values['dry-run']) return dryRun(loadTarget(sessionOptions), testNamePattern, resolve(values.out ?? defaultOut), runs);
+    if (values['dry-run']) return dryRun(loadTarget(connection), testNamePattern, resolve(values.out ?? defaultOut), runs);
     const outDir = outDirOption(values.out, defaultOut);
-    let session: Session;
-    try {
-      session = await openSession(sessionOptions);
-    } catch (err) {
-      if (!(err instanceof SessionError)) throw err;
-      console.error(`cms-conformance: ${err.message}`);
-      return err.exitCode;
-    }
+    const session = await openOrExit({ ...connection, faults: await faultOption(values.fault) });
+    if (typeof session === 'number') return session;
     const { target } = session;
     const stopWatching = closeOnSignals(session);
     try {
-      const replayArgs = [
-        ...(values.target ? ['--target', values.target] : []),
-        ...(values['base-url'] ? ['--base-url', values['base-url']] : []),
-        ...(values.fault ?? []).flatMap((f) => ['--fault', f]),
-        ...(style ? ['--refusal-style', style] : []),
-        ...(values.profile ? ['--profile', profile] : []),
-        ...(values.runs ? ['--runs', String(runs)] : []),
-        ...(values.strict ? ['--strict'] : []),
-        ...(values.timeout ? ['--timeout', String(timeoutMs)] : []),
-      ];
       const config: RunConfig = {
         target,
-        replayArgs,
+        replayArgs: replayArgsOf(RUN_OPTIONS, values),
         seed,
         runs,
         strict: values.strict ?? false,
-        timeoutMs,
-        concurrency,
-        ...(rate ? { rate: rate / workers } : {}),
-        maxRetries,
-        maxRetryWaitMs,
+        timeoutMs: connection.timeoutMs,
+        concurrency: connection.concurrency,
+        ...(connection.rate ? { rate: connection.rate / workers } : {}),
+        maxRetries: connection.maxRetries,
+        maxRetryWaitMs: connection.maxRetryWaitMs,
         ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
         sandboxFolderId: session.sandboxFolderId,
       };
@@ -275,15 +322,7 @@ export const command: Command = {
           `${seedText({ seed, seedSource })}, ${runs} runs per property`,
       );
       const startedAt = new Date();
-      // Vitest comes with the engine, imported when a run starts: help loads none of it.
-      const { SuiteEngine } = await import('./engine.ts');
-      const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
-      let run;
-      try {
-        run = await engine.run(config, testNamePattern, testNamePattern && !shard ? await onlyFiles(engine, testNamePattern) : undefined);
-      } finally {
-        await engine.close();
-      }
+      const run = await runSuites(config, testNamePattern, workers, shard);
       const results: Results = {
         tool: { name: 'cms-conformance', version: '0.1.0' },
         target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },

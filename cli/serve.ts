@@ -59,7 +59,7 @@ export const command: Command = {
       profile: { type: 'string' },
     });
     // Loaded here so that `serve --help` and usage errors do not pay for the server.
-    const { faults, getFault } = await import('../server/faults.ts');
+    const { faults, isFaultName } = await import('../server/faults.ts');
     if (values['list-faults']) {
       for (const fault of faults) console.log([fault.name, fault.breaks.join(','), fault.description].join('\t'));
       return 0;
@@ -71,9 +71,10 @@ export const command: Command = {
     if (refusalStyle !== undefined && refusalStyle !== 'status' && refusalStyle !== 'body') {
       throw new UsageError(`--refusal-style must be status or body, got "${refusalStyle}"`);
     }
-    for (const name of values.fault ?? []) {
-      if (!getFault(name)) throw new UsageError(`unknown fault "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
-    }
+    const faultNames = (values.fault ?? []).map((name) => {
+      if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
+      return name;
+    });
     const authToken = values['auth-token'];
     if (authToken === '') throw new UsageError('--auth-token must not be empty');
 
@@ -94,7 +95,7 @@ export const command: Command = {
         port,
         fixture,
         profile,
-        faults: values.fault,
+        faults: faultNames,
         ...(refusalStyle ? { refusalStyle } : {}),
         authToken,
         logger: true,

@@ -8,6 +8,8 @@ import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harn
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import type { RefusalStyle } from '../server/app.ts';
+import type { FaultName } from '../server/faults.ts';
+import type { VariationName } from '../server/variations.ts';
 import type { Target } from '../schemas/target.ts';
 import { UsageError } from './args.ts';
 
@@ -18,9 +20,9 @@ export interface SessionOptions {
   /** Overrides the target's base URL. */
   baseUrl?: string;
   /** Planted faults and refusal style of the embedded server. */
-  faults?: string[];
+  faults?: readonly FaultName[];
   /** Harmless variations of the embedded server (server/variations.ts). */
-  variations?: string[];
+  variations?: readonly VariationName[];
   refusalStyle?: RefusalStyle;
   /** The embedded server's profile (server/profiles.ts). */
   profile?: string;

@@ -4,80 +4,9 @@
  * is a step the test relies on: if it is refused or unanswered, the test cannot judge, and says so.
  */
 import { getOperation } from '../schemas/operations.ts';
-import type {
-  DisinheritResponse,
-  FileDisinheritSetResponse,
-  FileListResponse,
-  FileLoadResponse,
-  FileUploadResponse,
-  FileUsageListResponse,
-  FolderExternalLinksResponse,
-  FolderListResponse,
-  FolderLoadResponse,
-  FolderObjectCountResponse,
-  FolderUsageListResponse,
-  FoundFilesListResponse,
-  GenericResponse,
-  ItemListResponse,
-  LegacyFileListResponse,
-  LegacyFolderListResponse,
-  LegacyPageListResponse,
-  LocalizationInfoResponse,
-  LocalizationsResponse,
-  MultiDisinheritResponse,
-  PageUsageListResponse,
-  ReferencedSyncableObjectsListResponse,
-  TemplateListResponse,
-} from '../schemas/types.ts';
+import type { ResponseOf } from '../schemas/types.ts';
 import { isRefusal, responseCode, type Finding } from './checks.ts';
 import type { Exchange, RequestSpec } from './transport.ts';
-
-/** The response body type of every operation, from its response schema. */
-export interface ResponseOf {
-  'folder.list': FolderListResponse;
-  'folder.create': FolderLoadResponse;
-  'folder.disinherit.getMany': MultiDisinheritResponse;
-  'folder.disinherit.setMany': GenericResponse;
-  'folder.disinherit.get': DisinheritResponse;
-  'folder.disinherit.set': GenericResponse;
-  'folder.findFiles': FoundFilesListResponse;
-  'folder.findPages': LegacyPageListResponse;
-  'folder.getFolders.post': LegacyFolderListResponse;
-  'folder.getFolders': LegacyFolderListResponse;
-  'folder.breadcrumb': LegacyFolderListResponse;
-  'folder.count': FolderObjectCountResponse;
-  'folder.delete': GenericResponse;
-  'folder.getExternalLinks': FolderExternalLinksResponse;
-  'folder.getFiles': LegacyFileListResponse;
-  'folder.getItems': ItemListResponse;
-  'folder.getPages': LegacyPageListResponse;
-  'folder.getTemplates': TemplateListResponse;
-  'folder.load': FolderLoadResponse;
-  'folder.localizationinfo': LocalizationInfoResponse;
-  'folder.localizations': LocalizationsResponse;
-  'folder.localize': GenericResponse;
-  'file.list': FileListResponse;
-  'file.copy': FileUploadResponse;
-  'file.create.multipart': FileUploadResponse;
-  'file.create.json': FileUploadResponse;
-  'file.createSimple.multipart': FileUploadResponse;
-  'file.createSimple.raw': FileUploadResponse;
-  'file.disinherit.get': MultiDisinheritResponse;
-  'file.disinherit.set': FileDisinheritSetResponse;
-  'file.load': FileLoadResponse;
-  'file.localizationinfo': LocalizationInfoResponse;
-  'file.localizations': LocalizationsResponse;
-  'file.localize': GenericResponse;
-  'file.move': GenericResponse;
-  'file.push2master': GenericResponse;
-  'file.save.json': GenericResponse;
-  'file.save.multipart': GenericResponse;
-  'file.unlocalize': GenericResponse;
-  'file.usage.file': FileUsageListResponse;
-  'file.usage.folder': FolderUsageListResponse;
-  'file.usage.page': PageUsageListResponse;
-  'file.usage.syncableObjects': ReferencedSyncableObjectsListResponse;
-}
 
 /** An operation id of the catalogue. */
 export type OperationId = keyof ResponseOf;

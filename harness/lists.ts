@@ -5,40 +5,17 @@
  * several keys; slices of paged lists; and sandbox names whose order every collation agrees on.
  */
 import fc from 'fast-check';
-import type { File, Folder, Page, Template } from '../schemas/types.ts';
+import type { ListRecordOf } from '../schemas/types.ts';
 import { SetupError, stepFinding } from './api.ts';
 import { finding, type Finding } from './checks.ts';
 import { legacySlice } from './model.ts';
+import { listingOf } from './rules/answer.ts';
 import { brief, duplicates, firstDifference, setDifference, type Direction } from './oracles.ts';
 import type { ConformanceContext } from './suite.ts';
 import type { Exchange, QueryValue } from './transport.ts';
 
-/** The record type each listing operation returns. */
-export interface RecordOf {
-  'folder.list': Folder;
-  'file.list': File;
-  'folder.getFiles': File;
-  'folder.getFolders': Folder;
-  'folder.getPages': Page;
-  'folder.getTemplates': Template;
-  'folder.findFiles': File;
-  'folder.findPages': Page;
-}
-
-/** A listing operation of the contract. */
-export type ListOp = keyof RecordOf;
-
-/** Where each listing takes its folder (a path parameter or the `folderId` query) and which member holds the list. */
-const LISTS: Record<ListOp, { member: string; path?: string }> = {
-  'folder.list': { member: 'items' },
-  'file.list': { member: 'items' },
-  'folder.getFiles': { member: 'files', path: 'folderId' },
-  'folder.getFolders': { member: 'folders', path: 'id' },
-  'folder.getPages': { member: 'pages', path: 'id' },
-  'folder.getTemplates': { member: 'templates', path: 'folderId' },
-  'folder.findFiles': { member: 'files' },
-  'folder.findPages': { member: 'pages' },
-};
+/** A listing the suites fetch with a query: every paging listing of the catalogue but the POST form, which takes a body. */
+export type ListOp = Exclude<keyof ListRecordOf, 'folder.getFolders.post'>;
 
 /** A query of a listing; undefined values are left out. */
 export type Query = Record<string, QueryValue | undefined>;
@@ -61,17 +38,18 @@ export async function fetchList<K extends ListOp>(
   op: K,
   folderId: number | undefined,
   query: Query = {},
-): Promise<Listing<RecordOf[K]> | Finding> {
-  const spec = LISTS[op];
-  const path = spec.path ? { [spec.path]: folderId ?? 0 } : undefined;
+): Promise<Listing<ListRecordOf[K]> | Finding> {
+  // Where the listing takes its folder (a path parameter or the folderId query) and which member holds the list: the catalogue's word.
+  const spec = listingOf(op)!;
+  const path = spec.folderPath ? { [spec.folderPath]: folderId ?? 0 } : undefined;
   const { exchange, body, problem } = await t.try(op, {
     path,
-    query: spec.path || folderId === undefined ? query : { folderId, ...query },
+    query: spec.folderPath || folderId === undefined ? query : { folderId, ...query },
   });
   if (!body) return stepFinding(t.requirement, op, exchange, problem ?? '');
   const answer = body as unknown as Record<string, unknown>;
   const list = answer[spec.member];
-  const records = (Array.isArray(list) ? list : []) as RecordOf[K][];
+  const records = (Array.isArray(list) ? list : []) as ListRecordOf[K][];
   return {
     records,
     ids: records.map((r) => r.id ?? Number.NaN),
@@ -87,7 +65,7 @@ export async function mustList<K extends ListOp>(
   op: K,
   folderId: number | undefined,
   query: Query = {},
-): Promise<Listing<RecordOf[K]>> {
+): Promise<Listing<ListRecordOf[K]>> {
   const result = await fetchList(t, op, folderId, query);
   if (isListing(result)) return result;
   throw new SetupError(result.message, result.exchange);

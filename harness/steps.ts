@@ -4,8 +4,8 @@
  * finding. Inside a property, `attempt` tries an operation and hands its step finding back instead,
  * so that fast-check shrinks the case and records only the smallest.
  */
-import type { File, Folder } from '../schemas/types.ts';
-import { SetupError, idOf, stepFinding, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
+import type { File, Folder, ResponseOf } from '../schemas/types.ts';
+import { SetupError, idOf, stepFinding, type CallSpec, type OperationId } from './api.ts';
 import type { Finding } from './checks.ts';
 import { createFolder } from './sandbox.ts';
 import type { ConformanceContext } from './suite.ts';

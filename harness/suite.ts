@@ -10,11 +10,12 @@ import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import type { ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
-import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId, type ResponseOf } from './api.ts';
+import type { ResponseOf } from '../schemas/types.ts';
+import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId } from './api.ts';
 import { finding, reportedExchange, type Finding } from './checks.ts';
 import { judge, severityIn } from './judge.ts';
 import { checkExchange } from './registry.ts';
-import { createFolderStep } from './steps.ts';
+import { createFolder } from './sandbox.ts';
 import type { RunConfig } from './config.ts';
 import { curlCommand, runLine } from './replay.ts';
 import { Transport, type Exchange, type RequestSpec } from './transport.ts';
@@ -241,7 +242,7 @@ export class ConformanceContext {
 
   /** Creates a fresh folder of this test inside the run's sandbox and returns its id (a failure ends the test with a step finding). */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
-    const folder = await createFolderStep(this, this.config.sandboxFolderId, this.uniqueName(name));
+    const folder = await createFolder((spec) => this.send(spec, 'folder.create'), this.config.sandboxFolderId, this.uniqueName(name));
     return folder.id!;
   }
 

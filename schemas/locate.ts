@@ -1,6 +1,6 @@
 /**
  * Schema locations for the walks over the contract's schemas (the annotation walk and the clean check
- * of schemas/validate.ts and schemas/clean.ts): a schema node with the `$id` its relative refs resolve
+ * of schemas/validate.ts and schemas/clean-check.ts): a schema node with the `$id` its relative refs resolve
  * against and its printable path, and the list of nodes that together describe one value.
  */
 import { schemasById, type JsonSchema } from './index.ts';

@@ -2,11 +2,11 @@
  * The validator: judges a response body (and, when known, its status and headers) against an
  * operation's response schema. Ajv decides validity; a second walk over the same schema reports what
  * ajv cannot: members the contract does not name and values of open enumerations not seen before. A
- * body the clean check (schemas/clean.ts) passes has nothing for either to find, and skips both.
+ * body the clean check (schemas/clean-check.ts) passes has nothing for either to find, and skips both.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { getValidator, resolveSchemaId, type JsonSchema } from './index.ts';
-import { cleanCheck, type CleanCheck } from './clean.ts';
+import { cleanCheck, type CleanCheck } from './clean-check.ts';
 import { flatten, isPlainObject, rootLocation, type Located } from './locate.ts';
 import { getOperation } from './operations.ts';
 
@@ -59,7 +59,7 @@ export function validateBody(schemaRef: string, body: unknown, requirement: stri
   }
   const { id, validate, clean } = compiled;
   const findings: SchemaFinding[] = [];
-  // A clean body is valid with nothing to note: Ajv and the walk would find nothing (schemas/clean.ts).
+  // A clean body is valid with nothing to note: Ajv and the walk would find nothing (schemas/clean-check.ts).
   if (clean(body)) return findings;
   if (!validate(body)) {
     for (const err of validate.errors ?? []) {

@@ -22,8 +22,8 @@ const SECONDS_PER_SCENARIO = Number(process.env.BENCH_SECONDS ?? 3);
 const SECONDS_PER_SORT = Math.max(0.5, SECONDS_PER_SCENARIO / 2);
 /**
  * A sort order's time is spent in rounds, each over every order in turn, and its figure is the median
- * round: one window of 1.5 s per order put a pause of this shared 2-core machine into whichever order it
- * fell on (the slowest order swung from 1,279 to 2,274 requests/s between runs of unchanged code).
+ * round: with one window per order, a pause of this shared 2-core machine went into whichever order it
+ * fell on, and the slowest order's figure swung widely between runs of unchanged code.
  */
 const SORT_ROUNDS = 3;
 /** An untimed round over every sort order before the first is measured. */

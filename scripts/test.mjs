@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the type check (tsc --noEmit), the format check (prettier --check .) and the project's
 // tests (vitest run, with the arguments given to npm test) at once. Run one after the other, the two
-// checks kept both cores waiting for 24 s while they used one; beside the tests they take up the time a
-// test file leaves a core idle. Vitest prints as it goes; a check that fails says so when it ends, and
+// checks kept both cores waiting while they used one; beside the tests they take up the time a test
+// file leaves a core idle. Vitest prints as it goes; a check that fails says so when it ends, and
 // its output comes after the tests, above the last lines, which say what each of the three gave.
 // Exit: the first non-zero exit code, else 0.
 import { spawn } from 'node:child_process';

@@ -5,10 +5,11 @@
 import { getSchema } from '../schemas/index.ts';
 import { operations, type Operation } from '../schemas/operations.ts';
 import type { Feature } from '../schemas/requirements.ts';
-import type { FaultDef } from './types.ts';
+import type { ResponseTypeName } from '../schemas/types.ts';
+import { faultDefs, type FaultDef } from './fault-def.ts';
 
 /** The HTTP layer's planted faults. */
-export const httpFaults: FaultDef[] = [
+export const httpFaults = faultDefs([
   {
     name: 'post-answers-200',
     breaks: ['ENV-03'],
@@ -89,16 +90,28 @@ export const httpFaults: FaultDef[] = [
     breaks: ['NEG-06'],
     description: 'requests without the configured credentials are served as if authenticated',
   },
-];
+]);
 
-const shapeNames = new Map<string, string>();
+/** Whether a character is a capital letter (true) or a small one (false); neither for digits and signs. */
+type IsCapital<C extends string> = C extends Lowercase<C> ? (C extends Uppercase<C> ? 'neither' : false) : true;
+
+/** A type name in kebab case as shapeFaultName writes it: a hyphen where a small letter meets a capital, then all small. */
+type Kebab<S extends string, Prev extends string = ''> = S extends `${infer C}${infer Rest}`
+  ? `${IsCapital<Prev> extends false ? (IsCapital<C> extends true ? '-' : '') : ''}${Lowercase<C>}${Kebab<Rest, C>}`
+  : '';
+
+/** The name of a response type's shape fault, e.g. `shape-legacy-file-list-response`. */
+export type ShapeFaultName = `shape-${Kebab<ResponseTypeName>}`;
+
+const shapeNames = new Map<string, ShapeFaultName>();
 
 /** The name of the shape fault of a response type, e.g. `shape-legacy-file-list-response` (asked on every answer). */
-export function shapeFaultName(responseSchema: string): string {
+export function shapeFaultName(responseSchema: string): ShapeFaultName {
   let name = shapeNames.get(responseSchema);
   if (name === undefined) {
     const title = responseSchema.replace(/^.*\//, '').replace(/\.json$/, '');
-    name = `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
+    // Kebab's spelling at run time; test/server-http/faults.test.ts holds the two to the same names.
+    name = `shape-${title.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}` as ShapeFaultName;
     shapeNames.set(responseSchema, name);
   }
   return name;
@@ -114,7 +127,7 @@ function neededBy(ops: readonly Operation[]): { needs?: Feature } {
  * One shape fault per response type: the answer's members are serialised with the wrong JSON type
  * (a field serialised as a string, a list as text), which every operation answering that type breaks.
  */
-export const shapeFaults: FaultDef[] = [...new Set(operations.map((op) => op.response.schema))].map((schema) => ({
+export const shapeFaults: FaultDef<ShapeFaultName>[] = [...new Set(operations.map((op) => op.response.schema))].map((schema) => ({
   name: shapeFaultName(schema),
   ...neededBy(operations.filter((op) => op.response.schema === schema)),
   breaks: [

@@ -5,10 +5,10 @@
  * that the judge's schema check in that test finds it. Each malformed member is one the test's own
  * checks never compare: only the response schema can catch it.
  */
-import type { FaultDef } from './types.ts';
+import { faultDefs } from './fault-def.ts';
 
 /** The parameter-dependent shape faults, with the requirement ids of the tests that send the parameter. */
-export const paramShapeFaults: FaultDef[] = [
+export const paramShapeFaults = faultDefs([
   {
     name: 'shape-getpages-langvars',
     breaks: ['FLD-09'],
@@ -44,4 +44,4 @@ export const paramShapeFaults: FaultDef[] = [
     breaks: ['USE-02'],
     description: 'usage answers without the list (files=false, folders=false) carry numItems as a string',
   },
-];
+]);

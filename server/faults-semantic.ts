@@ -3,10 +3,10 @@
  * each, off by default, switched on by name (`serve --fault NAME`) so the suite can prove that the
  * named requirements catch them. The handlers ask `ctx.faults.has(name)`.
  */
-import type { FaultDef } from './types.ts';
+import { faultDefs } from './fault-def.ts';
 
 /** Every semantic fault, with the requirement ids it breaks. */
-export const semanticFaults: FaultDef[] = [
+export const semanticFaults = faultDefs([
   // Paging and sorting
   {
     name: 'paging-numitems-after-slice',
@@ -397,4 +397,4 @@ export const semanticFaults: FaultDef[] = [
     breaks: ['USE-04'],
     description: 'syncableObjects leaves out referenced images',
   },
-];
+]);

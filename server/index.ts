@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
 import { defaultDataset, loadDataset, validateDataset, type Dataset } from './dataset.ts';
 import { deepFreeze } from './json.ts';
-import { faults, getFault } from './faults.ts';
+import { faultNamesOf, type FaultName } from './faults.ts';
 import { getProfile, profiles } from './profiles.ts';
-import { getVariation, variations } from './variations.ts';
+import { getVariation, variations, type VariationName } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { createState, fixtureIds, type State } from './state.ts';
 import type { Feature, Target } from '../schemas/target.ts';
@@ -18,10 +18,10 @@ export interface ReferenceServerOptions {
   port?: number;
   /** `default` (the built-in fixture), a dataset file path, or a dataset object. */
   fixture?: 'default' | string | Dataset;
-  /** Planted faults to switch on, by name; an unknown name is an error. */
-  faults?: string[];
+  /** Planted faults to switch on, by name; a misspelt name is a type error, and an unknown one at run time an error. */
+  faults?: readonly FaultName[];
   /** Harmless variations to switch on, by name (server/variations.ts); an unknown name is an error. */
-  variations?: string[];
+  variations?: readonly VariationName[];
   /** How the server behaves where profiles differ (server/profiles.ts): `default` or `field`; explicit options win. */
   profile?: string;
   refusalStyle?: RefusalStyle;
@@ -72,10 +72,8 @@ function urlHost(host: string): string {
 
 /** Starts the reference server and resolves once it listens. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const unknown = (options.faults ?? []).filter((name) => !getFault(name));
-  if (unknown.length > 0) {
-    throw new Error(`unknown fault ${unknown.join(', ')}; known faults: ${faults.map((f) => f.name).join(', ')}`);
-  }
+  // Checked at run time too: JavaScript callers and casts get past the type.
+  faultNamesOf(options.faults ?? []);
   const unknownVariations = (options.variations ?? []).filter((name) => !getVariation(name));
   if (unknownVariations.length > 0) {
     throw new Error(`unknown variation ${unknownVariations.join(', ')}; known variations: ${variations.map((v) => v.name).join(', ')}`);

@@ -72,9 +72,8 @@ const keyJson = (key: string): string => (/^\d+$/.test(key) ? `"${key}"` : JSON.
 /**
  * Large bodies are written into buffers used again once their answer is sent. A new buffer of 100 KB
  * is new memory from the C allocator, which hands freed memory of that size back to the system: every
- * page of it faults again on first write. Measured on a 100-item page of a 10,000-file folder, that
- * was 120 µs of the copy (25 µs with the allocator told to keep its memory) and a quarter of the
- * server's time per page.
+ * page of it faults again on first write, which made copying a large listing page several times slower
+ * and cost a large share of the server's time per page.
  */
 const POOLED_MIN = 64 * 1024;
 const POOLED_MAX = 8 * 1024 * 1024;
@@ -150,8 +149,8 @@ export function bodyJson(body: Record<string, unknown>): string | Buffer {
       head = ',';
       let first = true;
       // Read with for...in: a map keyed by ids holds them as indexed elements, which Object.entries and
-      // JSON.stringify walk several times slower (150 µs for the 100 ids of a page). keptMap checked
-      // that every key is an own one; the order is JSON.stringify's (indices ascending, then the rest).
+      // JSON.stringify walk several times slower. keptMap checked that every key is an own one; the order
+      // is JSON.stringify's (indices ascending, then the rest).
       const map = value as Record<string, object>;
       for (const key in map) {
         text += `${first ? '' : ','}${keyJson(key)}:${keptString(map[key]!)}`;

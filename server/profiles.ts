@@ -4,6 +4,7 @@
  * field-shaped server for its real deviations and for nothing else.
  */
 import type { RefusalStyle } from './app.ts';
+import type { FaultName } from './faults.ts';
 
 /** A named way the reference server behaves. */
 export interface ProfileDef {
@@ -12,14 +13,14 @@ export interface ProfileDef {
   /** How refusals are answered. */
   refusalStyle: RefusalStyle;
   /** Planted faults the profile switches on: the deviations from the contract it carries. */
-  deviations: string[];
+  deviations: FaultName[];
   /** Whether the multichannelling operations exist (and the target declares the feature). */
   multichannelling: boolean;
   /**
    * Planted faults the profile's own deviations hide, with the reason: `prove --profile` reports them
    * as removed. (Faults of an absent feature need no entry: their tests skip.)
    */
-  masks: Record<string, string>;
+  masks: Partial<Record<FaultName, string>>;
 }
 
 /** Every profile; `default` first. */

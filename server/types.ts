@@ -3,7 +3,8 @@
  * envelopes, refusal styles, auth, uploads) and its semantics (server/state.ts and
  * server/handlers/: store, fixture, one handler per operation id of schemas/operations.json).
  */
-import type { Feature } from '../schemas/requirements.ts';
+import type { FaultName } from './faults.ts';
+import type { VariationName } from './variations.ts';
 
 /** responseInfo.responseCode values the deployed implementation uses (reference notes). */
 export type ResponseCode =
@@ -63,17 +64,13 @@ export interface OpRequest {
   raw?: { contentType: string; data: Buffer };
 }
 
-/** The names of planted faults switched on; handlers ask `faults.has(name)`. */
-export type FaultSet = ReadonlySet<string>;
-
-/** A planted fault: a deliberate, realistic deviation from the named requirements. */
-export interface FaultDef {
-  name: string;
-  /** Requirement ids the fault breaks, e.g. ['PAG-05']. */
-  breaks: string[];
-  description: string;
-  /** The feature the fault's code path needs: on a server without it the fault cannot show (prove --profile removes it). */
-  needs?: Feature;
+/**
+ * The switches on: planted faults and harmless variations; handlers ask `faults.has(name)`. Asking takes
+ * a catalogued name only, so a misspelt one in a handler is a type error.
+ */
+export interface FaultSet extends Iterable<string> {
+  has(name: FaultName | VariationName): boolean;
+  readonly size: number;
 }
 
 /** What a handler receives besides its request. */

@@ -6,15 +6,20 @@
  */
 
 /** A harmless variation of the reference server. */
-export interface VariationDef {
-  name: string;
+export interface VariationDef<Name extends string = VariationName> {
+  name: Name;
   /** Requirement ids or prefixes whose tests meet the difference. */
   touches: string[];
   description: string;
 }
 
+/** Returns the variation definitions as given, typed with their literal names: VariationName derives from them. */
+function variationDefs<Name extends string>(defs: VariationDef<Name>[]): readonly VariationDef<Name>[] {
+  return defs;
+}
+
 /** Every harmless variation. */
-export const variations: readonly VariationDef[] = [
+export const variations = variationDefs([
   {
     name: 'refusals-as-200',
     touches: ['NEG', 'DEL', 'FLD-02', 'FIL-03', 'UPL', 'WST-06', 'MCH'],
@@ -40,7 +45,10 @@ export const variations: readonly VariationDef[] = [
     touches: ['SRT', 'PAG'],
     description: 'names sort by code point (uppercase before lowercase) instead of ignoring case',
   },
-];
+]);
+
+/** The name of a harmless variation, as `prove --variation NAME` and `startReferenceServer({ variations })` take it. */
+export type VariationName = (typeof variations)[number]['name'];
 
 /** Returns the variation with that name, or undefined. */
 export function getVariation(name: string): VariationDef | undefined {

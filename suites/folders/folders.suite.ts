@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { folderName } from '../../generators/faker.ts';
-import { SetupError, type ResponseOf } from '../../harness/api.ts';
+import { SetupError } from '../../harness/api.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { brief, duplicates, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { attempt, createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
-import type { Folder, Page, Tag } from '../../schemas/types.ts';
+import type { Folder, Page, ResponseOf, Tag } from '../../schemas/types.ts';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, type TreeModel } from './tree.ts';
 
 const features = (t: ConformanceContext) => t.config.target.features;

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { fileName, folderName } from '../../generators/faker.ts';
-import { problemOf, type CallSpec, type OperationId, type ResponseOf } from '../../harness/api.ts';
+import { problemOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import type { ResponseOf } from '../../schemas/types.ts';
 import { checkNo5xx, checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import {
   addFile,

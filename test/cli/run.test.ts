@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { seedOption } from '../../cli/run.ts';
+import { replayArgsOf, type OptionValues } from '../../cli/args.ts';
+import { RUN_OPTIONS, parseRunOptions, seedOption } from '../../cli/run.ts';
 import { DEFAULT_SEED } from '../../harness/config.ts';
+import { runLine } from '../../harness/replay.ts';
 import type { Results } from '../../schemas/results.ts';
 import { cli } from '../support/cli.ts';
 
@@ -101,6 +104,51 @@ describe('cms-conformance run: exit codes', () => {
     expect(again.code).toBe(1);
     const replayed = results(join(dir, 'replayed')).tests.find((t) => t.status === 'failed')!;
     expect(replayed.findings.find((f) => f.severity === 'error')).toMatchObject({ requirement: 'ENV-03', check: 'status' });
+  });
+});
+
+describe('cms-conformance run: replay lines', () => {
+  /** The values of the options a replay line must repeat. */
+  const repeated = (values: OptionValues) =>
+    Object.fromEntries(Object.entries(values).filter(([name]) => RUN_OPTIONS[name as keyof typeof RUN_OPTIONS].replay));
+  /** The arguments a printed replay line gives the CLI, split by the shell as a reader's would be. */
+  const shellArgs = (line: string) =>
+    execFileSync('sh', ['-c', `printf '%s\\0' ${line.replace(/^npx cms-conformance run /, '')}`], { encoding: 'utf8' })
+      .split('\0')
+      .slice(0, -1);
+
+  it.each([
+    [[]],
+    [['--target', 'vendor target.json', '--base-url', 'http://cms.example/rest', '--strict', '--runs', '5', '--timeout', '2000']],
+    [['--fault', 'post-answers-200', '--fault', 'skipcount-ignored', '--refusal-style', 'body', '--profile', 'field']],
+    // Values that need quoting or their option's `=` form, and every option a replay line leaves out or sets itself.
+    [['--target=-t.json', '--base-url', "http://it's.example/", '--only', 'PAG', '--seed', '3', '--replay-path', '1:2']],
+    [['--out', 'x', '--rate', '5', '--concurrency', '2', '--retries', '1', '--max-retry-wait', '3', '--shard', '1/2', '--dry-run']],
+    [['--baseline', 'old.json', '--expectations', 'e.json', '--runs', '007']],
+  ])('%j: the replay line, split by the shell and parsed, gives the same options', (args) => {
+    const { values } = parseRunOptions(args);
+    const line = runLine({ requirement: 'PAG-01', seed: 7, path: '3:1:0', args: replayArgsOf(RUN_OPTIONS, values) });
+    expect({ ...parseRunOptions(shellArgs(line)).values }).toEqual({
+      ...repeated(values),
+      only: ['PAG-01'],
+      seed: '7',
+      'replay-path': '3:1:0',
+    });
+  });
+
+  it('repeats what changes the run, in the order the replay lines always had', () => {
+    const args = ['--timeout', '9', '--strict', '--runs', '4', '--profile', 'field', '--fault', 'skipcount-ignored', '--out', 'x'];
+    expect(replayArgsOf(RUN_OPTIONS, parseRunOptions(args).values)).toEqual([
+      '--fault',
+      'skipcount-ignored',
+      '--profile',
+      'field',
+      '--runs',
+      '4',
+      '--strict',
+      '--timeout',
+      '9',
+    ]);
   });
 });
 

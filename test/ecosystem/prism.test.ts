@@ -292,7 +292,7 @@ describe('Prism fed the OpenAPI export', () => {
   });
 
   it('reports a planted shape fault, and only it, where refusals come as 200 with a non-OK responseCode', async (ctx) => {
-    const options = { refusalStyle: 'body' as const, faults: ['shape-folder-load-response'] };
+    const options = { refusalStyle: 'body', faults: ['shape-folder-load-response'] } satisfies ReferenceServerOptions;
     const { seen, run } = await throughPrism(ctx, options, ['--only', 'NEG-03,OP-folder.load', '--runs', '1']);
     expect(run.code, 'the run itself finds the fault').toBe(1);
     expectJudged(seen);

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProofCase } from '../../cli/prove.ts';
-import { faults } from '../../server/faults.ts';
+import { faults, type FaultName } from '../../server/faults.ts';
 import { getProfile } from '../../server/profiles.ts';
 import { variations } from '../../server/variations.ts';
 import { caseOf, runProve } from './prove.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 }, 1_200_000);
 
 /** Why the field profile removes a fault, or undefined when the fault must be found there. */
-function removal(name: string): string | undefined {
+function removal(name: FaultName): string | undefined {
   const f = faults.find((x) => x.name === name)!;
   if (field.deviations.includes(name)) return 'the profile carries it';
   if (f.needs === 'multichannelling' && !field.multichannelling) return 'it needs multichannelling, which the profile lacks';

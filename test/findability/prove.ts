@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProofCase } from '../../cli/prove.ts';
-import type { FaultDef } from '../../server/types.ts';
+import type { FaultDef } from '../../server/fault-def.ts';
 
 const exec = promisify(execFile);
 const bin = new URL('../../bin/cms-conformance.mjs', import.meta.url).pathname;

@@ -1,9 +1,9 @@
 /** Every HTTP-level planted fault changes exactly the behaviour it claims, and the catalogue is sound. */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
-import { httpFaults } from '../../server/faults-http.ts';
-import { faults, getFault } from '../../server/faults.ts';
+import { httpFaults, shapeFaults, type ShapeFaultName } from '../../server/faults-http.ts';
+import { faultNamesOf, faults, getFault, type FaultName } from '../../server/faults.ts';
 import { json, stubApp, type StubState } from './helpers.ts';
 
 interface FaultCase {
@@ -107,5 +107,23 @@ describe('fault catalogue', () => {
   it('finds faults by name', () => {
     expect(getFault('post-answers-200')?.breaks).toEqual(['ENV-03']);
     expect(getFault('no-such-fault')).toBeUndefined();
+  });
+
+  it('checks names given as text, naming the known faults', () => {
+    expect(faultNamesOf(['post-answers-200', 'skipcount-ignored'])).toEqual(['post-answers-200', 'skipcount-ignored']);
+    expect(() => faultNamesOf(['post-answers-200', 'no-such-fault'])).toThrow(
+      /^unknown fault no-such-fault; known faults: .*post-answers-200/,
+    );
+  });
+
+  // Checked by `tsc --noEmit`: the name types follow the catalogue, so a misspelt name does not compile.
+  it('types fault names by the catalogue, shape faults spelt as shapeFaultName spells them at run time', () => {
+    expectTypeOf<'post-answers-200' | 'skipcount-ignored' | 'shape-getpages-langvars'>().toExtend<FaultName>();
+    expectTypeOf<'post-answers-201'>().not.toExtend<FaultName>();
+    expectTypeOf<'shape-referenced-syncable-objects-list-response' | 'shape-folder-load-response'>().toExtend<ShapeFaultName>();
+    expectTypeOf<'shape-referencedsyncableobjectslistresponse'>().not.toExtend<ShapeFaultName>();
+    expect(shapeFaults.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['shape-referenced-syncable-objects-list-response', 'shape-folder-load-response']),
+    );
   });
 });

@@ -41,6 +41,8 @@ describe('startReferenceServer', () => {
   });
 
   it('refuses an unknown fault name, listing the known ones', async () => {
+    // A misspelt name is a type error; a caller the type does not reach (JavaScript, a cast) is refused at run time.
+    // @ts-expect-error -- no such fault
     await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toThrow(
       /unknown fault no-such-fault; known faults: .*post-answers-200/,
     );

@@ -7,12 +7,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../schemas/requirements.ts';
+import type { FaultName } from '../../server/faults.ts';
 import { paramShapeFaults } from '../../server/faults-params.ts';
 import { semanticFaults } from '../../server/faults-semantic.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { variations } from '../../server/variations.ts';
 import type { FileObj, State } from '../../server/state.ts';
-import { Refusal } from '../../server/types.ts';
+import { Refusal, type FaultSet } from '../../server/types.ts';
 import { freshState, ids, named, part, request, type Body, type Call } from './helpers.ts';
 
 type Run = (op: string, c?: Call) => Promise<Body>;
@@ -37,7 +38,11 @@ async function withHost<T>(data: string, use: (base: string) => Promise<T>): Pro
   }
 }
 
-const probes: Record<string, Probe> = {
+/** The faults the handlers plant: the semantic ones and the shape faults under one parameter value. */
+type HandlerFault = (typeof semanticFaults)[number]['name'] | (typeof paramShapeFaults)[number]['name'];
+
+/** A probe per handler fault: a fault without one, or a probe of no such fault, is a type error. */
+const probes: Record<HandlerFault, Probe> = {
   'paging-numitems-after-slice': async (run, s) =>
     (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { maxItems: 5 } })).numItems,
   'pagesize-zero-returns-all': async (run, s) =>
@@ -424,7 +429,7 @@ const probes: Record<string, Probe> = {
 const handlerFaults = [...semanticFaults, ...paramShapeFaults];
 
 /** Runs a probe on a fresh store; a refusal is an observation too. */
-async function observe(probe: Probe, faults: string[]): Promise<string> {
+async function observe(probe: Probe, faults: FaultName[]): Promise<string> {
   const s = freshState();
   const run: Run = async (op, c = {}) => (await handlers[op]!(s, request(op, c), { faults: new Set(faults) })) as Body;
   try {
@@ -454,9 +459,17 @@ describe('semantic fault catalogue', () => {
     }
   });
 
+  // The type of faults.has lets the handlers ask only about catalogued names; this test also finds a catalogued fault no handler asks about.
   it('lists exactly the faults the handlers check (besides the harmless variations)', () => {
-    const harmless = new Set(variations.map((v) => v.name));
+    const harmless = new Set<string>(variations.map((v) => v.name));
     expect([...faultsInCode()].filter((n) => !harmless.has(n)).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
+  });
+
+  it('takes only catalogued names: a misspelt fault asked by a handler is a type error', () => {
+    const none: FaultSet = new Set<string>();
+    // @ts-expect-error -- no such fault
+    expect(none.has('paging-numitems-after-slise')).toBe(false);
+    expect(none.has('paging-numitems-after-slice')).toBe(false);
   });
 
   it('has a behaviour probe for every fault', () => {
@@ -464,7 +477,7 @@ describe('semantic fault catalogue', () => {
   });
 
   it.each(handlerFaults.map((f) => [f.name] as const))('%s changes the behaviour it claims', async (name) => {
-    const probe = probes[name]!;
+    const probe = probes[name];
     expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
   });
 });

@@ -5,6 +5,7 @@ import { getOperation } from '../../schemas/operations.ts';
 import { defaultDataset, type Dataset } from '../../server/dataset.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { createState, fixtureIds, type Kind, type Obj, type State } from '../../server/state.ts';
+import type { FaultName } from '../../server/faults.ts';
 import { Refusal, type OpRequest, type ParamValue, type UploadPart } from '../../server/types.ts';
 
 const dataset: Dataset = defaultDataset();
@@ -47,7 +48,7 @@ export function request(operationId: string, c: Call = {}): OpRequest {
 export type Body = Record<string, any>;
 
 /** Calls a handler; the result is validated against the operation's response schema (with the envelope added). */
-export async function call(state: State, operationId: string, c: Call = {}, faults: string[] = []): Promise<Body> {
+export async function call(state: State, operationId: string, c: Call = {}, faults: FaultName[] = []): Promise<Body> {
   const handler = handlers[operationId];
   if (!handler) throw new Error(`no handler for ${operationId}`);
   const result = await handler(state, request(operationId, c), { faults: new Set(faults) });
@@ -60,7 +61,7 @@ export async function call(state: State, operationId: string, c: Call = {}, faul
 }
 
 /** Calls a handler expecting a refusal; returns it. */
-export async function refused(state: State, operationId: string, c: Call = {}, faults: string[] = []): Promise<Refusal> {
+export async function refused(state: State, operationId: string, c: Call = {}, faults: FaultName[] = []): Promise<Refusal> {
   try {
     await handlers[operationId]!(state, request(operationId, c), { faults: new Set(faults) });
   } catch (err) {

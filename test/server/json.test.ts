@@ -1,6 +1,7 @@
 /** Response bodies written from kept record texts are exactly what JSON.stringify without null members writes. */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import type { FaultName } from '../../server/faults.ts';
 import { bodyJson, keepJson, releaseBody } from '../../server/json.ts';
 import { call, freshState, ids, named } from './helpers.ts';
 
@@ -65,7 +66,7 @@ describe('bodyJson', () => {
   it('page records of getPages are kept per add-on, until the store changes, and fresh where faults may reshape them', async () => {
     const s = freshState();
     const id = ids(s).pagesFolderId;
-    const pages = async (query: Record<string, unknown> = {}, faults: string[] = []) =>
+    const pages = async (query: Record<string, unknown> = {}, faults: FaultName[] = []) =>
       (await call(s, 'folder.getPages', { path: { id }, query: query as never }, faults)).pages as object[];
     const clean = await pages();
     expect(clean.length).toBeGreaterThan(0);

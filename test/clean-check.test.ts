@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fc from 'fast-check';
 import { fromSchema } from '../generators/fromSchema.ts';
-import { cleanCheck, compileClean } from '../schemas/clean.ts';
+import { cleanCheck, compileClean } from '../schemas/clean-check.ts';
 import { SCHEMA_BASE, getAjv, getValidator, schemasById, type JsonSchema } from '../schemas/index.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { validateBody, walkAnnotations } from '../schemas/validate.ts';
@@ -71,7 +71,7 @@ describe('the clean check', () => {
       let cleanOnes = 0;
       fc.assert(
         fc.property(fromSchema(id, { maxDepth: 2 }), (body) => {
-          // Not clean where Ajv and the walk find nothing: the schema may use a keyword schemas/clean.ts does not know yet.
+          // Not clean where Ajv and the walk find nothing: the schema may use a keyword schemas/clean-check.ts does not know yet.
           expect(clean(body), `clean check against Ajv and the walk on ${JSON.stringify(body).slice(0, 200)}`).toBe(judged(id, body));
           if (clean(body)) cleanOnes++;
         }),

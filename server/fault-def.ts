@@ -1,0 +1,21 @@
+/**
+ * How a planted fault is declared: the fault layers (faults-http.ts, faults-semantic.ts,
+ * faults-params.ts) declare theirs with `faultDefs`, and faults.ts derives the union of their names.
+ * Kept apart from faults.ts so that the layers do not import the catalogue they are part of.
+ */
+import type { Feature } from '../schemas/requirements.ts';
+
+/** A planted fault: a deliberate, realistic deviation from the named requirements. */
+export interface FaultDef<Name extends string = string> {
+  name: Name;
+  /** Requirement ids the fault breaks, e.g. ['PAG-05']. */
+  breaks: string[];
+  description: string;
+  /** The feature the fault's code path needs: on a server without it the fault cannot show (prove --profile removes it). */
+  needs?: Feature;
+}
+
+/** Returns a list of fault definitions as given, typed with their literal names: FaultName derives from them. */
+export function faultDefs<Name extends string>(defs: FaultDef<Name>[]): FaultDef<Name>[] {
+  return defs;
+}
