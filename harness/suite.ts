@@ -61,9 +61,23 @@ let currentRun = '';
 /** The suite file of the test running now. */
 let currentFile = '';
 
+/**
+ * The run configuration of a run whose target lives in this very worker (the mutation run: Stryker
+ * switches mutants on in the worker, so the reference server must run there), set by its setup file.
+ */
+let inWorker: RunConfig | undefined;
+
+/** Makes the suites of this worker run against a target the worker started itself (scripts/mutation/in-worker.ts). */
+export function runInWorker(config: RunConfig | undefined): void {
+  inWorker = config;
+}
+
+/** The run configuration of the current suite run: the one the engine provides, else the worker's own. */
+const currentConfig = (): RunConfig | undefined => inject('cmsRun') ?? inWorker;
+
 /** The run ids the current suite run provides: a context of any other run is done with. */
 function liveRuns(): Set<string | undefined> {
-  return new Set([inject('cmsRun')?.runId, ...Object.values(inject('cmsRunByTest') ?? {}).flatMap((list) => list.map((c) => c.runId))]);
+  return new Set([currentConfig()?.runId, ...Object.values(inject('cmsRunByTest') ?? {}).flatMap((list) => list.map((c) => c.runId))]);
 }
 
 /**
@@ -473,7 +487,7 @@ export function conformance(
       }
       return;
     }
-    const config = inject('cmsRun');
+    const config = currentConfig();
     if (!config) throw new Error('conformance suites run through `cms-conformance run`, which provides the target');
     const meta = freshMeta();
     ctx.task.meta.cms = meta;

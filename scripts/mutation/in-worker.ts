@@ -1,0 +1,40 @@
+/**
+ * The setup of the mutation run's suites: each suite file gets a reference server of its own, started
+ * in the Vitest worker itself, where Stryker switches its mutants on and counts which test reached
+ * which mutant. A server per file keeps a mutant that corrupts the server's state from reaching the
+ * next file's tests, and the embedded run's defaults (seed, runs, a token to require) keep the verdict
+ * of a clean server that of `npm start`.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { openSession, type Session } from '../../cli/session.ts';
+import { DEFAULT_SEED } from '../../harness/config.ts';
+import { runInWorker } from '../../harness/suite.ts';
+
+/** The run's defaults, as `cms-conformance run` has them. */
+const RUNS = 20;
+const TIMEOUT_MS = 10_000;
+const CONCURRENCY = 8;
+
+let session: Session | undefined;
+
+beforeAll(async () => {
+  session = await openSession({ timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY });
+  runInWorker({
+    target: session.target,
+    replayArgs: [],
+    seed: DEFAULT_SEED,
+    runs: RUNS,
+    strict: false,
+    timeoutMs: TIMEOUT_MS,
+    concurrency: CONCURRENCY,
+    sandboxFolderId: session.sandboxFolderId,
+    runId: randomUUID(),
+  });
+});
+
+afterAll(async () => {
+  runInWorker(undefined);
+  await session?.close();
+  session = undefined;
+});

@@ -1,0 +1,145 @@
+/**
+ * The mutation score the project states: Stryker's report (reports/out/mutation/mutation.json) read
+ * against the classified survivors (scripts/mutation/survivors.json). A survivor is equivalent (no
+ * server could tell it apart: say why) or beyond the contract (the contract is silent on what it
+ * changes: name the section), or it is unexplained: a gap in the suite. The score is killed over killed
+ * plus unexplained survivors; each unexplained survivor is listed with its place, for someone to judge.
+ * A mutant is keyed by its file, mutator, replacement and the text it replaces (and which occurrence of
+ * that text), never by a line number, so a classification survives edits elsewhere in the file.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** One mutant as Stryker's JSON report gives it (mutation-testing-report-schema), the members read here. */
+interface ReportMutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'RuntimeError' | 'CompileError' | 'Ignored' | 'Pending';
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
+  statusReason?: string;
+}
+
+/** Stryker's JSON report, the members read here. */
+interface Report {
+  files: Record<string, { source: string; mutants: ReportMutant[] }>;
+}
+
+/** A classified survivor. */
+export interface Classified {
+  key: string;
+  class: 'equivalent' | 'beyond-contract';
+  /** Why no correct server and no broken one differ on it (equivalent), or what the contract leaves open. */
+  reason: string;
+  /** The contract section that is silent (beyond-contract). */
+  section?: string;
+}
+
+/** The counts a report gives, and the unexplained survivors. */
+export interface Score {
+  killed: number;
+  survived: number;
+  noCoverage: number;
+  ignored: number;
+  equivalent: number;
+  beyondContract: number;
+  unexplained: { key: string; place: string }[];
+  /** Killed over killed plus unexplained survivors, in percent. */
+  score: number;
+  /** Classifications that match no survivor of this report (a mutant now killed, or code that changed). */
+  stale: string[];
+}
+
+/** The text a mutant replaces, from its file's source and its location (lines and columns from 1). */
+function original(source: string, m: ReportMutant): string {
+  const lines = source.split('\n');
+  const { start, end } = m.location;
+  if (start.line === end.line) return lines[start.line - 1]!.slice(start.column - 1, end.column - 1);
+  return [
+    lines[start.line - 1]!.slice(start.column - 1),
+    ...lines.slice(start.line, end.line - 1),
+    lines[end.line - 1]!.slice(0, end.column - 1),
+  ].join('\n');
+}
+
+/** Every mutant of a report with its stable key: file, mutator, replacement, replaced text, and that text's occurrence. */
+export function keyed(report: Report): { key: string; place: string; mutant: ReportMutant }[] {
+  const out: { key: string; place: string; mutant: ReportMutant }[] = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const seen = new Map<string, number>();
+    const ordered = [...mutants].sort(
+      (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+    );
+    for (const m of ordered) {
+      const text = original(source, m).replace(/\s+/g, ' ');
+      const base = `${file}|${m.mutatorName}|${(m.replacement ?? '').replace(/\s+/g, ' ')}|${text}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push({ key: n === 1 ? base : `${base}#${n}`, place: `${file}:${m.location.start.line}:${m.location.start.column}`, mutant: m });
+    }
+  }
+  return out;
+}
+
+/** The score of a report under the classified survivors. */
+export function score(report: Report, classified: readonly Classified[]): Score {
+  const byKey = new Map(classified.map((c) => [c.key, c]));
+  const used = new Set<string>();
+  const s: Score = {
+    killed: 0,
+    survived: 0,
+    noCoverage: 0,
+    ignored: 0,
+    equivalent: 0,
+    beyondContract: 0,
+    unexplained: [],
+    score: 0,
+    stale: [],
+  };
+  for (const { key, place, mutant } of keyed(report)) {
+    switch (mutant.status) {
+      case 'Killed':
+      case 'Timeout':
+      case 'RuntimeError':
+        s.killed++;
+        continue;
+      case 'Ignored':
+      case 'CompileError':
+      case 'Pending':
+        s.ignored++;
+        continue;
+    }
+    // Survived, or reached by no test: the suite did not tell it apart.
+    if (mutant.status === 'NoCoverage') s.noCoverage++;
+    else s.survived++;
+    const c = byKey.get(key);
+    if (!c) {
+      s.unexplained.push({ key, place });
+      continue;
+    }
+    used.add(key);
+    if (c.class === 'equivalent') s.equivalent++;
+    else s.beyondContract++;
+  }
+  s.stale = classified.map((c) => c.key).filter((k) => !used.has(k));
+  const judged = s.killed + s.unexplained.length;
+  s.score = judged ? Math.round((1000 * s.killed) / judged) / 10 : 100;
+  return s;
+}
+
+/** The classified survivors of the committed file. */
+export function loadClassified(path = fileURLToPath(new URL('./survivors.json', import.meta.url))): Classified[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] }).survivors;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const reportPath = process.argv[2] ?? fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
+  const s = score(JSON.parse(readFileSync(reportPath, 'utf8')) as Report, loadClassified());
+  for (const u of s.unexplained) console.log(`unexplained survivor ${u.place}  ${u.key}`);
+  for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
+  console.log(
+    `mutants: ${s.killed} killed, ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored (planted-fault code); ` +
+      `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
+  );
+  console.log(`mutation score: ${s.score}% (killed of killed plus unexplained survivors)`);
+}

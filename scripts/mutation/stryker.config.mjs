@@ -1,0 +1,30 @@
+// @ts-check
+/**
+ * `npm run mutation`: Stryker's mutants of the reference server's contract logic, each run through
+ * the conformance suites (only the tests that reached it: per-test coverage, the server running in the
+ * Vitest worker). Mutants of planted-fault code are ignored (ignore-faults.mjs). Reports go to
+ * reports/out/mutation/; scripts/mutation/score.ts reads them against the classified survivors.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+const config = {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/mutation/ignore-faults.mjs'],
+  ignorers: ['planted-faults'],
+  vitest: { configFile: 'scripts/mutation/vitest.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  mutate: ['server/handlers/**/*.ts', 'server/state.ts', 'server/app.ts', 'server/coerce.ts'],
+  // What the suites and the server need in the sandbox copy; reports and caches stay out.
+  ignorePatterns: ['reports/out', '.stryker-tmp', 'test', '.git'],
+  reporters: ['html', 'json', 'progress'],
+  htmlReporter: { fileName: 'reports/out/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/out/mutation/mutation.json' },
+  incrementalFile: 'reports/out/mutation/incremental.json',
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  concurrency: 2,
+  // The suites' own timeouts bound a hung request; a mutant that loops is cut by Stryker's.
+  timeoutMS: 10_000,
+  timeoutFactor: 2,
+  thresholds: { high: 95, low: 80, break: null },
+};
+export default config;

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { NATIVE_MODULES } from '../../cli/collect.ts';
+
+// The conformance suites as plain Vitest tests, for Stryker's Vitest runner: each suite file against a
+// reference server started in the worker (in-worker.ts), so that mutants of the server are switched
+// on, and per-test coverage counted, where its code runs. Stryker sets the pool (one thread) itself.
+export default defineConfig({
+  root: new URL('../..', import.meta.url).pathname,
+  test: {
+    include: ['suites/**/*.suite.ts'],
+    setupFiles: ['scripts/mutation/in-worker.ts'],
+    // One module graph for the worker: the schemas compile once, not once per suite file.
+    isolate: false,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    server: { deps: { external: NATIVE_MODULES } },
+  },
+});

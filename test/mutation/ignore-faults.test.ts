@@ -1,0 +1,58 @@
+/**
+ * The mutation run's ignorer (scripts/mutation/ignore-faults.mjs): code that is planted-fault wiring is
+ * ignored, real logic beside it never is. Each case parses TypeScript as Stryker does (Babel) and lists
+ * the source of every node the ignorer would ignore.
+ */
+import { parseSync, traverse, type NodePath } from '@babel/core';
+import { describe, expect, it } from 'vitest';
+import { faultCode } from '../../scripts/mutation/ignore-faults.mjs';
+
+/** The outermost ignored nodes of a snippet, as source text (an ignored node's children are ignored with it). */
+function ignored(code: string): string[] {
+  const ast = parseSync(code, { filename: 'x.ts', presets: ['@babel/preset-typescript'], babelrc: false, configFile: false });
+  const out: string[] = [];
+  traverse(ast!, {
+    enter(path: NodePath) {
+      if (!faultCode(path)) return;
+      out.push(code.slice(path.node.start!, path.node.end!));
+      path.skip();
+    },
+  });
+  return out;
+}
+
+describe('the planted-fault ignorer', () => {
+  it('ignores the switch and the branch it alone opens, keeps the branch that runs', () => {
+    expect(ignored(`const skip = faults.has('skipcount-ignored') ? 0 : Math.max(0, n);`)).toEqual(["faults.has('skipcount-ignored')", '0']);
+    expect(ignored(`function f() { if (ctx.faults.has('push2master-noop')) return {}; work(); }`)).toEqual([
+      "ctx.faults.has('push2master-noop')",
+      'return {};',
+    ]);
+  });
+
+  it('ignores a conjunction with a switch and the operands only it evaluates, keeps a real operand joined to a negated switch', () => {
+    expect(ignored(`for (const x of xs) if (faults.has('a') && set.has(x)) continue;`)).toEqual([
+      "faults.has('a') && set.has(x)",
+      'continue;',
+    ]);
+    // `!F` is constant true: the switch goes, `a` and the `&&` between them stay (replacing `&&` changes what `a` decides).
+    expect(ignored(`if (!qBool(req, 'm', true) && !faults.has('b')) { counts(); }`)).toEqual(["!faults.has('b')"]);
+    expect(ignored(`const ok = a || faults.has('c') || b;`)).toEqual(["faults.has('c')"]);
+  });
+
+  it('follows a const bound to a switch into the code it guards, nested functions included', () => {
+    // The declared name itself reads as the constant too: it carries no mutant, so nothing is lost.
+    expect(ignored(`const stale = ctx.faults.has('d'); if (stale) { const f = () => 1; f(); } live();`)).toEqual([
+      'stale',
+      "ctx.faults.has('d')",
+      'stale',
+      '{ const f = () => 1; f(); }',
+    ]);
+  });
+
+  it('leaves code without switches alone, and names that only look alike', () => {
+    expect(ignored(`if (set.has(x)) { a(); } const y = other.faultsHas('x') ? 1 : 2; let v = faults; v = 1;`)).toEqual([]);
+    // A `let` may change: it is not folded.
+    expect(ignored(`let on = faults.has('e'); on = true; if (on) go();`)).toEqual(["faults.has('e')"]);
+  });
+});

@@ -1,0 +1,45 @@
+/** The mutation score (scripts/mutation/score.ts): stable keys, classified survivors left out, the rest listed. */
+import { describe, expect, it } from 'vitest';
+import { keyed, score } from '../../scripts/mutation/score.ts';
+
+const source = ['export function f(a: number) {', '  return a > 0 ? a : -a;', '}', 'export const g = (a: number) => a > 0;'].join('\n');
+const at = (line: number, column: number, length: number) => ({ start: { line, column }, end: { line, column: column + length } });
+const report = (shift = 0) => ({
+  files: {
+    'server/x.ts': {
+      source: '\n'.repeat(shift) + source,
+      mutants: [
+        { id: '1', mutatorName: 'EqualityOperator', replacement: 'a >= 0', status: 'Survived' as const, location: at(2 + shift, 10, 5) },
+        { id: '2', mutatorName: 'EqualityOperator', replacement: 'a >= 0', status: 'Survived' as const, location: at(4 + shift, 33, 5) },
+        { id: '3', mutatorName: 'UnaryOperator', replacement: '+a', status: 'Killed' as const, location: at(2 + shift, 22, 2) },
+        {
+          id: '4',
+          mutatorName: 'ConditionalExpression',
+          replacement: 'true',
+          status: 'NoCoverage' as const,
+          location: at(2 + shift, 10, 5),
+        },
+        { id: '5', mutatorName: 'StringLiteral', replacement: '""', status: 'Ignored' as const, location: at(1 + shift, 1, 6) },
+      ],
+    },
+  },
+});
+
+describe('the mutation score', () => {
+  it('keys a mutant by what it replaces, not where, and tells repeated text apart by occurrence', () => {
+    const keys = keyed(report()).map((k) => k.key);
+    expect(keys).toContain('server/x.ts|EqualityOperator|a >= 0|a > 0');
+    expect(keys).toContain('server/x.ts|EqualityOperator|a >= 0|a > 0#2');
+    expect(keyed(report(3)).map((k) => k.key)).toEqual(keys);
+  });
+
+  it('scores killed over killed plus unexplained survivors, a survivor reached by no test among them', () => {
+    const s = score(report(), [{ key: 'server/x.ts|EqualityOperator|a >= 0|a > 0#2', class: 'equivalent', reason: 'g is never called' }]);
+    expect([s.killed, s.survived, s.noCoverage, s.ignored, s.equivalent, s.beyondContract]).toEqual([1, 2, 1, 1, 1, 0]);
+    expect(s.unexplained.map((u) => u.place)).toEqual(['server/x.ts:2:10', 'server/x.ts:2:10']);
+    expect(s.score).toBe(33.3);
+    expect(score(report(), [{ key: 'server/x.ts|gone|x|y', class: 'beyond-contract', reason: '', section: '4.3' }]).stale).toEqual([
+      'server/x.ts|gone|x|y',
+    ]);
+  });
+});
