@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { NATIVE_MODULES } from './cli/collect.ts';
+import { NATIVE_MODULES } from './cli/project.ts';
 
 /**
  * The slowest files (by their wall time in `npm test`), slowest first: started first, they end while the

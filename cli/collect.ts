@@ -5,28 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The project root (suites/ lives there). */
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Where the conformance suites are, relative to the project root. */
-export const SUITE_GLOB = 'suites/**/*.suite.ts';
-
-/**
- * Project modules that Node imports itself, past Vite's transform: the precompiled validators
- * (schemas/validators.js), which have nothing to transform, and whose 600 KB and source map cost every
- * worker about 10 MB when transformed (a default run peaked at 410 MiB instead of 390).
- */
-export const NATIVE_MODULES = [/\/schemas\/validators\.js$/];
-
-/** One declared conformance test: its stable id, requirement and suite file. */
-export interface DeclaredTest {
-  id: string;
-  requirement: string;
-  file: string;
-}
+import { dirname, join, relative } from 'node:path';
+import { projectRoot, type DeclaredTest } from './project.ts';
 
 /** The suite files that hold these tests, each once. */
 export function suiteFilesOf(tests: readonly DeclaredTest[]): string[] {
@@ -104,7 +84,7 @@ export async function declaredTests(collect: () => Promise<DeclaredTest[]>, root
 /** Every conformance test of the suites (collected when the sources changed: imports them, runs no test body, sends nothing). */
 export async function collectTests(): Promise<DeclaredTest[]> {
   return declaredTests(async () => {
-    // Imported here: the engine imports this module for the project root and the suite glob.
+    // Imported here: only a collection that the index cannot answer starts Vitest.
     const { SuiteEngine } = await import('./engine.ts');
     const engine = await SuiteEngine.create({ workers: 2, progress: null });
     try {

@@ -9,7 +9,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
 import type { TestResult } from '../schemas/results.ts';
-import { NATIVE_MODULES, SUITE_GLOB, projectRoot, type DeclaredTest } from './collect.ts';
+import { NATIVE_MODULES, SUITE_GLOB, projectRoot, type DeclaredTest } from './project.ts';
 
 /** What one run of the suites produced. */
 export interface SuiteRun {

@@ -15,7 +15,7 @@ import type { FaultName } from '../server/faults.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
-import { mergeIntoProveFile } from './prove-file.ts';
+import { mergeIntoProveFile, type ProofCase } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
@@ -36,44 +36,6 @@ found when a test of its ids has an error the baseline did not, and a variation 
 when it has no error the baseline did not. Faults the profile removes (its own deviations, faults
 of features it lacks, faults its deviations already show) are reported as REMOVED, with the reason.
 Exit: 0 every fault found and every clean or harmless case passed, 1 otherwise, 2 usage error.`;
-
-/** One proof case: a fault that must be found, or a variation or clean run that must pass. */
-export interface ProofCase {
-  /** `baseline`: a profile's clean run, whose failures (its own deviations) the other cases are judged against. */
-  kind: 'fault' | 'variation' | 'clean' | 'baseline';
-  name: string;
-  /** The reference server's profile (server/profiles.ts); absent: default. */
-  profile?: string;
-  /** A fault the profile removes, and why: it is neither killed nor missed there. */
-  removed?: string;
-  /** Requirement ids the case is about (a fault's broken ids, a variation's touched ids); empty: all. */
-  requirements: string[];
-  seed: number;
-  /** Faults: a finding on one of the ids was found. Others: the run passed. */
-  ok: boolean;
-  /** Why the case is not ok, or what found the fault. */
-  detail: string;
-  /**
-   * Faults: per id the fault breaks, the first test carrying that id that found it (its own test, not a
-   * neighbour's); an id its own tests did not find is absent. The fault is ok when one id is here.
-   */
-  provedBy?: Record<string, string>;
-  /**
-   * Faults: every test carrying one of its ids that found it, by test id. A test is proven only when a
-   * planted fault of its own requirement makes it fail: `requirements --coverage` counts them per id.
-   */
-  killed?: string[];
-  /**
-   * Clean cases: the tests that said the target's own data gave them nothing to judge (a `fixture`
-   * warning). The bundled fixture has data for every test, so on it this stays empty.
-   */
-  unjudged?: string[];
-  tests: number;
-  /** The time of its own tests (all cases share one run). */
-  durationMs: number;
-  /** Its own tests' time up to the first that failed. */
-  firstFailureMs?: number;
-}
 
 type ReportedFinding = TestResult['findings'][number];
 

@@ -7,9 +7,10 @@ import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import type { FaultDef } from '../server/fault-def.ts';
 import { UsageError, parseOptions, type Command } from './args.ts';
-import { collectTests, projectRoot, type DeclaredTest } from './collect.ts';
+import { collectTests } from './collect.ts';
+import { projectRoot, type DeclaredTest } from './project.ts';
 import { PROVE_FILE, readProveFile, type ProveFile } from './prove-file.ts';
-import type { ProofCase } from './prove.ts';
+import type { ProofCase } from './prove-file.ts';
 
 /** One column of the table: its header and how a requirement fills it. */
 interface Column {

@@ -10,7 +10,7 @@ import { SetupError, stepFinding } from './api.ts';
 import { finding, type Finding } from './checks.ts';
 import { legacySlice } from './model.ts';
 import { listingOf } from './rules/answer.ts';
-import { brief, duplicates, firstDifference, setDifference, type Direction } from './oracles.ts';
+import { brief, duplicates, firstDifference, setDifference } from './oracles.ts';
 import type { ConformanceContext } from './suite.ts';
 import type { Exchange, QueryValue } from './transport.ts';
 

@@ -1,7 +1,8 @@
 /** The suites as a whole: every MUST requirement carried by a test, test ids unique and stable. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { coverageOf, untestedMusts } from '../cli/requirements.ts';
-import { collectTests, type DeclaredTest } from '../cli/collect.ts';
+import { collectTests } from '../cli/collect.ts';
+import type { DeclaredTest } from '../cli/project.ts';
 import { requirements } from '../schemas/requirements.ts';
 
 let tests: DeclaredTest[];

@@ -6,7 +6,7 @@
  * of a clean server that of `npm start`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import { openSession, type Session } from '../../cli/session.ts';
 import { DEFAULT_SEED } from '../../harness/config.ts';
 import { runInWorker } from '../../harness/suite.ts';
@@ -18,7 +18,11 @@ const CONCURRENCY = 8;
 
 let session: Session | undefined;
 
-beforeAll(async () => {
+// Started by the file's first test, not before it: Stryker counts the code a test reaches while it runs, so
+// the server's start-up is the first test's, and a mutant of it runs the tests of every file's first test
+// instead of the whole suite (a mutant reached outside every test is run against all of them).
+beforeEach(async () => {
+  if (session) return;
   session = await openSession({ timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY });
   runInWorker({
     target: session.target,

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { NATIVE_MODULES } from '../../cli/collect.ts';
+import { NATIVE_MODULES } from '../../cli/project.ts';
 
 // The conformance suites as plain Vitest tests, for Stryker's Vitest runner: each suite file against a
 // reference server started in the worker (in-worker.ts), so that mutants of the server are switched

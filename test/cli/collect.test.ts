@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { declaredTests, sourceKey, type DeclaredTest } from '../../cli/collect.ts';
+import { declaredTests, sourceKey } from '../../cli/collect.ts';
+import type { DeclaredTest } from '../../cli/project.ts';
 
 /** A project of a few files in a fresh folder. */
 function project(): { root: string; write: (path: string, text: string) => void } {

@@ -5,7 +5,7 @@
  * removed only for a stated reason: the profile carries it, or it needs a feature the profile lacks.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ProofCase } from '../../cli/prove.ts';
+import type { ProofCase } from '../../cli/prove-file.ts';
 import { faults, type FaultName } from '../../server/faults.ts';
 import { getProfile } from '../../server/profiles.ts';
 import { variations } from '../../server/variations.ts';

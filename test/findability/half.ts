@@ -14,8 +14,9 @@
  * suite run with faults' tests, where on their own they took three suite runs more.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { declaredTests, type DeclaredTest } from '../../cli/collect.ts';
-import type { ProofCase } from '../../cli/prove.ts';
+import { declaredTests } from '../../cli/collect.ts';
+import type { DeclaredTest } from '../../cli/project.ts';
+import type { ProofCase } from '../../cli/prove-file.ts';
 import { faults } from '../../server/faults.ts';
 import { variations } from '../../server/variations.ts';
 import { caseOf, faultHalves, runProve } from './prove.ts';

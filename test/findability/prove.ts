@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ProofCase } from '../../cli/prove.ts';
+import type { ProofCase } from '../../cli/prove-file.ts';
 import type { FaultDef } from '../../server/fault-def.ts';
 
 const exec = promisify(execFile);

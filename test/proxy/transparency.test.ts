@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startProxy, type RunningProxy, type SeenExchange } from '../../cli/proxy.ts';
+import { startProxy, type RunningProxy, type SeenExchange } from '../../cli/proxy-relay.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 import { lookup } from '../../server/state.ts';
 

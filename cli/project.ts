@@ -1,0 +1,26 @@
+/**
+ * Where the project's parts are, for the commands that find the suites (collect.ts) and run them
+ * (engine.ts), and for the configurations that load the project's modules.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project root (suites/ lives there). */
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Where the conformance suites are, relative to the project root. */
+export const SUITE_GLOB = 'suites/**/*.suite.ts';
+
+/**
+ * Project modules that Node imports itself, past Vite's transform: the precompiled validators
+ * (schemas/validators.js), which have nothing to transform and which, transformed with a source map,
+ * would cost every worker memory for nothing.
+ */
+export const NATIVE_MODULES = [/\/schemas\/validators\.js$/];
+
+/** One declared conformance test: its stable id, requirement and suite file. */
+export interface DeclaredTest {
+  id: string;
+  requirement: string;
+  file: string;
+}
