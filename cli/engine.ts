@@ -60,10 +60,10 @@ export class SuiteEngine {
       passWithNoTests: true,
       pool: 'threads',
       // One module graph per worker, not per suite file: the schemas compile and the validators are made
-      // once per worker, which takes a third off a default run.
+      // once per worker, which shortens a default run considerably.
       isolate: false,
       // Transformed suites kept on disk (node_modules/.experimental-vitest-cache, dropped with the install):
-      // a run no longer transforms every suite module in its main thread, which took a second and 115 MB.
+      // a run no longer transforms every suite module in its main thread, which cost start-up time and memory.
       experimental: { fsModuleCache: true },
       server: { deps: { external: NATIVE_MODULES } },
       fileParallelism: options.workers > 1,

@@ -9,12 +9,14 @@ import type { TestResult } from '../schemas/results.ts';
 import { hadNothingToJudge } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
-import { getProfile } from '../server/profiles.ts';
+import { getProfile, type ProfileDef } from '../server/profiles.ts';
 import type { FaultDef } from '../server/fault-def.ts';
 import type { FaultName } from '../server/faults.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
+import type { SuiteEngine } from './engine.ts';
+import type { DeclaredTest } from './project.ts';
 import { mergeIntoProveFile, type ProofCase } from './prove-file.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
@@ -141,116 +143,200 @@ interface Planned {
   files: string[];
 }
 
-/** Runs every proof case with one suite engine and returns the cases in the order they were judged. */
-export async function prove(options: ProveOptions): Promise<ProofCase[]> {
-  const { runs, seed } = options;
-  const log = options.log ?? (() => undefined);
-  // The run loads only the suite files that hold the cases' tests: start-up is most of a small proof.
-  // Vitest comes with the engine, imported when the proof starts: help loads none of it.
-  const { SuiteEngine } = await import('./engine.ts');
-  const engine = await SuiteEngine.create({ workers: 2, progress: null });
-  const declared = await declaredTests(() => engine.collect());
-  const cases: ProofCase[] = [];
-  const profile = getProfile(options.profile ?? 'default');
-  if (!profile) throw new UsageError(`unknown profile ${options.profile}`);
-  const onProfile = profile.name === 'default' ? {} : { profile: profile.name };
-  let baseline: Baseline | undefined;
-  const line = (verdict: string, kind: string, name: string, ids: readonly string[], ms: number, said: string) =>
-    log(
+/** An opened case: its plan, its session and the run configuration its tests get. */
+interface Opened {
+  p: Planned;
+  session: Session;
+  config: RunConfig;
+}
+
+/** One proof: the suite engine, the declared tests, the profile, and the cases judged so far. */
+class Proof {
+  readonly cases: ProofCase[] = [];
+  /** What the profile's clean run already fails (a profile's baseline case sets it). */
+  private baseline: Baseline | undefined;
+  private readonly onProfile: { profile?: string };
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private readonly options: ProveOptions,
+    private readonly engine: SuiteEngine,
+    private readonly declared: readonly DeclaredTest[],
+    private readonly profile: ProfileDef,
+  ) {
+    this.onProfile = profile.name === 'default' ? {} : { profile: profile.name };
+    this.log = options.log ?? (() => undefined);
+  }
+
+  private line(verdict: string, kind: string, name: string, ids: readonly string[], ms: number, said: string): void {
+    this.log(
       `${verdict.padEnd(7)} ${kind.padEnd(9)} ${name.padEnd(40)} ${(ids.join(',') || 'all').padEnd(24)} ${String(ms).padStart(6)} ms${said}`,
     );
+  }
+
+  /** A case to run: its tests (all when no ids) and the suite files that hold them. */
+  private plan(
+    kind: ProofCase['kind'],
+    name: string,
+    ids: string[],
+    caseSeed: number,
+    session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
+  ): Planned {
+    // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
+    const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
+    const mine = pattern ? this.declared.filter((t) => pattern.test(t.id)) : this.declared;
+    return {
+      kind,
+      name,
+      ids,
+      seed: caseSeed,
+      session,
+      ...(pattern ? { pattern } : {}),
+      tests: mine.map((t) => t.id),
+      files: suiteFilesOf(mine),
+    };
+  }
+
+  /** Every case to run, a profile's baseline first; a fault the profile removes is recorded as removed, not run. */
+  planAll(): Planned[] {
+    const { seed } = this.options;
+    const planned: Planned[] = [
+      ...(this.profile.name !== 'default' ? [this.plan('baseline', `${this.profile.name} baseline`, [], seed, {})] : []),
+      ...this.options.cleanSeeds.map((s) => this.plan('clean', `clean seed ${s}`, [], s, {})),
+      ...this.options.variations.map((v) => this.plan('variation', v.name, v.touches, seed, { variations: [v.name] })),
+    ];
+    for (const f of this.options.faults) {
+      const removed = this.profile.deviations.includes(f.name)
+        ? 'the profile carries it'
+        : f.needs === 'multichannelling' && !this.profile.multichannelling
+          ? 'it needs multichannelling, which the profile lacks'
+          : this.profile.masks[f.name];
+      if (!removed) {
+        planned.push(this.plan('fault', f.name, f.breaks, seed, { faults: [f.name] }));
+        continue;
+      }
+      this.cases.push({
+        kind: 'fault',
+        name: f.name,
+        ...this.onProfile,
+        requirements: f.breaks,
+        seed,
+        ok: true,
+        removed,
+        detail: removed,
+        tests: 0,
+        durationMs: 0,
+      });
+      this.line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
+    }
+    return planned;
+  }
+
+  /** Opens a session per case; a case without one is recorded as failed. False when the baseline cannot run: nothing can be judged then. */
+  private async open(planned: readonly Planned[], open: Opened[]): Promise<boolean> {
+    for (const p of planned) {
+      try {
+        const session = await openSession({ ...p.session, ...this.onProfile, timeoutMs: 10_000, concurrency: 8 });
+        const config: RunConfig = {
+          target: session.target,
+          replayArgs: [],
+          seed: p.seed,
+          runs: this.options.runs,
+          strict: false,
+          timeoutMs: 10_000,
+          concurrency: 8,
+          sandboxFolderId: session.sandboxFolderId,
+        };
+        open.push({ p, session, config });
+      } catch (err) {
+        if (!(err instanceof SessionError)) throw err;
+        // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
+        const { kind, name, ids: requirements, seed: caseSeed } = p;
+        this.cases.push({
+          kind,
+          name,
+          ...this.onProfile,
+          requirements,
+          seed: caseSeed,
+          ok: false,
+          detail: `session: ${err.message}`,
+          tests: 0,
+          durationMs: 0,
+        });
+        // Without the profile's baseline no case can be judged.
+        if (kind === 'baseline') return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * Runs all cases in one suite run, each test against the server of every case that needs it, one
    * after the other, and judges them, a profile's baseline first. Vitest's workers do not outlive a
-   * run, and a run's start-up (new workers that load every module) is most of a small case: the field
-   * profile's proof took 37 s in eight runs, where only cases that shared no test went together.
+   * run, and a run's start-up (new workers that load every module) is most of a small case, so running
+   * the cases in several runs cost far more than it saved.
    */
-  const runCases = async (planned: readonly Planned[]): Promise<void> => {
-    const open: { p: Planned; session: Session; config: RunConfig }[] = [];
+  async runCases(planned: readonly Planned[]): Promise<void> {
+    const open: Opened[] = [];
     /** Sessions closed, or closing, before the run ends. */
     const closing = new Map<Session, Promise<void>>();
     try {
-      for (const p of planned) {
-        try {
-          const session = await openSession({ ...p.session, ...onProfile, timeoutMs: 10_000, concurrency: 8 });
-          const config: RunConfig = {
-            target: session.target,
-            replayArgs: [],
-            seed: p.seed,
-            runs,
-            strict: false,
-            timeoutMs: 10_000,
-            concurrency: 8,
-            sandboxFolderId: session.sandboxFolderId,
-          };
-          open.push({ p, session, config });
-        } catch (err) {
-          if (!(err instanceof SessionError)) throw err;
-          // Not even a session: the run would stop with exit 2 or 3, not with a finding on the fault's ids.
-          const { kind, name, ids: requirements, seed: caseSeed } = p;
-          cases.push({
-            kind,
-            name,
-            ...onProfile,
-            requirements,
-            seed: caseSeed,
-            ok: false,
-            detail: `session: ${err.message}`,
-            tests: 0,
-            durationMs: 0,
-          });
-          // Without the profile's baseline no case can be judged.
-          if (kind === 'baseline') return;
-        }
-      }
-      if (!open.length) return;
-      // A whole-suite case (no pattern) runs every test, and then so does the run.
-      const patterns = open.map((o) => o.p.pattern);
-      const pattern = patterns.every((x) => x !== undefined) ? new RegExp(patterns.map((x) => `(?:${x.source})`).join('|')) : undefined;
-      const files = [...new Set(open.flatMap((o) => o.p.files))];
-      const byTest: Record<string, RunConfig[]> = {};
-      for (const o of open) for (const t of o.p.tests) (byTest[t] ??= []).push(o.config);
-      // Without a baseline to wait for, a case is judged as soon as its tests are done, so its line comes
-      // while the run goes on; with one, every verdict waits for the whole suite's baseline.
-      const waiting = open.some((o) => o.p.kind === 'baseline');
-      if (waiting) log(`${open.length} cases in one suite run: their verdicts follow the profile's baseline, once the whole suite has run`);
-      const judged = new Set<RunConfig>();
-      const runErrors: string[] = [];
-      // A case's server goes as soon as its tests are done: kept to the end, the field profile's hundred
-      // servers, each with what its tests made, left 410 MB on the heap against 150 MB.
-      const done = (config: RunConfig, tests: TestResult[], firstFailureMs: number | undefined) => {
-        const o = open.find((x) => x.config === config);
-        if (!o) return;
-        if (!closing.has(o.session)) {
-          const closed = o.session.close();
-          // Awaited at the end, where a failure to close is thrown; until then it must not count as unhandled.
-          closed.catch(() => undefined);
-          closing.set(o.session, closed);
-        }
-        if (waiting) return;
-        judged.add(config);
-        judgeCase(o.p, runErrors, tests, firstFailureMs);
-      };
-      const run = await engine.run(open[0]!.config, pattern, files, byTest, done);
-      runErrors.push(...run.runErrors);
-      const own = (config: RunConfig) => run.byConfig.get(config) ?? { tests: [] };
-      for (const o of open.filter((x) => x.p.kind === 'baseline')) {
-        // What the profile fails on its own, clean: the other cases are judged by what they fail beyond it.
-        const { tests } = own(o.config);
-        baseline = new Set(tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
-      }
-      for (const o of [...open].sort((x, y) => Number(y.p.kind === 'baseline') - Number(x.p.kind === 'baseline'))) {
-        if (judged.has(o.config)) continue;
-        const { tests, firstFailureMs } = own(o.config);
-        judgeCase(o.p, runErrors, tests, firstFailureMs);
-      }
+      if (!(await this.open(planned, open)) || !open.length) return;
+      await this.runOpened(open, closing);
     } finally {
       for (const o of open) await (closing.get(o.session) ?? o.session.close());
     }
-  };
+  }
+
+  /** The one suite run of the opened cases, each judged as soon as it can be. */
+  private async runOpened(open: readonly Opened[], closing: Map<Session, Promise<void>>): Promise<void> {
+    // A whole-suite case (no pattern) runs every test, and then so does the run.
+    const patterns = open.map((o) => o.p.pattern);
+    const pattern = patterns.every((x) => x !== undefined) ? new RegExp(patterns.map((x) => `(?:${x.source})`).join('|')) : undefined;
+    const files = [...new Set(open.flatMap((o) => o.p.files))];
+    const byTest: Record<string, RunConfig[]> = {};
+    for (const o of open) for (const t of o.p.tests) (byTest[t] ??= []).push(o.config);
+    // Without a baseline to wait for, a case is judged as soon as its tests are done, so its line comes
+    // while the run goes on; with one, every verdict waits for the whole suite's baseline.
+    const waiting = open.some((o) => o.p.kind === 'baseline');
+    if (waiting)
+      this.log(`${open.length} cases in one suite run: their verdicts follow the profile's baseline, once the whole suite has run`);
+    const judged = new Set<RunConfig>();
+    const runErrors: string[] = [];
+    // A case's server goes as soon as its tests are done: kept to the end, every case's server, each
+    // with what its tests made, would stay on the heap together.
+    const done = (config: RunConfig, tests: TestResult[], firstFailureMs: number | undefined) => {
+      const o = open.find((x) => x.config === config);
+      if (!o) return;
+      if (!closing.has(o.session)) {
+        const closed = o.session.close();
+        // Awaited at the end, where a failure to close is thrown; until then it must not count as unhandled.
+        closed.catch(() => undefined);
+        closing.set(o.session, closed);
+      }
+      if (waiting) return;
+      judged.add(config);
+      this.judgeCase(o.p, runErrors, tests, firstFailureMs);
+    };
+    const run = await this.engine.run(open[0]!.config, pattern, files, byTest, done);
+    runErrors.push(...run.runErrors);
+    const own = (config: RunConfig) => run.byConfig.get(config) ?? { tests: [] };
+    for (const o of open.filter((x) => x.p.kind === 'baseline')) {
+      // What the profile fails on its own, clean: the other cases are judged by what they fail beyond it.
+      const { tests } = own(o.config);
+      this.baseline = new Set(tests.flatMap((t) => t.findings.filter((f) => f.severity === 'error').map((f) => baselineKey(t, f))));
+    }
+    for (const o of [...open].sort((x, y) => Number(y.p.kind === 'baseline') - Number(x.p.kind === 'baseline'))) {
+      if (judged.has(o.config)) continue;
+      const { tests, firstFailureMs } = own(o.config);
+      this.judgeCase(o.p, runErrors, tests, firstFailureMs);
+    }
+  }
+
   /** Judges one case by its tests' results (and the run's errors so far) and records it. */
-  const judgeCase = (p: Planned, runErrors: readonly string[], tests: TestResult[], firstFailureMs: number | undefined): void => {
+  private judgeCase(p: Planned, runErrors: readonly string[], tests: TestResult[], firstFailureMs: number | undefined): void {
     const { kind, name, ids } = p;
+    const baseline = this.baseline;
     const mine = { tests, runErrors };
     const durationMs = tests.reduce((sum, t) => sum + t.durationMs, 0);
     const timing = { tests: tests.length, durationMs, ...(firstFailureMs !== undefined ? { firstFailureMs } : {}) };
@@ -264,10 +350,10 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       : kind === 'baseline' && ok
         ? `${tests.filter((t) => t.status === 'failed').length} tests fail on the profile's own deviations`
         : failed;
-    cases.push({
+    this.cases.push({
       kind,
       name,
-      ...onProfile,
+      ...this.onProfile,
       requirements: ids,
       seed: p.seed,
       ok,
@@ -278,7 +364,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
     });
     const verdict = kind === 'fault' ? (ok ? 'KILLED' : 'MISSED') : ok ? 'PASS' : 'FAIL';
     // A killed fault names its proving tests, so a reader sees that each is a test of the fault's own ids.
-    line(
+    this.line(
       verdict,
       kind,
       name,
@@ -286,64 +372,24 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
       durationMs,
       proof && ok ? `  by ${Object.values(proof.provedBy).join('; ')}` : detail ? `  ${detail}` : '',
     );
-  };
-  /** A case to run: its tests (all when no ids) and the suite files that hold them. */
-  const plan = (
-    kind: ProofCase['kind'],
-    name: string,
-    ids: string[],
-    caseSeed: number,
-    session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
-  ): Planned => {
-    // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
-    const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
-    const mine = pattern ? declared.filter((t) => pattern.test(t.id)) : declared;
-    return {
-      kind,
-      name,
-      ids,
-      seed: caseSeed,
-      session,
-      ...(pattern ? { pattern } : {}),
-      tests: mine.map((t) => t.id),
-      files: suiteFilesOf(mine),
-    };
-  };
+  }
+}
+
+/** Runs every proof case with one suite engine and returns the cases in the order they were judged. */
+export async function prove(options: ProveOptions): Promise<ProofCase[]> {
+  const profile = getProfile(options.profile ?? 'default');
+  if (!profile) throw new UsageError(`unknown profile ${options.profile}`);
+  // The run loads only the suite files that hold the cases' tests: start-up is most of a small proof.
+  // Vitest comes with the engine, imported when the proof starts: help loads none of it.
+  const { SuiteEngine } = await import('./engine.ts');
+  const engine = await SuiteEngine.create({ workers: 2, progress: null });
   try {
-    const planned: Planned[] = [
-      ...(profile.name !== 'default' ? [plan('baseline', `${profile.name} baseline`, [], seed, {})] : []),
-      ...options.cleanSeeds.map((s) => plan('clean', `clean seed ${s}`, [], s, {})),
-      ...options.variations.map((v) => plan('variation', v.name, v.touches, seed, { variations: [v.name] })),
-    ];
-    for (const f of options.faults) {
-      const removed = profile.deviations.includes(f.name)
-        ? 'the profile carries it'
-        : f.needs === 'multichannelling' && !profile.multichannelling
-          ? 'it needs multichannelling, which the profile lacks'
-          : profile.masks[f.name];
-      if (!removed) {
-        planned.push(plan('fault', f.name, f.breaks, seed, { faults: [f.name] }));
-        continue;
-      }
-      cases.push({
-        kind: 'fault',
-        name: f.name,
-        ...onProfile,
-        requirements: f.breaks,
-        seed,
-        ok: true,
-        removed,
-        detail: removed,
-        tests: 0,
-        durationMs: 0,
-      });
-      line('REMOVED', 'fault', f.name, f.breaks, 0, `  ${removed}`);
-    }
-    await runCases(planned);
+    const proof = new Proof(options, engine, await declaredTests(() => engine.collect()), profile);
+    await proof.runCases(proof.planAll());
+    return proof.cases;
   } finally {
     await engine.close();
   }
-  return cases;
 }
 
 export const command: Command = {

@@ -315,17 +315,9 @@ function filtersHtml(families: readonly string[]): string {
 </nav>`;
 }
 
-/** Renders the whole report page. */
-export function renderHtml(results: Results): string {
+/** The page's head counts and facts: tests by outcome (and expectations), and what was run against what. */
+function headline(results: Results): { counts: [string, number, string][]; facts: [string, string][] } {
   const s = results.summary;
-  const verdict = verdictOf(results);
-  const anchors = new Map(results.tests.map((t, i) => [t, `t-${i + 1}`]));
-  const anchorOf = (t: TestResult) => anchors.get(t) ?? '';
-  const byRequirement = new Map<string, TestResult[]>();
-  for (const t of results.tests) byRequirement.set(t.requirement, [...(byRequirement.get(t.requirement) ?? []), t]);
-  const catalogue = new Map(requirements.map((r) => [r.id, r]));
-  const families = [...new Set([...requirements.map((r) => r.family), ...results.tests.map((t) => t.family)])];
-
   const x = s.expectations;
   const counts: [string, number, string][] = [
     ['total', s.total, 'tests'],
@@ -359,14 +351,15 @@ export function renderHtml(results: Results): string {
     ...(x ? ([['Expectations', esc(x.file)]] as [string, string][]) : []),
     ['Tool', `${esc(results.tool.name)} ${esc(results.tool.version)}`],
   ];
+  return { counts, facts };
+}
 
-  const failed = results.tests
-    .filter((t) => t.status === 'failed')
-    .sort((a, b) => failureRank(a) - failureRank(b) || a.id.localeCompare(b.id));
-  const unexpected = failed.filter(isUnexpectedFailure).length;
-  const warned = results.tests.filter((t) => t.status !== 'failed' && t.findings.some((f) => f.severity === 'warning'));
-
-  const requirementRows = families.map((family) => {
+/** The requirement table's bodies, one per family: each requirement of the catalogue (and any id only the results name) with its tests' status. */
+function requirementRowsHtml(results: Results, families: readonly string[], anchorOf: (t: TestResult) => string): string[] {
+  const byRequirement = new Map<string, TestResult[]>();
+  for (const t of results.tests) byRequirement.set(t.requirement, [...(byRequirement.get(t.requirement) ?? []), t]);
+  const catalogue = new Map(requirements.map((r) => [r.id, r]));
+  return families.map((family) => {
     const reqs: { id: string; req?: Requirement }[] = requirements.filter((r) => r.family === family).map((r) => ({ id: r.id, req: r }));
     // Results may name ids the catalogue does not have (an older catalogue, a collector fallback): shown, never dropped.
     for (const id of [...byRequirement.keys()].filter((id) => !catalogue.has(id) && byRequirement.get(id)?.[0]?.family === family).sort())
@@ -392,7 +385,46 @@ export function renderHtml(results: Results): string {
       `${rows.join('\n')}</tbody>`
     );
   });
+}
 
+/** The expectations section: the file's counts, and the unexpected passes, expired entries, flaky tests and stale ids. */
+function expectationSectionHtml(results: Results, x: NonNullable<Results['summary']['expectations']>): string {
+  return `<section id="expectations"><h2>Expectations</h2>
+<p>From <code>${esc(x.file)}</code>: ${expectationCounts(x)}.</p>
+${list(
+  'Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)',
+  results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id),
+)}
+${list(
+  'Expired entries (the failure counts again)',
+  results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`),
+)}
+${list(
+  'Flaky tests (either outcome allowed), with what they did in this run',
+  results.tests.filter((t) => t.outcome === 'flaky').map((t) => `${t.id} (${t.status})`),
+)}
+${list('Stale ids (no test of this run has them)', x.stale)}
+</section>`;
+}
+
+/** Renders the whole report page. */
+export function renderHtml(results: Results): string {
+  const s = results.summary;
+  const verdict = verdictOf(results);
+  const anchors = new Map(results.tests.map((t, i) => [t, `t-${i + 1}`]));
+  const anchorOf = (t: TestResult) => anchors.get(t) ?? '';
+  const catalogue = new Map(requirements.map((r) => [r.id, r]));
+  const families = [...new Set([...requirements.map((r) => r.family), ...results.tests.map((t) => t.family)])];
+
+  const x = s.expectations;
+  const { counts, facts } = headline(results);
+  const failed = results.tests
+    .filter((t) => t.status === 'failed')
+    .sort((a, b) => failureRank(a) - failureRank(b) || a.id.localeCompare(b.id));
+  const unexpected = failed.filter(isUnexpectedFailure).length;
+  const warned = results.tests.filter((t) => t.status !== 'failed' && t.findings.some((f) => f.severity === 'warning'));
+
+  const requirementRows = requirementRowsHtml(results, families, anchorOf);
   const operationRows = operations.map((op) => {
     const tests = results.tests.filter((t) => t.operation === op.id);
     const status = aggregate(tests);
@@ -418,25 +450,7 @@ export function renderHtml(results: Results): string {
       );
     });
 
-  const expectationSection = x
-    ? `<section id="expectations"><h2>Expectations</h2>
-<p>From <code>${esc(x.file)}</code>: ${expectationCounts(x)}.</p>
-${list(
-  'Unexpected passes (remove them from the file: <code>cms-conformance update-expectations</code>)',
-  results.tests.filter((t) => t.outcome === 'unexpected-pass').map((t) => t.id),
-)}
-${list(
-  'Expired entries (the failure counts again)',
-  results.tests.filter((t) => t.outcome === 'expired').map((t) => `${t.id} (until ${t.expectation?.until ?? '?'})`),
-)}
-${list(
-  'Flaky tests (either outcome allowed), with what they did in this run',
-  results.tests.filter((t) => t.outcome === 'flaky').map((t) => `${t.id} (${t.status})`),
-)}
-${list('Stale ids (no test of this run has them)', x.stale)}
-</section>`
-    : '';
-
+  const expectationSection = x ? expectationSectionHtml(results, x) : '';
   const skips = Object.entries(s.skipReasons).sort(([, a], [, b]) => b - a);
   const scriptHash = createHash('sha256').update(script).digest('base64');
   const csp =

@@ -44,8 +44,8 @@ async function throughput(step: () => unknown | Promise<unknown>, seconds = SECO
   let n = 0;
   while (performance.now() < end) {
     const result = step();
-    // Awaiting a synchronous step's value cost a turn of the microtask queue per call: for Ajv alone,
-    // about a sixth of what the figure was meant to measure (250,000 bodies/s awaited, 295,000 not).
+    // A synchronous step's value is not awaited: a turn of the microtask queue per call would be a sizeable
+    // part of what a fast step's figure measures (Ajv alone; BENCHMARKS.md has the figures).
     if (result instanceof Promise) await result;
     n++;
   }
@@ -473,22 +473,13 @@ async function proxyOverhead(): Promise<string[]> {
 /** Default runs in one bench; the median is reported. */
 const DEFAULT_RUNS = 3;
 
-async function main(): Promise<void> {
-  const rows: string[] = ['| measure | value |', '|---|---|'];
-  const say = (line: string) => console.log(line.replace(/^\| | \|$/g, '').replace(' | ', ': '));
-
-  // `npm run bench -- --proxy-only`: the proxy's figures alone, in about ten seconds.
-  if (process.argv.includes('--proxy-only')) {
-    console.log('bench: the proxy against the reference server directly ...');
-    const proxyRows = await proxyOverhead();
-    proxyRows.forEach(say);
-    return;
-  }
-
-  // Three default runs with undici alone measured before, between and after them; the median run is shown
-  // and compared with the mean of undici's measures. This machine's pace moves within minutes: one run
-  // measured once swung from 698 to 862 requests/s within an hour, and one measure of undici after it made
-  // the ratio swing by a quarter (20 to 29%).
+/**
+ * Three default runs with undici alone measured before, between and after them; the median run is shown
+ * and compared with the mean of undici's measures. This machine's pace moves within minutes, so one
+ * measure of either side could move the ratio a lot; undici measured around the runs, and the median
+ * run, even that out.
+ */
+async function suiteAgainstUndici(say: (line: string) => void): Promise<string[]> {
   // Undici alone is measured two ways: asking folder/load, and sending the default suite's own requests
   // (recorded once, first). Folder/load is about the cheapest answer the server gives and the suite's
   // requests cost the server more, so only the second ratio compares the suite with a bare client on the
@@ -510,7 +501,7 @@ async function main(): Promise<void> {
   ceilings.push(await undiciAlone());
   replays.push(await replay(recording));
   const middle = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(DEFAULT_RUNS / 2)]!;
-  rows.push(...middle.rows);
+  const rows = [...middle.rows];
   middle.rows.forEach(say);
   const suiteRate = middle.requestsPerSecond;
   const ceiling = ceilings.reduce((a, c) => a + c, 0) / ceilings.length;
@@ -523,18 +514,11 @@ async function main(): Promise<void> {
     `| undici alone, the default suite's own requests: the ${recording.recorded.length} requests of one run, recorded in front of a fresh server, sent again in their order to a fresh server each time, up to 8 in flight, each once the answers it may depend on have come (answered with their recorded status: ${statusShare} | ${replayed.toFixed(0)} requests/s (${replays.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / replayed) * 100).toFixed(0)}% of their mean, ratio ${(replayed / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
   );
   rows.slice(-3).forEach(say);
+  return rows;
+}
 
-  console.log('bench: CPU per request, the reference server in a process of its own ...');
-  const splitRows = await cpuPerRequest();
-  rows.push(...splitRows);
-  splitRows.forEach(say);
-
-  console.log('bench: the proxy against the reference server directly ...');
-  const proxyRows = await proxyOverhead();
-  rows.push(...proxyRows);
-  proxyRows.forEach(say);
-
-  // Before the fault runs, whose servers and states would otherwise share this process's heap with the measure.
+/** Schema validation as the suite judges an answer, beside Ajv alone, and request generation: their rows. */
+async function validationAndGeneration(say: (line: string) => void): Promise<string[]> {
   console.log('bench: schema validation and generator throughput ...');
   const answers = await realAnswers();
   // The same answers, each with one member the contract does not name: not clean, so Ajv and the walk judge them.
@@ -561,9 +545,9 @@ async function main(): Promise<void> {
   ajvAlone /= 6;
   validations /= 6;
   notedValidations /= 6;
-  rows.push(
+  const rows = [
     `| validation as the suite judges an answer: its schema and the annotation walk (answers of the reference server: folder load and 10-item pages of getFiles, GET /file, getPages, getFolders; 1 to 16 KB) | ${validations.toFixed(0)} bodies/s (Ajv alone ${ajvAlone.toFixed(0)} bodies/s, ratio ${(validations / ajvAlone).toFixed(2)}); the same answers with one unknown member, which the clean check leaves to Ajv and the walk: ${notedValidations.toFixed(0)} bodies/s (ratio ${(notedValidations / ajvAlone).toFixed(2)}) |`,
-  );
+  ];
   const world: World = {
     fixture: {
       masterNodeId: 1,
@@ -585,7 +569,11 @@ async function main(): Promise<void> {
   rows.push(`| request generation (all operations, round robin) | ${generated.toFixed(0)} requests/s |`);
   say(rows[rows.length - 2]!);
   say(rows[rows.length - 1]!);
+  return rows;
+}
 
+/** Every planted fault proven: how many were killed, and how soon a fault's own tests failed. */
+async function faultDetection(say: (line: string) => void): Promise<string[]> {
   console.log(`bench: fault detection over ${faults.length} faults ...`);
   const cases = await prove({ faults, variations: [], cleanSeeds: [], seed: 1, runs: 10 });
   const killed = cases.filter((c) => c.ok);
@@ -594,7 +582,7 @@ async function main(): Promise<void> {
     (w, c) => ((c.firstFailureMs ?? c.durationMs) > (w?.firstFailureMs ?? w?.durationMs ?? -1) ? c : w),
     killed[0],
   );
-  rows.push(
+  const rows = [
     `| fault detection | killed ${killed.length}/${cases.length}${
       cases.length > killed.length
         ? ` (missed: ${cases
@@ -603,14 +591,40 @@ async function main(): Promise<void> {
             .join(', ')})`
         : ''
     } |`,
-  );
-  rows.push(
     // prove serves all faults in one suite run (cli/prove.ts batches): a fault's time is what its own tests took up to the first that failed.
     `| time to the first failure of a fault's own tests (their time up to the first that fails) | median ${median(times)} ms, worst ${worst ? `${worst.firstFailureMs ?? worst.durationMs} ms (${worst.name})` : '-'} |`,
-  );
+  ];
   say(rows[rows.length - 2]!);
   say(rows[rows.length - 1]!);
+  return rows;
+}
 
+async function main(): Promise<void> {
+  const rows: string[] = ['| measure | value |', '|---|---|'];
+  const say = (line: string) => console.log(line.replace(/^\| | \|$/g, '').replace(' | ', ': '));
+
+  // `npm run bench -- --proxy-only`: the proxy's figures alone, in about ten seconds.
+  if (process.argv.includes('--proxy-only')) {
+    console.log('bench: the proxy against the reference server directly ...');
+    const proxyRows = await proxyOverhead();
+    proxyRows.forEach(say);
+    return;
+  }
+
+  rows.push(...(await suiteAgainstUndici(say)));
+  console.log('bench: CPU per request, the reference server in a process of its own ...');
+  const splitRows = await cpuPerRequest();
+  rows.push(...splitRows);
+  splitRows.forEach(say);
+
+  console.log('bench: the proxy against the reference server directly ...');
+  const proxyRows = await proxyOverhead();
+  rows.push(...proxyRows);
+  proxyRows.forEach(say);
+
+  // Before the fault runs, whose servers and states would otherwise share this process's heap with the measure.
+  rows.push(...(await validationAndGeneration(say)));
+  rows.push(...(await faultDetection(say)));
   console.log('bench: the reference server (npm run bench:server) ...');
   const { stdout } = await exec(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts/bench-server.ts')], {
     cwd: projectRoot,

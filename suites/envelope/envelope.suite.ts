@@ -358,10 +358,8 @@ function unionFinding(what: string, multi: { ids: number[]; exchange: Exchange }
   ];
 }
 
-conformance('ENV-06', 'a multivalued query parameter given several times applies every value', async (t) => {
-  const f = t.fixture;
-  const has = (feature: string) => t.config.target.features.includes(feature as never);
-  // recursiveIds (GET /folder, getFolders): the children of every named folder are fetched.
+/** recursiveIds (GET /folder, getFolders): the children of every named folder are fetched. Returns the test folder. */
+async function multivaluedRecursiveIds(t: ConformanceContext): Promise<number> {
   const top = await t.folder();
   const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((n) => createFolderStep(t, top, n)));
   const [a1, b1] = await Promise.all([
@@ -388,50 +386,54 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
         ),
       ]);
   }
-  // template_id (getPages): the pages of all the templates given.
-  if (has('pages') && f.pagesFolderId !== undefined) {
-    const all = await t.must('folder.getPages', { path: { id: f.pagesFolderId } });
-    const templates = [...new Set((all.pages ?? []).map((p) => p.templateId).filter((id): id is number => typeof id === 'number'))].slice(
-      0,
-      3,
-    );
-    if (templates.length >= 2) {
-      const pagesOf = async (ids: number[]) => {
-        const r = await t.call('folder.getPages', { path: { id: f.pagesFolderId! }, query: { template_id: ids } });
-        return { ids: idsOf(r.body?.pages), exchange: r.exchange };
-      };
-      const singles = await Promise.all(templates.map((id) => pagesOf([id])));
-      for (const order of [templates, [...templates].reverse()])
-        t.record(
-          unionFinding(
-            `getPages template_id=${order.join(',')}`,
-            await pagesOf(order),
-            singles.map((s) => s.ids),
-          ),
-        );
-    }
-    // publisherId (getPages): the pages of all the publishers given.
-    const publishers = [
-      ...new Set((all.pages ?? []).map((p) => p.publisher?.id).filter((id): id is number => typeof id === 'number')),
-    ].slice(0, 3);
-    if (publishers.length >= 2) {
-      const byPublisher = async (ids: number[]) => {
-        const r = await t.call('folder.getPages', { path: { id: f.pagesFolderId! }, query: { publisherId: ids } });
-        return { ids: idsOf(r.body?.pages), exchange: r.exchange };
-      };
-      const singles = await Promise.all(publishers.map((id) => byPublisher([id])));
+  return top;
+}
+
+/** template_id and publisherId (getPages): the pages of all the templates, or publishers, given. */
+async function multivaluedPageFilters(t: ConformanceContext, pagesFolderId: number): Promise<void> {
+  const all = await t.must('folder.getPages', { path: { id: pagesFolderId } });
+  const templates = [...new Set((all.pages ?? []).map((p) => p.templateId).filter((id): id is number => typeof id === 'number'))].slice(
+    0,
+    3,
+  );
+  if (templates.length >= 2) {
+    const pagesOf = async (ids: number[]) => {
+      const r = await t.call('folder.getPages', { path: { id: pagesFolderId }, query: { template_id: ids } });
+      return { ids: idsOf(r.body?.pages), exchange: r.exchange };
+    };
+    const singles = await Promise.all(templates.map((id) => pagesOf([id])));
+    for (const order of [templates, [...templates].reverse()])
       t.record(
         unionFinding(
-          `getPages publisherId=${publishers.join(',')}`,
-          await byPublisher(publishers),
+          `getPages template_id=${order.join(',')}`,
+          await pagesOf(order),
           singles.map((s) => s.ids),
         ),
       );
-    }
   }
-  const channel = f.channelNodeId;
-  if (!has('multichannelling') || channel === undefined) return;
-  // id (disinherit): setting for two folders sets both; reading two folders reports what either has.
+  // publisherId (getPages): the pages of all the publishers given.
+  const publishers = [...new Set((all.pages ?? []).map((p) => p.publisher?.id).filter((id): id is number => typeof id === 'number'))].slice(
+    0,
+    3,
+  );
+  if (publishers.length >= 2) {
+    const byPublisher = async (ids: number[]) => {
+      const r = await t.call('folder.getPages', { path: { id: pagesFolderId }, query: { publisherId: ids } });
+      return { ids: idsOf(r.body?.pages), exchange: r.exchange };
+    };
+    const singles = await Promise.all(publishers.map((id) => byPublisher([id])));
+    t.record(
+      unionFinding(
+        `getPages publisherId=${publishers.join(',')}`,
+        await byPublisher(publishers),
+        singles.map((s) => s.ids),
+      ),
+    );
+  }
+}
+
+/** id (disinherit): setting for two folders sets both; reading two folders reports what either has. */
+async function multivaluedDisinherit(t: ConformanceContext, top: number, channel: number): Promise<void> {
   const [x, y, z] = await Promise.all(['X', 'Y', 'Z'].map((n) => createFolderStep(t, top, n)));
   await t.must('folder.disinherit.setMany', { query: { id: [x!.id!, y!.id!] }, json: { disinherit: [channel] } });
   for (const folder of [x!, y!]) {
@@ -460,6 +462,11 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
       ),
     ]);
   }
+}
+
+/** usedIn (getFiles used=true) and id (the usage lists): every channel, or file, given counts, as the union of each alone. */
+async function multivaluedUsage(t: ConformanceContext, channel: number): Promise<void> {
+  const f = t.fixture;
   // usedIn (getFiles used=true): usages in every channel given count, as the union of each channel alone.
   const roots = await t.must('folder.getFolders', { path: { id: f.masterRootFolderId } });
   const folders = idsOf(roots.folders)
@@ -502,4 +509,15 @@ conformance('ENV-06', 'a multivalued query parameter given several times applies
       ),
     );
   }
+}
+
+conformance('ENV-06', 'a multivalued query parameter given several times applies every value', async (t) => {
+  const f = t.fixture;
+  const has = (feature: string) => t.config.target.features.includes(feature as never);
+  const top = await multivaluedRecursiveIds(t);
+  if (has('pages') && f.pagesFolderId !== undefined) await multivaluedPageFilters(t, f.pagesFolderId);
+  const channel = f.channelNodeId;
+  if (!has('multichannelling') || channel === undefined) return;
+  await multivaluedDisinherit(t, top, channel);
+  await multivaluedUsage(t, channel);
 });
