@@ -270,15 +270,38 @@ async function parseRequest(op: Operation, request: FastifyRequest, limits: Limi
   return req;
 }
 
-/** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
-export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
-  const { state, handlers, authToken } = options;
-  const variations = options.variations ?? new Set<string>();
-  // Handlers see faults and variations as one set of switches.
-  const faults: FaultSet = new Set([...(options.faults ?? []), ...variations]);
-  const style = options.refusalStyle ?? (variations.has('refusals-as-200') ? 'body' : 'status');
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+/** The answer body of a refusal: a CRITICAL message and the code in responseInfo. */
+function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {
+  return {
+    messages: [{ type: 'CRITICAL', message, ...(property === undefined ? {} : { fieldName: property }), timestamp: Date.now() }],
+    responseInfo: { responseCode: code, responseMessage: message, ...(property === undefined ? {} : { property }) },
+  };
+}
 
+/**
+ * The shape fault: every member beyond the envelope goes out with the wrong JSON type, except records
+ * with an id (so a client can still follow them); an answer with nothing else gets a text responseInfo.
+ */
+function misshape(body: Record<string, unknown>): void {
+  let changed = false;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'messages' || key === 'responseInfo' || value === null || value === undefined) continue;
+    if (typeof value === 'object' && !Array.isArray(value) && 'id' in value) continue;
+    body[key] = typeof value === 'string' ? value.length : JSON.stringify(value);
+    changed = true;
+  }
+  if (!changed) body.responseInfo = 'OK';
+}
+
+/** Writes answers; every answer of the app, success or refusal, goes through one of these. */
+interface Responder {
+  send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply;
+  sendFailure(reply: FastifyReply, err: unknown, op?: Operation): FastifyReply;
+  sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply;
+}
+
+/** The answer writers, bound to the switches of one app: faults, variations and the refusal style. */
+function createResponder(faults: FaultSet, variations: ReadonlySet<string>, style: RefusalStyle): Responder {
   function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
     const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     // Null members are left out (reference notes); server/json.ts writes large pages fast.
@@ -286,13 +309,6 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     // Written in full, the body's buffer serves another answer (server/json.ts); an answer cut off keeps it.
     if (typeof json !== 'string') reply.raw.once('finish', () => releaseBody(json));
     return reply.code(status).type(type).send(json);
-  }
-
-  function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, property?: string): Record<string, unknown> {
-    return {
-      messages: [{ type: 'CRITICAL', message, ...(property === undefined ? {} : { fieldName: property }), timestamp: Date.now() }],
-      responseInfo: { responseCode: code, responseMessage: message, ...(property === undefined ? {} : { property }) },
-    };
   }
 
   function sendFailure(reply: FastifyReply, err: unknown, op?: Operation): FastifyReply {
@@ -312,21 +328,6 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     return send(reply, status, body);
   }
 
-  /**
-   * The shape fault: every member beyond the envelope goes out with the wrong JSON type, except records
-   * with an id (so a client can still follow them); an answer with nothing else gets a text responseInfo.
-   */
-  function misshape(body: Record<string, unknown>): void {
-    let changed = false;
-    for (const [key, value] of Object.entries(body)) {
-      if (key === 'messages' || key === 'responseInfo' || value === null || value === undefined) continue;
-      if (typeof value === 'object' && !Array.isArray(value) && 'id' in value) continue;
-      body[key] = typeof value === 'string' ? value.length : JSON.stringify(value);
-      changed = true;
-    }
-    if (!changed) body.responseInfo = 'OK';
-  }
-
   function sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply {
     const body: Record<string, unknown> = {
       ...result,
@@ -340,12 +341,17 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
     return send(reply, op.method === 'POST' && faults.has('post-answers-200') ? 200 : op.response.status, body);
   }
 
+  return { send, sendFailure, sendSuccess };
+}
+
+/** The bare fastify instance: body parsing set up, no routes or hooks yet. */
+function createFastify(limits: Limits, logger: boolean | undefined, responder: Responder): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ? { level: 'warn' } : false,
+    logger: logger ? { level: 'warn' } : false,
     bodyLimit: limits.bodyBytes,
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: (error, _request, reply) => {
-      sendFailure(reply, new RequestRefusal(undefined, error.message));
+      responder.sendFailure(reply, new RequestRefusal(undefined, error.message));
     },
   });
 
@@ -354,7 +360,11 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.register(fastifyMultipart, { isPartAFile: () => true, limits: { fileSize: limits.fileBytes, parts: limits.parts } });
+  return app;
+}
 
+/** Answers errors raised outside the route handlers, and unknown paths, in the API's envelope. */
+function handleAppErrors(app: FastifyInstance, limits: Limits, { sendFailure }: Responder): void {
   // Errors raised before the route handler: body parsing by fastify (size, content length, media type).
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error.statusCode ?? 500;
@@ -368,19 +378,24 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
       new RequestRefusal(undefined, `no operation ${request.method} ${request.url.split('?')[0]}`, undefined, 404, 'NOTFOUND'),
     );
   });
+}
 
-  if (authToken !== undefined && !faults.has('no-auth-check')) {
-    app.addHook('onRequest', async (request, reply) => {
-      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (bearer === authToken || rawQueryOf(request.url).sid?.includes(authToken)) return;
-      return sendFailure(
-        reply,
-        new RequestRefusal(undefined, 'authentication required: send sid or a bearer token', undefined, 401, 'AUTHREQUIRED'),
-      );
-    });
-  }
+/** Refuses every request that carries neither `sid=TOKEN` nor `Authorization: Bearer TOKEN`. */
+function requireAuth(app: FastifyInstance, authToken: string, { sendFailure }: Responder): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer === authToken || rawQueryOf(request.url).sid?.includes(authToken)) return;
+    return sendFailure(
+      reply,
+      new RequestRefusal(undefined, 'authentication required: send sid or a bearer token', undefined, 401, 'AUTHREQUIRED'),
+    );
+  });
+}
 
-  // One route per method and path; where forms share it, findOperation picks one by Content-Type.
+/** One route per method and path; where forms share it, findOperation picks one by Content-Type. */
+function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limits, faults: FaultSet, responder: Responder): void {
+  const { state, handlers } = options;
+  const { send, sendFailure, sendSuccess } = responder;
   const served = operations.filter((op) => options.multichannelling !== false || op.feature !== 'multichannelling');
   const routes = new Map(served.map((op) => [`${op.method} ${op.path}`, op] as const));
   const formsOf = (op: Operation): number => served.filter((o) => o.method === op.method && o.path === op.path).length;
@@ -404,5 +419,21 @@ export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
       },
     });
   }
+}
+
+/** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
+export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
+  const { authToken } = options;
+  const variations = options.variations ?? new Set<string>();
+  // Handlers see faults and variations as one set of switches.
+  const faults: FaultSet = new Set([...(options.faults ?? []), ...variations]);
+  const style = options.refusalStyle ?? (variations.has('refusals-as-200') ? 'body' : 'status');
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const responder = createResponder(faults, variations, style);
+  // The auth hook goes in before the routes, so that no route can be registered without it.
+  const app = createFastify(limits, options.logger, responder);
+  handleAppErrors(app, limits, responder);
+  if (authToken !== undefined && !faults.has('no-auth-check')) requireAuth(app, authToken, responder);
+  addRoutes(app, options, limits, faults, responder);
   return app;
 }

@@ -791,15 +791,59 @@ const STATUS_PAGES = [
   'Accessibility',
 ];
 
-/** The deterministic default fixture: every requirement of the catalogue has data to work on. */
-export function defaultDataset(): Dataset {
-  const b = new FixtureBuilder();
-  const ds = b.ds;
+/** The root folders of the master node and its two channels. */
+interface FixtureRoots {
+  root: DatasetFolder;
+  shopRoot: DatasetFolder;
+  partnerRoot: DatasetFolder;
+}
+
+/** The templates folder and the templates other parts of the fixture use. */
+interface FixtureTemplates {
+  folder: DatasetFolder;
+  standard: DatasetTemplate;
+  landing: DatasetTemplate;
+  article: DatasetTemplate;
+  rss: DatasetTemplate;
+  php: DatasetTemplate;
+}
+
+/** The files and folders of the Files tree that tags elsewhere in the fixture point at. */
+interface FixtureFiles {
+  filesFolder: DatasetFolder;
+  downloads: DatasetFolder;
+  manuals: DatasetFolder;
+  logo: DatasetImage;
+  brochure: DatasetFile;
+  report: DatasetFile;
+  stylesheet: DatasetFile;
+  terms: DatasetFile;
+  productSheet: DatasetFile;
+  manualEn: DatasetFile;
+  guide: DatasetFile;
+}
+
+/** The master objects of the Multichannel folder that channels localize or reference. */
+interface FixtureMultichannel {
+  folder: DatasetFolder;
+  inheritedA: DatasetFile;
+  localizedFolder: DatasetFolder;
+  localizedFile: DatasetFile;
+  priceList: DatasetFile;
+  bannerLocalized: DatasetImage;
+  localizedPage: DatasetPage;
+}
+
+/** The master node and its two channels, each with its root folder. */
+function addNodes(b: FixtureBuilder): FixtureRoots {
   const root = b.node(1, 'Corporate Website', 'www.example.com');
   const shopRoot = b.node(2, 'Shop Channel', 'shop.example.com', 1);
   const partnerRoot = b.node(3, 'Partner Channel', 'partner.example.com', 1);
+  return { root, shopRoot, partnerRoot };
+}
 
-  // Templates live in their own folder and are linked into the folders that use them.
+/** Templates live in their own folder and are linked into the folders that use them. */
+function addTemplates(b: FixtureBuilder, { root, shopRoot, partnerRoot }: FixtureRoots): FixtureTemplates {
   const templates = b.folder(root, 'Templates', { publishDir: '/templates/' });
   const standard = b.template(templates, 'Standard page', 1);
   const landing = b.template(templates, 'Landing page', 1);
@@ -811,10 +855,11 @@ export function defaultDataset(): Dataset {
   root.templateIds = [standard.id];
   shopRoot.templateIds = [standard.id];
   partnerRoot.templateIds = [standard.id];
+  return { folder: templates, standard, landing, article, rss, php };
+}
 
-  const sandbox = b.folder(root, 'Sandbox', { description: 'Conformance suite sandbox parent', templates: [standard] });
-
-  // Files: online/offline, broken, nice and alternate URLs, used and unused, images.
+/** Files: online/offline, broken, nice and alternate URLs, used and unused, images. */
+function addFiles(b: FixtureBuilder, root: DatasetFolder, standard: DatasetTemplate): FixtureFiles {
   const filesFolder = b.folder(root, 'Files', { templates: [standard] });
   const imagesFolder = b.folder(filesFolder, 'Images');
   const logo = b.image(imagesFolder, 'logo.png', PNG_1X1, 1, 1);
@@ -853,21 +898,23 @@ export function defaultDataset(): Dataset {
   const bulk = b.folder(filesFolder, 'Bulk', { description: 'More than 100 files, for default page sizes' });
   for (let i = 1; i <= 120; i++)
     b.file(bulk, `bulk-${String(i).padStart(3, '0')}.txt`, Buffer.from(`bulk file ${i}\n`.repeat((i % 7) + 1)));
+  return { filesFolder, downloads, manuals, logo, brochure, report, stylesheet, terms, productSheet, manualEn, guide };
+}
 
-  // Object tags referencing files make usage queries and the `used` filter answerable.
-  filesFolder.tags = [
-    b.tag('object.teaser', 'filelink', { file: { fileId: brochure.id } }),
-    b.tag('object.logo', 'image', { image: { imageId: logo.id } }),
+/** Object tags referencing files make usage queries and the `used` filter answerable. */
+function tagFileUsages(b: FixtureBuilder, f: FixtureFiles, standard: DatasetTemplate): void {
+  f.filesFolder.tags = [
+    b.tag('object.teaser', 'filelink', { file: { fileId: f.brochure.id } }),
+    b.tag('object.logo', 'image', { image: { imageId: f.logo.id } }),
   ];
-  manuals.tags = [b.tag('object.download', 'filelink', { file: { fileId: guide.id } })];
-  downloads.tags = [b.tag('object.download', 'filelink', { file: { fileId: manualEn.id } })];
-  standard.tags = [b.tag('object.stylesheet', 'filelink', { file: { fileId: stylesheet.id } })];
+  f.manuals.tags = [b.tag('object.download', 'filelink', { file: { fileId: f.guide.id } })];
+  f.downloads.tags = [b.tag('object.download', 'filelink', { file: { fileId: f.manualEn.id } })];
+  standard.tags = [b.tag('object.stylesheet', 'filelink', { file: { fileId: f.stylesheet.id } })];
+}
 
-  // Pages: the status matrix, languages and translations, time management, nice URLs, tags, links.
-  const pagesFolder = b.folder(root, 'Pages', { templates: [standard, landing, article, rss, php] });
-  const archive = b.folder(pagesFolder, 'Archive', { templates: [standard, article] });
-  const archive2022 = b.folder(archive, '2022', { templates: [article] });
-  const press = b.folder(pagesFolder, 'Press', { templates: [article, standard] });
+/** One page per STATUS_PAGES entry; the bits of its index choose the status, so every combination exists. */
+function addStatusPages(b: FixtureBuilder, pagesFolder: DatasetFolder, t: FixtureTemplates): (name: string) => DatasetPage {
+  const { standard, landing, article, rss, php } = t;
   const tmplByIndex = [standard, landing, article, standard, php];
   const pageByName = new Map<string, DatasetPage>();
   STATUS_PAGES.forEach((name, i) => {
@@ -892,14 +939,18 @@ export function defaultDataset(): Dataset {
     });
     pageByName.set(name, p);
   });
-  const page = (name: string) => pageByName.get(name)!;
+  return (name: string) => pageByName.get(name)!;
+}
+
+/** Nice URLs, file usages, custom dates, workflows and links on selected status pages. */
+function decorateStatusPages(b: FixtureBuilder, page: (name: string) => DatasetPage, f: FixtureFiles): void {
   page('Products').niceUrl = '/products';
   page('Products').alternateUrls = ['/produkte', '/angebot', '/Alt-products'];
   page('Contact').niceUrl = '/contact';
   page('Contact').alternateUrls = ['/kontakt'];
-  page('Company profile').tags!.push(b.tag('object.download', 'filelink', { file: { fileId: report.id } }));
-  page('Product overview').tags!.push(b.tag('object.manual', 'filelink', { file: { fileId: manualEn.id } }));
-  page('Products').tags!.push(b.tag('object.datasheet', 'filelink', { file: { fileId: productSheet.id } }));
+  page('Company profile').tags!.push(b.tag('object.download', 'filelink', { file: { fileId: f.report.id } }));
+  page('Product overview').tags!.push(b.tag('object.manual', 'filelink', { file: { fileId: f.manualEn.id } }));
+  page('Products').tags!.push(b.tag('object.datasheet', 'filelink', { file: { fileId: f.productSheet.id } }));
   page('About us').customCdate = T0 - 1000 * DAY;
   page('About us').customEdate = T0 - 10 * DAY;
   page('Newsletter').workflow = { userId: 1, groupIds: [2], message: 'Please review the newsletter', modified: true, timestamp: T0 - DAY };
@@ -913,7 +964,11 @@ export function defaultDataset(): Dataset {
     b.tag('object.related', 'link', { url: { stringValue: 'https://docs.example.com/related' } }),
   );
   page('Partners').tags!.push(b.tag('partnerlink', 'link', { url: { stringValue: 'https://partner.example.net/' } }, 'CONTENTTAG'));
-  // Language variants and translations: en master, de in sync, fr out of sync; a de-only page.
+}
+
+/** Language variants and translations: en master, de in sync, fr out of sync; a de-only page. */
+function addTranslations(b: FixtureBuilder, pagesFolder: DatasetFolder, page: (name: string) => DatasetPage, t: FixtureTemplates): void {
+  const { standard, landing } = t;
   const overview = page('Product overview');
   b.page(pagesFolder, 'Produktübersicht', standard, {
     language: 'de',
@@ -941,6 +996,17 @@ export function defaultDataset(): Dataset {
   b.page(pagesFolder, 'Impressum', standard, { language: 'de', online: true, pdate: T0 - 30 * DAY, publisherId: 1 });
   b.page(pagesFolder, 'Home print version', landing, { language: 'en', contentId: page('Home').id, description: 'Page variant of Home' });
   b.page(pagesFolder, 'Retired page', standard, { language: 'en', deleted: { at: T0 - 7 * DAY, by: 2 } });
+}
+
+/** Pages below the top level of the Pages folder, some with a link to an external source. */
+function addArchivePages(
+  b: FixtureBuilder,
+  archive: DatasetFolder,
+  archive2022: DatasetFolder,
+  press: DatasetFolder,
+  t: FixtureTemplates,
+): void {
+  const { standard, article } = t;
   b.page(archive, 'Archived news', article, { language: 'en', online: true, pdate: T0 - 200 * DAY, publisherId: 5 });
   b.page(archive2022, 'Year in review 2022', article, {
     language: 'en',
@@ -957,8 +1023,29 @@ export function defaultDataset(): Dataset {
     tags: [b.tag('source', 'link', { url: { stringValue: 'https://news.example.com/2023' } }, 'CONTENTTAG')],
   });
   b.page(press, 'Media contacts', standard, { language: 'en' });
+}
 
-  // Multichannelling: inherited, localized, local, excluded and disinherited objects.
+/** Pages: the status matrix, languages and translations, time management, nice URLs, tags, links. */
+function addPages(
+  b: FixtureBuilder,
+  root: DatasetFolder,
+  t: FixtureTemplates,
+  f: FixtureFiles,
+): { pagesFolder: DatasetFolder; overview: DatasetPage } {
+  const { standard, landing, article, rss, php } = t;
+  const pagesFolder = b.folder(root, 'Pages', { templates: [standard, landing, article, rss, php] });
+  const archive = b.folder(pagesFolder, 'Archive', { templates: [standard, article] });
+  const archive2022 = b.folder(archive, '2022', { templates: [article] });
+  const press = b.folder(pagesFolder, 'Press', { templates: [article, standard] });
+  const page = addStatusPages(b, pagesFolder, t);
+  decorateStatusPages(b, page, f);
+  addTranslations(b, pagesFolder, page, t);
+  addArchivePages(b, archive, archive2022, press, t);
+  return { pagesFolder, overview: page('Product overview') };
+}
+
+/** Multichannelling: inherited, localized, local, excluded and disinherited objects. */
+function addMultichannelMasters(b: FixtureBuilder, root: DatasetFolder, standard: DatasetTemplate): FixtureMultichannel {
   const mc = b.folder(root, 'Multichannel', { templates: [standard] });
   const inheritedFolder = b.folder(mc, 'Inherited folder');
   const inheritedA = b.file(inheritedFolder, 'inherited-a.txt', Buffer.from('inherited A\n'));
@@ -979,21 +1066,37 @@ export function defaultDataset(): Dataset {
   const bannerLocalized = b.image(mc, 'banner-localized.jpg', jpeg(3), 600, 200);
   b.page(mc, 'Multichannel overview', standard, { language: 'en', online: true, pdate: T0 - 50 * DAY, publisherId: 1 });
   const localizedPage = b.page(mc, 'Localized page', standard, { language: 'en', online: true, pdate: T0 - 45 * DAY, publisherId: 1 });
-  b.localize(ds.folders, localizedFolder, 2, { description: 'Shop version of the localized folder' });
-  b.localize(ds.files, localizedFile, 2, { data: Buffer.from('shop version\n').toString('base64'), description: 'Localized in the shop' });
-  b.localize(ds.images, bannerLocalized, 2, { data: jpeg(4).toString('base64'), sizeX: 640 });
-  b.localize(ds.pages, localizedPage, 2, { description: 'Shop version' });
+  return { folder: mc, inheritedA, localizedFolder, localizedFile, priceList, bannerLocalized, localizedPage };
+}
+
+/** Channel copies of master objects, so that channel views differ from the master's. */
+function localizeInChannels(b: FixtureBuilder, m: FixtureMultichannel, standard: DatasetTemplate): void {
+  const ds = b.ds;
+  b.localize(ds.folders, m.localizedFolder, 2, { description: 'Shop version of the localized folder' });
+  b.localize(ds.files, m.localizedFile, 2, {
+    data: Buffer.from('shop version\n').toString('base64'),
+    description: 'Localized in the shop',
+  });
+  b.localize(ds.images, m.bannerLocalized, 2, { data: jpeg(4).toString('base64'), sizeX: 640 });
+  b.localize(ds.pages, m.localizedPage, 2, { description: 'Shop version' });
   b.localize(ds.templates, standard, 2, { description: 'Shop variant of the standard page' });
-  b.localize(ds.files, inheritedA, 3, { data: Buffer.from('partner version of A\n').toString('base64') });
-  // Product sheet references pages, files and images (syncable objects).
-  productSheet.tags = [
-    b.tag('object.image', 'image', { image: { imageId: logo.id } }),
+  b.localize(ds.files, m.inheritedA, 3, { data: Buffer.from('partner version of A\n').toString('base64') });
+}
+
+/** Product sheet references pages, files and images (syncable objects). */
+function tagProductSheet(b: FixtureBuilder, f: FixtureFiles, overview: DatasetPage): void {
+  f.productSheet.tags = [
+    b.tag('object.image', 'image', { image: { imageId: f.logo.id } }),
     b.tag('object.page', 'link', { url: { pageId: overview.id } }),
-    b.tag('object.terms', 'filelink', { file: { fileId: terms.id } }),
+    b.tag('object.terms', 'filelink', { file: { fileId: f.terms.id } }),
   ];
-  // Local objects of the channels.
-  const shopSpecials = b.folder(shopRoot, 'Shop specials', { nodeId: 2, publishDir: '/specials/' });
-  const shopLayout = b.template(templates, 'Shop layout', 1, { nodeId: 2 });
+}
+
+/** Objects local to one channel, which neither the master nor the other channel sees. */
+function addChannelLocalObjects(b: FixtureBuilder, roots: FixtureRoots, t: FixtureTemplates, m: FixtureMultichannel): void {
+  const { standard } = t;
+  const shopSpecials = b.folder(roots.shopRoot, 'Shop specials', { nodeId: 2, publishDir: '/specials/' });
+  const shopLayout = b.template(t.folder, 'Shop layout', 1, { nodeId: 2 });
   shopSpecials.templateIds = [standard.id, shopLayout.id];
   b.file(shopSpecials, 'shop-flyer.pdf', pdf('Shop flyer'), { nodeId: 2 });
   b.file(shopSpecials, 'specials.txt', Buffer.from('specials\n'), { nodeId: 2 });
@@ -1003,14 +1106,16 @@ export function defaultDataset(): Dataset {
     online: true,
     pdate: T0 - 15 * DAY,
     publisherId: 3,
-    tags: [b.tag('object.pricelist', 'filelink', { file: { fileId: priceList.id } })],
+    tags: [b.tag('object.pricelist', 'filelink', { file: { fileId: m.priceList.id } })],
   });
-  b.file(mc, 'shop-only.txt', Buffer.from('local to the shop\n'), { nodeId: 2 });
-  const partnerNews = b.folder(partnerRoot, 'Partner news', { nodeId: 3, publishDir: '/partner-news/', templates: [standard] });
+  b.file(m.folder, 'shop-only.txt', Buffer.from('local to the shop\n'), { nodeId: 2 });
+  const partnerNews = b.folder(roots.partnerRoot, 'Partner news', { nodeId: 3, publishDir: '/partner-news/', templates: [standard] });
   b.page(partnerNews, 'Partner announcement', standard, { nodeId: 3, language: 'en' });
   b.image(partnerNews, 'partner-logo.png', PNG_1X1, 1, 1, { nodeId: 3 });
+}
 
-  // Wastebin: a deleted folder (everything in it deleted with it), a deleted file, a live file.
+/** Wastebin: a deleted folder (everything in it deleted with it), a deleted file, a live file. */
+function addWastebin(b: FixtureBuilder, root: DatasetFolder, landing: DatasetTemplate): void {
   const wastebin = b.folder(root, 'Wastebin');
   const deletedAt = { at: T0 - 14 * DAY, by: 2 };
   const oldCampaign = b.folder(wastebin, 'Old campaign', { deleted: deletedAt });
@@ -1021,7 +1126,28 @@ export function defaultDataset(): Dataset {
   b.page(oldCampaign, 'Campaign landing', landing, { language: 'en', deleted: deletedAt });
   b.file(wastebin, 'outdated-price-list.pdf', pdf('Outdated'), { deleted: { at: T0 - 3 * DAY, by: 1 } });
   b.file(wastebin, 'keep-me.txt', Buffer.from('still here\n'));
+}
 
-  ds.roles = { channelNodeId: 2, sandboxParentFolderId: sandbox.id, pagesFolderId: pagesFolder.id, templatesFolderId: templates.id };
-  return ds;
+/** The deterministic default fixture: every requirement of the catalogue has data to work on. */
+export function defaultDataset(): Dataset {
+  const b = new FixtureBuilder();
+  // The builders hand out ids in call order: reordering these calls changes every id after the change.
+  const roots = addNodes(b);
+  const templates = addTemplates(b, roots);
+  const sandbox = b.folder(roots.root, 'Sandbox', { description: 'Conformance suite sandbox parent', templates: [templates.standard] });
+  const files = addFiles(b, roots.root, templates.standard);
+  tagFileUsages(b, files, templates.standard);
+  const { pagesFolder, overview } = addPages(b, roots.root, templates, files);
+  const multichannel = addMultichannelMasters(b, roots.root, templates.standard);
+  localizeInChannels(b, multichannel, templates.standard);
+  tagProductSheet(b, files, overview);
+  addChannelLocalObjects(b, roots, templates, multichannel);
+  addWastebin(b, roots.root, templates.landing);
+  b.ds.roles = {
+    channelNodeId: 2,
+    sandboxParentFolderId: sandbox.id,
+    pagesFolderId: pagesFolder.id,
+    templatesFolderId: templates.folder.id,
+  };
+  return b.ds;
 }

@@ -13,6 +13,19 @@ export interface FaultDef<Name extends string = string> {
   description: string;
   /** The feature the fault's code path needs: on a server without it the fault cannot show (prove --profile removes it). */
   needs?: Feature;
+  /**
+   * A request whose answer the fault changes, for test/server/faults.test.ts to show the switch is no
+   * no-op before any suite runs: the operation, the default data set's folder (by name) it lists, and
+   * query parameters. A fault without one has a probe written in that test.
+   */
+  probe?: FaultProbe;
+}
+
+/** A probe request of a fault: an operation on a folder of the default data set, named, with query parameters. */
+export interface FaultProbe {
+  op: string;
+  folder: string;
+  query?: Record<string, string | number | boolean>;
 }
 
 /** Returns a list of fault definitions as given, typed with their literal names: FaultName derives from them. */

@@ -9,6 +9,8 @@ import {
   validateDataset,
   type Dataset,
   type DatasetConstruct,
+  type DatasetFile,
+  type DatasetFolder,
   type DatasetGroup,
   type DatasetObject,
   type DatasetPage,
@@ -17,6 +19,7 @@ import {
   type DatasetMarkupLanguage,
   type DatasetNode,
   type DatasetTag,
+  type DatasetTemplate,
   type DatasetUser,
 } from './dataset.ts';
 
@@ -181,12 +184,10 @@ export function nowSeconds(state: State): number {
   return Math.floor(state.now() / 1000);
 }
 
-/** Builds the store from a dataset (validated first); the dataset is not modified. */
-export function createState(dataset: Dataset, options: StateOptions = {}): State {
-  if (!options.datasetChecked) validateDataset(dataset);
-  const ds = structuredClone(dataset);
+/** Node records with their master chains and channels; throws on a cyclic master chain. */
+function linkNodes(datasetNodes: DatasetNode[]): Map<number, NodeRec> {
   const nodes = new Map<number, NodeRec>();
-  for (const n of ds.nodes) nodes.set(n.id, { ...n, chain: [], channels: [] });
+  for (const n of datasetNodes) nodes.set(n.id, { ...n, chain: [], channels: [] });
   for (const n of nodes.values()) {
     const seen = new Set<number>();
     for (let cur: NodeRec | undefined = n; cur; cur = cur.masterId === undefined ? undefined : nodes.get(cur.masterId)) {
@@ -196,7 +197,12 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
     }
     if (n.masterId !== undefined) nodes.get(n.masterId)!.channels.push(n.id);
   }
-  const state: State = {
+  return nodes;
+}
+
+/** A store holding the dataset's users, languages, constructs and nodes, and no objects yet. */
+function emptyState(ds: Dataset, nodes: Map<number, NodeRec>, options: StateOptions): State {
+  return {
     now: options.now ?? Date.now,
     sourceUrlMaxBytes: options.sourceUrlMaxBytes ?? 20 * 1024 * 1024,
     sourceUrlTimeoutMs: options.sourceUrlTimeoutMs ?? 5000,
@@ -219,12 +225,28 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
     version: 0,
     namesEpoch: 0,
   };
+}
+
+/**
+ * The dataset names folders and templates by object id, the store by channel set: this maps one to the
+ * other, and `parentSet` gives the channel set of a containing folder (0 for none).
+ */
+interface SetLookup {
+  setOfId: Map<number, number>;
+  parentSet: (folderId: number | null) => number;
+}
+
+/** Indexes the channel set of every dataset object, of any kind. */
+function setLookup(ds: Dataset): SetLookup {
   const setOfId = new Map<number, number>();
   for (const list of [ds.folders, ds.files, ds.images, ds.pages, ds.templates]) for (const o of list) setOfId.set(o.id, o.channelSetId);
   const parentSet = (folderId: number | null) => (folderId === null ? 0 : setOfId.get(folderId)!);
-  const base = (
-    o: (typeof ds.folders)[number] | (typeof ds.files)[number] | (typeof ds.pages)[number] | (typeof ds.templates)[number],
-  ) => ({
+  return { setOfId, parentSet };
+}
+
+/** The members every kind of stored object takes from its dataset object alike. */
+function storedBase(o: DatasetFolder | DatasetFile | DatasetPage | DatasetTemplate) {
+  return {
     id: o.id,
     globalId: o.globalId,
     nodeId: o.nodeId,
@@ -241,12 +263,16 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
     ...(o.disinheritDefault ? { disinheritDefault: true } : {}),
     ...(o.disinherit?.length ? { disinherit: [...o.disinherit] } : {}),
     ...(o.tags?.length ? { tags: o.tags } : {}),
-  });
+  };
+}
+
+/** Folders with their template links; a link names the template's set, known before templates are in. */
+function insertFolders(state: State, ds: Dataset, { setOfId, parentSet }: SetLookup): void {
   for (const f of ds.folders) {
     insertObject(
       state,
       {
-        ...base(f),
+        ...storedBase(f),
         kind: 'folder',
         parentSet: parentSet(f.motherId),
         publishDir: f.publishDir,
@@ -258,12 +284,16 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
     );
     for (const t of f.templateIds ?? []) linkTemplate(state, f.channelSetId, setOfId.get(t)!);
   }
+}
+
+/** Files and images share one shape; an image is told apart by its size. */
+function insertFilesAndImages(state: State, ds: Dataset, { parentSet }: SetLookup): void {
   for (const f of [...ds.files, ...ds.images] as DatasetImage[]) {
     const image = f.sizeX !== undefined;
     insertObject(
       state,
       {
-        ...base(f),
+        ...storedBase(f),
         kind: image ? 'image' : 'file',
         parentSet: parentSet(f.folderId),
         data: f.data === null ? null : Buffer.from(f.data, 'base64'),
@@ -277,19 +307,27 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
       false,
     );
   }
+}
+
+/** Pages keep every member of the dataset's page but the ids of their folder and template, which become sets. */
+function insertPages(state: State, ds: Dataset, { setOfId, parentSet }: SetLookup): void {
   for (const p of ds.pages) {
     const { folderId, templateId, tags: _tags, ...rest } = p;
     insertObject(
       state,
-      { ...rest, ...base(p), kind: 'page', parentSet: parentSet(folderId), templateSet: setOfId.get(templateId)! },
+      { ...rest, ...storedBase(p), kind: 'page', parentSet: parentSet(folderId), templateSet: setOfId.get(templateId)! },
       false,
     );
   }
+}
+
+/** Templates; their `parentSet` is the home folder's set. */
+function insertTemplates(state: State, ds: Dataset, { parentSet }: SetLookup): void {
   for (const t of ds.templates) {
     insertObject(
       state,
       {
-        ...base(t),
+        ...storedBase(t),
         kind: 'template',
         parentSet: parentSet(t.folderId),
         markupLanguageId: t.markupLanguageId,
@@ -300,6 +338,18 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
       false,
     );
   }
+}
+
+/** Builds the store from a dataset (validated first); the dataset is not modified. */
+export function createState(dataset: Dataset, options: StateOptions = {}): State {
+  if (!options.datasetChecked) validateDataset(dataset);
+  const ds = structuredClone(dataset);
+  const state = emptyState(ds, linkNodes(ds.nodes), options);
+  const lookup = setLookup(ds);
+  insertFolders(state, ds, lookup);
+  insertFilesAndImages(state, ds, lookup);
+  insertPages(state, ds, lookup);
+  insertTemplates(state, ds, lookup);
   // References may name objects listed later: index them once everything is in.
   for (const obj of state.objects.values()) indexReferences(state, obj, true);
   const allTags = [...state.objects.values()].flatMap((o) => [...(o.tags ?? []), ...(o.kind === 'template' ? o.templateTags : [])]);

@@ -7,7 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../schemas/requirements.ts';
+import type { FaultDef, FaultProbe } from '../../server/fault-def.ts';
 import type { FaultName } from '../../server/faults.ts';
+import { getOperation } from '../../schemas/operations.ts';
 import { paramShapeFaults } from '../../server/faults-params.ts';
 import { semanticFaults } from '../../server/faults-semantic.ts';
 import { handlers } from '../../server/handlers/index.ts';
@@ -41,8 +43,11 @@ async function withHost<T>(data: string, use: (base: string) => Promise<T>): Pro
 /** The faults the handlers plant: the semantic ones and the shape faults under one parameter value. */
 type HandlerFault = (typeof semanticFaults)[number]['name'] | (typeof paramShapeFaults)[number]['name'];
 
-/** A probe per handler fault: a fault without one, or a probe of no such fault, is a type error. */
-const probes: Record<HandlerFault, Probe> = {
+/**
+ * A probe per handler fault written here; a fault may declare its probe as a request instead (FaultDef's
+ * `probe`), and "has a behaviour probe for every fault" below holds every fault to one of the two.
+ */
+const probes: Partial<Record<HandlerFault, Probe>> = {
   'paging-numitems-after-slice': async (run, s) =>
     (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { maxItems: 5 } })).numItems,
   'pagesize-zero-returns-all': async (run, s) =>
@@ -426,7 +431,20 @@ const probes: Record<HandlerFault, Probe> = {
 };
 
 /** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */
-const handlerFaults = [...semanticFaults, ...paramShapeFaults];
+const handlerFaults: readonly FaultDef<HandlerFault>[] = [...semanticFaults, ...paramShapeFaults];
+
+/** A probe declared with its fault: the operation on the named folder (its folder path parameter, else the folderId query). */
+const declaredProbe =
+  (p: FaultProbe): Probe =>
+  async (run, s) => {
+    const id = named(s, 'folder', p.folder).id;
+    const template = getOperation(p.op).path;
+    const param = /\{(\w+)\}/.exec(template)?.[1];
+    return run(p.op, param ? { path: { [param]: id }, query: p.query ?? {} } : { query: { folderId: String(id), ...p.query } });
+  };
+
+/** The probe of a handler fault: written here, or declared with the fault. */
+const probeOf = (f: FaultDef<HandlerFault>): Probe | undefined => probes[f.name] ?? (f.probe ? declaredProbe(f.probe) : undefined);
 
 /** Runs a probe on a fresh store; a refusal is an observation too. */
 async function observe(probe: Probe, faults: FaultName[]): Promise<string> {
@@ -472,12 +490,14 @@ describe('semantic fault catalogue', () => {
     expect(none.has('paging-numitems-after-slice')).toBe(false);
   });
 
-  it('has a behaviour probe for every fault', () => {
-    expect(Object.keys(probes).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
+  it('has a behaviour probe for every fault, written here or declared with it, and writes none for no fault', () => {
+    expect(handlerFaults.filter((f) => !probeOf(f)).map((f) => f.name)).toEqual([]);
+    const known = new Set<string>(handlerFaults.map((f) => f.name));
+    expect(Object.keys(probes).filter((name) => !known.has(name))).toEqual([]);
   });
 
-  it.each(handlerFaults.map((f) => [f.name] as const))('%s changes the behaviour it claims', async (name) => {
-    const probe = probes[name];
+  it.each(handlerFaults.map((f) => [f.name, f] as const))('%s changes the behaviour it claims', async (name, f) => {
+    const probe = probeOf(f)!;
     expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
   });
 });
