@@ -59,7 +59,9 @@ describe('paging slices (Group L)', () => {
       'folder.getFiles',
     );
     expect(r.findings).toEqual([]);
-    expect(r.checked).toEqual(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']);
+    // The rules this answer can show judged it, and none of another paging or order (a rule added later may join them).
+    expect(r.checked).toEqual(expect.arrayContaining(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']));
+    for (const other of ['PAG-01', 'PAG-06', 'PAG-08', 'SRT-02', 'SRT-03', 'WST-03']) expect(r.checked).not.toContain(other);
   });
 
   it('finds numItems counting the slice (PAG-05: hasMoreItems true although numItems says the slice reaches the end)', () => {
@@ -451,6 +453,6 @@ describe('one rule, the same words in the suite and the proxy', () => {
     expect(t.findings.filter((f) => f.check !== 'schema').map((f) => `${f.severity} ${f.requirement} ${f.check}: ${f.message}`)).toEqual(
       proxy.map((f) => `warning ${f.requirement} ${f.check}: ${f.message}`),
     );
-    expect([...t.ruled].sort()).toEqual(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']);
+    expect([...t.ruled]).toEqual(expect.arrayContaining(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']));
   });
 });
