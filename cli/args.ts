@@ -23,7 +23,8 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    // Node's messages can run over several lines ("--rate -1" is taken for a missing value): the CLI says one.
+    throw new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' '));
   }
 }
 
@@ -59,7 +60,18 @@ export function intOption(name: string, value: string | undefined, fallback: num
   if (value === undefined) return fallback;
   if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);
   const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new UsageError(`--${name} must be an integer a double holds exactly, got "${value}"`);
   if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${n}`);
+  return n;
+}
+
+/** The largest seed: fast-check's seeds are 32-bit, so N and N + 2^32 would be one run under two names. */
+export const MAX_SEED = 2 ** 32 - 1;
+
+/** Parses a seed option value: an integer from 0 to 2^32-1, so a printed replay line is accepted as printed. */
+export function seedValue(name: string, value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n <= MAX_SEED)) throw new UsageError(`--${name} must be an integer from 0 to ${MAX_SEED}, got "${value}"`);
   return n;
 }
 

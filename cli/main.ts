@@ -54,9 +54,11 @@ export async function main(argv: string[]): Promise<number> {
       return name ? 0 : 2;
     }
     if (name === 'help') {
+      if (rest[0] !== undefined && !commandNamed(rest[0]))
+        throw new UsageError(`unknown command "${rest[0]}" (try: cms-conformance --help)`);
       const load = commandNamed(rest[0]);
       console.log(load ? (await load()).command.usage : await usage());
-      return load || !rest[0] ? 0 : 2;
+      return 0;
     }
     const load = commandNamed(name);
     if (!load) throw new UsageError(`unknown command "${name}" (try: cms-conformance --help)`);
@@ -68,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`cms-conformance: ${err.message}`);
+      console.error(`cms-conformance: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
       return 2;
     }
     // Anything else is our bug, not the user's: say so in one line, keep the stack for --debug.

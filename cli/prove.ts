@@ -13,7 +13,7 @@ import { getProfile, type ProfileDef } from '../server/profiles.ts';
 import type { FaultDef } from '../server/fault-def.ts';
 import type { FaultName } from '../server/faults.ts';
 import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
-import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { UsageError, intOption, parseOptions, seedValue, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import type { DeclaredTest } from './project.ts';
@@ -408,12 +408,12 @@ export const command: Command = {
       profile: { type: 'string' },
     });
     const profile = profileOption(values.profile);
-    const seed = intOption('seed', values.seed, 1);
+    const seed = values.seed === undefined ? 1 : seedValue('seed', values.seed);
     const runs = intOption('runs', values.runs, 10, 1);
     const cleanSeeds = (values['clean-seeds'] ?? '')
       .split(',')
       .filter(Boolean)
-      .map((s) => intOption('clean-seeds', s, 0));
+      .map((s) => seedValue('clean-seeds', s));
     const unknownFault = (values.fault ?? []).filter((n) => !faultCatalogue.some((f) => f.name === n));
     if (unknownFault.length) throw new UsageError(`unknown fault ${unknownFault.join(', ')}`);
     const unknownVariation = (values.variation ?? []).filter((n) => !variationCatalogue.some((v) => v.name === n));

@@ -74,6 +74,8 @@ export const headerText = (v: string | string[] | undefined): string | undefined
 
 /** The media type of a Content-Type value, lower-cased, without parameters. */
 export const mediaType = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Whether a media type is text, so a body of it is kept as a string rather than as size and digest. */
 export const textual = (type: string): boolean =>
   /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/.test(type);
 

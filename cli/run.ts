@@ -11,7 +11,17 @@ import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
 import type { FaultName } from '../server/faults.ts';
-import { UsageError, intOption, outDirOption, parseOptions, replayArgsOf, type Command, type OptionSpec } from './args.ts';
+import {
+  MAX_SEED,
+  UsageError,
+  intOption,
+  outDirOption,
+  parseOptions,
+  replayArgsOf,
+  seedValue,
+  type Command,
+  type OptionSpec,
+} from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
@@ -59,9 +69,9 @@ Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 targe
 /** The run's seed and where it came from: `--seed N`, `--seed random` (drawn now) or the documented default. */
 export function seedOption(value: string | undefined): { seed: number; seedSource: SeedSource } {
   if (value === undefined) return { seed: DEFAULT_SEED, seedSource: 'default' };
-  if (value === 'random') return { seed: Math.floor(Math.random() * 2 ** 31), seedSource: 'random' };
-  if (!/^-?\d+$/.test(value)) throw new UsageError(`--seed must be an integer or "random", got "${value}"`);
-  return { seed: Number(value), seedSource: 'given' };
+  if (value === 'random') return { seed: Math.floor(Math.random() * (MAX_SEED + 1)), seedSource: 'random' };
+  if (!/^\d+$/.test(value)) throw new UsageError(`--seed must be an integer from 0 to ${MAX_SEED} or "random", got "${value}"`);
+  return { seed: seedValue('seed', value), seedSource: 'given' };
 }
 
 /** The test-name filter for --only: test names start with their requirement id and a space. */
@@ -290,12 +300,14 @@ export const command: Command = {
     const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
     const defaultOut = join(root, 'reports/out');
-    const testNamePattern = onlyPattern(
-      (values.only ?? [])
-        .flatMap((o) => o.split(','))
-        .map((o) => o.trim())
-        .filter(Boolean),
-    );
+    const only = (values.only ?? [])
+      .flatMap((o) => o.split(','))
+      .map((o) => o.trim())
+      .filter(Boolean);
+    // "--only ," names nothing: running the whole suite instead would surprise.
+    if (values.only !== undefined && !only.length)
+      throw new UsageError('--only needs at least one requirement id or family, e.g. --only PAG,OP-folder.load');
+    const testNamePattern = onlyPattern(only);
     // A dry run only reads the folder (the last run's request counts); it makes nothing.
     if (values['dry-run']) return dryRun(loadTarget(connection), testNamePattern, resolve(values.out ?? defaultOut), runs);
     const outDir = outDirOption(values.out, defaultOut);

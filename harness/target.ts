@@ -50,7 +50,8 @@ export function loadTargetFile(path: string): Target {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark is no part of JSON, but editors write one and JSON readers accept it.
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new TargetError(`target file ${path} is not valid JSON: ${(err as Error).message}`);
   }

@@ -40,7 +40,16 @@ describe('cms-conformance run: exit codes', () => {
       ['--target', (writeFileSync(join(dir, 'bad.json'), '{"fixture": {}}'), join(dir, 'bad.json'))],
       /bad\.json: \/baseUrl is missing$/m,
     ],
-    ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer or "random", got "abc"/],
+    ['a non-integer seed', ['--seed', 'abc'], /--seed must be an integer from 0 to 4294967295 or "random", got "abc"/],
+    // fast-check's seeds are 32-bit: a larger one would replay as another run's, or print as 1e+23.
+    [
+      'a seed past 2^32-1',
+      ['--seed', '99999999999999999999999'],
+      /--seed must be an integer from 0 to 4294967295, got "99999999999999999999999"/,
+    ],
+    ['a negative seed', ['--seed=-1'], /--seed must be an integer from 0 to 4294967295 or "random", got "-1"/],
+    ['--only that names nothing', ['--only', ','], /--only needs at least one requirement id or family/],
+    ['a value starting with a dash', ['--rate', '-1'], /^cms-conformance: Option '--rate' argument is ambiguous\. .*'--rate=-XYZ'\.\n$/],
   ])('exits 2 with one clear line for %s', async (_what, args, message) => {
     const r = await cli('run', ...args);
     expect(r.code).toBe(2);

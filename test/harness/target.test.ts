@@ -1,6 +1,9 @@
 /** What a target file's features need of its fixture ids (the schema checks the file's shape; test/cli/inputs.test.ts the CLI's exit). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TargetError, parseTarget } from '../../harness/target.ts';
+import { TargetError, loadTargetFile, parseTarget } from '../../harness/target.ts';
 
 const fixture = { masterNodeId: 1, masterRootFolderId: 10, sandboxParentFolderId: 10 };
 const target = (features: string[], over: Record<string, number> = {}) => ({
@@ -22,5 +25,13 @@ describe('parseTarget', () => {
     expect(run).toThrow('t.json: /fixture/channelNodeId 1 is the master node: feature "multichannelling" needs a channel of it');
     // Without the feature the ids are not used.
     expect(parseTarget(target([], { channelNodeId: 1 }), 't.json').features).toEqual([]);
+  });
+});
+
+describe('loadTargetFile', () => {
+  it('reads a file that starts with a byte order mark, as JSON readers do', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cms-target-')), 'bom.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify(target([]))}`);
+    expect(loadTargetFile(file).baseUrl).toBe('http://127.0.0.1:9/rest');
   });
 });
