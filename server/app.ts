@@ -93,6 +93,9 @@ class RequestRefusal extends Refusal {
   }
 }
 
+/** The charsets a JSON body may declare: UTF-8 and its ASCII subset. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
 /** The media type of a Content-Type header, lower-cased, without parameters ('' when absent). */
 function mediaType(contentType: string | undefined): string {
   return (contentType?.split(';')[0] ?? '').trim().toLowerCase();
@@ -191,6 +194,18 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
+/** The member (dotted path) of the first number that is not finite in a parsed body, '' for the body itself; undefined when none is. Iterative: bodies nest deep. */
+function nonFiniteMember(body: unknown): string | undefined {
+  const stack: [unknown, string][] = [[body, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'number' && !Number.isFinite(value)) return path;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) stack.push([child, path ? `${path}.${key}` : key]);
+  }
+  return undefined;
+}
+
 /**
  * Parses a JSON body and reads it against the operation's request schema: scalars converted as
  * Jackson's defaults convert them, what cannot be converted refused naming the member (server/coerce.ts).
@@ -199,6 +214,10 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   if (mediaType(request.headers['content-type']) !== 'application/json') {
     throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
   }
+  // RFC 8259 8.1: JSON between systems is UTF-8; a body declared in another charset would be misread.
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && !UTF8_CHARSETS.has(charset))
+    throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
   const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
   // Planted: a recursive JSON reader runs out of stack on deep nesting.
   if (faults.has('deep-json-500') && nestingDepth(text) > 1000) throw new RangeError('Maximum call stack size exceeded');
@@ -208,6 +227,10 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   } catch (err) {
     throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
   }
+  // A number too large for a double (1e400) parses as Infinity: refused, never stored as "Infinity".
+  const outOfRange = nonFiniteMember(body);
+  if (outOfRange !== undefined)
+    throw new RequestRefusal(undefined, `member ${outOfRange || '(the body)'}: a number too large for a double`, outOfRange || undefined);
   if (schema === null) return body;
   try {
     return readRequestBody(schema, body);
@@ -349,6 +372,8 @@ function createFastify(limits: Limits, logger: boolean | undefined, responder: R
   const app = Fastify({
     logger: logger ? { level: 'warn' } : false,
     bodyLimit: limits.bodyBytes,
+    // A client that sends its body slowly, or never finishes it, does not hold a connection forever.
+    requestTimeout: 60_000,
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: (error, _request, reply) => {
       responder.sendFailure(reply, new RequestRefusal(undefined, error.message));

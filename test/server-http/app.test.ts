@@ -406,6 +406,23 @@ describe('JSON bodies', () => {
     expectRefusal(res, 415, 'INVALIDDATA');
   });
 
+  it('refuses a JSON body declared in a charset other than UTF-8 with 415, and reads UTF-8 and ASCII', async () => {
+    const post = (type: string, payload: string | Buffer) =>
+      app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: { 'content-type': type }, payload });
+    expectRefusal(await post('application/json; charset=utf-16', Buffer.from('{"name":"x"}', 'utf16le')), 415, 'INVALIDDATA');
+    expect((await post('application/json; charset="UTF-8"', '{"name":"x"}')).statusCode).toBe(201);
+    expect((await post('application/json;charset=us-ascii', '{"name":"x"}')).statusCode).toBe(201);
+  });
+
+  it('refuses a number too large for a double, naming the member, instead of storing "Infinity"', async () => {
+    const res = await app().app.inject({ method: 'POST', url: '/rest/folder/create', headers: JSON_HEADERS, payload: '{"name":1e400}' });
+    expectRefusal(res, 400, 'INVALIDDATA', 'name');
+  });
+
+  it('times out a request body that never finishes', () => {
+    expect(app().app.server.requestTimeout).toBe(60_000);
+  });
+
   it('refuses very deep nesting with 400, not a crash', async () => {
     const depth = 100_000;
     const payload = `{"name":"x","nameI18n":{"de":${'{"a":['.repeat(depth)}{}${']}'.repeat(depth)}}}`;
