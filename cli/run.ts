@@ -2,7 +2,7 @@
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_SEED, type RunConfig } from '../harness/config.ts';
 import { SANDBOX_PREFIX } from '../harness/sandbox.ts';
-import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
@@ -30,7 +30,7 @@ import { SessionError, closeOnSignals, loadTarget, openSession, type Session, ty
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS]
+                          [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS] [--max-body MIB]
                           [--dry-run] [--expectations FILE]
                           [--baseline FILE] [--shard i/n]
                           [--fault NAME]... [--refusal-style status|body] [--profile default|field]
@@ -57,6 +57,8 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
                      at most N times, after the wait Retry-After asks for (default ${DEFAULT_MAX_RETRIES})
   --max-retry-wait S wait at most S seconds in all for one request's retries; past that its
                      429 or 503 stands (default ${DEFAULT_MAX_RETRY_WAIT_MS / 1000})
+  --max-body MIB     answers over MIB mebibytes are cut and not judged: a warning on the test, never a
+                     failure, so that memory stays bounded (default ${DEFAULT_MAX_BODY_BYTES / 2 ** 20})
   --expectations F   a per-target expectation file: expected failures do not fail the run
   --baseline F       an earlier results.json: print and write (regression.md) new, fixed and
                      still failing tests
@@ -194,6 +196,7 @@ export const RUN_OPTIONS = {
   concurrency: { type: 'string', replay: false },
   retries: { type: 'string', replay: false },
   'max-retry-wait': { type: 'string', replay: false },
+  'max-body': { type: 'string', replay: true },
   out: { type: 'string', replay: false },
   'dry-run': { type: 'boolean', replay: false },
   baseline: { type: 'string', replay: false },
@@ -246,6 +249,7 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
+  const maxBodyBytes = intOption('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES / 2 ** 20, 1) * 2 ** 20;
   if (values.target && (values.fault || values['refusal-style'] || values.profile))
     throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
   const profile = profileOption(values.profile);
@@ -262,6 +266,7 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
     ...(rate ? { rate } : {}),
     maxRetries,
     maxRetryWaitMs,
+    maxBodyBytes,
   };
 }
 
@@ -327,6 +332,7 @@ export const command: Command = {
         ...(connection.rate ? { rate: connection.rate / workers } : {}),
         maxRetries: connection.maxRetries,
         maxRetryWaitMs: connection.maxRetryWaitMs,
+        maxBodyBytes: connection.maxBodyBytes,
         ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
         sandboxFolderId: session.sandboxFolderId,
       };

@@ -35,6 +35,8 @@ export interface SessionOptions {
   maxRetries?: number;
   /** The most one request waits for Retry-After in all, in milliseconds; absent: the transport's default. */
   maxRetryWaitMs?: number;
+  /** Answers over this many bytes are cut and not judged; absent: the transport's default. */
+  maxBodyBytes?: number;
 }
 
 /** Why a session could not be opened: the exit code and a one-line message. */
@@ -100,6 +102,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(options.rate ? { rate: options.rate } : {}),
     maxRetries: options.maxRetries,
     maxRetryWaitMs: options.maxRetryWaitMs,
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   const abandon = async () => {
     await transport.close();

@@ -43,6 +43,7 @@ export function requestOf(operationId: OperationId, spec: CallSpec = {}): Reques
 export function problemOf(exchange: Exchange): string | undefined {
   if (exchange.error) return `no answer (${exchange.error.code}: ${exchange.error.message})`;
   const res = exchange.response!;
+  if (res.truncated) return TOO_LARGE;
   if (res.jsonError !== undefined) return `status ${res.status} with a body that is not JSON`;
   if (isRefusal(exchange)) {
     const info = (res.json as { responseInfo?: { responseMessage?: unknown } }).responseInfo;
@@ -53,6 +54,9 @@ export function problemOf(exchange: Exchange): string | undefined {
   }
   return undefined;
 }
+
+/** Why an answer over the run's size cap is not judged: the cap's, not the server's (transport.ts cuts the answer). */
+export const TOO_LARGE = "not judged: the answer is larger than the run's answer size cap (--max-body)";
 
 /**
  * A step the test relies on (a setup request, a shared sample) failed: the test cannot judge its
@@ -67,6 +71,11 @@ export class SetupError extends Error {
   ) {
     super(message);
   }
+
+  /** True when the step's answer was only too large to read: the test could not judge, and the server is not at fault. */
+  get unjudged(): boolean {
+    return this.exchange?.response?.truncated === true;
+  }
 }
 
 /** A finding for a step the test relied on and that failed: the test cannot judge its requirement. */
@@ -74,7 +83,8 @@ export function stepFinding(requirement: string, operationId: string, exchange: 
   return {
     requirement,
     check: 'step',
-    severity: 'error',
+    // An answer over the size cap tells nothing against the server: the test says it could not judge.
+    severity: exchange.response?.truncated ? 'warning' : 'error',
     message: `${operationId} (a step this test relies on) failed: ${problem}`,
     exchange,
   };

@@ -27,6 +27,8 @@ export interface RunConfig {
   maxRetries?: number;
   /** The most one request waits for Retry-After in all, in milliseconds (--max-retry-wait); absent: the transport's default. */
   maxRetryWaitMs?: number;
+  /** Answers over this many bytes are cut and not judged (--max-body); absent: the transport's default. */
+  maxBodyBytes?: number;
   /** A fast-check path to replay one exact case (with --only and --seed). */
   replayPath?: string;
   /** The folder the run created for everything it mutates; suites create their folders inside it. */

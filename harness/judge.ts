@@ -7,6 +7,7 @@
  */
 import { findOperation, getOperation, type Operation } from '../schemas/operations.ts';
 import { headerValue, validateBody, validateResponse, walkAnnotations, type SchemaFinding } from '../schemas/validate.ts';
+import { TOO_LARGE } from './api.ts';
 import { finding, isRefusal, type Finding } from './checks.ts';
 import type { Exchange } from './transport.ts';
 
@@ -101,16 +102,10 @@ export function judge(exchange: Exchange, options: JudgeOptions = {}): Judgement
     };
   }
   if (res.truncated)
+    // The cap is the run's (--max-body), not the contract's: an answer over it is not judged, and no fault.
     return {
       operation,
-      findings: [
-        finding(
-          operation ? `OP-${operation.id}` : 'ENV-01',
-          'bodySize',
-          `${label}: the response body exceeded the size cap and was cut`,
-          exchange,
-        ),
-      ],
+      findings: [finding(operation ? `OP-${operation.id}` : 'ENV-01', 'bodySize', `${label}: ${TOO_LARGE}`, exchange, 'warning')],
       validated: false,
     };
   if (res.jsonError !== undefined) {

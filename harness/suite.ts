@@ -104,6 +104,7 @@ export function runContext(config: RunConfig): { config: RunConfig; transport: T
         ...(config.rate ? { rate: config.rate } : {}),
         maxRetries: config.maxRetries,
         maxRetryWaitMs: config.maxRetryWaitMs,
+        ...(config.maxBodyBytes ? { maxBodyBytes: config.maxBodyBytes } : {}),
       }),
     };
     contexts.set(runId, context);
@@ -240,7 +241,7 @@ export class ConformanceContext {
     return {
       requirement: this.requirement,
       check: 'step',
-      severity: 'error',
+      severity: err.unjudged ? 'warning' : 'error',
       message: err.message,
       ...(err.exchange ? { exchange: err.exchange } : {}),
     };

@@ -38,6 +38,9 @@ export interface RequestSpec {
 // The recorded exchange is part of the results format; it lives there so reports need no harness internals.
 export type { Exchange, RecordedBody } from '../schemas/results.ts';
 
+/** The answer size cap without --max-body: bodies over it are cut and not judged, so memory stays bounded. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 2 ** 20;
+
 /** Limits of a transport; the defaults suit the embedded reference server. */
 export interface TransportOptions {
   timeoutMs?: number;
@@ -168,7 +171,7 @@ export class Transport {
     options: TransportOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.concurrency = Math.max(1, options.concurrency ?? 16);
     this.minIntervalMs = options.rate ? 1000 / options.rate : 0;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
