@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * A Stryker ignorer: mutants of planted-fault code are never counted. The reference server asks
- * `faults.has(name)` (or `ctx.faults.has(name)`) where a planted fault or a harmless variation changes
- * what it does; in the server a vendor would build, every such switch is off. So the ignorer reads each
+ * `faults.has(name)` (or `ctx.faults.has(name)`, `switches.has(name)`, `variations.has(name)`) where a
+ * planted fault or a harmless variation changes what it does; in the server a vendor would build, every such switch is off. So the ignorer reads each
  * switch as `false`, folds what follows from that (`!`, `&&`, `||`, `?:`, `if`, and consts bound to such
  * an expression), and ignores:
  * - the switches themselves and whatever has a constant value once they are off (`F && x`);
@@ -19,18 +19,21 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
  * @typedef {{ node: Node; parentPath: Path | null; key: string | number | null; listKey?: string; scope: { getBinding(name: string): { path: Path; constant: boolean; kind: string } | undefined } }} Path
  */
 
-/** Whether a node is a fault switch: a call `faults.has(...)` or `<anything>.faults.has(...)`. */
+/** The names the server gives its sets of switches: planted faults and harmless variations (server/types.ts FaultSet). */
+const SWITCH_SETS = new Set(['faults', 'switches', 'variations']);
+
+/** Whether a node is a fault switch: a call `faults.has(...)` (or `switches`, `variations`), or `<anything>.faults.has(...)`. */
 export function isFaultSwitch(/** @type {Node} */ node) {
   if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
   const callee = node.callee;
   if (!callee || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return false;
   if (callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'has') return false;
   const object = callee.object;
-  if (object.type === 'Identifier') return object.name === 'faults';
+  if (object.type === 'Identifier') return SWITCH_SETS.has(object.name);
   return (
     (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
     !object.computed &&
-    object.property.name === 'faults'
+    SWITCH_SETS.has(object.property.name)
   );
 }
 

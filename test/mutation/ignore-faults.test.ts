@@ -50,6 +50,17 @@ describe('the planted-fault ignorer', () => {
     ]);
   });
 
+  it('knows the other names of the switch sets: switches and variations', () => {
+    expect(ignored(`const key = switches.has('name-order-codepoint') ? v : v.toUpperCase();`)).toEqual([
+      "switches.has('name-order-codepoint')",
+      'v',
+    ]);
+    expect(ignored(`const style = variations.has('refusals-as-200') ? 'body' : 'status';`)).toEqual([
+      "variations.has('refusals-as-200')",
+      "'body'",
+    ]);
+  });
+
   it('leaves code without switches alone, and names that only look alike', () => {
     expect(ignored(`if (set.has(x)) { a(); } const y = other.faultsHas('x') ? 1 : 2; let v = faults; v = 1;`)).toEqual([]);
     // A `let` may change: it is not folded.
