@@ -20,6 +20,18 @@ export const semanticFaults = faultDefs([
     description: 'Group P page numbers start at 0, so page=1 skips the first page',
   },
   { name: 'skipcount-ignored', breaks: ['PAG-07'], description: 'Group L skipCount is ignored' },
+  {
+    name: 'iscreator-ignored',
+    breaks: ['FLT-04'],
+    description: "iscreator=true lists every object, not only the requesting user's",
+    probe: { op: 'folder.getFolders', folder: 'Multichannel', query: { recursive: true, iscreator: true } },
+  },
+  {
+    name: 'iseditor-ignored',
+    breaks: ['FLT-04'],
+    description: 'iseditor=true lists every object, not only those the requesting user edited last',
+    probe: { op: 'folder.getFolders', folder: 'Multichannel', query: { recursive: true, iseditor: true } },
+  },
   { name: 'findfiles-default-maxitems-10', breaks: ['PAG-08'], description: 'findFiles returns 10 items by default instead of 100' },
   { name: 'sortorder-desc-ignored', breaks: ['SRT-02', 'SRT-04'], description: 'descending order (sortorder=desc, sort=-attr) is ignored' },
   { name: 'name-sort-ignored', breaks: ['SRT-01', 'SRT-04'], description: 'sorting by name (the default) leaves lists in id order' },

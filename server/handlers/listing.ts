@@ -200,8 +200,8 @@ export function objectPredicate(state: State, view: View, f: ObjectFilter, fault
     (!editors || editors.has(editorOf(o))) &&
     (f.creatorIds.length === 0 || f.creatorIds.includes(o.creatorId)) &&
     (f.editorIds.length === 0 || f.editorIds.includes(editorOf(o))) &&
-    (!f.iscreator || o.creatorId === me) &&
-    (!f.iseditor || o.editorId === me) &&
+    (!f.iscreator || o.creatorId === me || faults.has('iscreator-ignored')) &&
+    (!f.iseditor || o.editorId === me || faults.has('iseditor-ignored')) &&
     (inherited === undefined || (o.nodeId !== view.nodeId) === inherited) &&
     (!f.search || matchesTerm(o, f.search, false, faults)) &&
     (!f.q || matchesTerm(o, f.q, true, faults));

@@ -288,6 +288,36 @@ conformance(
   { operation: 'folder.getFiles' },
 );
 
+conformance(
+  'FLT-04',
+  'iscreator and iseditor restrict to the objects the requesting user created or last edited',
+  async (t) => {
+    // The requesting user is the creator of a folder this test creates.
+    const mine = await t.folder();
+    const me = (await t.must('folder.load', { path: { id: mine } })).folder?.creator?.id;
+    if (me === undefined) return t.nothingToJudge('a folder the test created shows no creator id');
+    const lists = (await baseLists(t)).filter(
+      (l) => l.records.length && l.records.every((r) => r.creator?.id !== undefined && r.editor?.id !== undefined),
+    );
+    // Lists every record of which is the requesting user's cannot tell a filter from none.
+    const telling = lists.filter((l) => l.records.some((r) => r.creator!.id !== me || r.editor!.id !== me));
+    if (!telling.length) return t.nothingToJudge("no listed object of the target's own data is another user's");
+    for (const { op, folderId, query, records } of telling) {
+      for (const role of ['creator', 'editor'] as const) {
+        // Group F: "iscreator, iseditor (boolean, false): only objects created / last edited by the requesting user".
+        const flag = role === 'creator' ? 'iscreator' : 'iseditor';
+        const expected = idsWhere(records, (r) => r[role]!.id === me);
+        t.record(
+          await judged(fetchList(t, op, folderId, { ...query, [flag]: true }), (l) =>
+            expectSet('FLT-04', flag, expected, l, `${flag}=true must list exactly the items whose ${role} is the requesting user (${me})`),
+          ),
+        );
+      }
+    }
+  },
+  { operation: 'folder.getFiles' },
+);
+
 /**
  * In every run, where the data has one: for each role, a user whose items as creator are not their items
  * as editor, asked for by id and by pattern, which tells a filter on the one from a filter on the other.
