@@ -59,6 +59,17 @@ export async function uploadManyStep(
   return files;
 }
 
+/**
+ * The id of the requesting user (whom iscreator, iseditor and ispublisher mean): the creator of a folder
+ * the test creates; undefined, said as nothing to judge, where the target's records show no creator id.
+ */
+export async function requestingUserStep(t: ConformanceContext): Promise<number | undefined> {
+  const folder = await t.folder();
+  const me = (await t.must('folder.load', { path: { id: folder } })).folder?.creator?.id;
+  if (me === undefined) t.nothingToJudge('a folder the test created shows no creator id: the requesting user is unknown');
+  return me;
+}
+
 /** Deletes a folder the test created (in the master view unless nodeId); relies on the delete succeeding. */
 export async function deleteFolderStep(t: ConformanceContext, id: number, nodeId?: number): Promise<void> {
   await t.must('folder.delete', { path: { id }, ...(nodeId ? { query: { nodeId } } : {}) });

@@ -21,6 +21,12 @@ export const semanticFaults = faultDefs([
   },
   { name: 'skipcount-ignored', breaks: ['PAG-07'], description: 'Group L skipCount is ignored' },
   {
+    name: 'ispublisher-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ispublisher=true lists every page, not only those the requesting user published last',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true, ispublisher: true } },
+  },
+  {
     name: 'iscreator-ignored',
     breaks: ['FLT-04'],
     description: "iscreator=true lists every object, not only the requesting user's",

@@ -23,7 +23,7 @@ import {
   type Query,
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
-import { createFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
+import { createFolderStep, requestingUserStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
 import { termMatches, userTexts } from './terms.ts';
@@ -292,10 +292,8 @@ conformance(
   'FLT-04',
   'iscreator and iseditor restrict to the objects the requesting user created or last edited',
   async (t) => {
-    // The requesting user is the creator of a folder this test creates.
-    const mine = await t.folder();
-    const me = (await t.must('folder.load', { path: { id: mine } })).folder?.creator?.id;
-    if (me === undefined) return t.nothingToJudge('a folder the test created shows no creator id');
+    const me = await requestingUserStep(t);
+    if (me === undefined) return;
     const lists = (await baseLists(t)).filter(
       (l) => l.records.length && l.records.every((r) => r.creator?.id !== undefined && r.editor?.id !== undefined),
     );
