@@ -4,7 +4,7 @@
  * server must pass. One Vitest instance serves all the runs.
  */
 import { writeFileSync } from 'node:fs';
-import type { RunConfig } from '../harness/config.ts';
+import { RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
 import type { TestResult } from '../schemas/results.ts';
 import { hadNothingToJudge } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
@@ -236,15 +236,20 @@ class Proof {
   private async open(planned: readonly Planned[], open: Opened[]): Promise<boolean> {
     for (const p of planned) {
       try {
-        const session = await openSession({ ...p.session, ...this.onProfile, timeoutMs: 10_000, concurrency: 8 });
+        const session = await openSession({
+          ...p.session,
+          ...this.onProfile,
+          timeoutMs: RUN_DEFAULTS.timeoutMs,
+          concurrency: RUN_DEFAULTS.embeddedConcurrency,
+        });
         const config: RunConfig = {
           target: session.target,
           replayArgs: [],
           seed: p.seed,
           runs: this.options.runs,
           strict: false,
-          timeoutMs: 10_000,
-          concurrency: 8,
+          timeoutMs: RUN_DEFAULTS.timeoutMs,
+          concurrency: RUN_DEFAULTS.embeddedConcurrency,
           sandboxFolderId: session.sandboxFolderId,
         };
         open.push({ p, session, config });

@@ -1,6 +1,6 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
 import { join, relative, resolve } from 'node:path';
-import { DEFAULT_SEED, type RunConfig } from '../harness/config.ts';
+import { DEFAULT_SEED, RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
 import { SANDBOX_PREFIX } from '../harness/sandbox.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
@@ -46,13 +46,13 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
   --seed N|random    the run's seed: every generated request derives from it. Default ${DEFAULT_SEED},
                      always the same, so two runs against one target agree test by test; \`random\`
                      draws one to explore. Printed and stored in results.json (seed, seedSource)
-  --runs N           fast-check runs per property (default 20)
+  --runs N           fast-check runs per property (default ${RUN_DEFAULTS.runs})
   --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01); only the
                      suite files holding their tests are loaded
   --strict           members the contract does not name are errors, not warnings
-  --timeout MS       per request (default 10000)
+  --timeout MS       per request (default ${RUN_DEFAULTS.timeoutMs})
   --rate N           at most N requests per second (default: no cap)
-  --concurrency N    at most N requests in flight (default 1 for --target, 8 embedded)
+  --concurrency N    at most N requests in flight (default 1 for --target, ${RUN_DEFAULTS.embeddedConcurrency} embedded)
   --retries N        repeat a request answered 429 (any method) or 503 with Retry-After (GET only)
                      at most N times, after the wait Retry-After asks for (default ${DEFAULT_MAX_RETRIES})
   --max-retry-wait S wait at most S seconds in all for one request's retries; past that its
@@ -243,10 +243,10 @@ async function faultOption(names: string[] | undefined): Promise<FaultName[]> {
 
 /** How to reach the target and pace the requests, checked; the faults are checked when the session opens. */
 function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
-  const timeoutMs = intOption('timeout', values.timeout, 10_000, 1);
+  const timeoutMs = intOption('timeout', values.timeout, RUN_DEFAULTS.timeoutMs, 1);
   const rate = intOption('rate', values.rate, 0, 0);
   // A live server gets one request at a time unless told otherwise; the embedded one can take more.
-  const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : 8, 1);
+  const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : RUN_DEFAULTS.embeddedConcurrency, 1);
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
   const maxBodyBytes = intOption('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES / 2 ** 20, 1) * 2 ** 20;
@@ -301,7 +301,7 @@ export const command: Command = {
     checkReportInputs(values);
     const shard = shardOption(values.shard);
     const { seed, seedSource } = seedOption(values.seed);
-    const runs = intOption('runs', values.runs, 20, 1);
+    const runs = intOption('runs', values.runs, RUN_DEFAULTS.runs, 1);
     const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
     const defaultOut = join(root, 'reports/out');

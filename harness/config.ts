@@ -7,6 +7,16 @@ import type { Target } from '../schemas/target.ts';
  */
 export const DEFAULT_SEED = 20260101;
 
+/** What a run does unless told otherwise: the one place `run`, `prove` and the mutation run take it from. */
+export const RUN_DEFAULTS = {
+  /** fast-check runs per property. */
+  runs: 20,
+  /** Per-request timeout, milliseconds. */
+  timeoutMs: 10_000,
+  /** Requests in flight against the embedded server (a live target gets 1 unless told otherwise). */
+  embeddedConcurrency: 8,
+} as const;
+
 /** Everything a suite needs to know about the run it belongs to. */
 export interface RunConfig {
   target: Target;

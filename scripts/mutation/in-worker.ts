@@ -8,13 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach } from 'vitest';
 import { openSession, type Session } from '../../cli/session.ts';
-import { DEFAULT_SEED } from '../../harness/config.ts';
+import { DEFAULT_SEED, RUN_DEFAULTS } from '../../harness/config.ts';
 import { runInWorker } from '../../harness/suite.ts';
 
-/** The run's defaults, as `cms-conformance run` has them. */
-const RUNS = 20;
-const TIMEOUT_MS = 10_000;
-const CONCURRENCY = 8;
+const { runs: RUNS, timeoutMs: TIMEOUT_MS, embeddedConcurrency: CONCURRENCY } = RUN_DEFAULTS;
 
 let session: Session | undefined;
 

@@ -432,8 +432,6 @@ describe('one rule, the same words in the suite and the proxy', () => {
       new Replaying(recorded),
     );
   const broken = exchange('/folder/getFiles/1?skipCount=1&maxItems=2', { files: files('c', 'b', 'd'), numItems: 4, hasMoreItems: false });
-  const words = (f: { requirement: string; check: string; severity: string; message: string }) =>
-    `${f.severity} ${f.requirement} ${f.check}: ${f.message}`;
 
   it('reports a broken answer a suite test receives as the proxy reports it: an error in the tests of its requirement', async () => {
     const proxy = observe(broken)!.checks;
@@ -442,7 +440,7 @@ describe('one rule, the same words in the suite and the proxy', () => {
       const t = context(f.requirement, broken);
       await t.send({ method: 'GET', path: '/folder/getFiles/1', query: { skipCount: 1, maxItems: 2 } }, 'folder.getFiles');
       const own = t.findings.filter((g) => g.requirement === f.requirement && g.check === f.check);
-      expect(own.map(words)).toEqual([words(f)]);
+      expect(own.map(findingLine)).toEqual([findingLine(f)]);
     }
   });
 
@@ -450,8 +448,8 @@ describe('one rule, the same words in the suite and the proxy', () => {
     const t = context('FLT-01', broken);
     await t.send({ method: 'GET', path: '/folder/getFiles/1', query: { skipCount: 1, maxItems: 2 } }, 'folder.getFiles');
     const proxy = observe(broken)!.checks;
-    expect(t.findings.filter((f) => f.check !== 'schema').map((f) => `${f.severity} ${f.requirement} ${f.check}: ${f.message}`)).toEqual(
-      proxy.map((f) => `warning ${f.requirement} ${f.check}: ${f.message}`),
+    expect(t.findings.filter((f) => f.check !== 'schema').map(findingLine)).toEqual(
+      proxy.map((f) => findingLine({ ...f, severity: 'warning' })),
     );
     expect([...t.ruled]).toEqual(expect.arrayContaining(['PAG-05', 'PAG-07', 'SRT-01', 'WST-01']));
   });
