@@ -6,11 +6,12 @@ import { Transport } from '../harness/transport.ts';
 import type { LegacyFolderListResponse } from '../schemas/types.ts';
 import { UsageError, intOption, parseOptions, type Command } from './args.ts';
 
-const usage = `usage: cms-conformance clean --target FILE [--older-than MINUTES] [--dry-run]
+const usage = `usage: cms-conformance clean --target FILE [--older-than MINUTES | --name NAME] [--dry-run]
 
 Removes the sandbox folders (named ${SANDBOX_PREFIX}<UTC timestamp>-<tag>) that runs left under the
 target's fixture.sandboxParentFolderId, when they are older than --older-than minutes (default 60,
-so a run still going is left alone; 0 removes all). --dry-run lists them without removing anything.
+so a run still going is left alone; 0 removes all). --name removes the one sandbox of that name,
+whatever its age (a stopped run prints it). --dry-run lists them without removing anything.
 Exit: 0 all removed, 1 some could not be removed, 2 usage error, 3 target unreachable.`;
 
 /** The creation time a sandbox name carries, or undefined when the name is not a sandbox's. */
@@ -25,9 +26,19 @@ export const command: Command = {
   summary: 'remove sandbox folders left on a target by killed runs',
   usage,
   async run(args) {
-    const { values } = parseOptions(args, { target: { type: 'string' }, 'older-than': { type: 'string' }, 'dry-run': { type: 'boolean' } });
+    const { values } = parseOptions(args, {
+      target: { type: 'string' },
+      'older-than': { type: 'string' },
+      name: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    });
     if (!values.target) throw new UsageError('clean needs --target FILE (the embedded server keeps nothing between runs)');
     const minutes = intOption('older-than', values['older-than'], 60, 0);
+    const name = values.name;
+    if (name !== undefined && values['older-than'] !== undefined) throw new UsageError('--name and --older-than do not go together');
+    // Only ever a sandbox: a name without the prefix would let a typo remove a folder the run never made.
+    if (name !== undefined && sandboxTime(name) === undefined)
+      throw new UsageError(`--name must be a sandbox's name (${SANDBOX_PREFIX}<UTC timestamp>-<tag>), got "${name}"`);
     let target;
     try {
       target = loadTargetFile(values.target);
@@ -52,9 +63,17 @@ export const command: Command = {
       const cutoff = Date.now() - minutes * 60_000;
       const stale = folders.filter((f) => {
         const at = typeof f.name === 'string' ? sandboxTime(f.name) : undefined;
-        return at !== undefined && at.getTime() <= cutoff && typeof f.id === 'number';
+        if (at === undefined || typeof f.id !== 'number') return false;
+        return name !== undefined ? f.name === name : at.getTime() <= cutoff;
       });
-      if (!stale.length) console.log(`no sandbox older than ${minutes} minutes under folder ${parent}`);
+      if (!stale.length) {
+        if (name !== undefined) {
+          // Removed already (by the run's own wrap-up, say): nothing is left, which is what was asked.
+          console.log(`no sandbox named ${name} under folder ${parent}: nothing to remove`);
+          return 0;
+        }
+        console.log(`no sandbox older than ${minutes} minutes under folder ${parent}`);
+      }
       let failed = 0;
       for (const f of stale) {
         if (values['dry-run']) {

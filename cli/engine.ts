@@ -51,6 +51,8 @@ export class SuiteEngine {
   /** Starts Vitest for the suites (nothing runs yet). */
   static async create(options: EngineOptions): Promise<SuiteEngine> {
     const collector = new ResultCollector(projectRoot, options.progress === null ? sink : (options.progress ?? process.stdout));
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
     const vitest = await createVitest('test', {
       config: false,
       root: projectRoot,
@@ -70,7 +72,16 @@ export class SuiteEngine {
       maxWorkers: options.workers,
       ...(options.shard ? { shard: options.shard } : {}),
     });
+    // Vitest's logger ends the process a millisecond after SIGINT or SIGTERM, before a run can remove its
+    // sandbox from a slow target or write what it has: the run handles those signals itself (cli/interrupt.ts).
+    for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.off(s, l);
     return new SuiteEngine(vitest, collector);
+  }
+
+  /** Stops the run under way: tests not yet ended are left out, those in flight abandon their requests. */
+  async cancel(): Promise<void> {
+    this.collector.cancelled = true;
+    await this.vitest.cancelCurrentRun('keyboard-input');
   }
 
   /**

@@ -36,7 +36,7 @@ export const command: Command = {
       console.log(
         [
           ...done.lines,
-          `cms-conformance: merged ${positionals.length} results: ${s.total} tests, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
+          `cms-conformance: merged ${positionals.length} results: ${s.total} tests, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings${s.notes ? `, ${s.notes} notes` : ''}`,
           `  reports: ${done.paths.map((p) => relative(process.cwd(), p) || p).join(', ')}`,
           `VERDICT: ${verdictOf(done.results).text}`,
         ].join('\n'),

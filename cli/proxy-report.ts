@@ -84,6 +84,8 @@ export class TrafficReport {
       check: f.check,
       severity: f.severity,
       message: f.message,
+      // The reports group findings by their key: one deviation met in many exchanges reads as one cause.
+      ...(f.key !== undefined ? { key: f.key } : {}),
       exchange: reportedExchange(seen.exchange),
       curl: curlCommand(seen.exchange, auth),
       replay: this.replay(t.requirement),

@@ -1,10 +1,10 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_SEED, RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
-import { SANDBOX_PREFIX } from '../harness/sandbox.ts';
+import { SANDBOX_PREFIX, sandboxName } from '../harness/sandbox.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
-import { ReportInputError, finishRun } from '../reports/index.ts';
+import { ReportInputError, finishRun, removeReports } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
 import type { Results, SeedSource } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
@@ -26,7 +26,8 @@ import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
-import { SessionError, closeOnSignals, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
+import { RunInterrupt } from './interrupt.ts';
+import { SessionError, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
@@ -66,7 +67,10 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
   --dry-run          print what the run would do (suites, requirement ids, requests, fixture
                      objects it reads) without sending anything
-Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable.`;
+Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable,
+130/143 stopped by SIGINT/SIGTERM (the reports of the tests that ended are written, marked interrupted,
+and the sandbox is removed; a second signal stops waiting for that). A run removes the earlier run's
+reports from --out as it starts.`;
 
 /** The run's seed and where it came from: `--seed N`, `--seed random` (drawn now) or the documented default. */
 export function seedOption(value: string | undefined): { seed: number; seedSource: SeedSource } {
@@ -93,7 +97,7 @@ function printSummary(results: Results, paths: string[], notes: string[]): void 
   const lines = [
     '',
     `cms-conformance: ${s.total} tests against ${results.target.baseUrl}: ` +
-      `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings`,
+      `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings${s.notes ? `, ${s.notes} notes` : ''}`,
   ];
   const families = Object.entries(s.byFamily)
     .map(([f, c]) => `${f} ${c.passed}/${c.total - c.skipped}${c.failed ? ` (${c.failed} failed)` : ''}`)
@@ -212,11 +216,14 @@ export function parseRunOptions(args: string[]) {
 /** run's parsed option values. */
 type RunValues = ReturnType<typeof parseRunOptions>['values'];
 
-/** Reads the expectation and baseline files now: bad report inputs fail before a long run, not after it. */
-function checkReportInputs(values: RunValues): void {
+/**
+ * Reads the expectation and baseline files now: bad report inputs fail before a long run, not after it.
+ * Returns the baseline, which may be the out folder's results.json that the run removes as it starts.
+ */
+function checkReportInputs(values: RunValues): Results | undefined {
   try {
     if (values.expectations) loadExpectations(values.expectations);
-    if (values.baseline) loadResults(values.baseline);
+    return values.baseline ? loadResults(values.baseline) : undefined;
   } catch (err) {
     if (err instanceof ReportInputError) throw new UsageError(err.message);
     throw err;
@@ -281,16 +288,97 @@ async function openOrExit(options: SessionOptions): Promise<Session | number> {
   }
 }
 
-/** Runs the suites with one engine (--only loading only the suite files it selects) and closes the engine. */
-async function runSuites(config: RunConfig, pattern: RegExp | undefined, workers: number, shard: string | undefined) {
+/**
+ * Runs the suites with one engine (--only loading only the suite files it selects) and closes the engine;
+ * a signal cancels the run, which then ends with the tests that ended.
+ */
+async function runSuites(
+  config: RunConfig,
+  pattern: RegExp | undefined,
+  workers: number,
+  shard: string | undefined,
+  interrupt: RunInterrupt,
+) {
   // Vitest comes with the engine, imported when a run starts: help loads none of it.
   const { SuiteEngine } = await import('./engine.ts');
   const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
+  const forget = interrupt.onStop(() => engine.cancel());
   try {
-    return await engine.run(config, pattern, pattern && !shard ? await onlyFiles(engine, pattern) : undefined);
+    const files = pattern && !shard ? await onlyFiles(engine, pattern) : undefined;
+    // Stopped while Vitest started: a pattern no test name matches runs none, and the run ends as it would.
+    return await engine.run(config, interrupt.stopped ? /^(?!)/ : pattern, files);
   } finally {
+    forget();
     await engine.close();
   }
+}
+
+/** What a run needs once its session is open. */
+interface OpenRun {
+  values: RunValues;
+  seed: number;
+  seedSource: SeedSource;
+  runs: number;
+  workers: number;
+  shard: string | undefined;
+  testNamePattern: RegExp | undefined;
+  outDir: string;
+  baseline: Results | undefined;
+  interrupt: RunInterrupt;
+}
+
+/** Runs the suites in an open session and writes the reports (of the tests that ended, when a signal stopped it). */
+async function runOpen(session: Session, run: OpenRun): Promise<number> {
+  const { values, seed, seedSource, runs, workers, interrupt } = run;
+  const { target } = session;
+  const connection = sessionOptionsOf(values);
+  const config: RunConfig = {
+    target,
+    replayArgs: replayArgsOf(RUN_OPTIONS, values),
+    seed,
+    runs,
+    strict: values.strict ?? false,
+    timeoutMs: connection.timeoutMs,
+    concurrency: connection.concurrency,
+    ...(connection.rate ? { rate: connection.rate / workers } : {}),
+    maxRetries: connection.maxRetries,
+    maxRetryWaitMs: connection.maxRetryWaitMs,
+    maxBodyBytes: connection.maxBodyBytes,
+    ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
+    sandboxFolderId: session.sandboxFolderId,
+  };
+  console.log(
+    `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ` +
+      `${seedText({ seed, seedSource })}, ${runs} runs per property`,
+  );
+  const startedAt = new Date();
+  // Stopped while the session opened: the reports say so, with no test, and Vitest is never started.
+  const suiteRun = interrupt.stopped
+    ? { tests: [], runErrors: [] }
+    : await runSuites(config, run.testNamePattern, workers, run.shard, interrupt);
+  const stopped = interrupt.stopped;
+  const results: Results = {
+    tool: { name: 'cms-conformance', version: '0.1.0' },
+    target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
+    seed,
+    seedSource,
+    runs,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    ...(stopped ? { interrupted: { signal: stopped.signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM', at: stopped.at.toISOString() } } : {}),
+    summary: summarize(suiteRun.tests),
+    ...(suiteRun.runErrors.length ? { runErrors: suiteRun.runErrors } : {}),
+    tests: suiteRun.tests,
+  };
+  const secrets = [...Object.values(target.auth.query), ...Object.values(target.auth.headers)];
+  const done = finishRun(results, {
+    outDir: run.outDir,
+    secrets,
+    ...(values.expectations ? { expectationsFile: values.expectations } : {}),
+    ...(run.baseline ? { baseline: run.baseline } : {}),
+  });
+  printSummary(done.results, done.paths, done.lines);
+  return interrupt.exitCode ?? done.exitCode;
 }
 
 export const command: Command = {
@@ -298,7 +386,7 @@ export const command: Command = {
   usage,
   async run(args) {
     const { values } = parseRunOptions(args);
-    checkReportInputs(values);
+    const baseline = checkReportInputs(values);
     const shard = shardOption(values.shard);
     const { seed, seedSource } = seedOption(values.seed);
     const runs = intOption('runs', values.runs, RUN_DEFAULTS.runs, 1);
@@ -316,56 +404,26 @@ export const command: Command = {
     // A dry run only reads the folder (the last run's request counts); it makes nothing.
     if (values['dry-run']) return dryRun(loadTarget(connection), testNamePattern, resolve(values.out ?? defaultOut), runs);
     const outDir = outDirOption(values.out, defaultOut);
-    const session = await openOrExit({ ...connection, faults: await faultOption(values.fault) });
-    if (typeof session === 'number') return session;
-    const { target } = session;
-    const stopWatching = closeOnSignals(session);
+    const faults = await faultOption(values.fault);
+    removeReports(outDir);
+    const sandbox = sandboxName();
+    // Installed before the session opens: a signal while the sandbox is being made waits for it, then removes it.
+    const interrupt = new RunInterrupt(() =>
+      values.target
+        ? `the sandbox ${sandbox} may be left on the target: \`cms-conformance clean --target ${values.target} --name ${sandbox}\` removes it`
+        : undefined,
+    );
     try {
-      const config: RunConfig = {
-        target,
-        replayArgs: replayArgsOf(RUN_OPTIONS, values),
-        seed,
-        runs,
-        strict: values.strict ?? false,
-        timeoutMs: connection.timeoutMs,
-        concurrency: connection.concurrency,
-        ...(connection.rate ? { rate: connection.rate / workers } : {}),
-        maxRetries: connection.maxRetries,
-        maxRetryWaitMs: connection.maxRetryWaitMs,
-        maxBodyBytes: connection.maxBodyBytes,
-        ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
-        sandboxFolderId: session.sandboxFolderId,
-      };
-      console.log(
-        `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ` +
-          `${seedText({ seed, seedSource })}, ${runs} runs per property`,
-      );
-      const startedAt = new Date();
-      const run = await runSuites(config, testNamePattern, workers, shard);
-      const results: Results = {
-        tool: { name: 'cms-conformance', version: '0.1.0' },
-        target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
-        seed,
-        seedSource,
-        runs,
-        startedAt: startedAt.toISOString(),
-        durationMs: Date.now() - startedAt.getTime(),
-        summary: summarize(run.tests),
-        ...(run.runErrors.length ? { runErrors: run.runErrors } : {}),
-        tests: run.tests,
-      };
-      const secrets = [...Object.values(target.auth.query), ...Object.values(target.auth.headers)];
-      const done = finishRun(results, {
-        outDir,
-        secrets,
-        ...(values.expectations ? { expectationsFile: values.expectations } : {}),
-        ...(values.baseline ? { baselineFile: values.baseline } : {}),
-      });
-      printSummary(done.results, done.paths, done.lines);
-      return done.exitCode;
+      const session = await openOrExit({ ...connection, faults, sandboxName: sandbox });
+      if (typeof session === 'number') return interrupt.exitCode ?? session;
+      try {
+        return await runOpen(session, { values, seed, seedSource, runs, workers, shard, testNamePattern, outDir, baseline, interrupt });
+      } finally {
+        const removed = await session.close();
+        if (interrupt.stopped && removed) console.error(`cms-conformance: the sandbox ${sandbox} is removed`);
+      }
     } finally {
-      stopWatching();
-      await session.close();
+      interrupt.dispose();
     }
   },
 };

@@ -1,7 +1,7 @@
 /**
  * A session with a target: the embedded reference server or a target file, checked to answer, with
  * the run's sandbox folder created under the fixture's sandbox parent and removed when the session
- * closes (also on SIGINT/SIGTERM).
+ * closes (on SIGINT/SIGTERM too: cli/interrupt.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_PREFIX, createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
@@ -37,6 +37,8 @@ export interface SessionOptions {
   maxRetryWaitMs?: number;
   /** Answers over this many bytes are cut and not judged; absent: the transport's default. */
   maxBodyBytes?: number;
+  /** The sandbox folder's name (default: a fresh one), known to the caller before the folder exists. */
+  sandboxName?: string;
 }
 
 /** Why a session could not be opened: the exit code and a one-line message. */
@@ -55,8 +57,8 @@ export interface Session {
   target: Target;
   transport: Transport;
   sandboxFolderId: number;
-  /** Removes the sandbox (reporting a failure on stderr) and stops the embedded server. */
-  close(): Promise<void>;
+  /** Removes the sandbox (reporting a failure on stderr) and stops the embedded server; false when the sandbox stayed. */
+  close(): Promise<boolean>;
 }
 
 /** Resolves the target of a session without sending anything (for --dry-run too). */
@@ -114,8 +116,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     throw new SessionError(`target unreachable: ${unreachable}`, 3);
   }
   let sandboxFolderId: number;
+  const name = options.sandboxName ?? sandboxName();
   try {
-    sandboxFolderId = (await createFolder((spec) => transport.send(spec), target.fixture.sandboxParentFolderId, sandboxName())).id;
+    sandboxFolderId = (await createFolder((spec) => transport.send(spec), target.fixture.sandboxParentFolderId, name)).id;
   } catch (err) {
     await abandon();
     throw new SessionError(
@@ -129,31 +132,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     transport,
     sandboxFolderId,
     async close() {
-      if (closed) return;
+      if (closed) return true;
       closed = true;
       // An embedded server with planted faults (prove) may fail the removal, and nothing is left over
       // then: its state stops with it. Anywhere else a sandbox that stays is worth a word.
       const quiet = !options.targetFile && (options.faults?.length ?? 0) > 0;
-      if (!(await removeFolder(transport, sandboxFolderId)) && !quiet) {
-        console.error(
-          `cms-conformance: could not remove the sandbox folder ${sandboxFolderId}; \`cms-conformance clean\` removes leftovers`,
-        );
+      const removed = await removeFolder(transport, sandboxFolderId);
+      if (!removed && !quiet) {
+        const clean = options.targetFile ? `cms-conformance clean --target ${options.targetFile} --name ${name}` : 'cms-conformance clean';
+        console.error(`cms-conformance: could not remove the sandbox ${name} (folder ${sandboxFolderId}); \`${clean}\` removes it`);
       }
       await abandon();
+      return removed;
     },
-  };
-}
-
-/** Closes the session when the process is told to stop, then exits with 128 + the signal's number. */
-export function closeOnSignals(session: Session): () => void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.error(`cms-conformance: ${signal}: removing the sandbox and stopping`);
-    void session.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   };
 }

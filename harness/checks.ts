@@ -3,13 +3,14 @@
  * They never throw and never send anything; suites decide what to send and which checks apply.
  */
 import type { Exchange } from './transport.ts';
+import type { Severity } from '../schemas/results.ts';
 
 /** One failed (or warned) check, with the exchange that shows it. */
 export interface Finding {
   requirement: string;
   /** Name of the check, e.g. `status`, `schema`, `refusal`, `model`. */
   check: string;
-  severity: 'error' | 'warning';
+  severity: Severity;
   message: string;
   exchange?: Exchange;
   /** What makes two findings one deviation (the judge's: operation, schema location, value), for reporting it once per test. */

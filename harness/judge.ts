@@ -152,6 +152,7 @@ export function judge(exchange: Exchange, options: JudgeOptions = {}): Judgement
  * (a record's shape, ENV-07 types, ENV-08) fails whichever test received the answer.
  */
 export function severityIn(f: Finding, requirement: string, operation: string | undefined): Finding['severity'] {
-  if (f.severity === 'warning' || !CONVENTIONS.has(f.requirement)) return f.severity;
+  // Only an error depends on the test: a warning or a note weighs the same in every test.
+  if (f.severity !== 'error' || !CONVENTIONS.has(f.requirement)) return f.severity;
   return requirement === f.requirement || (operation !== undefined && requirement === `OP-${operation}`) ? 'error' : 'warning';
 }

@@ -165,6 +165,10 @@ export class Transport {
   private readonly maxRetryWaitMs: number;
   /** Connection failures in a row; past UNREACHABLE_AFTER the target counts as gone. */
   private connectFailures = 0;
+  /** Set by `interrupt`: the run is stopping, and no request is sent any more. */
+  private interrupted = false;
+  /** Ends each attempt in flight at once (see `interrupt`). */
+  private readonly endAttempts = new Set<(err: Error) => void>();
 
   constructor(
     readonly target: Target,
@@ -177,6 +181,18 @@ export class Transport {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: this.concurrency });
+  }
+
+  /**
+   * Stops this transport for a run that is told to stop: attempts in flight end at once as INTERRUPTED, and
+   * later requests are never sent. Against a target that takes seconds to answer, a test would otherwise
+   * keep the run (and the sandbox's removal) waiting for every request it still has to send.
+   */
+  interrupt(): void {
+    if (this.interrupted) return;
+    this.interrupted = true;
+    const err = Object.assign(new Error('the run was interrupted; the request was abandoned'), { code: 'INTERRUPTED' });
+    for (const end of [...this.endAttempts]) end(err);
   }
 
   /** Waits for a free slot under the concurrency cap and the rate cap. */
@@ -252,10 +268,12 @@ export class Transport {
     ) {
       await this.acquire();
       try {
-        await this.attempt(exchange, wireUrl, spec.method, headers, body);
+        if (this.interrupted) exchange.error = { code: 'INTERRUPTED', message: 'the run was interrupted; the request was not sent' };
+        else await this.attempt(exchange, wireUrl, spec.method, headers, body);
       } finally {
         this.release();
       }
+      if (this.interrupted) break;
       this.connectFailures = exchange.error && CONNECT_ERRORS.has(exchange.error.code) ? this.connectFailures + 1 : 0;
       // Politeness: a server that asks us to wait gets its wait, within bounds, so a throttled run does not stall.
       const wait = retryWaitMs(spec.method, exchange.response);
@@ -300,6 +318,7 @@ export class Transport {
         if (done) return;
         done = true;
         clearTimeout(timer);
+        this.endAttempts.delete(end);
         Object.assign(exchange, outcome);
         resolve();
       };
@@ -331,6 +350,11 @@ export class Transport {
         fail(err);
         controller?.abort(err);
       }, timeoutMs);
+      const end = (err: Error) => {
+        fail(err);
+        controller?.abort(err);
+      };
+      this.endAttempts.add(end);
       let url: URL;
       try {
         url = new URL(wireUrl);

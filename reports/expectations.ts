@@ -172,6 +172,16 @@ export function expectationNotes(results: Results): string[] {
  * flaky).
  */
 export function verdictOf(results: Results): { exitCode: 0 | 1; text: string } {
+  // A run stopped half-way has judged part of the target: what it found stands, but no verdict on the whole.
+  if (results.interrupted) {
+    const failed = results.tests.filter(isUnexpectedFailure).length;
+    return {
+      exitCode: 1,
+      text:
+        `none: the run was interrupted by ${results.interrupted.signal} after ${results.tests.length} tests` +
+        `${failed ? `, ${failed} of them failed` : ''}`,
+    };
+  }
   // Tests that did not run cannot pass: whatever the others say, the run has not judged the target.
   if (results.runErrors?.length)
     return {

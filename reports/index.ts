@@ -2,7 +2,7 @@
  * The end of a run: credentials scrubbed, expectations applied, every report written, the exit code
  * decided. `cms-conformance run` and `cms-conformance merge` both end here.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { makeDir } from './dirs.ts';
 import { join } from 'node:path';
 import { applyExpectations, expectationNotes, expectationSummary, loadExpectations, verdictOf } from './expectations.ts';
@@ -21,6 +21,8 @@ export interface FinishOptions {
   outDir: string;
   /** An earlier results.json to compare with: adds regression.md and regression lines. */
   baselineFile?: string;
+  /** The baseline already read (it may have been in the out folder, whose reports a run removes as it starts). */
+  baseline?: Results;
   /** The target's expectation file. */
   expectationsFile?: string;
   /** YYYY-MM-DD against which expectation end dates are compared (default: today, UTC). */
@@ -41,6 +43,17 @@ export interface FinishResult {
   lines: string[];
 }
 
+/** The files finishRun may write into the out folder. */
+export const REPORT_FILES = ['results.json', 'junit.xml', 'report.html', 'summary.md', 'regression.md'] as const;
+
+/**
+ * Removes an earlier run's reports from the out folder as a run starts: a run stopped before it writes
+ * its own (SIGKILL, a crash) must not leave the earlier ones looking like its results.
+ */
+export function removeReports(outDir: string): void {
+  for (const name of REPORT_FILES) rmSync(join(outDir, name), { force: true });
+}
+
 /**
  * Writes results.json, junit.xml, report.html, summary.md (and regression.md with a baseline) and
  * decides the exit code. A bad baseline or expectation file throws ReportInputError before anything is written.
@@ -49,7 +62,8 @@ export function finishRun(raw: Results, options: FinishOptions): FinishResult {
   const secrets = options.secrets ?? [];
   const file = options.expectationsFile;
   const expectations = file === undefined ? undefined : loadExpectations(file);
-  const baseline = options.baselineFile === undefined ? undefined : redact(loadResults(options.baselineFile), secrets);
+  const read = options.baseline ?? (options.baselineFile === undefined ? undefined : loadResults(options.baselineFile));
+  const baseline = read && redact(read, secrets);
   let results = redact(raw, secrets);
   if (file !== undefined && expectations) results = applyExpectations(results, expectations, { file, today: options.today });
   makeDir(options.outDir);

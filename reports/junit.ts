@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Results, TestResult } from '../schemas/results.ts';
 import { isExcusedFailure, isUnexpectedFailure } from './expectations.ts';
+import { interruptionText } from './results.ts';
 
 function xml(text: string): string {
   // XML 1.0 forbids most control characters even when escaped; findings may quote binary-ish bodies.
@@ -66,7 +67,11 @@ export function renderJunit(results: Results): string {
   for (const t of results.tests) families.set(t.family, [...(families.get(t.family) ?? []), t]);
   const failedIn = (tests: readonly TestResult[]) => tests.filter(isUnexpectedFailure).length;
   const skippedIn = (tests: readonly TestResult[]) => tests.filter((t) => t.status === 'skipped' || isExcusedFailure(t)).length;
-  const runErrors = results.runErrors ?? [];
+  // An interrupted run is an error of the run too: a CI reading only this file must not take its part for the whole.
+  const runErrors = [
+    ...(results.runErrors ?? []).map((message) => ({ message, type: 'run error' })),
+    ...(results.interrupted ? [{ message: interruptionText(results.interrupted), type: 'interrupted' }] : []),
+  ];
   let out =
     `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cms-conformance" tests="${results.tests.length + runErrors.length}" ` +
     `failures="${failedIn(results.tests)}" skipped="${skippedIn(results.tests)}" errors="${runErrors.length}" ` +
@@ -75,11 +80,11 @@ export function renderJunit(results: Results): string {
   // this file would see every test that ran pass.
   if (runErrors.length) {
     out += `  <testsuite name="run" tests="${runErrors.length}" failures="0" skipped="0" errors="${runErrors.length}" time="0.000">\n`;
-    for (const e of runErrors) {
+    for (const { message: e, type } of runErrors) {
       const file = /^(\S+\.ts): /.exec(e)?.[1] ?? '';
       out +=
-        `    <testcase classname="run" name="${xml(`run error${file ? ` ${file}` : ''}`)}" file="${xml(file)}" time="0.000">\n` +
-        `      <error message="${xml(e)}" type="run error"/>\n    </testcase>\n`;
+        `    <testcase classname="run" name="${xml(type === 'interrupted' ? 'run interrupted' : `run error${file ? ` ${file}` : ''}`)}" file="${xml(file)}" time="0.000">\n` +
+        `      <error message="${xml(e)}" type="${type}"/>\n    </testcase>\n`;
     }
     out += '  </testsuite>\n';
   }

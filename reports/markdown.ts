@@ -5,11 +5,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectationCounts, isUnexpectedFailure, verdictOf } from './expectations.ts';
-import { exchangeTotals, seedText } from './results.ts';
-import type { Results, TestResult } from '../schemas/results.ts';
+import { exchangeTotals, interruptionText, seedText } from './results.ts';
+import { causesOf, extentOf, touchedTests, type Cause } from './causes.ts';
+import type { Results, Severity, TestResult } from '../schemas/results.ts';
 
 /** Failed tests listed in full; the rest are counted (a PR comment has a size limit). */
 const MAX_FAILED_ROWS = 25;
+/** Causes of warnings (and of notes) listed in full; the rest are counted. */
+const MAX_CAUSE_ROWS = 15;
 
 /** Text on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
@@ -36,6 +39,29 @@ function firstFinding(t: TestResult): string {
   return f ? `${f.check}: ${f.message}` : (t.reason ?? 'failed');
 }
 
+/** The rows of a causes table: one per cause, its count, first example and the first few tests it touched. */
+function causeRows(causes: readonly Cause[], what: string): string[] {
+  const rows = ['| count | requirement | check | first example | tests |', '|---:|---|---|---|---|'];
+  for (const c of causes.slice(0, MAX_CAUSE_ROWS)) {
+    const tests = touchedTests(c, (id) => mdText(id, 120));
+    rows.push(`| ${c.count} | ${mdText(c.requirement)} | ${mdText(c.check)} | ${mdText(c.example)} | ${tests} |`);
+  }
+  if (causes.length > MAX_CAUSE_ROWS) rows.push('', `…and ${causes.length - MAX_CAUSE_ROWS} more causes of ${what}: see report.html.`);
+  return rows;
+}
+
+/** The causes section of one severity, or nothing when the run had no finding of it. */
+function causesSection(results: Results, severity: Severity, title: string, what: string): string[] {
+  const causes = causesOf(results, severity);
+  if (!causes.length) return [];
+  return [
+    '',
+    `### ${title} (${extentOf(causes)}, ${causes.length} cause${causes.length === 1 ? '' : 's'})`,
+    '',
+    ...causeRows(causes, what),
+  ];
+}
+
 function failureMark(t: TestResult): string {
   if (t.outcome === 'expected-fail') return '➖ expected';
   if (t.outcome === 'flaky') return '➖ flaky';
@@ -49,13 +75,15 @@ export function renderMarkdown(results: Results): string {
   const out = [
     `## ${verdict.exitCode ? '❌' : '✅'} cms-conformance: ${mdText(verdict.text)}`,
     '',
+    ...(results.interrupted ? [`> **${mdText(interruptionText(results.interrupted), 300)}**`, ''] : []),
     `Target ${mdText(results.target.baseUrl)}${results.target.embedded ? ' (bundled reference server)' : ''} · ` +
       `features: ${mdText(results.target.features.join(', ') || 'none')} · ${mdText(results.startedAt)} · ` +
       `${seconds(results.durationMs)} · ${seedText(results)}`,
     '',
-    '| tests | passed | failed | skipped | warnings |',
-    '|---:|---:|---:|---:|---:|',
-    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.warnings} |`,
+    // Results written before notes existed have no count of them: no column rather than a false 0.
+    `| tests | passed | failed | skipped | warnings |${s.notes !== undefined ? ' notes |' : ''}`,
+    `|---:|---:|---:|---:|---:|${s.notes !== undefined ? '---:|' : ''}`,
+    `| ${s.total} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.warnings} |${s.notes !== undefined ? ` ${s.notes} |` : ''}`,
   ];
   const totals = exchangeTotals(s);
   if (totals) out.push('', `${totals}.`);
@@ -91,6 +119,8 @@ export function renderMarkdown(results: Results): string {
     out.push('', `### Stale expectations (${x.stale.length}): no such test in this run`, '');
     for (const id of x.stale) out.push(`- ${mdText(id, 120)}`);
   }
+  out.push(...causesSection(results, 'warning', 'Warnings by cause', 'warnings'));
+  out.push(...causesSection(results, 'note', 'Notes: values the contract allows but does not show', 'notes'));
   const families = Object.entries(s.byFamily).sort(([a], [b]) => a.localeCompare(b));
   if (families.length) {
     out.push('', '### By family', '', '| family | passed | failed | skipped | total |', '|---|---:|---:|---:|---:|');

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { makeDir } from './dirs.ts';
 import { join } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';
-import { EXCHANGE_COUNTS, type Counts, type Results, type Summary, type TestResult } from '../schemas/results.ts';
+import { EXCHANGE_COUNTS, type Counts, type Interruption, type Results, type Summary, type TestResult } from '../schemas/results.ts';
 
 function emptyCounts(): Counts {
   return { total: 0, passed: 0, failed: 0, skipped: 0 };
@@ -17,9 +17,10 @@ export function familyOf(requirement: string): string {
   return requirement.split('-')[0] ?? requirement;
 }
 
-/** Counts tests overall and per family, and totals their exchange counts; warnings are findings of severity warning. */
+/** Counts tests overall and per family, and totals their exchange counts; warnings and notes are findings of that severity. */
 export function summarize(tests: readonly TestResult[]): Summary {
-  const summary: Summary = { ...emptyCounts(), warnings: 0, byFamily: {}, skipReasons: {} };
+  const summary: Summary = { ...emptyCounts(), warnings: 0, notes: 0, byFamily: {}, skipReasons: {} };
+  let notes = 0;
   // A total is left out when no test carries its count (results of a version that did not count it).
   for (const key of EXCHANGE_COUNTS) {
     const counted = tests.filter((t) => t[key] !== undefined);
@@ -32,8 +33,12 @@ export function summarize(tests: readonly TestResult[]): Summary {
       c[t.status]++;
     }
     if (t.status === 'skipped' && t.reason) summary.skipReasons[t.reason] = (summary.skipReasons[t.reason] ?? 0) + 1;
-    summary.warnings += t.findings.filter((f) => f.severity === 'warning').length;
+    for (const f of t.findings) {
+      if (f.severity === 'warning') summary.warnings++;
+      else if (f.severity === 'note') notes++;
+    }
   }
+  summary.notes = notes;
   return summary;
 }
 
@@ -56,6 +61,11 @@ export function exchangeTotals(summary: Summary): string | undefined {
 /** The seed and where it came from: "seed 20260101 (default)", "seed 7 (given)", "seed 123 (random)". */
 export function seedText(results: Pick<Results, 'seed' | 'seedSource'>): string {
   return `seed ${results.seed}${results.seedSource ? ` (${results.seedSource})` : ''}`;
+}
+
+/** The banner of an interrupted run, the same in report.html and summary.md. */
+export function interruptionText(interrupted: Interruption): string {
+  return `INTERRUPTED by ${interrupted.signal} at ${interrupted.at}: these results are partial; tests that had not run are missing.`;
 }
 
 /** Writes results.json into the output folder (created if needed) and returns its path. */

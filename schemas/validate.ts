@@ -9,11 +9,12 @@ import { getValidator, resolveSchemaId, type JsonSchema } from './index.ts';
 import { cleanCheck, type CleanCheck } from './clean-check.ts';
 import { flatten, isPlainObject, rootLocation, type Located } from './locate.ts';
 import { getOperation } from './operations.ts';
+import type { Severity } from './results.ts';
 
 /** One problem found in a response, tied to the requirement it breaks. */
 export interface SchemaFinding {
   requirement: string;
-  severity: 'error' | 'warning';
+  severity: Severity;
   /** JSON pointer into the body ('' for the body itself or for status and header findings). */
   instancePath: string;
   /** JSON pointer into the schema, prefixed by the schema's file (e.g. responses/X.json#/properties/a). */
@@ -76,7 +77,9 @@ export function validateBody(schemaRef: string, body: unknown, requirement: stri
     }
   }
   for (const note of walkAnnotations(id, body)) {
-    const severity = note.keyword === 'unknownMember' && options.strict ? 'error' : 'warning';
+    // Every open enumeration is one the contract leaves open ("the complete enumeration: not shown"), so a
+    // value outside it is allowed: a note, also under --strict. An unknown member is a deviation worth a warning.
+    const severity: Severity = note.keyword === 'unseenValue' ? 'note' : options.strict ? 'error' : 'warning';
     findings.push({ requirement, severity, ...note });
   }
   return findings;
@@ -370,7 +373,7 @@ function locate(id: string, instancePath: string): string {
   return parts[parts.length - 1]!.path;
 }
 
-/** Lists unknown members and unseen open-enumeration values of a body, for warnings (or errors under --strict). */
+/** Lists unknown members (warnings, errors under --strict) and unseen open-enumeration values (notes) of a body. */
 export function walkAnnotations(schemaRef: string, data: unknown): Note[] {
   let root = rootPlans.get(schemaRef);
   if (!root) {

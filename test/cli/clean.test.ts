@@ -53,6 +53,34 @@ describe('cms-conformance clean', () => {
     expect(names).toContain('cmsconf-kept-not-a-timestamp');
   });
 
+  it('removes the one sandbox --name names, whatever its age, and nothing else', async () => {
+    const parent = server.target.fixture.sandboxParentFolderId;
+    const [named, other] = [sandboxName(), sandboxName()];
+    await createFolder((spec) => transport.send(spec), parent, named);
+    await createFolder((spec) => transport.send(spec), parent, other);
+    const { stdout, code } = await cli('clean', '--target', targetFile, '--name', named);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`removed \\d+ ${named}`));
+    expect(await childNames()).not.toContain(named);
+    expect(await childNames()).toContain(other);
+    // Asked again, there is nothing left to remove, which is what was asked.
+    expect(await cli('clean', '--target', targetFile, '--name', named)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/nothing to remove/),
+    });
+  });
+
+  it('refuses a --name that is not a sandbox name, and --name with --older-than', async () => {
+    expect(await cli('clean', '--target', targetFile, '--name', 'News')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--name must be a sandbox's name/),
+    });
+    expect(await cli('clean', '--target', targetFile, '--name', sandboxName(), '--older-than', '0')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--name and --older-than do not go together/),
+    });
+  });
+
   it('needs a target file', async () => {
     expect(await cli('clean')).toMatchObject({ code: 2, stderr: expect.stringMatching(/clean needs --target FILE/) });
   });

@@ -1,12 +1,14 @@
 /** `cms-conformance run` against a served target file: interruption, credentials. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { Transport } from '../../harness/transport.ts';
+import type { Results } from '../../schemas/results.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
+import { startProxy } from '../support/proxy.ts';
 
 // Each test runs the whole CLI (and suites) in a child process: minutes, not seconds, on a busy machine.
 vi.setConfig({ testTimeout: 300_000 });
@@ -27,17 +29,20 @@ function targetFileOf(s: ReferenceServer, name: string): string {
 
 /**
  * Runs the CLI, optionally sending a signal once a line of its output matches: to the CLI's process,
- * or (`group`) to its whole process group, as a terminal's Ctrl-C does.
+ * or (`group`) to its whole process group, as a terminal's Ctrl-C does. `started` gets the child at once,
+ * for a test that signals it from elsewhere (a relay that sees a request go by).
  */
 function runCli(
   args: string[],
   signalWhen?: { pattern: RegExp; signal: NodeJS.Signals; group?: boolean },
+  started?: (child: ChildProcess) => void,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'run', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: signalWhen?.group ?? false,
     });
+    started?.(child);
     let output = '';
     let sent = false;
     const onData = (chunk: Buffer) => {
@@ -48,10 +53,21 @@ function runCli(
         else child.kill(signalWhen.signal);
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
     child.on('close', (code) => resolve({ code, output }));
   });
+}
+
+/** The reports of an interrupted run: written, each saying it was interrupted, with only tests that ended. */
+function expectInterruptedReports(out: string, signal: NodeJS.Signals): Results {
+  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+  expect(results.interrupted?.signal).toBe(signal);
+  expect(results.tests.every((t) => t.status === 'passed' || t.status === 'failed')).toBe(true);
+  expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(`INTERRUPTED by ${signal}`);
+  expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(`INTERRUPTED by ${signal}`);
+  expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="run" name="run interrupted"[^]*type="interrupted"/);
+  return results;
 }
 
 async function sandboxes(s: ReferenceServer): Promise<string[]> {
@@ -64,14 +80,18 @@ async function sandboxes(s: ReferenceServer): Promise<string[]> {
 }
 
 describe('run against a served target', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('removes its sandbox when stopped by %s', async (signal) => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('removes its sandbox and reports the tests that ended when stopped by %s', async (signal) => {
     server = await startReferenceServer({ port: 0 });
-    const r = await runCli(['--target', targetFileOf(server, `${signal}.json`), '--only', 'OP', '--out', join(dir, signal)], {
+    const out = join(dir, signal);
+    const r = await runCli(['--target', targetFileOf(server, `${signal}.json`), '--only', 'OP', '--out', out], {
       pattern: /✓ OP-/,
       signal,
     });
     expect(r.code).toBe(signal === 'SIGINT' ? 130 : 143);
-    expect(r.output).toMatch(new RegExp(`${signal}: removing the sandbox and stopping`));
+    expect(r.output).toMatch(new RegExp(`${signal}: stopping; writing the reports`));
+    expect(r.output).toMatch(/the sandbox cmsconf-\S+ is removed/);
+    expect(r.output).toMatch(new RegExp(`VERDICT: none: the run was interrupted by ${signal} after \\d+ tests`));
+    expect(expectInterruptedReports(out, signal).tests.length).toBeGreaterThan(0);
     expect(await sandboxes(server)).toEqual([]);
   });
 
@@ -85,8 +105,77 @@ describe('run against a served target', () => {
       group: true,
     });
     expect(r.code).toBe(130);
-    expect(r.output).toMatch(/SIGINT: removing the sandbox and stopping/);
+    expect(r.output).toMatch(/SIGINT: stopping; writing the reports/);
     expect(await sandboxes(server)).toEqual([]);
+  });
+
+  // Against a target that takes its time, a signal while the sandbox is being made: the run waits for the
+  // folder, removes it, and replaces the earlier run's reports with its own (no test, interrupted).
+  it('removes a sandbox a signal caught being made on a slow target, and leaves no earlier report', async () => {
+    const upstream = await startReferenceServer({ port: 0 });
+    server = upstream;
+    let child: ChildProcess | undefined;
+    const relay = await startProxy(
+      upstream,
+      (req) => {
+        if (req.method === 'POST' && req.url?.includes('/folder/create')) child?.kill('SIGTERM');
+        return false;
+      },
+      300,
+    );
+    const out = join(dir, 'creating');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'results.json'), '{"an earlier run": true}');
+    try {
+      const r = await runCli(['--target', relay.targetFile, '--out', out], undefined, (c) => (child = c));
+      expect(r.code).toBe(143);
+      expect(expectInterruptedReports(out, 'SIGTERM').tests).toEqual([]);
+      expect(await sandboxes(upstream)).toEqual([]);
+    } finally {
+      relay.server.close();
+    }
+  });
+
+  // A sandbox whose removal the target never answers: a second signal ends the wait at once, and the
+  // run names the sandbox and the command that removes it, which then does.
+  it('stops waiting at a second signal, naming the sandbox left and the clean command that removes it', async () => {
+    const upstream = await startReferenceServer({ port: 0 });
+    server = upstream;
+    let child: ChildProcess | undefined;
+    let stopping = false;
+    const relay = await startProxy(upstream, (req) => {
+      if (!stopping || !req.url?.includes('/folder/delete/')) return false;
+      child?.kill('SIGINT');
+      return true; // never answered
+    });
+    try {
+      const r = await runCli(['--target', relay.targetFile, '--only', 'OP', '--out', join(dir, 'second')], undefined, (c) => {
+        child = c;
+        c.stdout!.on('data', (chunk: Buffer) => {
+          if (stopping || !/✓ OP-/.test(chunk.toString())) return;
+          stopping = true;
+          c.kill('SIGINT');
+        });
+      });
+      expect(r.code).toBe(130);
+      const clean = /`cms-conformance clean --target (\S+) --name (cmsconf-\S+)` removes it/.exec(r.output);
+      expect(r.output).toMatch(/a second SIGINT: stopped waiting; the sandbox cmsconf-\S+ may be left on the target/);
+      expect(clean).not.toBeNull();
+      const [left] = await sandboxes(upstream);
+      expect(left).toBe(clean![2]);
+      // The named leftover goes whatever its age (it is seconds old; without --name, clean waits an hour).
+      // Not spawnSync: the target is served by this very process, which must go on answering.
+      const cleaned = await new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, [bin, 'clean', '--target', targetFileOf(upstream, 'direct.json'), '--name', left!]);
+        let text = '';
+        c.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        c.on('close', () => resolve(text));
+      });
+      expect(cleaned).toMatch(new RegExp(`removed \\d+ ${left}`));
+      expect(await sandboxes(upstream)).toEqual([]);
+    } finally {
+      relay.server.close();
+    }
   });
 
   it('sends the target file credentials to a server that requires them, and keeps them out of every report', async () => {

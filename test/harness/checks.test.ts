@@ -80,6 +80,11 @@ describe('judge', () => {
     const [server] = judge(exchange('GET', '/folder/count/1', 500, envelope)).findings;
     expect(severityIn(server!, 'NEG-03', undefined)).toBe('error');
   });
+
+  it('keeps a note a note in every test, a convention its own test included', () => {
+    const note = { requirement: 'ENV-01', check: 'schema', severity: 'note' as const, message: 'a value the contract does not show' };
+    for (const requirement of ['ENV-01', 'OP-folder.load', 'FLD-06']) expect(severityIn(note, requirement, 'folder.load')).toBe('note');
+  });
 });
 
 describe('checkSucceeded', () => {

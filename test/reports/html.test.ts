@@ -5,7 +5,7 @@ import { escapeHtml, renderHtml } from '../../reports/html.ts';
 import { operations } from '../../schemas/operations.ts';
 import { requirements } from '../../schemas/requirements.ts';
 import type { TestResult } from '../../schemas/results.ts';
-import { HOSTILE, nothingToJudge, sampleResults, sampleTests } from './sample.ts';
+import { HOSTILE, nothingToJudge, repeatedTests, sampleResults, sampleTests } from './sample.ts';
 
 const html = renderHtml(sampleResults());
 
@@ -136,5 +136,57 @@ describe('report.html', () => {
     expect(html).toContain('<input type="radio" name="family" id="family-PAG" value="PAG">');
     expect(html).toContain('body:has(#status-failed:checked) [data-status]:not([data-status="failed"]){display:none}');
     expect(html).toContain('body:has(#family-PAG:checked) [data-family]:not([data-family="PAG"]){display:none}');
+  });
+});
+
+describe('report.html, findings by cause', () => {
+  const page = renderHtml(sampleResults(repeatedTests()));
+  const rows = (part: string) => part.match(/<tr><td class="num">\d+<\/td>/g) ?? [];
+
+  it('shows 200 warnings of one key as one cause line with its count, first example and tests', () => {
+    const warnings = section(page, 'warnings');
+    expect(warnings).toContain('<h2>Warnings (201 in 41 tests)</h2>');
+    expect(rows(warnings)).toEqual(['<tr><td class="num">200</td>', '<tr><td class="num">1</td>']);
+    const line = warnings.slice(
+      warnings.indexOf('<td class="num">200</td>'),
+      warnings.indexOf('</tr>', warnings.indexOf('<td class="num">200</td>')),
+    );
+    expect(line).toContain('folder.getFolders: /folders/0/extra is not a member the contract names for Folder');
+    expect(line).not.toContain('/folders/1/extra');
+    expect(line).toMatch(/40 tests: <a class="tid" href="#t-1">FLD-01 listing 00<\/a>, .*FLD-01 listing 02<\/a>, and 37 more<\/td>$/);
+    // A finding without a key is grouped by its requirement and check.
+    expect(warnings).toContain('<code>PGE-01</code> <code>fixture</code>');
+  });
+
+  it('keeps the per-test details after the causes', () => {
+    const warnings = section(page, 'warnings');
+    expect(warnings.indexOf('Warnings by cause')).toBeLessThan(warnings.indexOf('<details class="test"'));
+    expect(warnings.match(/<details class="test"/g)).toHaveLength(41);
+  });
+
+  it('groups notes apart from warnings, and counts them apart', () => {
+    const notes = section(page, 'notes');
+    expect(notes).toContain('<h2>Notes: values the contract allows but does not show (3 in 2 tests)</h2>');
+    expect(rows(notes)).toEqual(['<tr><td class="num">3</td>']);
+    expect(notes).toContain('2 tests: <a class="tid"');
+    expect(notes).toContain('<span class="badge note">note</span>');
+    expect(notes).not.toContain('/extra');
+    expect(section(page, 'warnings')).not.toContain('FILE');
+    expect(page).toContain('<li data-count="warnings"><b>201</b>');
+    expect(page).toContain('<li data-count="notes"><b>3</b>');
+  });
+
+  it('has no causes section for a severity the run did not have', () => {
+    expect(html).not.toContain('<section id="notes">');
+  });
+
+  it('shows the interrupted banner at the top only when the run was interrupted', () => {
+    expect(html).not.toContain('INTERRUPTED');
+    const stopped = renderHtml({ ...sampleResults(), interrupted: { signal: 'SIGINT', at: '2026-03-01T10:01:05.000Z' } });
+    const banner =
+      '<p class="interrupted" id="interrupted">INTERRUPTED by SIGINT at 2026-03-01T10:01:05.000Z: these results are partial; ' +
+      'tests that had not run are missing.</p>';
+    expect(stopped).toContain(banner);
+    expect(stopped.indexOf(banner)).toBeLessThan(stopped.indexOf('id="verdict"'));
   });
 });

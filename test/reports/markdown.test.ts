@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mdText, renderMarkdown } from '../../reports/markdown.ts';
 import type { TestResult } from '../../schemas/results.ts';
 import { applyExpectations } from '../../reports/expectations.ts';
-import { sampleResults, sampleTests } from './sample.ts';
+import { repeatedTests, sampleResults, sampleTests } from './sample.ts';
 
 const md = renderMarkdown(sampleResults());
 
@@ -57,5 +57,52 @@ describe('summary.md', () => {
     const text = renderMarkdown(sampleResults(many));
     expect(text.match(/^\| ❌ /gm)).toHaveLength(25);
     expect(text).toContain('…and 35 more: see report.html.');
+  });
+});
+
+describe('summary.md, findings by cause', () => {
+  const text = renderMarkdown(sampleResults(repeatedTests()));
+  const section = (title: string) => {
+    const start = text.indexOf(`### ${title}`);
+    expect(start, title).toBeGreaterThan(-1);
+    return text.slice(start, text.indexOf('\n### ', start + 1));
+  };
+
+  it('shows 200 warnings of one key as one cause line with its count, first example and tests', () => {
+    const warnings = section('Warnings by cause');
+    expect(warnings.split('\n')[0]).toBe('### Warnings by cause (201 in 41 tests, 2 causes)');
+    expect(warnings.match(/^\| \d+ \|/gm)).toEqual(['| 200 |', '| 1 |']);
+    expect(warnings).toContain(
+      '| 200 | OP-folder.getFolders | schema | folder.getFolders: /folders/0/extra is not a member the contract names for Folder | ' +
+        '40 tests: FLD-01 listing 00, FLD-01 listing 01, FLD-01 listing 02, and 37 more |',
+    );
+    expect(warnings).toContain(
+      '| 1 | PGE-01 | fixture | nothing to judge: the pages folder holds no page | 1 test: PGE-01 every page record |',
+    );
+  });
+
+  it('groups notes apart from warnings, and counts them apart', () => {
+    const notes = section('Notes: values the contract allows but does not show');
+    expect(notes.split('\n')[0]).toBe('### Notes: values the contract allows but does not show (3 in 2 tests, 1 cause)');
+    expect(notes.match(/^\| \d+ \|/gm)).toEqual(['| 3 |']);
+    expect(notes).toContain('| 2 tests: PGE-02 pages with tags, PGE-03 pages with templates |');
+    expect(section('Warnings by cause')).not.toContain('FILE');
+    expect(text).toContain(
+      '| tests | passed | failed | skipped | warnings | notes |\n|---:|---:|---:|---:|---:|---:|\n| 43 | 43 | 0 | 0 | 201 | 3 |',
+    );
+  });
+
+  it('has no causes section for a severity the run did not have', () => {
+    expect(md).not.toContain('### Notes');
+  });
+
+  it('shows the interrupted banner at the top only when the run was interrupted', () => {
+    expect(md).not.toContain('INTERRUPTED');
+    const stopped = renderMarkdown({ ...sampleResults(), interrupted: { signal: 'SIGTERM', at: '2026-03-01T10:01:05.000Z' } });
+    // The banner follows the verdict line, whatever the verdict of a partial run says.
+    expect(stopped.split('\n').slice(1, 3)).toEqual([
+      '',
+      '> **INTERRUPTED by SIGTERM at 2026-03-01T10:01:05.000Z: these results are partial; tests that had not run are missing.**',
+    ]);
   });
 });

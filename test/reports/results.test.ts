@@ -35,6 +35,14 @@ describe('loadResults', () => {
     expect(loadResults(path)).toEqual(JSON.parse(readFileSync(path, 'utf8')));
   });
 
+  it('reads back an interrupted run with notes and the keys of its findings', () => {
+    const tests = sampleTests();
+    tests[0]!.findings.push({ ...tests[0]!.findings[0]!, severity: 'note', key: 'ENV-01|folder.load|unseenValue|x|"FILE"' });
+    const results = { ...sampleResults(tests), interrupted: { signal: 'SIGINT' as const, at: '2026-03-01T10:01:05.000Z' } };
+    const path = writeResults(join(dir, 'interrupted'), results);
+    expect(loadResults(path)).toEqual(results);
+  });
+
   it('reads results of a version that wrote no seed source and no exchange counts', () => {
     expect(loadResults(written(() => {})).seedSource).toBeUndefined();
   });
@@ -63,6 +71,16 @@ describe('loadResults', () => {
       ': /tool/name must be "cms-conformance", got "other"',
     ],
     [
+      'a severity outside the three',
+      (r: Record<string, unknown>) => ((r.tests as { findings: Record<string, unknown>[] }[])[0]!.findings[0]!.severity = 'info'),
+      ': /tests/0/findings/0/severity must be one of error, warning, note, got "info"',
+    ],
+    [
+      'an interruption by another signal',
+      (r: Record<string, unknown>) => (r.interrupted = { signal: 'SIGHUP', at: '2026-03-01T10:01:05.000Z' }),
+      ': /interrupted/signal must be one of SIGINT, SIGTERM, got "SIGHUP"',
+    ],
+    [
       'a start that is not a date',
       (r: Record<string, unknown>) => (r.startedAt = 'yesterday'),
       ': /startedAt must match format "date-time", got "yesterday"',
@@ -71,6 +89,15 @@ describe('loadResults', () => {
     const path = written(change);
     expect(() => loadResults(path)).toThrow(ReportInputError);
     expect(() => loadResults(path)).toThrow(`${path}${message}`);
+  });
+});
+
+describe('summary', () => {
+  it('counts notes apart from warnings', () => {
+    const tests = sampleTests();
+    const warning = tests[0]!.findings[0]!;
+    tests[0]!.findings.push({ ...warning, severity: 'note' }, { ...warning, severity: 'note' });
+    expect(summarize(tests)).toMatchObject({ warnings: 1, notes: 2 });
   });
 });
 

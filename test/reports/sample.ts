@@ -107,3 +107,35 @@ export function sampleResults(tests: TestResult[] = sampleTests()): Results {
     tests,
   };
 }
+
+/** The key of the repeated run's unknown member: the judge's, without the array position (harness/judge.ts fromSchema). */
+const REPEATED_KEY = 'OP-folder.getFolders|folder.getFolders|unknownMember|responses/LegacyFolderListResponse.json#|extra';
+
+/**
+ * A run with one deviation met again and again: 40 passing tests with 5 warnings each of the unknown
+ * member `extra` (200 warnings of one key, each message naming its own array position), one test with
+ * a warning that has no key, and two tests with notes of one open-enumeration value.
+ */
+export function repeatedTests(): TestResult[] {
+  const unknown = (i: number) =>
+    finding('OP-folder.getFolders', {
+      check: 'schema',
+      severity: 'warning',
+      message: `folder.getFolders: /folders/${i}/extra is not a member the contract names for Folder`,
+      key: REPEATED_KEY,
+    });
+  const unseen = finding('OP-folder.getPages', {
+    check: 'schema',
+    severity: 'note',
+    message: 'folder.getPages: /pages/0/tags/t/properties/p/type has the value "FILE", not among the values the contract shows',
+    key: 'OP-folder.getPages|folder.getPages|unseenValue|records/Property.json#/properties/type/x-knownValues|"FILE"',
+  });
+  return [
+    ...Array.from({ length: 40 }, (_, t) =>
+      test(`FLD-01 listing ${String(t).padStart(2, '0')}`, 'passed', { findings: Array.from({ length: 5 }, (_, i) => unknown(i)) }),
+    ),
+    test('PGE-01 every page record', 'passed', { findings: [nothingToJudge('PGE-01')] }),
+    test('PGE-02 pages with tags', 'passed', { findings: [unseen, { ...unseen, message: unseen.message.replace('/0/', '/1/') }] }),
+    test('PGE-03 pages with templates', 'passed', { findings: [unseen] }),
+  ];
+}

@@ -15,6 +15,8 @@ export type Intercept = (req: IncomingMessage, res: ServerResponse, body: Buffer
 export async function startProxy(
   upstream: ReferenceServer | (() => ReferenceServer),
   intercept: Intercept,
+  /** Each forwarded request waits this long first: a slow target. */
+  delayMs = 0,
 ): Promise<{ server: Server; targetFile: string }> {
   const current = typeof upstream === 'function' ? upstream : () => upstream;
   const server = createServer((req, res) => {
@@ -24,12 +26,16 @@ export async function startProxy(
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       if (intercept(req, res, body)) return;
-      const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      fwd.on('error', () => res.destroy());
-      fwd.end(body);
+      const forward = () => {
+        const fwd = request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        fwd.on('error', () => res.destroy());
+        fwd.end(body);
+      };
+      if (delayMs) setTimeout(forward, delayMs);
+      else forward();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
