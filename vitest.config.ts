@@ -16,6 +16,7 @@ export const SLOWEST_FIRST = [
   'test/ecosystem/prism.test.ts',
   'test/generators/allSchemas.test.ts',
   'test/cli/run.test.ts',
+  'test/parameters.test.ts',
   'test/robustness/live-target.test.ts',
   'test/reports/cli.test.ts',
   'test/robustness/field-profile.test.ts',

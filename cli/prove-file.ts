@@ -8,8 +8,11 @@ import { projectRoot } from './project.ts';
 
 /** One proof case: a fault that must be found, or a variation or clean run that must pass. */
 export interface ProofCase {
-  /** `baseline`: a profile's clean run, whose failures (its own deviations) the other cases are judged against. */
-  kind: 'fault' | 'variation' | 'clean' | 'baseline';
+  /**
+   * `baseline`: a profile's clean run, whose failures (its own deviations) the other cases are judged against.
+   * `parameter`: a judged query parameter (`name` is `operation:parameter`) that a relay removes, which must fail a test claiming it.
+   */
+  kind: 'fault' | 'variation' | 'clean' | 'baseline' | 'parameter';
   name: string;
   /** The reference server's profile (server/profiles.ts); absent: default. */
   profile?: string;
@@ -18,7 +21,7 @@ export interface ProofCase {
   /** Requirement ids the case is about (a fault's broken ids, a variation's touched ids); empty: all. */
   requirements: string[];
   seed: number;
-  /** Faults: a finding on one of the ids was found. Others: the run passed. */
+  /** Faults: a finding on one of the ids was found. Parameters: a test claiming it failed. Others: the run passed. */
   ok: boolean;
   /** Why the case is not ok, or what found the fault. */
   detail: string;

@@ -4,9 +4,10 @@
  * server must pass. One Vitest instance serves all the runs.
  */
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
-import type { TestResult } from '../schemas/results.ts';
-import { hadNothingToJudge } from '../reports/results.ts';
+import type { Results, TestResult } from '../schemas/results.ts';
+import { ReportInputError, hadNothingToJudge, loadResults } from '../reports/results.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import { getProfile, type ProfileDef } from '../server/profiles.ts';
@@ -18,6 +19,8 @@ import { declaredTests, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import type { DeclaredTest } from './project.ts';
 import { mergeIntoProveFile, type ProofCase } from './prove-file.ts';
+import { judgedParameters, proveParameters } from './prove-parameters.ts';
+import { projectRoot } from './project.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
@@ -25,6 +28,7 @@ import { SessionError, openSession, type Session, type SessionOptions } from './
 const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--clean-seeds N,...]
                               [--seed N] [--runs N] [--json FILE] [--no-faults] [--no-variations]
                               [--profile default|field]
+       cms-conformance prove --parameters [--parameter OPERATION:NAME]... [--results FILE] [--json FILE]
 
 Runs the suite against the reference server with each planted fault switched on (only the tests of
 the requirements the fault breaks): each must be found. Then with each harmless variation (the tests
@@ -37,7 +41,13 @@ tests even when it is clean: a baseline run of the whole suite records them firs
 found when a test of its ids has an error the baseline did not, and a variation or clean case passes
 when it has no error the baseline did not. Faults the profile removes (its own deviations, faults
 of features it lacks, faults its deviations already show) are reported as REMOVED, with the reason.
-Exit: 0 every fault found and every clean or harmless case passed, 1 otherwise, 2 usage error.`;
+--parameters proves the parameter claims of a run instead: for every parameter (query parameter or
+JSON body member) the tests of --results FILE (default reports/out/results.json, a run of the default
+suite) judged, or only those given by --parameter, a relay in front of a reference server of its own
+removes it from every request of its operation, and the tests that claimed it run through it with that
+run's seed: one of them must fail (PROVEN); when all pass the claim is FALSE.
+Exit: 0 every fault found and every clean or harmless case passed (every parameter claim proven), 1
+otherwise, 2 usage error.`;
 
 type ReportedFinding = TestResult['findings'][number];
 
@@ -284,7 +294,7 @@ class Proof {
   async runCases(planned: readonly Planned[]): Promise<void> {
     const open: Opened[] = [];
     /** Sessions closed, or closing, before the run ends. */
-    const closing = new Map<Session, Promise<void>>();
+    const closing = new Map<Session, Promise<unknown>>();
     try {
       if (!(await this.open(planned, open)) || !open.length) return;
       await this.runOpened(open, closing);
@@ -294,7 +304,7 @@ class Proof {
   }
 
   /** The one suite run of the opened cases, each judged as soon as it can be. */
-  private async runOpened(open: readonly Opened[], closing: Map<Session, Promise<void>>): Promise<void> {
+  private async runOpened(open: readonly Opened[], closing: Map<Session, Promise<unknown>>): Promise<void> {
     // A whole-suite case (no pattern) runs every test, and then so does the run.
     const patterns = open.map((o) => o.p.pattern);
     const pattern = patterns.every((x) => x !== undefined) ? new RegExp(patterns.map((x) => `(?:${x.source})`).join('|')) : undefined;
@@ -397,6 +407,37 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   }
 }
 
+/** `prove --parameters`: the claims of a run's results, each proven by a relay that removes its parameter; prints and records the cases. */
+async function proveParameterClaims(values: { parameter?: string[]; results?: string; json?: string }): Promise<number> {
+  let results: Results;
+  try {
+    results = loadResults(values.results ?? join(projectRoot, 'reports/out/results.json'));
+  } catch (err) {
+    if (err instanceof ReportInputError) throw new UsageError(`--results: ${err.message}`);
+    throw err;
+  }
+  const claimed = judgedParameters(results);
+  const unknown = (values.parameter ?? []).filter((k) => !claimed.has(k));
+  if (unknown.length) throw new UsageError(`no test of the results claims to judge ${unknown.join(', ')} (as operation:name)`);
+  const started = performance.now();
+  const cases = await proveParameters({
+    results,
+    ...(values.parameter ? { keys: values.parameter } : {}),
+    log: (line) => console.log(line),
+  });
+  const proven = cases.filter((c) => c.ok).length;
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `parameter claims proven ${proven}/${cases.length} in ${seconds} s (seed ${results.seed}, ${results.runs} runs per property)`,
+  );
+  const falseClaims = cases.filter((c) => !c.ok).map((c) => c.name);
+  if (falseClaims.length) console.log(`false claims (no test claiming them failed without them): ${falseClaims.join(', ')}`);
+  const file = { seed: results.seed, runs: results.runs, cases };
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(file, null, 2)}\n`);
+  else mergeIntoProveFile(file);
+  return falseClaims.length ? 1 : 0;
+}
+
 export const command: Command = {
   summary: 'prove the suite: every planted fault found, harmless variations and the clean server pass',
   usage,
@@ -411,7 +452,19 @@ export const command: Command = {
       'no-faults': { type: 'boolean' },
       'no-variations': { type: 'boolean' },
       profile: { type: 'string' },
+      parameters: { type: 'boolean' },
+      parameter: { type: 'string', multiple: true },
+      results: { type: 'string' },
     });
+    if (values.parameters || values.parameter) {
+      // The claims' seed and runs are the results', and the server is the clean default one.
+      const others = (['fault', 'variation', 'clean-seeds', 'seed', 'runs', 'no-faults', 'no-variations', 'profile'] as const).filter(
+        (o) => values[o] !== undefined,
+      );
+      if (others.length) throw new UsageError(`--parameters does not go with --${others.join(', --')}`);
+      return proveParameterClaims(values);
+    }
+    if (values.results) throw new UsageError('--results goes with --parameters');
     const profile = profileOption(values.profile);
     const seed = values.seed === undefined ? 1 : seedValue('seed', values.seed);
     const runs = intOption('runs', values.runs, 10, 1);

@@ -1,6 +1,7 @@
 /** `cms-conformance requirements`: lists the requirement catalogue as a table or as JSON, optionally with coverage. */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { parameterCoverage, parameterSummary, recordsParameters, renderParameterTable } from '../reports/parameters.ts';
 import { ReportInputError, loadResults } from '../reports/results.ts';
 import type { Results } from '../schemas/results.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
@@ -190,7 +191,11 @@ export const command: Command = {
     '               faults naming it and whether its own tests killed them in the last prove (from',
     '               --prove FILE, default reports/out/prove.json, which prove writes; "not proven',
     '               yet" without it), and how many of its tests one of them made fail (a test is',
-    '               proven only then); exits 1 when a MUST requirement has no test',
+    '               proven only then); then every parameter of every operation (query parameters',
+    '               and JSON body members): the requests of that run that sent a non-default value',
+    '               and the tests that judged its effect, or the contract section that gives it none',
+    '               (schemas/parameter-effects.json), or NOT JUDGED; exits 1 when a MUST',
+    '               requirement has no test',
   ].join('\n'),
   async run(args) {
     const { values } = parseOptions(args, {
@@ -246,6 +251,13 @@ export const command: Command = {
       );
     } else {
       console.log(renderTable(selected, coverage));
+      // Parameters belong to operations, not families: the whole catalogue's, whatever --family selects.
+      const parameters = parameterCoverage(results);
+      console.log(`\n${renderParameterTable(parameters)}`);
+      console.error(
+        `cms-conformance: ${parameterSummary(parameters)}` +
+          (results && !recordsParameters(results) ? ` (${resultsFile} recorded no parameter use: run the suite again)` : ''),
+      );
     }
     const chosen = new Set(selected.map((r) => r.id));
     // Reported, not failed on: the project's findability tests fail on these (issue 15).

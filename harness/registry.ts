@@ -6,6 +6,7 @@
  * sequences, relations between answers) stays in the suites, built on top.
  */
 import type { Operation } from '../schemas/operations.ts';
+import { parameterKey, sentParameters } from '../schemas/parameters.ts';
 import { isRefusal, type Finding } from './checks.ts';
 import { judge, operationOfExchange, type Judgement } from './judge.ts';
 import { isRecord, ListParams, listingOf, ruleFinding, type ListAnswer, type Rule } from './rules/answer.ts';
@@ -22,9 +23,11 @@ export const RULES: readonly Rule[] = [...PAGING_RULES, ...ORDERING_RULES, ...WA
 export interface RuleResult {
   findings: Finding[];
   checked: string[];
+  /** The parameters (`operation:parameter`) the request sent with a non-default value whose effect a rule that applied could show, with the rule's requirement. */
+  parameters: { requirement: string; parameter: string }[];
 }
 
-const NOTHING: RuleResult = { findings: [], checked: [] };
+const NOTHING: RuleResult = { findings: [], checked: [], parameters: [] };
 
 /**
  * A served listing answer as the rules read it; undefined for a refusal, a body that is not a JSON
@@ -58,12 +61,20 @@ export function checkExchange(exchange: Exchange, operation: string): RuleResult
   if (!a) return NOTHING;
   const findings: Finding[] = [];
   const checked = new Set<string>();
+  const parameters = new Map<string, { requirement: string; parameter: string }>();
+  // Sent non-default parameters by the query name rules use, to the name the operation takes (a JSON body's member).
+  const sent = new Map(sentParameters(exchange, operation).map((name) => [a.spec.body?.get(name) ?? name, name]));
   for (const rule of RULES) {
     if (!rule.applies(a)) continue;
     checked.add(rule.requirement);
+    for (const p of rule.parameters) {
+      if (!sent.has(p) || !(rule.shows?.(a, p) ?? true)) continue;
+      const parameter = parameterKey(operation, sent.get(p)!);
+      parameters.set(`${rule.requirement} ${parameter}`, { requirement: rule.requirement, parameter });
+    }
     for (const message of rule.refute(a)) findings.push(ruleFinding(rule, a, message));
   }
-  return { findings, checked: [...checked].sort() };
+  return { findings, checked: [...checked].sort(), parameters: [...parameters.values()] };
 }
 
 /** What the one judge and the registry made of an exchange someone else sent. */

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
 import { getRequirement } from '../schemas/requirements.ts';
-import type { ReportedFinding } from '../schemas/results.ts';
+import { parameterKey, sentParameters } from '../schemas/parameters.ts';
+import type { ParameterUse, ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
 import type { ResponseOf } from '../schemas/types.ts';
 import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId } from './api.ts';
@@ -35,6 +36,8 @@ export interface TestMeta {
   validated: number;
   /** Attempts repeated after a 429 or 503 with Retry-After. */
   retries: number;
+  /** Parameters sent with non-default values and those judged; absent when there were none. */
+  parameters?: ParameterUse;
 }
 
 /** A test's outcome against one of the configurations it ran against (prove: one case's server each). */
@@ -168,6 +171,10 @@ export class ConformanceContext {
   private readonly seen = new Set<string>();
   /** Requirements whose registered rules judged at least one answer of this test. */
   readonly ruled = new Set<string>();
+  /** Parameters whose effect this test judged, as `operation:parameter` (see `judged`). */
+  readonly judgedParameters = new Set<string>();
+  /** Requests that sent a parameter with a non-default value, per `operation:parameter`. */
+  readonly sentParameters = new Map<string, number>();
 
   constructor(
     readonly id: string,
@@ -197,10 +204,18 @@ export class ConformanceContext {
       severity: severityIn(f, this.requirement, judged.operation?.id),
     }));
     if (judged.operation) {
+      const op = judged.operation.id;
+      for (const name of sentParameters(exchange, op)) {
+        const key = parameterKey(op, name);
+        this.sentParameters.set(key, (this.sentParameters.get(key) ?? 0) + 1);
+      }
       // The registry's rules, as the proxy applies them: a rule's finding fails the tests of its requirement
       // and is a warning elsewhere, so one deviation fails the tests that name it, not every test that meets it.
       const ruled = checkExchange(exchange, judged.operation.id);
       for (const r of ruled.checked) this.ruled.add(r);
+      // A rule that could show a non-default value's effect judged it for the tests of its requirement: elsewhere its
+      // finding is a warning, which fails nothing.
+      for (const p of ruled.parameters) if (p.requirement === this.requirement) this.judgedParameters.add(p.parameter);
       for (const f of ruled.findings) own.push(f.requirement === this.requirement ? f : { ...f, severity: 'warning' });
     }
     if (own.length) {
@@ -287,6 +302,15 @@ export class ConformanceContext {
     ]);
   }
 
+  /**
+   * Says that this test judged the effect of these parameters of an operation (not only that they were
+   * accepted): called where the test compares answers that differ by the parameter's value. A parameter
+   * the test never sent with a non-default value is not counted.
+   */
+  judged(operation: OperationId, ...parameters: string[]): void {
+    for (const p of parameters) this.judgedParameters.add(`${operation}:${p}`);
+  }
+
   /** Records findings (errors fail the test at its end, warnings are reported only); returns true when there was no error. */
   record(findings: Finding[]): boolean {
     for (const f of findings) {
@@ -300,6 +324,8 @@ export class ConformanceContext {
         check: f.check,
         severity: f.severity,
         message: f.message,
+        // The reports group findings by it, so 200 answers with one unknown member read as one cause.
+        ...(f.key !== undefined ? { key: f.key } : {}),
         exchange: f.exchange && reportedExchange(f.exchange),
         curl: f.exchange && curlCommand(f.exchange, this.config.target.auth),
         replay: runLine({ requirement: this.requirement, seed: this.config.seed, path: this.currentPath, args: this.config.replayArgs }),
@@ -386,6 +412,14 @@ function describeFailure(findings: ReportedFinding[]): string {
     .join('\n');
 }
 
+/** Why a test that a stopped run cut short has no result. */
+const INTERRUPTED = 'the run was interrupted before this test ended';
+
+/** True when a test's signal was aborted because the whole run was cancelled (not by the test's own timeout). */
+function runStopped(signal: AbortSignal): boolean {
+  return signal.aborted && (signal.reason as Error | undefined)?.name === 'TestRunAbortError';
+}
+
 /** Options of one conformance test. */
 export interface ConformanceOptions {
   /** The operation the test exercises, for the operation matrix of the reports. */
@@ -436,6 +470,13 @@ export function conformance(
         retries: after.retries - before.retries,
         validated: t.validated,
       });
+      // A claim on a parameter the test never sent with a non-default value compared nothing by it: left out.
+      const judgedParameters = [...t.judgedParameters].filter((k) => t.sentParameters.has(k)).sort();
+      if (t.sentParameters.size)
+        meta.parameters = {
+          sent: Object.fromEntries([...t.sentParameters].sort(([a], [b]) => a.localeCompare(b))),
+          judged: judgedParameters,
+        };
       // "A SHOULD failure is reported as a warning, never fails a run by itself": the probe's own findings.
       // What the judge found (a 5xx, ENV-08; a malformed success body) is wrong whatever the probe, and keeps its severity.
       meta.findings =
@@ -461,6 +502,13 @@ export function conformance(
   // run's time, a test that takes a fifth of it would time out against six cases' servers.
   test(id, { timeout: (options.timeout ?? 120_000) * Math.max(1, own?.length ?? 1) }, async (ctx) => {
     currentFile = ctx.task.file.filepath;
+    // A run told to stop (SIGINT, SIGTERM) cancels Vitest's run, which aborts this signal: the test's
+    // requests end at once, so the run can remove its sandbox and report without waiting for the test.
+    // The signal aborts on a test's timeout too, which must not stop the transport the worker's later tests share.
+    ctx.signal.addEventListener('abort', () => {
+      if (!runStopped(ctx.signal)) return;
+      for (const config of own ?? [currentConfig()]) if (config) runContext(config).transport.interrupt();
+    });
     if (own) {
       // One outcome per configuration, reported by the collector as a result of its own; the test itself
       // fails when one of them failed, so that Vitest's verdict agrees.
@@ -493,6 +541,8 @@ export function conformance(
     const meta = freshMeta();
     ctx.task.meta.cms = meta;
     const { skipped, thrown } = await against(config, meta);
+    // Stopped half-way, the test judged nothing: it is left out of the results as a test that never ran.
+    if (runStopped(ctx.signal)) ctx.skip(INTERRUPTED);
     if (skipped) {
       ctx.skip(skipped);
       return;

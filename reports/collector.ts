@@ -31,6 +31,11 @@ export class ResultCollector implements Reporter {
    * is what it was when the first of them failed: the time the configuration's own tests took to fail.
    */
   readonly byRun = new Map<string, { results: TestResult[]; spentMs: number; firstFailureMs?: number }>();
+  /**
+   * Set when the run was cancelled (a signal): from then on a test that did not pass or fail is one the run
+   * never got to end, and is left out, so that an interrupted run's reports hold only the tests that ran.
+   */
+  cancelled = false;
   /** Called with a run id and what `byRun` holds of it each time a result of it is filed there. */
   onRunResult: ((runId: string, filed: { results: TestResult[]; firstFailureMs?: number }) => void) | undefined;
 
@@ -45,9 +50,12 @@ export class ResultCollector implements Reporter {
     this.runErrors.length = 0;
     this.firstFailureAt = undefined;
     this.byRun.clear();
+    this.cancelled = false;
   }
 
   onTestModuleStart(module: TestModule): void {
+    // Vitest reports the files a cancelled run never started as started: no line for them.
+    if (this.cancelled) return;
     this.out.write(`${relative(this.root, module.moduleId)}\n`);
   }
 
@@ -60,6 +68,8 @@ export class ResultCollector implements Reporter {
     const result = testCase.result();
     // Tests left out by --only are not part of the run; a test skipped at run time carries its reason.
     if (result.state === 'skipped' && testCase.options.mode !== 'run') return;
+    // After a cancel, a test neither passed nor failed (skipped, or still pending) is one the run never ended.
+    if (this.cancelled && result.state !== 'passed' && result.state !== 'failed') return;
     const runs = testCase.meta().cmsRuns;
     if (runs) {
       // A test run against configurations of its own: one result per configuration, filed under its run id.
@@ -115,6 +125,7 @@ export class ResultCollector implements Reporter {
       durationMs: Math.round(durationMs),
       ...(meta ? countsOf(meta) : {}),
       findings: meta?.findings ?? [],
+      ...(meta?.parameters ? { parameters: meta.parameters } : {}),
     };
   }
 

@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import { operations } from '../schemas/operations.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { expectationCounts, isExcusedFailure, isUnexpectedFailure, verdictOf } from './expectations.ts';
-import { exchangeTotals, hadNothingToJudge } from './results.ts';
-import type { Exchange, RecordedBody, ReportedFinding, Results, TestResult } from '../schemas/results.ts';
+import { exchangeTotals, hadNothingToJudge, interruptionText } from './results.ts';
+import { causesOf, extentOf, touchedTests, type Cause } from './causes.ts';
+import { oneLine } from './markdown.ts';
+import { parameterSectionHtml } from './parameters.ts';
+import type { Exchange, RecordedBody, ReportedFinding, Results, Severity, TestResult } from '../schemas/results.ts';
 
 /** Bodies longer than this are cut in the page (results.json keeps what was recorded). */
 const MAX_BODY_CHARS = 20_000;
@@ -165,7 +168,7 @@ function exchangeHtml(ex: Exchange): string {
 function findingHtml(f: ReportedFinding): string {
   const parts = [
     `<div class="finding ${f.severity}">`,
-    `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : 'warning'}">${f.severity}</span> ` +
+    `<p class="what"><span class="badge ${f.severity === 'error' ? 'failed' : f.severity}">${f.severity}</span> ` +
       `<b>${esc(f.requirement)}</b> <code>${esc(f.check)}</code></p>`,
     `<p class="msg">${esc(f.message)}</p>`,
   ];
@@ -184,8 +187,11 @@ function findingHtml(f: ReportedFinding): string {
   return parts.join('\n');
 }
 
+/** Errors first, then warnings, then notes: the order a reader of a test's findings needs them in. */
+const severityRank: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
+
 function firstLine(t: TestResult): string {
-  const f = t.findings.find((x) => x.severity === 'error') ?? t.findings[0];
+  const f = [...t.findings].sort((a, b) => severityRank[a.severity] - severityRank[b.severity])[0];
   const text = f ? `${f.check}: ${f.message}` : (t.reason ?? '');
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
@@ -215,7 +221,7 @@ function detailsHtml(t: TestResult, anchor: string, requirement: Requirement | u
       `${x.until ? `, until ${esc(x.until)}` : ''}${t.outcome === 'expired' ? ': <b>expired, the failure counts again</b>' : ''}</p>`
     : '';
   const reason = t.reason && t.status !== 'skipped' ? `<p class="msg">${esc(t.reason)}</p>` : '';
-  const findings = [...t.findings].sort((a, b) => Number(a.severity === 'warning') - Number(b.severity === 'warning'));
+  const findings = [...t.findings].sort((a, b) => severityRank[a.severity] - severityRank[b.severity]);
   return `<details class="test" id="${anchor}" data-status="${t.status}" data-family="${slug(t.family)}">
 <summary>${testBadge(t)} <span class="tid">${esc(t.id)}</span> <span class="first">${esc(firstLine(t))}</span></summary>
 <div class="body">
@@ -239,9 +245,9 @@ const script =
 const css = [
   '',
   ':root{color-scheme:light dark;--fg:#1b1f24;--bg:#fff;--muted:#5b636e;--line:#d6dae0;--soft:#f3f5f7;--pass:#1a7f37;' +
-    '--fail:#c62828;--skip:#6b7280;--xfail:#9a6700;--warn:#b35900}',
+    '--fail:#c62828;--skip:#6b7280;--xfail:#9a6700;--warn:#b35900;--note:#0969da}',
   '@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--bg:#14171a;--muted:#a0a7b0;--line:#3a4048;--soft:#1f2328;--pass:#4cc46a;' +
-    '--fail:#ff6b6b;--skip:#9aa1ab;--xfail:#e0b341;--warn:#ff9f43}}',
+    '--fail:#ff6b6b;--skip:#9aa1ab;--xfail:#e0b341;--warn:#ff9f43;--note:#58a6ff}}',
   '*{box-sizing:border-box}',
   'body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem 3rem;' +
     'font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}',
@@ -254,6 +260,8 @@ const css = [
   '.verdict{padding:.7rem 1rem;border-radius:6px;font-weight:600;font-size:1.1rem;border-left:6px solid}',
   '.verdict.ok{border-color:var(--pass);background:color-mix(in srgb,var(--pass) 12%,transparent)}',
   '.verdict.bad{border-color:var(--fail);background:color-mix(in srgb,var(--fail) 12%,transparent)}',
+  '.interrupted{padding:.7rem 1rem;border-radius:6px;font-weight:600;border:2px solid var(--xfail);' +
+    'background:color-mix(in srgb,var(--xfail) 15%,transparent)}',
   '.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.8rem 0}.facts dt{color:var(--muted)}' +
     '.facts dd{margin:0}',
   '.counts{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0;margin:.6rem 0}',
@@ -262,11 +270,11 @@ const css = [
   '.badge{display:inline-block;border-radius:3px;padding:0 .4rem;font-size:.8rem;font-weight:600;color:#fff;white-space:nowrap}',
   '.badge.passed{background:var(--pass)}.badge.failed{background:var(--fail)}' +
     '.badge.skipped,.badge.not-tested{background:var(--skip)}.badge.xfail{background:var(--xfail)}' +
-    '.badge.warning,.badge.unjudged{background:var(--warn)}',
+    '.badge.warning,.badge.unjudged{background:var(--warn)}.badge.note{background:var(--note)}',
   '.badge.not-tested{opacity:.75}',
   'table{border-collapse:collapse;width:100%;margin:.4rem 0}' +
     'th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid var(--line)}',
-  'tbody th{background:var(--soft);font-weight:600}td.num{text-align:right}',
+  'tbody th{background:var(--soft);font-weight:600}td.num{text-align:right}.causes td:nth-child(2){white-space:nowrap}',
   '.filters{display:flex;flex-wrap:wrap;gap:1rem;position:sticky;top:0;background:var(--bg);padding:.5rem 0;' +
     'border-bottom:1px solid var(--line);z-index:1}',
   '.filters fieldset{border:0;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.25rem;align-items:center}' +
@@ -279,7 +287,8 @@ const css = [
   'details.test[open]>summary{border-bottom:1px solid var(--line);background:var(--soft)}',
   'details.test .body{padding:.3rem .9rem .6rem}',
   '.first{color:var(--muted);display:block;font-size:.9rem}',
-  '.finding{border-left:4px solid var(--fail);padding:.1rem 0 .1rem .8rem;margin:.8rem 0}.finding.warning{border-color:var(--warn)}',
+  '.finding{border-left:4px solid var(--fail);padding:.1rem 0 .1rem .8rem;margin:.8rem 0}.finding.warning{border-color:var(--warn)}' +
+    '.finding.note{border-color:var(--note)}',
   '.msg{white-space:pre-wrap;overflow-wrap:anywhere}.label{margin:.4rem 0 0;color:var(--muted);font-size:.85rem}.meta{margin:.3rem 0}',
   '.expectation{border-left:4px solid var(--xfail);padding-left:.7rem}',
   '.exchange{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:.8rem}',
@@ -325,6 +334,7 @@ function headline(results: Results): { counts: [string, number, string][]; facts
     ['failed', s.failed, 'failed'],
     ['skipped', s.skipped, 'skipped'],
     ['warnings', s.warnings, 'warnings'],
+    ...(s.notes !== undefined ? ([['notes', s.notes, 'notes']] as [string, number, string][]) : []),
     ...(x
       ? ([
           ['expected-failures', x.expectedFailures, 'expected failures'],
@@ -407,6 +417,23 @@ ${list('Stale ids (no test of this run has them)', x.stale)}
 </section>`;
 }
 
+/** One row per cause: its count, requirement and check, its first example and the tests it touched (linked to their details). */
+function causesTableHtml(causes: readonly Cause[], anchorOfId: (id: string) => string | undefined): string {
+  const link = (id: string) => {
+    const anchor = anchorOfId(id);
+    return anchor ? `<a class="tid" href="#${anchor}">${esc(id)}</a>` : `<span class="tid">${esc(id)}</span>`;
+  };
+  const rows = causes.map(
+    (c) =>
+      `<tr><td class="num">${c.count}</td><td><code>${esc(c.requirement)}</code> <code>${esc(c.check)}</code></td>` +
+      `<td class="msg">${esc(oneLine(c.example, 300))}</td><td>${touchedTests(c, link)}</td></tr>`,
+  );
+  return (
+    '<table class="causes"><thead><tr><th>count</th><th>requirement and check</th><th>first example</th><th>tests</th></tr></thead>' +
+    `<tbody>\n${rows.join('\n')}\n</tbody></table>`
+  );
+}
+
 /** Renders the whole report page. */
 export function renderHtml(results: Results): string {
   const s = results.summary;
@@ -423,6 +450,14 @@ export function renderHtml(results: Results): string {
     .sort((a, b) => failureRank(a) - failureRank(b) || a.id.localeCompare(b.id));
   const unexpected = failed.filter(isUnexpectedFailure).length;
   const warned = results.tests.filter((t) => t.status !== 'failed' && t.findings.some((f) => f.severity === 'warning'));
+  // Tests whose only findings are notes get their details in the notes section: every test a cause names has them once.
+  const noted = results.tests.filter((t) => t.status !== 'failed' && !warned.includes(t) && t.findings.some((f) => f.severity === 'note'));
+  const detailed = new Set([...failed, ...warned, ...noted]);
+  const byId = new Map(results.tests.map((t) => [t.id, t]));
+  const anchorOfId = (id: string) => {
+    const t = byId.get(id);
+    return t && detailed.has(t) ? anchorOf(t) : undefined;
+  };
 
   const requirementRows = requirementRowsHtml(results, families, anchorOf);
   const operationRows = operations.map((op) => {
@@ -440,9 +475,12 @@ export function renderHtml(results: Results): string {
   const testRows = [...results.tests]
     .sort((a, b) => Number(b.status === 'failed') - Number(a.status === 'failed') || a.id.localeCompare(b.id))
     .map((t) => {
-      const hasDetails = t.status === 'failed' || warned.includes(t);
-      const warnings = t.findings.filter((f) => f.severity === 'warning').length;
-      const note = t.status === 'skipped' ? esc(t.reason ?? '') : warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
+      const hasDetails = detailed.has(t);
+      const counted = (['warning', 'note'] as const).map((severity) => {
+        const n = t.findings.filter((f) => f.severity === severity).length;
+        return n ? `${n} ${severity}${n > 1 ? 's' : ''}` : '';
+      });
+      const note = t.status === 'skipped' ? esc(t.reason ?? '') : counted.filter(Boolean).join(' · ');
       const name = hasDetails ? `<a href="#${anchorOf(t)}">${esc(t.id)}</a>` : esc(t.id);
       return (
         `<tr data-status="${t.status}" data-family="${slug(t.family)}"><td>${testBadge(t)}</td><td class="tid">${name}</td>` +
@@ -456,9 +494,20 @@ export function renderHtml(results: Results): string {
   const csp =
     `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; ` +
     `img-src data:; base-uri 'none'; form-action 'none'`;
-  const warningsSection = warned.length
-    ? `<section id="warnings"><h2>Warnings (${warned.length} tests)</h2>\n` +
-      `${warned.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n')}\n</section>`
+  const details = (tests: readonly TestResult[]) => tests.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n');
+  const warningCauses = causesOf(results, 'warning');
+  const warningsSection = warningCauses.length
+    ? `<section id="warnings"><h2>Warnings (${extentOf(warningCauses)})</h2>\n` +
+      `<h3>Warnings by cause (${warningCauses.length})</h3>\n${causesTableHtml(warningCauses, anchorOfId)}\n` +
+      `${warned.length ? `<h3>Tests with warnings that did not fail (${warned.length})</h3>\n${details(warned)}\n` : ''}</section>`
+    : '';
+  const noteCauses = causesOf(results, 'note');
+  const notesSection = noteCauses.length
+    ? `<section id="notes"><h2>Notes: values the contract allows but does not show (${extentOf(noteCauses)})</h2>\n` +
+      '<p class="muted">Not warnings: the contract leaves these sets of values open (their complete enumeration is "not shown"), ' +
+      'so every value here conforms; they tell what the target sends beyond what the contract shows.</p>\n' +
+      `<h3>Notes by cause (${noteCauses.length})</h3>\n${causesTableHtml(noteCauses, anchorOfId)}\n` +
+      `${noted.length ? `<h3>Tests with notes and no failure or warning (${noted.length})</h3>\n${details(noted)}\n` : ''}</section>`
     : '';
   const operationsHead = '<tr><th>operation</th><th>status</th><th>method and path</th><th>section</th><th>feature</th><th>tests</th></tr>';
   const skipsSection = skips.length
@@ -478,7 +527,7 @@ export function renderHtml(results: Results): string {
 <body>
 <header>
 <h1>cms-conformance report</h1>
-<p class="verdict ${verdict.exitCode ? 'bad' : 'ok'}" id="verdict">${verdict.exitCode ? '✗' : '✓'} ${esc(verdict.text)}</p>
+${results.interrupted ? `<p class="interrupted" id="interrupted">${esc(interruptionText(results.interrupted))}</p>\n` : ''}<p class="verdict ${verdict.exitCode ? 'bad' : 'ok'}" id="verdict">${verdict.exitCode ? '✗' : '✓'} ${esc(verdict.text)}</p>
 <ul class="counts" id="counts">${counts.map(([key, n, label]) => `<li data-count="${key}"><b>${n}</b>${esc(label)}</li>`).join('')}</ul>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 </header>
@@ -493,6 +542,7 @@ ${
 ${failed.length ? failed.map((t) => detailsHtml(t, anchorOf(t), catalogue.get(t.requirement))).join('\n') : '<p>No test failed.</p>'}
 </section>
 ${warningsSection}
+${notesSection}
 ${expectationSection}
 <section id="requirements"><h2>Requirements by family (${requirements.length} in the catalogue)</h2>
 <table><thead><tr><th>requirement</th><th>status</th><th>level</th><th>contract section</th><th>statement</th><th>tests</th></tr></thead>
@@ -502,6 +552,7 @@ ${requirementRows.join('\n')}
 <table><thead>${operationsHead}</thead><tbody>
 ${operationRows.join('\n')}
 </tbody></table></section>
+${parameterSectionHtml(results)}
 <section id="tests"><h2>All tests (${results.tests.length})</h2>
 <table><thead><tr><th>status</th><th>test</th><th>operation</th><th>time</th><th>note</th></tr></thead><tbody>
 ${testRows.join('\n')}

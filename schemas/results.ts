@@ -26,12 +26,21 @@ export interface Exchange {
   durationMs: number;
 }
 
+/**
+ * How much a finding weighs: an error fails its test; a warning is a deviation worth a look that fails
+ * nothing; a note is what the contract allows but does not show (a value of an open enumeration), told
+ * to a vendor without counting as a warning, so that a clean run shows no warning at all.
+ */
+export type Severity = 'error' | 'warning' | 'note';
+
 /** A finding as results.json and the reports carry it: the exchange trimmed, the replay lines added. */
 export interface ReportedFinding {
   requirement: string;
   check: string;
-  severity: 'error' | 'warning';
+  severity: Severity;
   message: string;
+  /** What makes two findings one deviation (harness/checks.ts Finding.key); the reports group findings by it. */
+  key?: string;
   exchange?: Exchange;
   curl?: string;
   replay: string;
@@ -57,6 +66,16 @@ export interface ExchangeCounts {
 /** The names of the exchange counts, in the order reports show them. */
 export const EXCHANGE_COUNTS = ['requests', 'answers', 'jsonAnswers', 'validated', 'retries'] as const;
 
+/**
+ * The parameters a test used (issue 31 item 5), each as `operation:parameter` (a query parameter or a
+ * top-level member of a JSON request body): how many of its requests sent a value other than the
+ * parameter's default, and those whose effect it judged (compared answers that differ by the value).
+ */
+export interface ParameterUse {
+  sent: Record<string, number>;
+  judged: string[];
+}
+
 /** One test's outcome. `id` is stable across runs: it never contains a seed or a generated value. */
 export interface TestResult extends ExchangeCounts {
   id: string;
@@ -71,6 +90,8 @@ export interface TestResult extends ExchangeCounts {
   reason?: string;
   durationMs: number;
   findings: ReportedFinding[];
+  /** Parameters it sent with non-default values and those it judged; absent when it sent none and judged none. */
+  parameters?: ParameterUse;
   /** Set when the run's expectation file lists the test (reports/expectations.ts): a failure, or either outcome (flaky). */
   expected?: 'FAIL' | 'FLAKY';
   /** The test against its expectation; absent when no expectation file lists it. */
@@ -103,6 +124,8 @@ export interface ExpectationSummary {
 /** The counts of a run, overall and per requirement family, the exchange totals and the reasons of skips. */
 export interface Summary extends Counts, ExchangeCounts {
   warnings: number;
+  /** Findings of severity note; absent in results written before notes existed. */
+  notes?: number;
   byFamily: Record<string, Counts>;
   skipReasons: Record<string, number>;
   /** Present when an expectation file was applied; `failed` still counts every failure. */
@@ -125,5 +148,13 @@ export interface Results {
   summary: Summary;
   /** Errors outside any test (a suite file that did not load): the run is incomplete and fails. Absent when there were none. */
   runErrors?: string[];
+  /** Set when a signal stopped the run: the results are partial, tests that had not run are missing. */
+  interrupted?: Interruption;
   tests: TestResult[];
+}
+
+/** The signal that stopped a run, and when (an ISO date). */
+export interface Interruption {
+  signal: 'SIGINT' | 'SIGTERM';
+  at: string;
 }

@@ -945,7 +945,8 @@ function addStatusPages(b: FixtureBuilder, pagesFolder: DatasetFolder, t: Fixtur
 /** Nice URLs, file usages, custom dates, workflows and links on selected status pages. */
 function decorateStatusPages(b: FixtureBuilder, page: (name: string) => DatasetPage, f: FixtureFiles): void {
   page('Products').niceUrl = '/products';
-  page('Products').alternateUrls = ['/produkte', '/angebot', '/Alt-products'];
+  // Stored in neither order nor its reverse: a server that reverses them, or sorts them the wrong way round, shows it.
+  page('Products').alternateUrls = ['/produkte', '/Alt-products', '/angebot'];
   page('Contact').niceUrl = '/contact';
   page('Contact').alternateUrls = ['/kontakt'];
   page('Company profile').tags!.push(b.tag('object.download', 'filelink', { file: { fileId: f.report.id } }));
@@ -1114,6 +1115,12 @@ function addChannelLocalObjects(b: FixtureBuilder, roots: FixtureRoots, t: Fixtu
   b.image(partnerNews, 'partner-logo.png', PNG_1X1, 1, 1, { nodeId: 3 });
 }
 
+/** A master file referring to an image the shop localized: syncableObjects' srcNodeId decides whose version it reports. */
+function addShopTeaser(b: FixtureBuilder, m: FixtureMultichannel): void {
+  const teaser = b.file(m.folder, 'shop-teaser.txt', Buffer.from('teaser\n'), { description: 'Shows the localized banner' });
+  teaser.tags = [b.tag('object.banner', 'image', { image: { imageId: m.bannerLocalized.id } })];
+}
+
 /** Wastebin: a deleted folder (everything in it deleted with it), a deleted file, a live file. */
 function addWastebin(b: FixtureBuilder, root: DatasetFolder, landing: DatasetTemplate): void {
   const wastebin = b.folder(root, 'Wastebin');
@@ -1143,6 +1150,9 @@ export function defaultDataset(): Dataset {
   tagProductSheet(b, files, overview);
   addChannelLocalObjects(b, roots, templates, multichannel);
   addWastebin(b, roots.root, templates.landing);
+  addShopTeaser(b, multichannel);
+  // A tag on a folder the target file names, for folder load's construct; its tag id is the last handed out.
+  sandbox.tags = [b.tag('object.note', 'richtext', { text: { stringValue: 'Content created here is removed after the run' } })];
   b.ds.roles = {
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,

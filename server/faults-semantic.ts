@@ -156,6 +156,67 @@ export const semanticFaults = faultDefs([
   },
   { name: 'getpages-timedue-ignored', breaks: ['FLT-09'], description: 'getPages ignores timedue and lists pages without time management' },
   {
+    name: 'getpages-publisherid-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores publisherId and lists the pages of every publisher',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { publisherId: 5, recursive: true } },
+  },
+  {
+    name: 'getpages-publisher-matches-editor',
+    breaks: ['FLT-09'],
+    description: 'getPages publisher matches its pattern against the last editor of each page instead of its publisher',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { publisher: 'Berger', recursive: true } },
+  },
+  {
+    name: 'getpages-includemlid-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores includeMlId and lists the pages of templates of every markup language',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { includeMlId: 3 } },
+  },
+  {
+    name: 'getpages-excludemlid-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores excludeMlId and keeps the pages of templates of the excluded markup languages',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { excludeMlId: 1 } },
+  },
+  {
+    name: 'getpages-wfown-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores wfown and lists pages in no workflow too',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { wfown: true } },
+  },
+  {
+    name: 'getpages-wfwatch-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores wfwatch and lists pages in no workflow too',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { wfwatch: true } },
+  },
+  {
+    name: 'getpages-searchcontent-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores searchcontent: search matches the id, name and description alone, never the content',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { search: 'lorem', searchcontent: true } },
+  },
+  {
+    name: 'insync-adds-no-translation-status',
+    breaks: ['FLT-09'],
+    description: 'getPages insync filters the pages but no longer adds their translation status',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
+  },
+  {
+    name: 'page-queued-inverted',
+    breaks: ['FLT-09'],
+    description:
+      'page records and the queued filter call pages with a waiting publish or take-offline request unqueued, and the others queued',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { queued: true } },
+  },
+  {
+    name: 'page-planned-inverted',
+    breaks: ['FLT-09'],
+    description: 'page records and the planned filter call pages with a publish or take-offline time unplanned, and the others planned',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { planned: true } },
+  },
+  {
     name: 'findpages-recursive-default-false',
     breaks: ['FLT-10'],
     description: 'findPages without recursive searches the folder alone, not its sub-folders',
@@ -181,6 +242,13 @@ export const semanticFaults = faultDefs([
     description: 'lockedSince is 0 instead of -1 for pages that are not locked',
   },
   { name: 'alternateurls-unsorted', breaks: ['PGE-03'], description: 'alternateUrls come in stored order, not alphabetical order' },
+  {
+    name: 'alternateurls-reversed',
+    breaks: ['PGE-03'],
+    description:
+      'alternateUrls come in the reverse of their stored order (a comparator that never answers "after"), not alphabetical order',
+    probe: { op: 'folder.getPages', folder: 'Pages' },
+  },
   {
     name: 'page-variants-summary',
     breaks: ['PGE-04'],
@@ -259,6 +327,18 @@ export const semanticFaults = faultDefs([
   },
   { name: 'privileges-missing', breaks: ['FLD-11'], description: 'folder load with privileges=true omits the privileges' },
   {
+    name: 'load-construct-ignored',
+    breaks: ['FLD-11'],
+    description: 'folder load ignores construct=true and answers the tags without their construct',
+    probe: { op: 'folder.load', folder: 'Sandbox', query: { construct: true } },
+  },
+  {
+    name: 'getfolders-recid-ignored',
+    breaks: ['FLD-03'],
+    description: 'GET getFolders ignores recId (it knows only recursiveIds) and fetches the children of every folder',
+    probe: { op: 'folder.getFolders', folder: 'Pages', query: { recursive: true, recId: 'none' } },
+  },
+  {
     name: 'created-folder-globalid-unknown',
     breaks: ['FLD-01'],
     description: 'a created folder is not indexed by its globalId, so loading it by globalId answers NOTFOUND',
@@ -284,6 +364,11 @@ export const semanticFaults = faultDefs([
   { name: 'move-keeps-old-listing', breaks: ['FIL-02'], description: 'a moved file is still listed in its old folder' },
   { name: 'save-description-dropped', breaks: ['FIL-03'], description: 'file save (JSON) renames the file but keeps its old description' },
   { name: 'save-failonduplicate-ignored', breaks: ['FIL-03'], description: 'file save with failOnDuplicate renames instead of refusing' },
+  {
+    name: 'save-name-ignores-images',
+    breaks: ['FIL-03'],
+    description: 'file save checks a new name against the files of the folder only: with failOnDuplicate it takes the name of an image',
+  },
   { name: 'upload-drops-last-byte', breaks: ['UPL-01', 'UPL-07'], description: 'uploads store all bytes but the last' },
   {
     name: 'createsimple-ignores-databodypart',
@@ -294,6 +379,13 @@ export const semanticFaults = faultDefs([
     name: 'overwrite-creates-copy',
     breaks: ['UPL-05'],
     description: 'overwrite=true creates a renamed copy instead of replacing the file',
+  },
+  {
+    name: 'overwrite-matches-across-views',
+    breaks: ['UPL-05'],
+    description:
+      "overwrite=true replaces a file of the same name in any node's view of the folder: an upload to the channel replaces the master's file",
+    needs: 'multichannelling',
   },
   { name: 'save-multipart-ignored', breaks: ['UPL-06'], description: 'file save (multipart) answers OK but keeps the old content' },
   {
@@ -414,5 +506,11 @@ export const semanticFaults = faultDefs([
     needs: 'multichannelling',
     breaks: ['USE-04'],
     description: 'syncableObjects leaves out referenced images',
+  },
+  {
+    name: 'syncable-srcnodeid-ignored',
+    breaks: ['USE-04'],
+    description: "syncableObjects ignores srcNodeId and reports the master's version of what the files refer to, not the source channel's",
+    needs: 'multichannelling',
   },
 ]);

@@ -188,6 +188,16 @@ export interface Rule {
   check: string;
   /** The contract's words, as the requirement catalogue or the contract's parameter tables give them. */
   sentence: string;
+  /**
+   * The query parameters whose effect the rule judges (a JSON-body listing's members stand for them):
+   * an answer it applies to whose request sent one of them with a non-default value judged that parameter.
+   */
+  parameters: readonly string[];
+  /**
+   * Whether this answer could show the effect of one of those parameters: what a server that ignored it
+   * would have answered is something the rule refutes. Absent: whenever the rule applies.
+   */
+  shows?(a: ListAnswer, parameter: string): boolean;
   applies(a: ListAnswer): boolean;
   refute(a: ListAnswer): string[];
 }

@@ -16,6 +16,7 @@ function flagRule(param: string, requirement: string, sentence: string, on: (a: 
     requirement,
     check: param,
     sentence,
+    parameters: [param],
     applies: (a) => on(a) && typeof a.params.bool(param) === 'boolean',
     refute: (a) => {
       const value = a.params.bool(param)!;
@@ -38,6 +39,7 @@ function boundRule(param: string, member: string, since: boolean, requirement: s
     requirement,
     check: param,
     sentence,
+    parameters: [param],
     applies: (a) => takes(a, param) && bound(a) !== undefined,
     refute: (a) => {
       const b = bound(a)!;
@@ -58,6 +60,7 @@ function userRule(param: string, role: string): Rule {
     requirement: 'FLT-04',
     check: param,
     sentence: `${param}: IDs to restrict by ${role}`,
+    parameters: [param],
     applies: (a) => takes(a, param) && Array.isArray(a.params.ints(param)),
     refute: (a) => {
       const ids = a.params.ints(param)!;
@@ -104,6 +107,7 @@ function searchRule(
     requirement,
     check: param,
     sentence,
+    parameters: [param],
     applies: (a) => on(a) && !!a.params.text(param),
     refute: (a) => {
       const term = a.params.text(param)!;
@@ -123,11 +127,13 @@ function pageValueRule(
   sentence: string,
   asked: (a: ListAnswer) => string | undefined,
   wrongOf: (a: ListAnswer) => string[],
+  parameters: readonly string[] = [param],
 ): Rule {
   return {
     requirement: 'FLT-09',
     check: param,
     sentence,
+    parameters,
     applies: (a) => takes(a, param) && pages(a) && asked(a) !== undefined,
     refute: (a) => {
       const wrong = wrongOf(a);
@@ -234,6 +240,39 @@ export const FILTER_RULES: readonly Rule[] = [
         .filter((r) => typeof r.language === 'string' && r.language !== language)
         .map((r) => `${String(r.id)} (${String(r.language)})`);
     },
+    // A page in another language listed here is what the fallback would add: it shows langfallback=false too.
+    ['language', 'langfallback'],
+  ),
+  pageValueRule(
+    'insync',
+    'insync: true: only pages in sync with their translation masters; false: only not in sync; unset: ignore. Setting it adds translation status.',
+    (a) => {
+      const insync = a.params.bool('insync');
+      return typeof insync === 'boolean'
+        ? `insync=${insync} must list only pages ${insync ? '' : 'not '}in sync with their translation masters`
+        : undefined;
+    },
+    (a) => {
+      const insync = a.params.bool('insync')!;
+      // Only a page whose translation status shows the opposite is judged: a page that is no translation may go either way.
+      return a.records
+        .filter((r) => nested(r.translationStatus, 'inSync') === !insync)
+        .map((r) => `${String(r.id)} (translationStatus.inSync ${String(!insync)})`);
+    },
+  ),
+  pageValueRule(
+    'publisherId',
+    'publisherId: publisher IDs',
+    (a) => {
+      const ids = a.params.ints('publisherId');
+      return ids ? `publisherId=${ids.join(',')} must list only pages published by one of those users` : undefined;
+    },
+    (a) => {
+      const ids = a.params.ints('publisherId')!;
+      return a.records
+        .filter((r) => typeof nested(r.publisher, 'id') === 'number' && !ids.includes(nested(r.publisher, 'id') as number))
+        .map((r) => `${String(r.id)} (publisher ${String(nested(r.publisher, 'id'))})`);
+    },
   ),
   pageValueRule(
     'filename',
@@ -283,6 +322,7 @@ export const FILTER_RULES: readonly Rule[] = [
     requirement: 'FLT-08',
     check: 'niceurl',
     sentence: '`niceurl` is a regular expression matched against the nice URL.',
+    parameters: ['niceurl'],
     applies: (a) => takes(a, 'niceurl') && niceUrlPattern(a) !== undefined,
     refute: (a) => {
       const re = niceUrlPattern(a)!;

@@ -135,12 +135,31 @@ const fileAttribute = (a: ListAnswer, specs: readonly OrderSpec[]): boolean => a
 const orderMessage = (broken: { name: string; dir: Direction; values: unknown[] }, asked: string): string =>
   `the items are not in ${broken.dir === 'asc' ? 'ascending' : 'descending'} order of ${broken.name} (${asked}): ${brief(broken.values, 12)}`;
 
+/** The default Group L order, by name ascending: what a server that ignored sortby answers, and with sortorder ascending. */
+const NAME: OrderSpec = { name: 'name', keys: LEGACY_KEYS.name!, dir: 'asc' };
+
+/**
+ * Whether a Group L answer could show `sortby` or `sortorder`: its records are not also in the order a
+ * server that ignored the parameter would give (name, or ascending). Records in both orders show neither.
+ */
+function legacyShows(a: ListAnswer, parameter: string): boolean {
+  const o = legacyOrder(a);
+  if (!o) return false;
+  const ignored: OrderSpec = parameter === 'sortby' ? { ...NAME, dir: o.spec.dir } : { ...o.spec, dir: 'asc' };
+  return brokenAttribute(a.records, [ignored]) !== undefined;
+}
+
+/** Whether a Group P answer could show `sort`: its records are not also in the default order by name. */
+const pageShows = (a: ListAnswer): boolean => pageOrder(a) !== undefined && brokenAttribute(a.records, [NAME]) !== undefined;
+
 /** A Group L (or usage) order rule under its requirement. */
 function legacyOrderRule(requirement: string, sentence: string): Rule {
   return {
     requirement,
     check: 'order',
     sentence,
+    parameters: ['sortby', 'sortorder'],
+    shows: legacyShows,
     applies: (a) => legacyOrder(a)?.requirement === requirement,
     refute: (a) => {
       const o = legacyOrder(a)!;
@@ -160,6 +179,8 @@ const PAGE_ORDER_RULES: readonly Rule[] = [
     check: 'order',
     sentence:
       'Group P `sort` is a comma-separated list of attributes, each optionally prefixed `+` (ascending) or `-` (descending); default `name`; later attributes break ties of earlier ones.',
+    parameters: ['sort'],
+    shows: pageShows,
     applies: (a) => {
       const o = pageOrder(a);
       return o !== undefined && (o.specs.length > 1 || !fileAttribute(a, o.specs));
@@ -176,6 +197,8 @@ const PAGE_ORDER_RULES: readonly Rule[] = [
     requirement: 'SRT-05',
     check: 'order',
     sentence: 'GET /file sorts by id, name, niceUrl, alternateUrls, fileSize, fileType.',
+    parameters: ['sort'],
+    shows: pageShows,
     applies: (a) => {
       const o = pageOrder(a);
       return o !== undefined && fileAttribute(a, o.specs);

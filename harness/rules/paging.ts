@@ -6,6 +6,10 @@
 import { legacySlice, pageSlice, type Slice } from '../model.ts';
 import { positions, type ListAnswer, type Rule } from './answer.ts';
 
+/** The paging parameters whose effect the Group L, find and usage rules judge, and those of Group P. */
+const LEGACY = ['skipCount', 'maxItems'] as const;
+const PAGE = ['page', 'pageSize'] as const;
+
 /** What a Group L, find or usage request asked for, and the requirement its slice is judged under. */
 interface LegacyAsk {
   requirement: string;
@@ -48,6 +52,30 @@ function pageAsk(a: ListAnswer): { page: number; size: number; asked: string } |
   };
 }
 
+/** Whether two slices differ in what the slice and hasMoreItems rules read of an answer: its length, or hasMoreItems. */
+const differ = (x: Slice, y: Slice): boolean => x.end - x.start !== y.end - y.start || x.hasMoreItems !== y.hasMoreItems;
+
+/**
+ * Whether a Group L, find or usage answer could show a paging parameter: with numItems, the slice a server
+ * that ignored it (took its default) would answer has another length or hasMoreItems. Without numItems
+ * the rules read too little to say.
+ */
+function legacyShows(a: ListAnswer, parameter: string): boolean {
+  const q = legacyAsk(a);
+  if (!q || a.numItems === undefined) return false;
+  const ignored =
+    parameter === 'skipCount' ? legacySlice(a.numItems, 0, q.max) : legacySlice(a.numItems, q.skip, a.spec.paging === 'find' ? 100 : -1);
+  return differ(legacySlice(a.numItems, q.skip, q.max), ignored);
+}
+
+/** Whether a Group P answer could show `page` or `pageSize`, as legacyShows does for Group L. */
+function pageShows(a: ListAnswer, parameter: string): boolean {
+  const q = pageAsk(a);
+  if (!q || a.numItems === undefined) return false;
+  const ignored = parameter === 'page' ? pageSlice(a.numItems, 1, q.size) : pageSlice(a.numItems, q.page, -1);
+  return differ(pageSlice(a.numItems, q.page, q.size), ignored);
+}
+
 /** The Group P requirement of a page size: PAG-01 unpaged, PAG-02 zero, PAG-03 a page. */
 const pageRequirement = (size: number): string => (size < 0 ? 'PAG-01' : size === 0 ? 'PAG-02' : 'PAG-03');
 
@@ -77,6 +105,8 @@ function legacySliceRule(requirement: string, sentence: string): Rule {
     requirement,
     check: 'slice',
     sentence,
+    parameters: LEGACY,
+    shows: legacyShows,
     applies: (a) => legacyAsk(a)?.requirement === requirement,
     refute: (a) => {
       const q = legacyAsk(a)!;
@@ -91,6 +121,8 @@ function pageSliceRule(requirement: string, sentence: string): Rule {
     requirement,
     check: 'slice',
     sentence,
+    parameters: PAGE,
+    shows: pageShows,
     applies: (a) => {
       const q = pageAsk(a);
       return q !== undefined && pageRequirement(q.size) === requirement;
@@ -136,6 +168,8 @@ function defaultAllRule(requirement: string, sentence: string): Rule {
     requirement,
     check: 'hasMoreItems',
     sentence,
+    parameters: LEGACY,
+    shows: legacyShows,
     applies: (a) => a.hasMoreItems !== undefined && legacyAsk(a)?.requirement === requirement,
     refute: (a) =>
       a.hasMoreItems
@@ -151,6 +185,8 @@ export const PAGING_RULES: readonly Rule[] = [
     requirement: 'PAG-01',
     check: 'hasMoreItems',
     sentence: 'Group P, `pageSize` absent (= -1): all items, no paging; `hasMoreItems` false.',
+    parameters: PAGE,
+    shows: pageShows,
     applies: (a) => a.hasMoreItems !== undefined && (pageAsk(a)?.size ?? 0) < 0,
     refute: (a) =>
       a.hasMoreItems
@@ -173,6 +209,8 @@ export const PAGING_RULES: readonly Rule[] = [
     requirement: 'PAG-05',
     check: 'hasMoreItems',
     sentence: '`hasMoreItems` is true exactly when items exist beyond the returned slice.',
+    parameters: [...LEGACY, ...PAGE],
+    shows: (a, parameter) => (pageAsk(a) ? pageShows(a, parameter) : legacyShows(a, parameter)),
     applies: (a) => {
       if (a.hasMoreItems === undefined) return false;
       const p = pageAsk(a);

@@ -24,6 +24,7 @@ export const WASTEBIN_RULES: readonly Rule[] = [
   {
     requirement: 'WST-01',
     check: 'wastebin',
+    parameters: ['wastebin'],
     sentence: 'a deleted item is absent from every listing with `wastebin` absent or `exclude`.',
     applies: (a) => {
       const m = mode(a);
@@ -40,6 +41,7 @@ export const WASTEBIN_RULES: readonly Rule[] = [
   {
     requirement: 'WST-03',
     check: 'wastebin',
+    parameters: ['wastebin'],
     sentence: '`wastebin=only` lists exactly the deleted items.',
     applies: (a) => mode(a) === 'only',
     refute: (a) => {
@@ -53,6 +55,7 @@ export const WASTEBIN_RULES: readonly Rule[] = [
   {
     requirement: 'WST-02',
     check: 'deleteInfo',
+    parameters: ['wastebin'],
     sentence: 'deleted ones carry `deleted` with `at` and `by`.',
     applies: (a) => {
       const m = mode(a);

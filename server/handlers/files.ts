@@ -323,7 +323,10 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
   if (f.name !== undefined && f.name !== file.name) {
     const wanted = checkName(f.name, 'file.name', 'file');
     const folder = resolveInView(state, file.parentSet, view, true) as FolderObj;
-    const taken = takenFileNames(state, folder, file.nodeId, file.channelSetId);
+    // Planted: the name checked against the folder's files alone, as if images had a namespace of their own.
+    const taken = ctx.faults.has('save-name-ignores-images')
+      ? namesInFolder(state, folder.channelSetId, ['file'], file.nodeId, file.channelSetId)
+      : takenFileNames(state, folder, file.nodeId, file.channelSetId);
     if (taken.has(wanted.toLowerCase()) && b.failOnDuplicate && !ctx.faults.has('save-failonduplicate-ignored')) {
       throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, 'file.name');
     }

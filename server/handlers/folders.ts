@@ -187,7 +187,7 @@ export const getFolders: Handler<State> = (state, req, ctx) => {
     nodeId: qInt(req, 'nodeId'),
     recursive: qBool(req, 'recursive', false),
     tree: qBool(req, 'tree', false),
-    recursiveIds: [...qStrs(req, 'recId'), ...qStrs(req, 'recursiveIds')],
+    recursiveIds: [...(ctx.faults.has('getfolders-recid-ignored') ? [] : qStrs(req, 'recId')), ...qStrs(req, 'recursiveIds')],
     wastebin: qWastebin(req, ctx.faults),
     filter: filterFromQuery(req),
     render: {
@@ -349,7 +349,7 @@ export const loadFolder: Handler<State> = (state, req, ctx) => {
   return {
     folder: folderRecord({ state, view, faults: ctx.faults }, obj as FolderObj, {
       tags: true,
-      construct: qBool(req, 'construct', false),
+      construct: qBool(req, 'construct', false) && !ctx.faults.has('load-construct-ignored'),
       privileges,
     }),
     stagingStatus: stagingStatus(qStr(req, 'package')),

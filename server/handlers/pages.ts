@@ -117,8 +117,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   let tids = faults.has('getpages-template-id-ignored') ? [] : qInts(req, 'template_id');
   if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
   const tsets = tids.length > 0 ? templateSets(state, tids) : undefined;
-  const include = qInts(req, 'includeMlId');
-  const exclude = qInts(req, 'excludeMlId');
+  const include = faults.has('getpages-includemlid-ignored') ? [] : qInts(req, 'includeMlId');
+  const exclude = faults.has('getpages-excludemlid-ignored') ? [] : qInts(req, 'excludeMlId');
   const priority = qInt(req, 'priority', 0);
   // Planted: 0 taken as a priority, not as "all".
   const anyPriority = priority === 0 && !(faults.has('getpages-priority-zero-restricts') && req.rawQuery.priority !== undefined);
@@ -130,19 +130,21 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   const since = qInt(req, swapped ? 'publishedbefore' : 'publishedsince', 0);
   const publisher = qStr(req, 'publisher');
   const publishers = publisher ? usersMatching(state, publisher) : undefined;
-  const publisherIds = qInts(req, 'publisherId');
+  const publisherIds = faults.has('getpages-publisherid-ignored') ? [] : qInts(req, 'publisherId');
+  // Planted: the publisher pattern reads the column beside it, the last editor.
+  const publisherOf = (p: PageObj) => (faults.has('getpages-publisher-matches-editor') ? p.editorId : p.publisherId);
   const ispublisher = qBool(req, 'ispublisher', false);
   const timedue = faults.has('getpages-timedue-ignored') ? 0 : qInt(req, 'timedue', 0);
   const insync = qBool(req, 'insync');
-  const wfown = qBool(req, 'wfown', false);
-  const wfwatch = qBool(req, 'wfwatch', false);
+  const wfown = qBool(req, 'wfown', false) && !faults.has('getpages-wfown-ignored');
+  const wfwatch = qBool(req, 'wfwatch', false) && !faults.has('getpages-wfwatch-ignored');
   const niceurl = niceUrlMatcher(qStr(req, 'niceurl'), faults);
   const now = nowSeconds(state);
   const me = state.requesterId;
   const myGroups = state.users.get(me)?.groupIds ?? [];
   const ml = (p: PageObj) => (resolveInView(state, p.templateSet, view, true) as TemplateObj | undefined)?.markupLanguageId;
   return (p) => {
-    const f = pageFlags(p);
+    const f = pageFlags(p, faults);
     return (
       (flags.online === undefined || p.online === flags.online) &&
       (flags.modified === undefined || p.modified === flags.modified) &&
@@ -155,7 +157,7 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (!filename || fileNameOf(p).toLowerCase().includes(filename)) &&
       (before <= 0 || (p.pdate > 0 && p.pdate <= before)) &&
       (since <= 0 || p.pdate >= since) &&
-      (!publishers || (p.publisherId !== undefined && publishers.has(p.publisherId))) &&
+      (!publishers || (publisherOf(p) !== undefined && publishers.has(publisherOf(p)!))) &&
       (publisherIds.length === 0 || (p.publisherId !== undefined && publisherIds.includes(p.publisherId))) &&
       (!ispublisher || p.publisherId === me || faults.has('ispublisher-ignored')) &&
       (timedue <= 0 || dueWithin(p, now, timedue)) &&
@@ -187,7 +189,7 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, oneLevel);
   const filter = filterFromQuery(req);
   const search = filter.search;
-  const searchContent = qBool(req, 'searchcontent', false);
+  const searchContent = qBool(req, 'searchcontent', false) && !ctx.faults.has('getpages-searchcontent-ignored');
   const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
   const byTerm = (p: PageObj) =>
     !search ||
@@ -220,7 +222,10 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     folder: qBool(req, 'folder', false),
     template: qBool(req, 'template', false),
     languageVariants: qBool(req, 'langvars', false),
-    translationStatus: qBool(req, 'translationstatus', false) || qBool(req, 'insync') !== undefined,
+    // Planted: insync filters without adding the status it filters by.
+    translationStatus:
+      qBool(req, 'translationstatus', false) ||
+      (qBool(req, 'insync') !== undefined && !ctx.faults.has('insync-adds-no-translation-status')),
     workflow: qBool(req, 'wfown', false) || qBool(req, 'wfwatch', false),
   };
   return {

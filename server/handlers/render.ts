@@ -478,6 +478,7 @@ export function imageRecord(ctx: RenderCtx, f: FileObj): FileRecord {
 }
 
 function sortedUrls(urls: readonly string[], faults: FaultSet): string[] {
+  if (faults.has('alternateurls-reversed')) return [...urls].reverse();
   return faults.has('alternateurls-unsorted') ? [...urls] : [...urls].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -617,11 +618,14 @@ function translationStatus(ctx: RenderCtx, p: PageObj): TranslationStatus | unde
 }
 
 /** Whether a page is queued (a publish or take-offline request awaits) and planned (time management set). */
-export function pageFlags(p: PageObj): { queued: boolean; planned: boolean; locked: boolean } {
+export function pageFlags(p: PageObj, faults: FaultSet): { queued: boolean; planned: boolean; locked: boolean } {
   const tm = p.timeManagement;
+  const queued = tm?.queuedPublish !== undefined || tm?.queuedOffline !== undefined;
+  const planned = (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0;
   return {
-    queued: tm?.queuedPublish !== undefined || tm?.queuedOffline !== undefined,
-    planned: (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0,
+    // Planted: a flag read with the wrong sense, in the record and the filter alike.
+    queued: faults.has('page-queued-inverted') ? !queued : queued,
+    planned: faults.has('page-planned-inverted') ? !planned : planned,
     locked: p.lockedBy !== undefined,
   };
 }
@@ -634,7 +638,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   const template = (resolveInView(state, p.templateSet, view, true) ?? masterVariant(state, p.templateSet)) as TemplateObj | undefined;
   const lang = p.language ? state.languages.find((l) => l.code === p.language) : undefined;
   const publishPath = joinPath(node.publishDir, folder?.publishDir ?? '/', p.fileName);
-  const { queued, planned, locked } = pageFlags(p);
+  const { queued, planned, locked } = pageFlags(p, faults);
   const tm = p.timeManagement;
   const v = versions(state, p);
   const tags = (p.tags ?? []).filter((t) => (t.type === 'CONTENTTAG' && o.contentTags) || (t.type === 'OBJECTTAG' && o.objectTags));

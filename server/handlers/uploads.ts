@@ -147,7 +147,10 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
   let overwrite: FileObj | undefined;
   if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
     const files = state.children.get(folder.channelSetId)?.file;
-    const match = (set: number) => state.sets.get(set)?.find((o) => o.nodeId === view.nodeId && o.name === wanted && !o.deleted);
+    // Planted: any node's variant of the name matches, not only the one the view of the upload sees.
+    const across = ctx.faults.has('overwrite-matches-across-views');
+    const match = (set: number) =>
+      state.sets.get(set)?.find((o) => (across || o.nodeId === view.nodeId) && o.name === wanted && !o.deleted);
     // The name index gives the candidates; only several matches need the folder's order (the last one wins).
     const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => files?.has(set) && match(set));
     if (found.length === 1) overwrite = match(found[0]!) as FileObj;

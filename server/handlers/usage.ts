@@ -126,8 +126,10 @@ function referencedObjects(state: State, obj: Obj, view: View): Obj[] {
  */
 export const syncableObjects: Handler<State> = (state, req, ctx) => {
   const { files } = usageInput(state, req, 'ids');
+  // Planted: the references resolved where the first file lives, whatever the source channel.
+  const source = ctx.faults.has('syncable-srcnodeid-ignored') ? undefined : nodeView(state, qInt(req, 'srcNodeId'), 'srcNodeId');
   const view =
-    nodeView(state, qInt(req, 'srcNodeId'), 'srcNodeId') ??
+    source ??
     (files[0] ? viewOf(state, files[0].nodeId) : viewOf(state, [...state.nodes.values()].find((n) => n.masterId === undefined)!.id));
   nodeView(state, qInt(req, 'dstNodeId'), 'dstNodeId');
   const given = new Set(files.map((f) => f.channelSetId));

@@ -110,6 +110,8 @@ conformance(
     const channel = channelOf(t);
     const { top, folder, file } = await inheritedFolder(t, channel, 'Inherited');
     const { exchange: refused } = await t.try('folder.delete', { path: { id: folder.id! }, query: { nodeId: channel } });
+    // The same delete in the master succeeds (DEL-03): the refusal shows nodeId.
+    t.judged('folder.delete', 'nodeId');
     // "an inherited or localized folder cannot be deleted in a channel"
     t.record(
       checkRefused(refused, 'DEL-01', `folder ${folder.id} is inherited into channel ${channel} and "cannot be deleted in a channel"`),
@@ -129,6 +131,7 @@ conformance(
     // "an inherited or localized folder cannot be deleted in a channel ... a localized folder can be unlocalized"
     for (const id of new Set([copy.id!, folder.id!])) {
       const { exchange: refused } = await t.try('folder.delete', { path: { id }, query: { nodeId: channel } });
+      t.judged('folder.delete', 'nodeId');
       t.record(
         checkRefused(
           refused,

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { description, fileName } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
-import { fixtureTree } from '../../harness/fixture.ts';
+import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { attempt, fileSummary, filesOf, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
-import type { File } from '../../schemas/types.ts';
+import type { File, Item } from '../../schemas/types.ts';
 
 /** A file the suite created: uploadFileStep has checked that it has an id. */
 type Created = File & { id: number };
@@ -45,6 +45,7 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
       // "POST /file/copy ... newFilename (string), file (File), targetFolder ({id, channelId})"
       const copied = await attempt(t, 'file.copy', { json: { file: { id: source.id }, newFilename, targetFolder: { id: to } } });
       if (!copied.body) return copied.findings;
+      t.judged('file.copy', 'file', 'newFilename', 'targetFolder');
       const findings: Finding[] = [];
       const copy = copied.body.file;
       if (
@@ -114,6 +115,7 @@ conformance('FIL-02', 'move takes the file out of its folder and into the target
   const stays = await upload(t, from, 'fil02-stays.txt', 'stays\n');
   // "POST /file/move/{id}: move a file to another folder. Body ObjectMoveRequest: folderId"
   await t.must('file.move', { path: { id: moved.id }, json: { folderId: to } });
+  t.judged('file.move', 'folderId');
   const [origin, target, loaded] = [
     await filesOf(t, from),
     await filesOf(t, to),
@@ -156,6 +158,7 @@ conformance('FIL-03', 'save (JSON) updates name and description, visible on load
       // "POST /file/save/{id} (JSON): save a file. Body FileSaveRequest: file (File), failOnDuplicate"
       const saved = await attempt(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, name, description: text } } });
       if (!saved.body) return saved.findings;
+      t.judged('file.save.json', 'file');
       const loaded = await attempt(t, 'file.load', { path: { id: file.id } });
       const now = loaded.body?.file;
       // An empty description may come back absent: a server may store it as no description.
@@ -186,6 +189,8 @@ conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in t
     path: { id: other.id },
     json: { file: { id: other.id, name: taken.name, description: 'renamed' }, failOnDuplicate: true },
   });
+  // Without failOnDuplicate the save renames the file (FIL-03's other test): the refusal shows the flag.
+  t.judged('file.save.json', 'failOnDuplicate');
   const findings = checkRefused(
     sent,
     'FIL-03',
@@ -202,6 +207,61 @@ conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in t
           'model',
           `the save with failOnDuplicate changed the folder: before ${show(before.body)}, after ${show(after.body)}`,
           after.exchange,
+        ),
+      );
+  }
+  t.record(findings);
+});
+
+/** The first image getItems shows in the fixture's folders (of the first 40, master view), or undefined. */
+async function fixtureImage(t: ConformanceContext): Promise<Item | undefined> {
+  for (const folder of (await fixtureFolders(t)).slice(0, 40)) {
+    const items = (await t.call('folder.getItems', { path: { folderId: folder.id! } })).body?.items ?? [];
+    const image = items.find((i) => i.type === 'image' && typeof i.id === 'number' && typeof i.name === 'string');
+    if (image) return image;
+  }
+  return undefined;
+}
+
+conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses the name of an image in the folder', async (t) => {
+  const image = await fixtureImage(t);
+  if (!image) return t.nothingToJudge('getItems shows no image in the fixture folders');
+  const folderId = await t.folder();
+  // An image beside a file: the contract offers no image upload, but copy takes a file record, and an image is one (2.2 type `image`).
+  const copied = await t.try('file.copy', { json: { file: { id: image.id }, targetFolder: { id: folderId } } });
+  const itemsOf = () => attempt(t, 'folder.getItems', { path: { folderId } });
+  const before = await itemsOf();
+  if (!before.body) return void t.record(before.findings);
+  const beside = (before.body.items ?? []).find((i) => i.type === 'image' && i.id === copied.body?.file?.id);
+  if (!beside?.name) return t.nothingToJudge(`copying image ${image.id} into a sandbox folder put no image there`, copied.exchange);
+  const other = await upload(t, folderId, 'fil03-beside-image.txt', 'other\n');
+  const withFile = await itemsOf();
+  // FIL-03: "failOnDuplicate refuses a name already used in the folder"; the image's name is used in the folder.
+  const { exchange: sent } = await t.try('file.save.json', {
+    path: { id: other.id },
+    json: { file: { id: other.id, name: beside.name }, failOnDuplicate: true },
+  });
+  t.judged('file.save.json', 'failOnDuplicate');
+  const findings = checkRefused(
+    sent,
+    'FIL-03',
+    `saving file ${other.id} under the name of image ${beside.id} in its folder, with failOnDuplicate, must be refused`,
+  );
+  const saved = await itemsOf();
+  findings.push(...withFile.findings, ...saved.findings);
+  if (withFile.body && saved.body) {
+    const show = (items: Item[] | undefined) =>
+      (items ?? [])
+        .map((i) => `${i.type} ${i.id} ${JSON.stringify(i.name)}`)
+        .sort()
+        .join(', ');
+    if (show(withFile.body.items) !== show(saved.body.items))
+      findings.push(
+        finding(
+          'FIL-03',
+          'model',
+          `the save with failOnDuplicate changed the folder: before ${show(withFile.body.items)}, after ${show(saved.body.items)}`,
+          saved.exchange,
         ),
       );
   }

@@ -72,6 +72,7 @@ conformance(
       'folder.getFolders': await mustList(t, 'folder.getFolders', folderId),
     };
     const check = (op: keyof typeof all, term: string) => {
+      t.judged(op, 'search');
       // "search (string; matches ID, or partial name or description)"
       const expected = idsWhere(all[op].records as Listed[], (r) => termMatches(r as File, term));
       return judged(fetchList(t, op, folderId, { search: term }), (l) =>
@@ -258,6 +259,7 @@ conformance(
         const { op, folderId, query, records } = lists[which]!;
         const known = users(lists[which]!, role);
         const chosen = [...new Set(picks.map((p) => known[p % known.length]!))];
+        t.judged(op, byId ? `${role}Id` : role);
         if (byId) {
           const ids = chosen.map((u) => u.id!);
           // "creatorId, editorId (int, multivalued): IDs to restrict by creator / editor"
@@ -304,6 +306,7 @@ conformance(
       for (const role of ['creator', 'editor'] as const) {
         // Group F: "iscreator, iseditor (boolean, false): only objects created / last edited by the requesting user".
         const flag = role === 'creator' ? 'iscreator' : 'iseditor';
+        t.judged(op, flag);
         const expected = idsWhere(records, (r) => r[role]!.id === me);
         t.record(
           await judged(fetchList(t, op, folderId, { ...query, [flag]: true }), (l) =>
@@ -365,7 +368,11 @@ conformance(
       { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
       { op: 'folder.list' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
     ];
+    // The channel's own objects are created and localized there: a master view (nodeId ignored) would show none of them.
+    t.judged('folder.create', 'nodeId');
+    t.judged('file.localize', 'channelId');
     for (const k of kinds) {
+      t.judged(k.op, 'nodeId', 'inherited');
       const [unset, yes, no] = await Promise.all(
         [undefined, true, false].map((inherited) => mustList(t, k.op, folderId, { nodeId: channel, inherited })),
       );
@@ -412,6 +419,10 @@ conformance(
       (files[folder] ??= []).push((await uploadFileStep(t, folder, `${names[3 + i]}.txt`, `file ${i}\n`)).id!);
     const own = files[top]!;
     const everything = Object.values(files).flat();
+    // The sandbox folder's own content tells its folderId from any other folder's.
+    t.judged('file.list', 'folderId');
+    t.judged('folder.list', 'folderId');
+    for (const op of ['folder.getFiles', 'file.list', 'folder.getFolders', 'folder.list'] as const) t.judged(op, 'recursive');
     for (const op of ['folder.getFiles', 'file.list'] as const) {
       // "recursive (boolean, false): fetch recursively"
       t.record(
@@ -468,6 +479,7 @@ conformance(
     for (const id of [pagesFolder, ...subs]) union.push(...(await mustList(t, 'folder.getPages', id)).ids);
     const recursive = await mustList(t, 'folder.getPages', pagesFolder, { recursive: true });
     if (!union.length && !recursive.ids.length) return t.nothingToJudge('the pages folder and its sub-folders hold no page');
+    t.judged('folder.getPages', 'recursive');
     t.record(
       expectSet(
         'FLT-06',
@@ -502,6 +514,7 @@ conformance(
     for (const op of ['folder.getFiles', 'file.list'] as const) {
       const unset = await mustList(t, op, chosen.folderId);
       for (const flag of FILE_FLAGS) {
+        t.judged(op, flag.name);
         const yes = await mustList(t, op, chosen.folderId, { [flag.name]: true });
         const no = await mustList(t, op, chosen.folderId, { [flag.name]: false });
         // "broken (boolean; true only broken files, false only non-broken, unset both)", likewise online and used.
@@ -604,6 +617,7 @@ conformance(
     const inSub = await uploadManyStep(t, sub, 2, (i) => `x${token}y${i}.txt`);
     await uploadManyStep(t, top, 2, (i) => `other${i}.txt`);
     const [topIds, subIds] = [inTop.map((f) => f.id!), inSub.map((f) => f.id!)];
+    t.judged('folder.findFiles', 'folderId', 'recursive', 'query');
     // "query (string; currently only names are searched)", "recursive (boolean, true)", "folderId (int, 0; 0 searches all folders)"
     t.record(
       expectSet(
@@ -657,6 +671,7 @@ conformance(
     if (!names.length) return t.nothingToJudge('the pages folder and its sub-folders hold no page named with three characters or more');
     const ownIds = new Set(own.map((p) => p.id));
     const inSubFolders = deep.filter((p) => !ownIds.has(p.id) && names.includes(p.name ?? '')).map((p) => p.name!);
+    t.judged('folder.findPages', 'folderId', 'recursive', 'query');
     await t.property(
       fc.record({ name: fc.constantFrom(...names), start: fc.nat({ max: 4 }), length: fc.integer({ min: 2, max: 5 }) }),
       async ({ name, start, length }) => {

@@ -25,6 +25,7 @@ import { brief, partOf } from '../../harness/oracles.ts';
 import { requestingUserStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
+import { termMatches, userTexts } from './terms.ts';
 
 /** The pages folder and its sub-folders: every getPages call of this suite lists them. */
 const BASE: Query = { recursive: true };
@@ -66,6 +67,92 @@ conformance(
 
 conformance(
   'FLT-09',
+  'queued and planned restrict by what the time management of each page shows',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    // A filter that agrees with flags the server computes the wrong way round agrees with the records: the time management they
+    // show is what tells. Contract 2.6: "queued: in queue for publishing or taking offline", which TimeManagement shows as
+    // "queuedPublish and queuedOffline"; "planned: time management is set", a time to publish (`at`) or take offline (`offlineAt`).
+    const shown = pages.filter((p) => p.timeManagement !== undefined);
+    const waiting = idsWhere(shown, (p) => p.timeManagement!.queuedPublish !== undefined || p.timeManagement!.queuedOffline !== undefined);
+    const timed = idsWhere(shown, (p) => (p.timeManagement!.at ?? 0) > 0 || (p.timeManagement!.offlineAt ?? 0) > 0);
+    // A page whose time management shows nothing set at all: no time, no request.
+    const unset = idsWhere(shown, (p) => !waiting.includes(p.id!) && !timed.includes(p.id!));
+    if (!waiting.length && !timed.length)
+      return t.nothingToJudge('no page record of the pages folder shows a queued request or a time in its time management');
+    const all = pages.map((p) => p.id!);
+    const cases = [
+      { flag: 'queued', what: 'a queued publish or take-offline request', set: waiting, none: [] as number[] },
+      { flag: 'planned', what: 'a time to publish or take offline', set: timed, none: unset },
+    ];
+    for (const { flag, what, set, none } of cases) {
+      const yes = await list({ [flag]: true });
+      const no = await list({ [flag]: false });
+      if (!isListing(yes)) return void t.record([yes]);
+      if (!isListing(no)) return void t.record([no]);
+      const not = (ids: readonly number[]) => all.filter((id) => !ids.includes(id));
+      t.record([
+        ...expectIncludes('FLT-09', flag, set, yes, `${flag}=true must list every page whose time management shows ${what}`),
+        ...expectSubset('FLT-09', flag, not(set), no, `${flag}=false must list no page whose time management shows ${what}`),
+        ...expectIncludes('FLT-09', flag, none, no, `${flag}=false must list every page whose time management shows nothing set`),
+        ...expectSubset('FLT-09', flag, not(none), yes, `${flag}=true must list no page whose time management shows nothing set`),
+      ]);
+    }
+    t.judged('folder.getPages', 'queued', 'planned');
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'insync lists the pages in or out of sync with their translation masters and adds their translation status',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const statuses = await fixture.list({ translationstatus: true });
+    if (!isListing(statuses)) return void t.record([statuses]);
+    // The translations, as translationstatus (FLD-09's add-on) shows them.
+    const inSync = new Map<number, boolean>();
+    for (const p of statuses.records) if (typeof p.translationStatus?.inSync === 'boolean') inSync.set(p.id!, p.translationStatus.inSync);
+    if (!inSync.size) return t.nothingToJudge('no page of the pages folder carries a translation status');
+    for (const insync of [true, false]) {
+      const l = await fixture.list({ insync });
+      if (!isListing(l)) return void t.record([l]);
+      // getPages: "insync (boolean): true: only pages in sync with their translation masters; false: only not in sync". That no
+      // listed page's status says the opposite is one answer's rule, the registry's; a page that is no translation may go either way.
+      const expected = [...inSync].filter(([, s]) => s === insync).map(([id]) => id);
+      t.record(
+        expectIncludes(
+          'FLT-09',
+          'insync',
+          expected,
+          l,
+          `insync=${insync} must list every page ${insync ? '' : 'not '}in sync with its translation master`,
+        ),
+      );
+      // "Setting it adds translation status."
+      const bare = l.records.filter((p) => inSync.has(p.id!) && p.translationStatus === undefined);
+      if (bare.length)
+        t.record([
+          finding(
+            'FLT-09',
+            'insync',
+            `insync=${insync} lists ${brief(bare.map((p) => p.id))} without the translation status translationstatus=true gives them; ` +
+              `"Setting it adds translation status" (${described(l.exchange)})`,
+            l.exchange,
+          ),
+        ]);
+    }
+    t.judged('folder.getPages', 'insync');
+    t.expectRuled('FLT-09');
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
   'ispublisher lists exactly the pages the requesting user published last',
   async (t) => {
     const fixture = await pagesOf(t);
@@ -78,6 +165,7 @@ conformance(
     if (!published.some((p) => p.publisher!.id === me) && !published.some((p) => p.publisher!.id !== me))
       return t.nothingToJudge('no page of the pages folder names its publisher');
     // getPages: "ispublisher (boolean, false): only pages last published by the user".
+    t.judged('folder.getPages', 'ispublisher');
     t.record(
       await judged(list({ ispublisher: true }), (l) =>
         expectSet(
@@ -89,6 +177,186 @@ conformance(
         ),
       ),
     );
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'publisher and publisherId list exactly the pages of the given publishers',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const publishers = [
+      ...new Map(pages.flatMap((p) => (p.publisher?.id !== undefined ? [[p.publisher.id, p.publisher] as const] : []))).values(),
+    ];
+    // The pages of one publisher, and every page, cannot tell a filter from none.
+    if (publishers.length < 2) return t.nothingToJudge('the pages of the pages folder name fewer than two publishers');
+    const by = (ids: readonly number[]) => idsWhere(pages, (p) => p.publisher?.id !== undefined && ids.includes(p.publisher.id));
+    for (const ids of [...publishers.map((u) => [u.id!]), publishers.slice(0, 2).map((u) => u.id!)]) {
+      // getPages: "publisherId (int, multivalued): publisher IDs".
+      t.record(
+        await judged(list({ publisherId: ids }), (l) =>
+          expectSet('FLT-09', 'publisherId', by(ids), l, `publisherId=${ids.join(',')} must list exactly the pages those users published`),
+        ),
+      );
+    }
+    for (const user of publishers) {
+      const pattern = user.lastName ?? user.login;
+      if (!pattern) continue;
+      // getPages: "publisher (string): pattern"; a publisher's own last name matches them, and only users it is part of.
+      const may = idsWhere(pages, (p) => userTexts(p.publisher).some((s) => s.includes(pattern.toLowerCase())));
+      t.record(
+        await judged(list({ publisher: pattern }), (l) => [
+          ...expectIncludes(
+            'FLT-09',
+            'publisher',
+            by([user.id!]),
+            l,
+            `publisher=${pattern} must list the pages of the publisher named ${pattern}`,
+          ),
+          ...expectSubset('FLT-09', 'publisher', may, l, `publisher=${pattern} must only list pages whose publisher matches the pattern`),
+        ]),
+      );
+    }
+    t.judged('folder.getPages', 'publisher', 'publisherId');
+    t.expectRuled('FLT-09');
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'includeMlId and excludeMlId keep or drop the pages by the markup language of their template',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const withTemplates = await list({ template: true });
+    if (!isListing(withTemplates)) return void t.record([withTemplates]);
+    // The markup language of each page's template, as template=true (FLD-09's add-on) shows it; other pages are not judged.
+    const ml = new Map<number, number>();
+    for (const p of withTemplates.records)
+      if (typeof p.template?.markupLanguage?.id === 'number') ml.set(p.id!, p.template.markupLanguage.id);
+    const languages = distinct([...ml.values()]);
+    if (languages.length < 2)
+      return t.nothingToJudge('the templates of the pages of the pages folder show fewer than two markup languages');
+    const of = (id: number) => idsWhere(pages, (p) => ml.get(p.id!) === id);
+    const notOf = (id: number) => idsWhere(pages, (p) => ml.get(p.id!) !== id);
+    for (const id of languages) {
+      // getPages: "includeMlId (int, multivalued): only pages whose template has one of these markup-language IDs".
+      t.record(
+        await judged(list({ includeMlId: [id] }), (l) => [
+          ...expectIncludes(
+            'FLT-09',
+            'includeMlId',
+            of(id),
+            l,
+            `includeMlId=${id} must list every page whose template has markup language ${id}`,
+          ),
+          ...expectSubset(
+            'FLT-09',
+            'includeMlId',
+            [...of(id), ...idsWhere(pages, (p) => !ml.has(p.id!))],
+            l,
+            `includeMlId=${id} must list only pages whose template has markup language ${id}`,
+          ),
+        ]),
+      );
+      // "excludeMlId (int, multivalued): exclude pages whose template has any of these markup-language IDs".
+      t.record(
+        await judged(list({ excludeMlId: [id] }), (l) => [
+          ...expectIncludes(
+            'FLT-09',
+            'excludeMlId',
+            idsWhere(pages, (p) => ml.has(p.id!) && ml.get(p.id!) !== id),
+            l,
+            `excludeMlId=${id} must keep every page whose template has another markup language`,
+          ),
+          ...expectSubset(
+            'FLT-09',
+            'excludeMlId',
+            notOf(id),
+            l,
+            `excludeMlId=${id} must drop every page whose template has markup language ${id}`,
+          ),
+        ]),
+      );
+    }
+    t.judged('folder.getPages', 'includeMlId', 'excludeMlId');
+  },
+  { operation: 'folder.getPages' },
+);
+
+/** The text of a page's content tags (contract 2.8: tags of type CONTENTTAG): the string values of their properties, lower-cased. */
+function contentText(p: Page): string {
+  return Object.values(p.tags ?? {})
+    .filter((tag) => tag.type === 'CONTENTTAG')
+    .flatMap((tag) => Object.values(tag.properties ?? {}).flatMap((v) => [v.stringValue ?? '', ...(v.stringValues ?? [])]))
+    .join('\n')
+    .toLowerCase();
+}
+
+conformance(
+  'FLT-09',
+  'searchcontent also finds the pages whose content holds the search term',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const tagged = await list({ contenttags: true });
+    if (!isListing(tagged)) return void t.record([tagged]);
+    const content = new Map(tagged.records.map((p) => [p.id!, contentText(p)]));
+    // A word of the content that no page's id, name or description holds: only searching the content finds it.
+    const words = distinct([...content.values()].flatMap((text) => text.match(/[a-z]{5,}/g) ?? [])).sort();
+    const term = words.find((w) => pages.every((p) => !termMatches(p, w)));
+    if (!term) return t.nothingToJudge("no word of the pages' content is missing from every page's name and description");
+    const holders = idsWhere(pages, (p) => content.get(p.id!)?.includes(term) ?? false);
+    // getPages: "searchcontent (boolean, false): also search content", beside Group L's "search (string; matches ID, or partial
+    // name or description)".
+    t.record(
+      await judged(list({ search: term, searchcontent: true }), (l) => [
+        ...expectIncludes(
+          'FLT-09',
+          'searchcontent',
+          holders,
+          l,
+          `search=${term}&searchcontent=true must list every page whose content holds ${term}`,
+        ),
+        ...expectSubset(
+          'FLT-09',
+          'searchcontent',
+          [...holders, ...idsWhere(pages, (p) => termMatches(p, term))],
+          l,
+          `search=${term}&searchcontent=true must list only pages whose id, name, description or content holds ${term}`,
+        ),
+      ]),
+    );
+    t.judged('folder.getPages', 'searchcontent');
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'wfown and wfwatch list only pages in a workflow',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    let shown = false;
+    for (const flag of ['wfown', 'wfwatch'] as const) {
+      const l = await fixture.list({ [flag]: true });
+      if (!isListing(l)) return void t.record([l]);
+      // An answer that shows no page's workflow cannot tell which pages are in one.
+      const inWorkflow = idsWhere(l.records, (p) => p.workflow !== undefined);
+      if (!inWorkflow.length) continue;
+      shown = true;
+      // getPages: "wfown (boolean, false): pages owned by the user in a workflow", "wfwatch (boolean, false): pages watched by the
+      // user in a workflow": a page the answer shows in no workflow, where it shows other pages' workflows, is neither.
+      t.record(expectSubset('FLT-09', flag, inWorkflow, l, `${flag}=true must list only pages in a workflow`));
+    }
+    if (!shown) return t.nothingToJudge('no page listed with wfown or wfwatch shows its workflow');
   },
   { operation: 'folder.getPages' },
 );
@@ -298,6 +566,7 @@ conformance(
       ),
     );
     const spans = [60, 86_400, 365 * 86_400, 10 * 365 * 86_400];
+    t.judged('folder.getPages', 'timedue');
     const lists: Listing<Page>[] = [];
     for (const span of spans) {
       const l = await list({ timedue: span });

@@ -158,6 +158,8 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
   const objs = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
   const master = await listings(t, top);
   const inChannel = await listings(t, top, channel);
+  // The master's own view lists its objects as not inherited: a listing that ignored nodeId would show that.
+  for (const op of ['folder.getFolders', 'folder.list', 'folder.getFiles', 'file.list'] as const) t.judged(op, 'nodeId');
   const findings: Finding[] = [];
   for (const obj of objs) {
     // The master node's name as the target spells it: first as the master's own records name it.
@@ -233,6 +235,8 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
   const top = await t.folder();
   const objs = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
   for (const obj of objs) await localize(t, obj, channel);
+  t.judged('folder.localize', 'channelId');
+  t.judged('file.localize', 'channelId');
   const inChannel = await listings(t, top, channel);
   const master = await listings(t, top);
   const findings: Finding[] = [];
@@ -542,6 +546,11 @@ for (const form of FORMS) {
           if (!set.body) return found;
           want = apply(want, change, channel);
           if (form.many) want.disinheritDefault = undefined;
+          t.judged(
+            form.many ? (form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set') : 'folder.disinherit.set',
+            ...['exclude', 'disinherit', 'reinherit', ...(form.many ? ['id'] : ['disinheritDefault'])],
+          );
+          if (form.many) t.judged(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', 'id');
           const got = await read(ids);
           if (!got.body) return found;
           found.push(...compareStatus(t, what, got.body, want, got.exchange, `after change ${i + 1} ${JSON.stringify(body)}`));
@@ -573,6 +582,7 @@ conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the fold
     const want = channelRole === 'disinherit' ? [channel] : [];
     const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
     const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
+    t.judged('folder.disinherit.set', 'recursive');
     for (const [res, what] of [
       [a, `sub-folder ${sub.id}`],
       [b, `file ${file.id}`],
@@ -638,6 +648,8 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
   const top = await t.folder();
   const made = await restricted(t, top, channel);
   const all = [...made.excluded, ...made.disinherited, ...made.plain];
+  t.judged('folder.disinherit.set', 'exclude', 'disinherit');
+  t.judged('file.disinherit.set', 'id', 'exclude', 'disinherit');
   // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings."
   t.record([
     ...visibility(
@@ -663,6 +675,8 @@ conformance('MCH-06', 'reinherited and no longer excluded objects are listed in 
     await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
     await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
   }
+  t.judged('folder.disinherit.set', 'exclude', 'reinherit');
+  t.judged('file.disinherit.set', 'id', 'exclude', 'reinherit');
   t.record(visibility(t, await listings(t, top, channel), [...made.excluded, ...made.disinherited, ...made.plain], [], ''));
 });
 
@@ -775,6 +789,10 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
       for (const [i, f] of layout.files.entries()) if (f.localized) await localize(t, files[i]!, channel);
       const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
       if (!res.body) return [];
+      // Files of sub-folders and the channel's own objects are among the predicted counts.
+      t.judged('folder.localizationinfo', 'recursive');
+      t.judged('folder.create', 'nodeId');
+      t.judged('folder.localize', 'channelId');
       const found: Finding[] = [];
       // Contract 4.2: localization info "for a folder and all sub-items, for a channel and its master channels".
       // Whether the folder itself is among its sub-items is not said: either reading is accepted, the same for both nodes.

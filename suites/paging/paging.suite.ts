@@ -356,6 +356,8 @@ conformance(
     const token = words(t.seed, 1, 9)[0]!;
     const created = await uploadManyStep(t, folderId, 105, (i) => `${token}-${String(i).padStart(3, '0')}.txt`);
     const all = await mustList(t, 'folder.findFiles', folderId, { query: token, maxItems: -1 });
+    // 105 matches: the default's 100 tell maxItems=-1 from no maxItems.
+    t.judged('folder.findFiles', 'maxItems');
     // "maxItems (int, 100; -1 returns all)"
     if (
       t.record(

@@ -793,6 +793,8 @@ class Count extends Step<{ folder: number; view: ViewName; wastebin: WastebinMod
       );
     }
     const body = success<'folder.count'>(r, exchange, 'FLD-06', this.did);
+    // The model's counts differ between views, wastebin modes and depths.
+    r.t.judged('folder.count', 'nodeId', 'wastebin', 'recursive');
     if (body.folders === folders.entries.length && body.files === files.entries.length) return;
     // FLD-06 "count reports folders, ..., files of the folder, matching what the listings return"; WST-04 leaves deleted items out
     const withDeleted =

@@ -86,6 +86,7 @@ conformance('UPL-02a', 'a JSON create downloads the file from sourceURL into the
         const sourceURL = host.serve(`source-${run}.bin`, data);
         // "POST /file/create (JSON): create a file with binary data loaded from a URL."
         const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL } });
+        t.judged('file.create.json', 'folderId', 'name', 'sourceURL');
         const findings = await checkCreated(t, 'UPL-02a', created, { name, folderId, size: data.byteLength });
         if (created.body && host.downloads(sourceURL) === 0)
           findings.push(finding('UPL-02a', 'model', `the file was created but ${sourceURL} was never downloaded`, created.exchange));
@@ -107,6 +108,7 @@ conformance('UPL-03', 'a raw createSimple creates the file named by qqfile in fo
       const qqfile = `${++run}-${name}`;
       // "POST /file/createSimple (raw body) ... folderId (required int) ... qqfile (string; file name)."
       const created = await uploadWith(t, 'file.createSimple.raw', folderId, qqfile, data);
+      t.judged('file.createSimple.raw', 'folderId', 'qqfile');
       return checkCreated(t, 'UPL-03', created, { name: qqfile, folderId, size: data.byteLength });
     },
     { runs: Math.min(t.config.runs, 10) },
@@ -155,6 +157,7 @@ conformance('UPL-04', 'a multipart createSimple takes its data from the part nam
       files: [{ name: 'attachmentPayload', filename: qqfile, contentType: 'application/octet-stream', data }],
     },
   });
+  t.judged('file.createSimple.multipart', 'databodypart', 'folderId');
   t.record(await checkCreated(t, 'UPL-04', created, { name: qqfile, folderId, size: data.byteLength }));
 });
 
@@ -167,6 +170,7 @@ conformance('UPL-04', 'a multipart createSimple names the file by qqfile, not by
     query: { folderId, qqfile },
     multipart: { files: [{ name: 'fileBinaryData', filename: 'part-filename.txt', contentType: 'text/plain', data }] },
   });
+  t.judged('file.createSimple.multipart', 'qqfile', 'folderId');
   t.record(await checkCreated(t, 'UPL-04', created, { name: qqfile, folderId, size: data.byteLength }));
 });
 

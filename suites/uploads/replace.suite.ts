@@ -4,10 +4,11 @@
  */
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
-import { conformance } from '../../harness/suite.ts';
+import { SetupError } from '../../harness/api.ts';
+import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
-import { uploadWith, type UploadForm } from './forms.ts';
+import { uploadSpec, uploadWith, type UploadForm } from './forms.ts';
 
 /** The createSimple forms, the ones with an `overwrite` parameter. */
 const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.createSimple.multipart'];
@@ -36,6 +37,7 @@ conformance('UPL-05', 'overwrite=true replaces the file of the same name: same i
       // "overwrite (boolean, false; overwrite a file of the same name)"
       const replaced = await uploadWith(t, form, folderId, name, second, { overwrite: true });
       if (!replaced.body) return replaced.findings;
+      t.judged(form, 'overwrite');
       const findings: Finding[] = [];
       const answered = replaced.body.file;
       if (answered && (answered.id !== id || answered.fileSize !== second.byteLength)) {
@@ -118,6 +120,90 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
     },
   );
 });
+
+/** The file named `name` that a folder's getFiles lists in a view (the master's without nodeId), as an attempt. */
+async function namedIn(t: ConformanceContext, folderId: number, name: string, nodeId?: number): Promise<Attempt<File[]>> {
+  const listed = await attempt(t, 'folder.getFiles', { path: { folderId }, query: { maxItems: -1, ...(nodeId ? { nodeId } : {}) } });
+  return { ...listed, body: listed.body ? named(listed.body.files ?? [], name) : undefined };
+}
+
+conformance(
+  'UPL-05',
+  'overwrite=true in one node replaces only the file of the same name in that node',
+  async (t) => {
+    const channel = t.fixture.channelNodeId;
+    if (channel === undefined) throw new SetupError('the target declares multichannelling but its fixture names no channelNodeId');
+    const folderId = await t.folder();
+    const where = (nodeId: number | undefined) => (nodeId ? `channel ${nodeId}` : 'the master');
+    for (const form of SIMPLE_FORMS) {
+      const name = `upl05-views-${form.split('.').pop()}.bin`;
+      const made = await t.must(form, uploadSpec(form, folderId, name, Uint8Array.of(1, 2, 3)));
+      const master = made.file?.id;
+      if (master === undefined) throw new SetupError(`${form} answered no file id`);
+      // The same name in both views, as two files: the master's and its localized copy in the channel (MCH-02).
+      await t.must('file.localize', { path: { id: master }, json: { channelId: channel } });
+      const copies = await namedIn(t, folderId, name, channel);
+      const copy = copies.body?.find((f) => f.inherited !== true)?.id;
+      if (copy === undefined || copy === master)
+        throw new SetupError(`after localizing file ${master}, channel ${channel} lists no copy of ${JSON.stringify(name)} of its own`);
+      const size = { [master]: 3, [copy]: 3 };
+      // The channel first, then the master: a server that matches across views replaces the wrong file in one of them.
+      for (const [nodeId, own, other, bytes] of [
+        [channel, copy, master, 5],
+        [undefined, master, copy, 7],
+      ] as const) {
+        // createSimple: "folderId (folder to save in), nodeId, overwrite (boolean, false; overwrite a file of the same name)"; nodeId
+        // is the "node (channel) ID when multichannelling is used" (4.1), and in that node the folder's file of that name is `own`.
+        const replaced = await attempt(
+          t,
+          form,
+          uploadSpec(form, folderId, name, new Uint8Array(bytes), { overwrite: true, ...(nodeId ? { nodeId: String(nodeId) } : {}) }),
+        );
+        if (!replaced.body) return void t.record(replaced.findings);
+        t.judged(form, 'overwrite', 'nodeId');
+        size[own] = bytes;
+        const answered = replaced.body.file;
+        const findings: Finding[] = [];
+        if (answered && (answered.id !== own || answered.fileSize !== bytes))
+          findings.push(
+            finding(
+              'UPL-05',
+              'model',
+              `overwrite=true in ${where(nodeId)} answered ${fileSummary(answered)}; expected file ${own}, the file named ` +
+                `${JSON.stringify(name)} there, with fileSize ${bytes}`,
+              replaced.exchange,
+            ),
+          );
+        // "overwrite=true replaces a file of the same name in the folder (same id, new size)" in the view uploaded to; the other
+        // view's file is another node's version, which only push2master ("copies the channel's version of a file into the master") moves.
+        for (const [view, id] of [
+          [nodeId, own],
+          [nodeId ? undefined : channel, other],
+        ] as const) {
+          const listed = await namedIn(t, folderId, name, view);
+          if (!listed.body) {
+            findings.push(...listed.findings);
+            continue;
+          }
+          const shown = listed.body.filter((f) => f.id === id);
+          if (listed.body.length !== 1 || shown.length !== 1 || shown[0]!.fileSize !== size[id])
+            findings.push(
+              finding(
+                'UPL-05',
+                'model',
+                `after overwrite=true in ${where(nodeId)}, ${where(view)} lists ${listed.body.map(fileSummary).join(', ') || 'no file'} ` +
+                  `named ${JSON.stringify(name)}; expected only file ${id} with fileSize ${size[id]}` +
+                  (id === own ? '' : `: the upload went to ${where(nodeId)}, whose file of that name is ${own}`),
+                listed.exchange,
+              ),
+            );
+        }
+        if (!t.record(findings)) return;
+      }
+    }
+  },
+  { feature: 'multichannelling' },
+);
 
 conformance('UPL-06', 'a multipart save replaces the content: same id, new size', async (t) => {
   const folderId = await t.folder();

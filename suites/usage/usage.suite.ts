@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { SetupError } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { fixtureTree } from '../../harness/fixture.ts';
+import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { listingOf } from '../../harness/rules/answer.ts';
 import { brief, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
@@ -250,6 +250,7 @@ conformance('USE-02', 'files=false and folders=false answer the counts without t
     const full = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId);
     const counted = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { [flag]: false });
     judged ||= (full.list ?? []).length > 0;
+    t.judged(KINDS[kind].op, flag);
     // "files (boolean, true; false returns counts only)"
     if ((counted.list ?? []).length)
       findings.push(
@@ -354,6 +355,7 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     const got = await t.call('file.usage.syncableObjects', {
       query: { ids: [id], srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId },
     });
+    t.judged('file.usage.syncableObjects', 'ids');
     if (!got.body) continue;
     const body = got.body;
     const lists: [string, number[], unknown[] | undefined, number | undefined, number | undefined][] = [
@@ -394,6 +396,72 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
   t.record(findings);
 });
 
+/**
+ * The master's files that refer to other files or images: the users (usage/file) of the used files and of
+ * the images getItems shows in the first 40 fixture folders (getFiles lists no images, and used is for files).
+ */
+async function referringFiles(t: ConformanceContext): Promise<number[]> {
+  const master = t.fixture.masterNodeId;
+  const scope = (await fixtureTree(t, t.fixture.masterRootFolderId, master)).ids;
+  const { files } = await treeFiles(t, t.fixture.masterRootFolderId, { used: true });
+  const referred = idsOf(files.filter((f) => inFixture(scope, 'file', f)));
+  for (const folder of (await fixtureFolders(t)).slice(0, 40)) {
+    const items = (await t.call('folder.getItems', { path: { folderId: folder.id! } })).body?.items ?? [];
+    referred.push(...idsOf(items.filter((i) => i.type === 'image')));
+  }
+  const users = new Set<number>();
+  for (const ids of chunks(referred, 20))
+    for (const user of (await mustUsage(t, 'file', ids, master)).list ?? [])
+      if (inFixture(scope, 'file', user)) users.add(user.id as number);
+  return [...users];
+}
+
+conformance(
+  'USE-04',
+  "syncableObjects with srcNodeId reports the source channel's version of each file and image the given file refers to",
+  async (t) => {
+    const channel = t.fixture.channelNodeId;
+    if (channel === undefined) throw new SetupError('the target declares multichannelling but its fixture names no channelNodeId');
+    const findings: Finding[] = [];
+    let judged = 0;
+    for (const id of (await referringFiles(t)).slice(0, 8)) {
+      const refs = tagReferences((await t.call('file.load', { path: { id } })).body?.file?.tags);
+      // The channel's own copy of each referenced file and image (MCH-04: "nodeIds maps copy id to node id").
+      const copies = new Map<number, number>();
+      for (const ref of [...refs.files, ...refs.images].filter((r) => r !== id)) {
+        const nodeIds = (await t.call('file.localizations', { path: { id: ref } })).body?.nodeIds ?? {};
+        const copy = Object.entries(nodeIds).find(([, node]) => node === channel)?.[0];
+        if (copy !== undefined && Number(copy) !== ref) copies.set(ref, Number(copy));
+      }
+      if (!copies.size) continue;
+      judged++;
+      // "objects linked ... by the given files that can be synchronised to a master channel with them", "srcNodeId (int; source
+      // channel)": what goes from the source channel to the master is the channel's version, a localized copy where it has one.
+      const got = await t.call('file.usage.syncableObjects', {
+        query: { ids: [id], srcNodeId: channel, dstNodeId: t.fixture.masterNodeId },
+      });
+      if (!got.body) continue;
+      t.judged('file.usage.syncableObjects', 'srcNodeId');
+      const listed = idsOf([...(got.body.files ?? []), ...((got.body.images ?? []) as { id?: unknown }[])]);
+      const wrong = [...copies].filter(([ref, copy]) => !listed.includes(copy) || listed.includes(ref));
+      if (wrong.length)
+        findings.push(
+          finding(
+            'USE-04',
+            'relation',
+            `file ${id} refers to ${brief(wrong.map(([ref]) => ref))}, localized in channel ${channel} as ` +
+              `${brief(wrong.map(([, copy]) => copy))}; syncableObjects with srcNodeId=${channel} must report the channel's copies, ` +
+              `not the master's objects (listed: ${brief(listed)})`,
+            got.exchange,
+          ),
+        );
+    }
+    if (!judged)
+      return t.nothingToJudge(`no file of the master that refers to other files or images refers to one localized in channel ${channel}`);
+    t.record(findings);
+  },
+);
+
 conformance('USE-05', 'used=true and used=false partition the files, and unused files have no users', async (t) => {
   const views: [string, number, number][] = [['master', t.fixture.masterRootFolderId, t.fixture.masterNodeId]];
   if (t.config.target.features.includes('multichannelling') && t.fixture.channelNodeId && t.fixture.channelRootFolderId)
@@ -407,6 +475,7 @@ conformance('USE-05', 'used=true and used=false partition the files, and unused 
       return { ...got, files: got.files.filter((f) => inFixture(scope, 'file', f)) };
     };
     const [all, yes, no] = [await listed({}), await listed({ used: true }), await listed({ used: false })];
+    t.judged('folder.getFiles', 'used');
     files += all.files.length + yes.files.length + no.files.length;
     // "used (boolean; true only used files, false only unused)": the two filters split the unfiltered list.
     const both = idsOf(yes.files).filter((id) => idsOf(no.files).includes(id));
@@ -471,6 +540,7 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   const inMaster = new Set(idsOf((await listed({ nodeId: master })).files));
   const usedHere = await listed({ nodeId: master, used: true });
   const usedWithChannel = await listed({ nodeId: master, used: true, usedIn: [channel] });
+  t.judged('folder.getFiles', 'usedIn');
   const channelScope = (await fixtureTree(t, t.fixture.channelRootFolderId ?? root, channel)).ids;
   const usedInChannel = (await treeFiles(t, t.fixture.channelRootFolderId ?? root, { nodeId: channel, used: true })).files.filter((f) =>
     inFixture(channelScope, 'file', f),

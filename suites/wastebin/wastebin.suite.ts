@@ -163,6 +163,8 @@ async function checkListings(
       const { exchange, items } = await list(t, probe, world.top, recursive, wastebin);
       if (!items) continue;
       const expected = expectedIds(world.model[probe.kind][recursive ? 'recursive' : 'flat'], mode);
+      // The model's sets differ flat and recursive, and hold only the test folder's content: they show recursive and the folder asked for.
+      t.judged(probe.op, 'recursive', ...(probe.op === 'folder.getFolders.post' ? ['id'] : probe.op.endsWith('.list') ? ['folderId'] : []));
       t.record(compareIds(t.requirement, describeQuery(probe.op, recursive, wastebin), idsOf(items), expected, world.names, exchange));
       answers.push({ items, probe, exchange });
     }
@@ -287,6 +289,8 @@ conformance('WST-03', 'wastebin=only and exclude partition the include listing o
       ]);
       if (!include.items || !exclude.items || !only.items) continue;
       const label = `${what}${depths.length > 1 ? ` recursive=${recursive}` : ''}`;
+      // Template records carry no deletion marks, so only this partition shows what wastebin does to them.
+      t.judged('folder.getTemplates', 'wastebin');
       // "lists exactly the deleted items": that every record of `only` is marked deleted, one answer shows (the
       // registry's WST-03 rule); that include (deleted and live) is exactly exclude (live) plus only (deleted), three.
       const union = [...idsOf(exclude.items), ...idsOf(only.items)];
@@ -329,6 +333,7 @@ async function checkCounts(t: ConformanceContext, world: DeletedWorld, wastebin:
   for (const recursive of [false, true]) {
     const r = await t.call('folder.count', { path: { id: world.top }, query: { recursive, wastebin } });
     if (!r.body) continue;
+    t.judged('folder.count', 'recursive', 'wastebin');
     const expected = predictedCounts(world, recursive, mode);
     const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter(
       (k) => r.body![k as keyof FolderObjectCountResponse] !== expected[k],

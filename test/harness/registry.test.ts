@@ -323,7 +323,7 @@ describe('what is not judged', () => {
         'folder.getFiles',
       ).findings,
     ).toEqual([]);
-    expect(checkExchange(exchange('/folder/load/1', { folder: {} }), 'folder.load')).toEqual({ findings: [], checked: [] });
+    expect(checkExchange(exchange('/folder/load/1', { folder: {} }), 'folder.load')).toEqual({ findings: [], checked: [], parameters: [] });
   });
 
   it('reads parameters strictly: repeated or misspelt values are not judged', () => {

@@ -349,6 +349,24 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         multipart: { files: [part('fileBinaryData', 'probe\n', 'by-part.txt', 'text/plain')] },
       })
     ).file.name,
+  'save-name-ignores-images': async (run, s) => {
+    const file = named(s, 'file', 'inherited.txt').id;
+    await run('file.save.json', { path: { id: file }, body: { file: { id: file, name: 'banner-localized.jpg' }, failOnDuplicate: true } });
+    return s.objects.get(file)?.name;
+  },
+  'syncable-srcnodeid-ignored': async (run, s) =>
+    pick(
+      (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'shop-teaser.txt').id], srcNodeId: 2, dstNodeId: 1 } }))
+        .images,
+      'id',
+    ),
+  'overwrite-matches-across-views': async (run, s) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Multichannel').id, nodeId: 2, qqfile: 'localized.txt', overwrite: true },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('channel upload\n') },
+      })
+    ).file.id,
   'overwrite-absent-replaces': async (run, s) => {
     const create = async () =>
       (
