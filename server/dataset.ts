@@ -1144,6 +1144,8 @@ export function defaultDataset(): Dataset {
   const sandbox = b.folder(roots.root, 'Sandbox', { description: 'Conformance suite sandbox parent', templates: [templates.standard] });
   const files = addFiles(b, roots.root, templates.standard);
   tagFileUsages(b, files, templates.standard);
+  // A template linked into a sub-folder and not into its mother: getTemplates with recursive lists it, without recursive not.
+  files.downloads.templateIds = [templates.article.id];
   const { pagesFolder, overview } = addPages(b, roots.root, templates, files);
   const multichannel = addMultichannelMasters(b, roots.root, templates.standard);
   localizeInChannels(b, multichannel, templates.standard);

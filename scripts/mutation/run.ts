@@ -1,13 +1,35 @@
 /**
  * `npm run mutation [-- STRYKER OPTIONS]`: Stryker over the reference server's contract logic with the
  * conformance suites as the test (stryker.config.mjs), then the score against the classified survivors
- * (score.ts). Options go to Stryker as given: `--incremental` reuses the last run's results for code and
+ * (score.ts). First a default run says which checks find nothing to judge on the data the mutants run
+ * against. Options go to Stryker as given: `--incremental` reuses the last run's results for code and
  * tests that did not change, `--mutate server/handlers/usage.ts` narrows the run to one file.
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hadNothingToJudge, loadResults } from '../../reports/results.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// The mutants run against the default data set: a check that finds nothing of its own to judge there
+// lets every mutant of what it would judge survive, so the run says first which checks those are.
+const suiteOut = join(root, 'reports/out/mutation/suite');
+const suite = spawnSync(process.execPath, [join(root, 'bin/cms-conformance.mjs'), 'run', '--out', suiteOut], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (suite.status !== 0) {
+  console.error(`mutation: the suite does not pass on the clean reference server (exit ${suite.status}); see ${suiteOut}`);
+  process.exit(1);
+}
+const idle = loadResults(suiteOut).tests.filter(hadNothingToJudge);
+console.log(
+  idle.length
+    ? `mutation: ${idle.length} checks had nothing to judge on the default data; their mutants can only survive:\n` +
+        idle.map((t) => `  ${t.id}: ${t.findings.find((f) => f.check === 'fixture')?.message}`).join('\n')
+    : 'mutation: every check had something to judge on the default data',
+);
 const stryker = spawnSync(
   process.execPath,
   [

@@ -81,9 +81,8 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
   const used = qBool(req, 'used');
   const views = [
     view,
-    ...qInts(req, 'usedIn')
-      .filter((id) => state.nodes.has(id))
-      .map((id) => viewOf(state, id)),
+    // Planted: used checks the current channel alone, as if usedIn were not given.
+    ...(faults.has('usedin-ignored') ? [] : qInts(req, 'usedIn')).filter((id) => state.nodes.has(id)).map((id) => viewOf(state, id)),
   ];
   if (broken === undefined && online === undefined && !niceurl && used === undefined) return undefined;
   return (f) =>
@@ -152,7 +151,8 @@ export const fileList: Handler<State> = (state, req, ctx) => {
   const { files: sorted, view } = listedFiles(state, req, qStr(req, 'folderId'), qWastebin(req, ctx.faults), ctx.faults, order);
   const paged = pageNew(sorted, qInt(req, 'page', 1), qInt(req, 'pageSize', -1), ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
-  const folder = qBool(req, 'folder', false);
+  // Planted: the file lists add no folder, as load does only.
+  const folder = qBool(req, 'folder', false) && !ctx.faults.has('file-lists-folder-ignored');
   return {
     items: paged.items.map((f) => keptFileRecord(rctx, f, { folder })),
     hasMoreItems: paged.hasMoreItems,
@@ -172,7 +172,7 @@ export const getFiles: Handler<State> = (state, req, ctx) => {
       ? pageLegacy(sorted, qInt(req, 'skipCount', 0), 100, ctx.faults)
       : pageFromQuery(req, sorted, ctx.faults);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
-  const folder = qBool(req, 'folder', false);
+  const folder = qBool(req, 'folder', false) && !ctx.faults.has('file-lists-folder-ignored');
   return {
     files: paged.items.map((f) => keptFileRecord(rctx, f, { folder })),
     hasMoreItems: paged.hasMoreItems,
@@ -186,7 +186,7 @@ export const findFiles: Handler<State> = (state, req, ctx) => {
   const defaultMax = ctx.faults.has('findfiles-default-maxitems-10') ? 10 : 100;
   const found = findMatches(findScope(state, req, 'file', ctx.faults), qStr(req, 'query'), ctx.faults);
   const max = req.rawQuery.maxItems === undefined ? defaultMax : qInt(req, 'maxItems', 100);
-  const paged = pageLegacy(found, qInt(req, 'skipCount', 0), max, ctx.faults);
+  const paged = pageLegacy(found, ctx.faults.has('find-skipcount-ignored') ? 0 : qInt(req, 'skipCount', 0), max, ctx.faults);
   const links = qStr(req, 'links');
   const contextOf = renderContexts(state, ctx.faults);
   return {

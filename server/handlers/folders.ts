@@ -202,6 +202,8 @@ export const getFolders: Handler<State> = (state, req, ctx) => {
 /** POST /folder/getFolders: the same listing, parameters in a FolderListRequest body (FLD-04). */
 export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<FolderListRequest>(req);
+  const partialDates = ctx.faults.has('getfolders-post-date-filters-partial');
+  const userFilters = !ctx.faults.has('getfolders-post-user-filters-ignored');
   // Planted (getfolders-post-default-include): the body's absent wastebin falls to include, not the contract's exclude.
   const given = b.wastebin ?? (ctx.faults.has('getfolders-post-default-include') ? 'include' : 'exclude');
   const wastebin: Wastebin = given === 'only' && ctx.faults.has('wastebin-only-ignored') ? 'include' : given;
@@ -210,15 +212,18 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
     nodeId: b.nodeId,
     recursive: b.recursive ?? false,
     tree: b.tree ?? false,
-    recursiveIds: b.recursiveIds ?? [],
+    // Planted: the body's recursiveIds are not read, so every folder's children are fetched.
+    recursiveIds: ctx.faults.has('getfolders-post-recursiveids-ignored') ? [] : (b.recursiveIds ?? []),
     wastebin,
     filter: {
       createdbefore: b.createdBefore ?? 0,
-      createdsince: b.createdSince ?? 0,
-      editedbefore: b.editedBefore ?? 0,
-      editedsince: b.editedSince ?? 0,
-      creator: b.creator,
-      editor: b.editor,
+      // Planted: of the date members, the body form reads createdBefore alone.
+      createdsince: partialDates ? 0 : (b.createdSince ?? 0),
+      editedbefore: partialDates ? 0 : (b.editedBefore ?? 0),
+      editedsince: partialDates ? 0 : (b.editedSince ?? 0),
+      // Planted: the body form reads no user patterns.
+      creator: userFilters ? b.creator : undefined,
+      editor: userFilters ? b.editor : undefined,
       creatorIds: [],
       editorIds: [],
       iscreator: false,
@@ -232,7 +237,17 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   if (p.id === undefined) throw new Refusal('INVALIDDATA', 'id: the folder id is required', 'id');
   // Planted: the body form was added after paging, which it forgets, answering every folder.
   const unpaged = ctx.faults.has('getfolders-post-paging-ignored');
-  return legacyFolderList(state, p, ctx, b.sortBy, b.sortOrder, unpaged ? 0 : (b.skipCount ?? 0), unpaged ? -1 : (b.maxItems ?? -1));
+  // Planted: the body's sortBy and sortOrder are not read, so the answer comes in the default order.
+  const unsorted = ctx.faults.has('getfolders-post-sort-ignored');
+  return legacyFolderList(
+    state,
+    p,
+    ctx,
+    unsorted ? undefined : b.sortBy,
+    unsorted ? undefined : b.sortOrder,
+    unpaged ? 0 : (b.skipCount ?? 0),
+    unpaged ? -1 : (b.maxItems ?? -1),
+  );
 };
 
 /** GET /folder/breadcrumb/{id}: the folders from the root down to the folder (FLD-05). */
@@ -272,7 +287,8 @@ export const count: Handler<State> = (state, req, ctx) => {
     ctx.faults,
     stale ? { ignoreDeletion: (o) => o.deleted?.live === true } : {},
   );
-  const inherited = qBool(req, 'inherited');
+  // Planted: count reads no inherited and counts inherited and local objects alike.
+  const inherited = ctx.faults.has('count-inherited-ignored') ? undefined : qBool(req, 'inherited');
   const keep = (o: Obj) => inherited === undefined || (o.nodeId !== view.nodeId) === inherited;
   const language = qStr(req, 'language');
   const pages = collectChildren(state, folder, 'page', walk).filter(keep);
@@ -392,7 +408,9 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
   }
   if (ctx.faults.has('load-update-locks-folder') && lockedFolders.get(state)?.has(mother.id))
     throw new Refusal('FAILURE', `folder ${mother.id} is locked by another user`, 'motherId');
-  const publishDir = b.publishDir === undefined || b.publishDir === '' ? undefined : normalizePublishDir(b.publishDir);
+  // Planted: the publish directory is always derived from the mother's and the name, whatever the body says.
+  const derived = b.publishDir === undefined || b.publishDir === '' || ctx.faults.has('folder-create-publishdir-derived');
+  const publishDir = derived ? undefined : normalizePublishDir(b.publishDir!);
   if ((publishDir ?? '').length > 255) throw new Refusal('INVALIDDATA', 'publishDir: exceeds 255 characters', 'publishDir');
   const taken = namesInFolder(state, mother.channelSetId, ['folder'], view.nodeId);
   let finalName = name;
@@ -424,15 +442,16 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
     channelSetId: id,
     parentSet: mother.channelSetId,
     name: finalName,
-    description: b.description ?? '',
+    // Planted: description and the I18n maps are left for a later save that never comes.
+    description: ctx.faults.has('folder-create-metadata-dropped') ? '' : (b.description ?? ''),
     cdate: now,
     edate: now,
     creatorId: state.requesterId,
     editorId: state.requesterId,
     publishDir: publishDir ?? normalizePublishDir(`${mother.publishDir}/${slug}`),
-    ...(b.nameI18n ? { nameI18n: b.nameI18n } : {}),
-    ...(b.descriptionI18n ? { descriptionI18n: b.descriptionI18n } : {}),
-    ...(b.publishDirI18n ? { publishDirI18n: b.publishDirI18n } : {}),
+    ...(b.nameI18n && !ctx.faults.has('folder-create-metadata-dropped') ? { nameI18n: b.nameI18n } : {}),
+    ...(b.descriptionI18n && !ctx.faults.has('folder-create-metadata-dropped') ? { descriptionI18n: b.descriptionI18n } : {}),
+    ...(b.publishDirI18n && !ctx.faults.has('folder-create-metadata-dropped') ? { publishDirI18n: b.publishDirI18n } : {}),
   };
   insertObject(state, folder);
   // Planted: the global id index is left to a later reindex, so the new folder is unknown by globalId until then.

@@ -198,8 +198,8 @@ export function objectPredicate(state: State, view: View, f: ObjectFilter, fault
     (f.editedsince <= 0 || o.edate >= f.editedsince) &&
     (!creators || creators.has(o.creatorId)) &&
     (!editors || editors.has(editorOf(o))) &&
-    (f.creatorIds.length === 0 || f.creatorIds.includes(o.creatorId)) &&
-    (f.editorIds.length === 0 || f.editorIds.includes(editorOf(o))) &&
+    (f.creatorIds.length === 0 || faults.has('creatorid-ignored') || f.creatorIds.includes(o.creatorId)) &&
+    (f.editorIds.length === 0 || faults.has('editorid-ignored') || f.editorIds.includes(editorOf(o))) &&
     (!f.iscreator || o.creatorId === me || faults.has('iscreator-ignored')) &&
     (!f.iseditor || o.editorId === me || faults.has('iseditor-ignored')) &&
     (inherited === undefined || (o.nodeId !== view.nodeId) === inherited) &&

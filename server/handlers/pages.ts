@@ -32,6 +32,7 @@ import {
   usersMatching,
   wastebinKeeps,
   walkOf,
+  type ObjectFilter,
   type Walk,
 } from './listing.ts';
 import {
@@ -138,7 +139,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   const insync = qBool(req, 'insync');
   const wfown = qBool(req, 'wfown', false) && !faults.has('getpages-wfown-ignored');
   const wfwatch = qBool(req, 'wfwatch', false) && !faults.has('getpages-wfwatch-ignored');
-  const niceurl = niceUrlMatcher(qStr(req, 'niceurl'), faults);
+  // Planted: the page list reads no niceurl (only the file lists have it).
+  const niceurl = faults.has('getpages-niceurl-ignored') ? undefined : niceUrlMatcher(qStr(req, 'niceurl'), faults);
   const now = nowSeconds(state);
   const me = state.requesterId;
   const myGroups = state.users.get(me)?.groupIds ?? [];
@@ -169,6 +171,15 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   };
 }
 
+/** The Group F filters and search of getPages and getTemplates, less those a planted fault has them ignore. */
+function pageTemplateFilter(req: OpRequest, faults: FaultSet): ObjectFilter {
+  const filter = filterFromQuery(req);
+  // Planted: search and inherited applied by the file and folder lists only.
+  if (faults.has('pages-templates-search-ignored')) filter.search = undefined;
+  if (faults.has('pages-templates-inherited-ignored')) filter.inherited = undefined;
+  return filter;
+}
+
 /** GET /folder/getPages/{id}: pages of a folder with Group F, Group L and the page filters and add-ons. */
 export const getPages: Handler<State> = (state, req, ctx) => {
   // Planted: the permission check takes a query of its own that forgets the wastebin.
@@ -176,7 +187,8 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   const wastebin = forgets ? 'include' : qWastebin(req, ctx.faults);
   const { obj, view } = resolveObject(state, req.path.id, {
     kinds: ['folder'],
-    view: nodeView(state, qInt(req, 'nodeId')),
+    // Planted: the page list answers the master's view whatever the channel asked for.
+    view: nodeView(state, ctx.faults.has('pages-templates-nodeid-ignored') ? undefined : qInt(req, 'nodeId')),
     wastebin,
     what: 'folder',
     faults: ctx.faults,
@@ -187,7 +199,7 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     ? { descend: (sub: FolderObj) => sub.parentSet === obj.channelSetId }
     : {};
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, oneLevel);
-  const filter = filterFromQuery(req);
+  const filter = pageTemplateFilter(req, ctx.faults);
   const search = filter.search;
   const searchContent = qBool(req, 'searchcontent', false) && !ctx.faults.has('getpages-searchcontent-ignored');
   const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
@@ -272,7 +284,9 @@ export function findMatches<T extends PageObj | FileObj>(items: T[], query: stri
 /** GET /folder/findPages: pages whose name contains `query` (maxItems 100 by default; PAG-08, FLT-10). */
 export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
-  const paged = pageLegacy(found, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', 100), ctx.faults);
+  // Planted: the find operations page from the first match whatever skipCount says.
+  const skip = ctx.faults.has('find-skipcount-ignored') ? 0 : qInt(req, 'skipCount', 0);
+  const paged = pageLegacy(found, skip, qInt(req, 'maxItems', 100), ctx.faults);
   const contextOf = renderContexts(state, ctx.faults);
   return {
     pages: paged.items.map((p) => withLinks(state, pageRecord(contextOf(p.nodeId), p), p.nodeId, qStr(req, 'links'))),
@@ -335,14 +349,15 @@ export const getTemplates: Handler<State> = (state, req, ctx) => {
   const wastebin = qWastebin(req, ctx.faults);
   const { obj, view } = resolveObject(state, req.path.folderId, {
     kinds: ['folder'],
-    view: nodeView(state, qInt(req, 'nodeId')),
+    view: nodeView(state, ctx.faults.has('pages-templates-nodeid-ignored') ? undefined : qInt(req, 'nodeId')),
     wastebin,
     what: 'folder',
     faults: ctx.faults,
     property: 'folderId',
   });
-  const recursive = qBool(req, 'recursive', false);
-  const keep = objectPredicate(state, view, filterFromQuery(req), ctx.faults);
+  // Planted: the template list reads no recursive and lists the folder's own links alone.
+  const recursive = qBool(req, 'recursive', false) && !ctx.faults.has('gettemplates-recursive-ignored');
+  const keep = objectPredicate(state, view, pageTemplateFilter(req, ctx.faults), ctx.faults);
   let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults)).filter((e) => keep(e.template));
   if (recursive && qBool(req, 'reduce', false) && !ctx.faults.has('reduce-ignored')) {
     const seen = new Set<number>();

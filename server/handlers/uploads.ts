@@ -269,7 +269,8 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
     name,
     data: part.data,
     fileType,
-    description: qStr(req, 'description') ?? fields.description,
+    // Planted: the query's description is not read, only a description form field.
+    description: (ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description')) ?? fields.description,
     overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
@@ -299,7 +300,7 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
     name: ctx.faults.has('createsimple-raw-ignores-qqfile') ? withExtension('new_file', fileType) : qqfile,
     data: req.raw?.data ?? Buffer.alloc(0),
     fileType,
-    description: qStr(req, 'description'),
+    description: ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description'),
     overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite', false),
     nameProperty: 'qqfile',
   });
@@ -358,6 +359,8 @@ async function download(state: State, source: string): Promise<{ data: Buffer; c
 /** POST /file/create (JSON): the file's data is downloaded from `sourceURL` (UPL-02). */
 export const createFromUrl: Handler<State> = async (state, req, ctx) => {
   const b = bodyOf<FileCreateRequest>(req);
+  // Planted: the metadata of the body (description, nice and alternate URLs) is left for a later save that never comes.
+  const bare = ctx.faults.has('url-create-metadata-dropped');
   if (!b.sourceURL) throw new Refusal('INVALIDDATA', 'sourceURL: required', 'sourceURL');
   const plan = (data: Buffer, name: string, fileType: string) =>
     planUpload(state, ctx, {
@@ -366,11 +369,12 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
       name,
       data,
       fileType,
-      ...(b.description === undefined ? {} : { description: b.description }),
-      overwrite: b.overwriteExisting ?? false,
+      ...(b.description === undefined || bare ? {} : { description: b.description }),
+      // Planted: overwriteExisting is not read, so a file of the same name gets a renamed sibling.
+      overwrite: ctx.faults.has('url-create-overwrite-ignored') ? false : (b.overwriteExisting ?? false),
       nameProperty: 'name',
-      ...(b.niceURL ? { niceUrl: b.niceURL } : {}),
-      ...(b.alternateURLs ? { alternateUrls: b.alternateURLs } : {}),
+      ...(b.niceURL && !bare ? { niceUrl: b.niceURL } : {}),
+      ...(b.alternateURLs && !bare ? { alternateUrls: b.alternateURLs } : {}),
     });
   // Validate before downloading (a refused request fetches nothing), and again after: the store may have changed meanwhile.
   plan(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');

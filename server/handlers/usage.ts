@@ -52,7 +52,9 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
       // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.
       if (faults.has('usage-skips-given-users') && fileSets.has(ref.channelSetId)) continue;
       const visible = resolveInView(state, ref.channelSetId, view);
-      if (visible === ref && ancestorsVisible(state, ref, view) && !inWastebin(state, ref, view)) {
+      // Planted: the wastebin left out of the usage query.
+      const deleted = !faults.has('usage-lists-deleted-users') && inWastebin(state, ref, view);
+      if (visible === ref && ancestorsVisible(state, ref, view) && !deleted) {
         out.set(ref.id, ref);
         repeated.push(ref);
       }
@@ -146,7 +148,10 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   }
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const pages = direct.filter((o): o is PageObj => o.kind === 'page');
-  const fileDeps = direct.filter((o): o is FileObj => o.kind === 'file');
+  // Planted: the files member filtered on "is a file or an image", as one table of both would give.
+  const fileDeps = direct.filter(
+    (o): o is FileObj => o.kind === 'file' || (ctx.faults.has('syncable-images-in-files') && o.kind === 'image'),
+  );
   const images = ctx.faults.has('syncable-missing-images') ? [] : direct.filter((o): o is FileObj => o.kind === 'image');
   return {
     haveDependencies: Object.keys(dependencies).length > 0,

@@ -8,6 +8,7 @@ import { description, fileName } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { attempt, fileSummary, filesOf, uploadFileStep } from '../../harness/steps.ts';
+import { brief } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
@@ -384,4 +385,34 @@ conformance('FIL-05', "the target's own files look the same through load, GET /f
     if (listings) findings.push(...(await compareViews(t, file, listings)));
   }
   t.record(findings);
+});
+
+conformance('FIL-05', 'getFiles and GET /file with folder=true give each file the folder it is in', async (t) => {
+  const folderId = await t.folder();
+  const files = await Promise.all(
+    ['with-folder-a.txt', 'with-folder-b.txt'].map((n) => uploadFileStep(t, folderId, n, `${n}\n`, 'text/plain')),
+  );
+  for (const op of ['folder.getFiles', 'file.list'] as const) {
+    const got =
+      op === 'folder.getFiles'
+        ? await t.call(op, { path: { folderId }, query: { folder: true } })
+        : await t.call(op, { query: { folderId: String(folderId), folder: true } });
+    if (!got.body) continue;
+    const body = got.body as { files?: File[]; items?: File[] };
+    const listed = body.files ?? body.items ?? [];
+    t.judged(op, 'folder');
+    // "folder (boolean, false; add folder info)"; the File record's "folder | Folder (present when requested)" is the folder
+    // the file is in, which its folderId names.
+    const wrong = listed.filter((f) => files.some((c) => c.id === f.id) && f.folder?.id !== folderId);
+    if (wrong.length || !listed.length)
+      t.record([
+        finding(
+          'FIL-05',
+          'folder',
+          `${op} of folder ${folderId} with folder=true lists ${brief(wrong.map((f) => ({ id: f.id, folder: f.folder?.id })))} ` +
+            `without that folder as their folder record`,
+          got.exchange,
+        ),
+      ]);
+  }
 });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { fixtureFileFolder, fixtureFileFolders, fixtureFolders, hasFeature } from '../../harness/fixture.ts';
+import { fixtureFileFolder, fixtureFileFolders, fixtureFolders, fixtureTree, hasFeature } from '../../harness/fixture.ts';
 import {
   boundFindings,
   described,
@@ -20,6 +20,7 @@ import {
   mustList,
   partitionFindings,
   words,
+  type Listing,
   type Query,
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
@@ -102,6 +103,56 @@ conformance(
 );
 
 conformance(
+  'FLT-01',
+  "Group L search on getPages and getTemplates lists the fixture's pages and templates whose id, name or description matches",
+  async (t) => {
+    const lists: { op: 'folder.getPages' | 'folder.getTemplates'; folderId: number; query: Query }[] = [];
+    if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined)
+      lists.push({ op: 'folder.getPages', folderId: t.fixture.pagesFolderId, query: { recursive: true } });
+    if (hasFeature(t, 'templates') && t.fixture.templatesFolderId !== undefined)
+      lists.push({ op: 'folder.getTemplates', folderId: t.fixture.templatesFolderId, query: {} });
+    let telling = 0;
+    for (const { op, folderId, query } of lists) {
+      const records = (await mustList(t, op, folderId, query)).records as Listed[];
+      // A term per way of matching, each a run of lower-case letters of a record, so that it matches that record whether or not
+      // the server ignores case (the contract does not say); only terms that leave some records out tell a filter from none.
+      const first = records.find((r) => wordsOf(r.description).length) ?? records[0];
+      const terms = [
+        ...(first ? [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0]] : []),
+        ...records.slice(1, 3).map((r) => wordsOf(r.name)[0]),
+      ].filter((term): term is string => term !== undefined);
+      for (const term of new Set(terms)) {
+        // "search (string; matches ID, or partial name or description)"; without searchcontent, page content is not searched.
+        const must = idsWhere(records, (r) => String(r.id) === term || [r.name, r.description].some((x) => x?.includes(term)));
+        const may = idsWhere(records, (r) => termMatches(r, term));
+        if (may.length < records.length) telling++;
+        t.record(
+          await judged(fetchList(t, op, folderId, { ...query, search: term }), (l) => [
+            ...expectIncludes(
+              'FLT-01',
+              'search',
+              must,
+              l,
+              `${op} search=${term} must list the items whose id is ${term} or whose name or description contains it`,
+            ),
+            ...expectSubset(
+              'FLT-01',
+              'search',
+              may,
+              l,
+              `${op} search=${term} must list only items whose id, name or description matches it`,
+            ),
+          ]),
+        );
+      }
+      if (terms.length) t.judged(op, 'search');
+    }
+    if (!telling) t.nothingToJudge('no term of a page or template record matches some of the pages or templates but not all');
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
   'FLT-02',
   'Group P q filters GET /file by id, name, description, niceUrl and alternateUrls, and GET /folder by name',
   async (t) => {
@@ -158,6 +209,9 @@ async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefi
   }
   return [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
+
+/** A listing with each id once: recursive template listings repeat a template linked into several folders. */
+const uniqueIds = <R>(l: Listing<R>): Listing<R> => ({ ...l, ids: [...new Set(l.ids)] });
 
 /** A list FLT-03 and FLT-04 filter: an operation, a folder, fixed parameters, and its unfiltered records. */
 interface BaseList {
@@ -284,7 +338,7 @@ conformance(
           ...expectSubset('FLT-04', role, may, l, `${role}=${pattern} must only list items whose ${role} matches the pattern`),
         ]);
       },
-      { cover: creatorNotEditor(lists, users) },
+      { cover: tellingCases(lists, users) },
     );
   },
   { operation: 'folder.getFiles' },
@@ -320,22 +374,25 @@ conformance(
 );
 
 /**
- * In every run, where the data has one: for each role, a user whose items as creator are not their items
- * as editor, asked for by id and by pattern, which tells a filter on the one from a filter on the other.
+ * The cases every run judges, where the data has them: for each list, role and form (id or pattern), a
+ * user whose items in that role are some of the list but not all, so that a filter ignored (everything
+ * listed) fails; where there is one, a user whose items as creator are not their items as editor, so
+ * that a filter on the other role fails too.
  */
-function creatorNotEditor(
+function tellingCases(
   lists: readonly BaseList[],
   users: (l: BaseList, role: 'creator' | 'editor') => { id?: number }[],
 ): { which: number; role: 'creator' | 'editor'; byId: boolean; picks: number[] }[] {
-  for (const [which, l] of lists.entries()) {
-    const as = (role: 'creator' | 'editor', id: number) => JSON.stringify(idsWhere(l.records, (r) => r[role]!.id === id));
-    const cases = (['creator', 'editor'] as const).flatMap((role) => {
-      const pick = users(l, role).findIndex((u) => as('creator', u.id!) !== as('editor', u.id!));
-      return pick < 0 ? [] : [true, false].map((byId) => ({ which, role, byId, picks: [pick] }));
+  return lists.flatMap((l, which) => {
+    const as = (role: 'creator' | 'editor', id: number) => idsWhere(l.records, (r) => r[role]!.id === id);
+    return (['creator', 'editor'] as const).flatMap((role) => {
+      const known = users(l, role);
+      const some = known.map((_, i) => i).filter((i) => as(role, known[i]!.id!).length < l.records.length);
+      const pick =
+        some.find((i) => JSON.stringify(as('creator', known[i]!.id!)) !== JSON.stringify(as('editor', known[i]!.id!))) ?? some[0];
+      return pick === undefined ? [] : [true, false].map((byId) => ({ which, role, byId, picks: [pick] }));
     });
-    if (cases.length) return cases;
-  }
-  return [];
+  });
 }
 
 conformance(
@@ -403,6 +460,73 @@ conformance(
     }
   },
   { operation: 'folder.getFiles' },
+);
+
+/**
+ * The fixture folders whose pages (getPages) or templates (getTemplates) the master lists: the pages folder and the
+ * folders holding the pages of the master tree, or the templates folder; a bounded look, as vendors' fixtures may be large.
+ */
+async function pageAndTemplateFolders(
+  t: ConformanceContext,
+): Promise<{ op: 'folder.getPages' | 'folder.getTemplates'; folderId: number }[]> {
+  const out: { op: 'folder.getPages' | 'folder.getTemplates'; folderId: number }[] = [];
+  if (hasFeature(t, 'pages')) {
+    const scope = (await fixtureTree(t, t.fixture.masterRootFolderId)).ids;
+    const pages = await mustList(t, 'folder.getPages', t.fixture.masterRootFolderId, { recursive: true });
+    const folders = [...new Set(pages.records.map((p) => p.folderId).filter((id): id is number => id !== undefined && scope.has(id)))];
+    out.push(...folders.slice(0, 12).map((folderId) => ({ op: 'folder.getPages' as const, folderId })));
+  }
+  if (hasFeature(t, 'templates') && t.fixture.templatesFolderId !== undefined)
+    out.push({ op: 'folder.getTemplates', folderId: t.fixture.templatesFolderId });
+  return out;
+}
+
+conformance(
+  'FLT-05',
+  "getPages and getTemplates with the channel's nodeId list the master's objects as inherited there, and inherited splits them from the channel's own",
+  async (t) => {
+    const channel = t.fixture.channelNodeId!;
+    const folders = await pageAndTemplateFolders(t);
+    let split = false;
+    for (const { op, folderId } of folders) {
+      const master = await mustList(t, op, folderId);
+      if (!master.records.length) continue;
+      const [unset, yes, no] = await Promise.all(
+        [undefined, true, false].map((inherited) => mustList(t, op, folderId, { nodeId: channel, inherited })),
+      );
+      // A master object the channel lists under the master's own id is no localized copy (a copy has an id of its own, contract 2.9
+      // LocalizationsResponse): it is inherited there (MCH-01). Objects under other ids are the channel's local and localized ones.
+      const masterIds = new Set(master.ids);
+      const inherited = [...new Set(unset!.ids.filter((id) => masterIds.has(id)))];
+      const local = [...new Set(unset!.ids.filter((id) => !masterIds.has(id)))];
+      t.judged(op, 'nodeId');
+      if (inherited.length && local.length) {
+        split = true;
+        t.judged(op, 'inherited');
+      }
+      // "inherited (boolean): true: only inherited in the given node; false: only local/localized; unset: both"
+      t.record([
+        ...expectSet(
+          'FLT-05',
+          'inheritedTrue',
+          inherited,
+          uniqueIds(yes!),
+          `${op} in the channel with inherited=true must list only the master's objects the channel inherits`,
+        ),
+        ...expectSet(
+          'FLT-05',
+          'inheritedFalse',
+          local,
+          uniqueIds(no!),
+          `${op} in the channel with inherited=false must list only the channel's local and localized objects`,
+        ),
+      ]);
+    }
+    if (!folders.length) return t.nothingToJudge('the fixture names no pages or templates to list in the channel');
+    if (!split)
+      t.nothingToJudge('no listed folder holds, in the channel, both objects inherited from the master and local or localized ones');
+  },
+  { operation: 'folder.getPages' },
 );
 
 conformance(

@@ -46,6 +46,36 @@ async function pagesOf(
 const distinct = <T>(values: readonly (T | undefined)[]): T[] => [...new Set(values.filter((v): v is T => v !== undefined))];
 
 conformance(
+  'FLT-08',
+  'getPages niceurl is a regular expression matched against the nice URL of each page',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const urls = distinct(pages.map((p) => p.niceUrl)).filter((u) => u.length > 1);
+    if (!urls.length) return t.nothingToJudge('no page of the pages folder has a nice URL');
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Each nice URL whole, one as a prefix pattern, and one alternation: anchored, so that matching the whole URL and finding a
+    // match in it agree.
+    const patterns = [
+      ...urls.slice(0, 3).map((u) => `^${escape(u)}$`),
+      `^${escape(urls[0]!.slice(0, 2))}.*$`,
+      ...(urls.length > 1 ? [`^(${escape(urls[0]!)}|${escape(urls[1]!)})$`] : []),
+    ];
+    for (const niceurl of patterns) {
+      const re = new RegExp(niceurl);
+      // "niceurl | string | | regular expression"; a page without a nice URL matches none.
+      const expected = idsWhere(pages, (p) => p.niceUrl !== undefined && re.test(p.niceUrl));
+      const l = await list({ niceurl });
+      if (!isListing(l)) return void t.record([l]);
+      t.record(expectSet('FLT-08', 'regex', expected, l, `getPages niceurl=${niceurl} must list the pages whose nice URL matches it`));
+    }
+    t.judged('folder.getPages', 'niceurl');
+  },
+  { feature: 'pages', operation: 'folder.getPages' },
+);
+
+conformance(
   'FLT-09',
   'online, modified, planned and queued each partition the pages and agree with the page flags',
   async (t) => {

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { folderName } from '../../generators/faker.ts';
 import { SetupError } from '../../harness/api.ts';
+import { fixtureFolders } from '../../harness/fixture.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { brief, duplicates, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { attempt, createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
@@ -115,6 +116,38 @@ conformance('FLD-01', 'create makes a folder under the mother, listed by it and 
       );
     return out;
   });
+});
+
+conformance('FLD-01', 'the created folder, loaded back, has the description, publish directory and translations sent', async (t) => {
+  const top = await t.folder();
+  // Values the server would not choose itself: a publish directory unlike the one derived from the mother and the name.
+  // Sent as the deployed server normalises it (reference notes: it starts and ends with /), so that it must come back unchanged.
+  const sent = {
+    description: 'Described by the conformance suite',
+    publishDir: `/fld01-${top}/elsewhere/`,
+    nameI18n: { en: 'Described', de: 'Beschrieben' },
+    descriptionI18n: { en: 'Described in English', de: 'Auf Deutsch beschrieben' },
+    publishDirI18n: { en: `/fld01-${top}/en/`, de: `/fld01-${top}/de/` },
+  };
+  const created = await t.must('folder.create', { json: { motherId: String(top), name: 'Described', ...sent } });
+  const id = created.folder?.id;
+  if (id === undefined) return void t.record([finding('FLD-01', 'create', 'the FolderLoadResponse carries no folder id')]);
+  const loaded = await t.call('folder.load', { path: { id } });
+  const folder = loaded.body?.folder;
+  if (!folder) return;
+  t.judged('folder.create', 'description', 'publishDir', 'nameI18n', 'descriptionI18n', 'publishDirI18n');
+  // FolderCreateRequest "publishDir (string), description (string), ... nameI18n, descriptionI18n, publishDirI18n (map string to
+  // string)" are the Folder record's fields of the same names (contract 2.3): the folder created carries what was sent.
+  const wrong: string[] = [];
+  for (const key of ['description', 'publishDir'] as const)
+    if (folder[key] !== sent[key]) wrong.push(`${key} ${JSON.stringify(folder[key])} (sent ${JSON.stringify(sent[key])})`);
+  for (const key of ['nameI18n', 'descriptionI18n', 'publishDirI18n'] as const) {
+    const got = folder[key] ?? {};
+    const lost = Object.entries(sent[key]).filter(([language, value]) => got[language] !== value);
+    if (lost.length) wrong.push(`${key} ${JSON.stringify(folder[key])} (sent ${JSON.stringify(sent[key])})`);
+  }
+  if (wrong.length)
+    t.record([finding('FLD-01', 'create', `folder ${id}, created with them, loads with ${wrong.join(', ')}`, loaded.exchange)]);
 });
 
 conformance('FLD-02', 'create with failOnDuplicate refuses a name a sibling has and creates nothing', async (t) => {
@@ -251,12 +284,35 @@ function ordered(folders: Folder[] | undefined): unknown[] {
   return (folders ?? []).map((f) => (Array.isArray(f.subfolders) && f.subfolders.length ? [f.id, ordered(f.subfolders)] : f.id));
 }
 
+/** A user pattern no user matches, and a timestamp later than any object's (the largest int): filters nothing passes. */
+const NOBODY = 'qqqqqqqqqqqq';
+const LATE = 2147483647;
+
 conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same parameters', async (t) => {
   const top = await t.folder();
   const { model, ids } = await buildTree(t, top, [...TREE, ['Deleted', null], ['Deleted child', 'Deleted']]);
   await deleteFolderStep(t, ids.get('Deleted')!);
   const channel = features(t).includes('multichannelling') ? t.fixture.channelNodeId : undefined;
   const wastebin = features(t).includes('wastebin') ? fc.constantFrom(undefined, 'exclude', 'include', 'only') : fc.constant(undefined);
+  const PLAIN = {
+    q: { recursive: true, tree: false, viaList: false, recursiveIds: [] as number[] },
+    sortorder: undefined as string | undefined,
+    skipCount: undefined as number | undefined,
+    maxItems: undefined as number | undefined,
+    search: undefined as string | undefined,
+    wastebin: undefined as string | undefined,
+    inChannel: false,
+    inherited: undefined as boolean | undefined,
+    createdBefore: undefined as number | undefined,
+    dates: {
+      createdSince: undefined as number | undefined,
+      editedBefore: undefined as number | undefined,
+      editedSince: undefined as number | undefined,
+    },
+    users: { creator: undefined as string | undefined, editor: undefined as string | undefined },
+    sortBy: undefined as string | undefined,
+    addPrivileges: undefined as boolean | undefined,
+  };
   const params = fc.record({
     q: folderQuery(model, top, [...ids.values()]),
     sortorder: fc.constantFrom(undefined, 'asc', 'desc'),
@@ -267,6 +323,13 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
     inChannel: fc.boolean(),
     inherited: fc.option(fc.boolean(), { nil: undefined }),
     createdBefore: fc.constantFrom(undefined, 0, 1),
+    dates: fc.record({
+      createdSince: fc.constantFrom(undefined, 0, LATE),
+      editedBefore: fc.constantFrom(undefined, 0, 1),
+      editedSince: fc.constantFrom(undefined, 0, LATE),
+    }),
+    users: fc.record({ creator: fc.constantFrom(undefined, NOBODY), editor: fc.constantFrom(undefined, NOBODY) }),
+    sortBy: fc.constantFrom(undefined, 'name', 'cdate'),
     addPrivileges: fc.option(fc.boolean(), { nil: undefined }),
   });
   await t.property(
@@ -283,20 +346,24 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
         nodeId,
         inherited: p.inherited,
         addPrivileges: p.addPrivileges,
+        ...p.users,
       };
       // The body spells some names in camel case: sortBy, sortOrder, createdBefore (contract 4.2 FolderListRequest).
       const get = await attempt(t, 'folder.getFolders', {
         path: { id: top },
         query: {
           ...common,
-          sortby: p.sortorder && 'name',
+          sortby: p.sortBy,
           sortorder: p.sortorder,
           createdbefore: p.createdBefore,
+          createdsince: p.dates.createdSince,
+          editedbefore: p.dates.editedBefore,
+          editedsince: p.dates.editedSince,
           recursiveIds: p.q.recursiveIds.length ? p.q.recursiveIds : undefined,
         },
       });
       const body = Object.fromEntries(
-        Object.entries({ ...common, sortBy: p.sortorder && 'name', sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(
+        Object.entries({ ...common, ...p.dates, sortBy: p.sortBy, sortOrder: p.sortorder, createdBefore: p.createdBefore }).filter(
           ([, v]) => v !== undefined,
         ),
       );
@@ -304,11 +371,12 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
         json: { id: String(top), ...body, ...(p.q.recursiveIds.length ? { recursiveIds: p.q.recursiveIds.map(String) } : {}) },
       });
       if (!get.body || !post.body) return [...get.findings, ...post.findings];
-      // The body's members must do what the GET form's parameters do, whose effects other tests judge. Not claimed: addPrivileges
-      // (no test judges it), and recursiveIds, sortBy and sortOrder, which no case of the default seed tells (prove --parameters).
+      // The body's members must do what the GET form's parameters do, whose effects other tests judge; the cases below tell each
+      // member from its absence. Not claimed: addPrivileges (no test judges it).
       t.judged(
         'folder.getFolders.post',
         ...['id', 'recursive', 'tree', 'skipCount', 'maxItems', 'search', 'wastebin', 'nodeId', 'inherited', 'createdBefore'],
+        ...['createdSince', 'editedBefore', 'editedSince', 'creator', 'editor', 'sortBy', 'sortOrder', 'recursiveIds'],
       );
       // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters."
       const answer = (b: ResponseOf['folder.getFolders']) =>
@@ -329,19 +397,25 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
       ];
     },
     {
-      // A page that skips and cuts, of the top level and of every descendant, in every run.
-      cover: [false, true].map((recursive) => ({
-        q: { recursive, tree: false, viaList: false, recursiveIds: [] },
-        sortorder: undefined,
-        skipCount: 1,
-        maxItems: 2,
-        search: undefined,
-        wastebin: undefined,
-        inChannel: false,
-        inherited: undefined,
-        createdBefore: undefined,
-        addPrivileges: undefined,
-      })),
+      // In every run: a page that skips and cuts, of the top level and of every descendant; and each member alone on every
+      // descendant, where it changes the answer: a filter nothing or some pass, a tree, creation order backwards, Alpha's children only.
+      cover: [
+        ...[false, true].map((recursive) => ({ ...PLAIN, q: { ...PLAIN.q, recursive }, skipCount: 1, maxItems: 2 })),
+        { ...PLAIN, createdBefore: 1 },
+        ...(features(t).includes('wastebin') ? [{ ...PLAIN, wastebin: 'only' }] : []),
+        { ...PLAIN, search: 'Alpha' },
+        { ...PLAIN, q: { ...PLAIN.q, tree: true } },
+        // The test's folders are the master's, inherited in the channel: only in the channel does inherited=true list them.
+        { ...PLAIN, inChannel: true, inherited: true },
+        { ...PLAIN, inChannel: true, inherited: false },
+        { ...PLAIN, users: { creator: NOBODY, editor: undefined } },
+        { ...PLAIN, users: { creator: undefined, editor: NOBODY } },
+        { ...PLAIN, dates: { ...PLAIN.dates, createdSince: LATE } },
+        { ...PLAIN, dates: { ...PLAIN.dates, editedBefore: 1 } },
+        { ...PLAIN, dates: { ...PLAIN.dates, editedSince: LATE } },
+        { ...PLAIN, sortBy: 'cdate', sortorder: 'desc' },
+        { ...PLAIN, q: { ...PLAIN.q, recursiveIds: closeUnderAncestors(model, top, [ids.get('Alpha')!]) } },
+      ],
     },
   );
 });
@@ -481,6 +555,89 @@ conformance('FLD-06', 'count matches the listings of the fixture pages and templ
     return t.nothingToJudge('the target names no pages or templates folder (other than the root or the sandbox parent) to count');
   for (const [id, kinds] of folders) for (const recursive of [false, true]) await countAgainstListings(t, id, recursive, kinds);
 });
+
+conformance(
+  'FLD-06',
+  'count in a channel with inherited counts the inherited objects only, without it the local ones only, unset both',
+  async (t) => {
+    const channel = t.fixture.channelNodeId!;
+    const top = await t.folder();
+    // Created in the master, inherited into the channel; created with the channel's nodeId, local there.
+    await Promise.all([
+      ...['m1.txt', 'm2.txt'].map((n) => uploadFileStep(t, top, n, `${n}\n`, 'text/plain')),
+      createFolderStep(t, top, 'Master sub'),
+      uploadFileStep(t, top, 'c1.txt', 'c1\n', 'text/plain', { nodeId: String(channel) }),
+      createFolderStep(t, top, 'Channel sub', { nodeId: channel }),
+    ]);
+    const expected = [
+      { inherited: undefined, folders: 2, files: 3 },
+      { inherited: true, folders: 1, files: 2 },
+      { inherited: false, folders: 1, files: 1 },
+    ];
+    t.judged('folder.count', 'nodeId', 'inherited');
+    for (const e of expected) {
+      const count = await t.call('folder.count', { path: { id: top }, query: { nodeId: channel, inherited: e.inherited } });
+      if (!count.body) continue;
+      // count: "`inherited` (boolean; true counts inherited only, false non-inherited only, unset both)"
+      const { folders, files } = count.body;
+      if (folders !== e.folders || files !== e.files)
+        t.record([
+          finding(
+            'FLD-06',
+            'inherited',
+            `count of folder ${top} in channel ${channel} with inherited=${String(e.inherited)} says folders ${folders}, files ${files}; ` +
+              `the test created, inherited from the master and local to the channel, folders 1 and 1, files 2 and 1`,
+            count.exchange,
+          ),
+        ]);
+    }
+  },
+  { feature: 'multichannelling' },
+);
+
+/** Whether folder `id` lies below `ancestor` by the motherId links of `mother`. */
+function isBelow(mother: ReadonlyMap<number, number | undefined>, id: number, ancestor: number): boolean {
+  for (let m = mother.get(id), depth = 0; m !== undefined && depth < 100; m = mother.get(m), depth++) if (m === ancestor) return true;
+  return false;
+}
+
+conformance(
+  'FLD-08',
+  "getTemplates with recursive lists the templates linked into the folder's sub-folders too",
+  async (t) => {
+    const all = await fixtureFolders(t);
+    const mother = new Map(all.map((f) => [f.id!, f.motherId]));
+    // A bounded look, as in fixtureFileFolders: the first folders, judged only where every sub-folder is among them.
+    const looked = all.slice(0, 40);
+    const own = new Map<number, number[]>();
+    for (const f of looked) own.set(f.id!, idsOf((await t.must('folder.getTemplates', { path: { folderId: f.id! } })).templates));
+    let telling = 0;
+    for (const f of looked) {
+      const below = all.filter((d) => isBelow(mother, d.id!, f.id!));
+      if (!below.length || below.some((d) => !own.has(d.id!))) continue;
+      const union = [...new Set([...own.get(f.id!)!, ...below.flatMap((d) => own.get(d.id!)!)])];
+      if (union.length === own.get(f.id!)!.length) continue;
+      telling++;
+      const r = await t.call('folder.getTemplates', { path: { folderId: f.id! }, query: { recursive: true } });
+      if (!r.body) continue;
+      // Group F "recursive (boolean, false): fetch recursively": the templates linked into the folder or any folder below it.
+      const { missing, extra } = setDifference(union, [...new Set(idsOf(r.body.templates))]);
+      if (missing.length || extra.length)
+        t.record([
+          finding(
+            'FLD-08',
+            'recursive',
+            `getTemplates of folder ${f.id} with recursive leaves out ${brief(missing)} and adds ${brief(extra)}; the folder and its ` +
+              `${below.length} sub-folders have ${brief(union, 20)} linked`,
+            r.exchange,
+          ),
+        ]);
+    }
+    if (!telling) return t.nothingToJudge('no fixture folder has a template linked into a sub-folder that is not linked into the folder');
+    t.judged('folder.getTemplates', 'recursive');
+  },
+  { operation: 'folder.getTemplates' },
+);
 
 conformance('FLD-07', 'getItems returns the common item fields for the content of a folder', async (t) => {
   const top = await t.folder();

@@ -14,6 +14,7 @@ import {
   fetchList,
   isListing,
   judged,
+  legacyPage,
   mustList,
   words,
   type Listing,
@@ -346,6 +347,41 @@ conformance(
     );
   },
   { operation: 'folder.getFiles' },
+);
+
+conformance(
+  'PAG-07',
+  'findFiles and findPages skip the first skipCount matches of the list they answer without it',
+  async (t) => {
+    const folderId = await t.folder();
+    const token = words(t.seed + 3, 1, 9)[0]!;
+    await uploadManyStep(t, folderId, 9, (i) => `${token}-${i}.txt`);
+    // The find query (contract 4.2): "skipCount (int, 0)", the Group L parameter of the same name (section 8): matches s+1 .. s+m.
+    const lists: ['folder.findFiles' | 'folder.findPages', number, number][] = [['folder.findFiles', folderId, 4]];
+    if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined) lists.push(['folder.findPages', t.fixture.pagesFolderId, 2]);
+    for (const [op, folder, skipCount] of lists) {
+      const query = op === 'folder.findFiles' ? { query: token } : {};
+      const all = await mustList(t, op, folder, { ...query, maxItems: -1 });
+      if (all.ids.length <= skipCount) {
+        t.nothingToJudge(`${op} finds no more than ${skipCount} matches to skip`);
+        continue;
+      }
+      t.judged(op, 'skipCount');
+      for (const maxItems of [-1, 2]) {
+        const l = await mustList(t, op, folder, { ...query, skipCount, maxItems });
+        t.record(
+          expectSequence(
+            'PAG-07',
+            'findSkip',
+            legacyPage(all.ids, skipCount, maxItems),
+            l,
+            `${op} skipCount=${skipCount}&maxItems=${maxItems} must return matches ${skipCount + 1}.. of the list without skipCount`,
+          ),
+        );
+      }
+    }
+  },
+  { operation: 'folder.findFiles' },
 );
 
 conformance(

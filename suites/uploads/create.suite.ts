@@ -241,3 +241,109 @@ conformance('UPL-07', 'a file of a few megabytes keeps its exact size', async (t
     }),
   );
 });
+
+conformance('UPL-02a', 'a JSON create gives the file the description, nice URL and alternate URLs sent', async (t) => {
+  const folderId = await t.folder();
+  const host = await startFileHost();
+  try {
+    const name = uniqueName(t, 'upl02a-described', 'txt');
+    const sent = {
+      description: 'Described on creation',
+      niceURL: `/upl02a/${folderId}/nice`,
+      alternateURLs: [`/upl02a/${folderId}/b`, `/upl02a/${folderId}/a`],
+    };
+    const sourceURL = host.serve('described.txt', encoder.encode('described\n'));
+    const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL, ...sent } });
+    const id = created.body?.file?.id;
+    if (id === undefined) return void t.record(created.findings);
+    const loaded = await attempt(t, 'file.load', { path: { id } });
+    const file = loaded.body?.file;
+    if (!file) return void t.record(loaded.findings);
+    t.judged('file.create.json', 'description', 'niceURL', 'alternateURLs');
+    // FileCreateRequest "description (string), ... niceURL (string), alternateURLs (array of string)" name the File record's
+    // description, niceUrl and alternateUrls (contract 2.4): the file created carries what was sent (alternate URLs in any order).
+    const wrong: string[] = [];
+    if (file.description !== sent.description)
+      wrong.push(`description ${JSON.stringify(file.description)} (sent ${JSON.stringify(sent.description)})`);
+    if (file.niceUrl !== sent.niceURL) wrong.push(`niceUrl ${JSON.stringify(file.niceUrl)} (sent niceURL ${JSON.stringify(sent.niceURL)})`);
+    if (JSON.stringify([...(file.alternateUrls ?? [])].sort()) !== JSON.stringify([...sent.alternateURLs].sort()))
+      wrong.push(`alternateUrls ${JSON.stringify(file.alternateUrls)} (sent alternateURLs ${JSON.stringify(sent.alternateURLs)})`);
+    if (wrong.length)
+      t.record([finding('UPL-02a', 'model', `file ${id}, created with them, loads with ${wrong.join(', ')}`, loaded.exchange)]);
+  } finally {
+    await host.close();
+  }
+});
+
+conformance(
+  'UPL-05',
+  'a JSON create with overwriteExisting replaces the file of the same name in the folder',
+  async (t) => {
+    const folderId = await t.folder();
+    const host = await startFileHost();
+    try {
+      const name = uniqueName(t, 'upl05-url', 'txt');
+      const first = await attempt(t, 'file.create.json', {
+        json: { folderId, name, sourceURL: host.serve('first.txt', encoder.encode('first\n')) },
+      });
+      const original = first.body?.file?.id;
+      if (original === undefined) return void t.record(first.findings);
+      const data = encoder.encode('the replacing content\n');
+      const second = await attempt(t, 'file.create.json', {
+        json: { folderId, name, sourceURL: host.serve('second.txt', data), overwriteExisting: true },
+      });
+      if (!second.body) return void t.record(second.findings);
+      t.judged('file.create.json', 'overwriteExisting');
+      // FileCreateRequest "overwriteExisting (boolean)", as createSimple's overwrite: "overwrite=true replaces a file of the same
+      // name in the folder (same id, new size)".
+      const listed = await filesOf(t, folderId);
+      const named = (listed.body ?? []).filter((f) => f.name === name);
+      const replaced = named.length === 1 && named[0]!.id === original && named[0]!.fileSize === data.byteLength;
+      if (!replaced)
+        t.record([
+          finding(
+            'UPL-05',
+            'model',
+            `after a JSON create of ${name} with overwriteExisting over file ${original}, the folder holds ` +
+              `${(listed.body ?? []).map(fileSummary).join(', ')}; expected file ${original} alone under that name, ${data.byteLength} bytes`,
+            listed.exchange,
+          ),
+        ]);
+    } finally {
+      await host.close();
+    }
+  },
+  { feature: 'sourceUrl', operation: 'file.create.json' },
+);
+
+for (const [requirement, form] of [
+  ['UPL-03', 'file.createSimple.raw'],
+  ['UPL-04', 'file.createSimple.multipart'],
+] as const) {
+  conformance(
+    requirement,
+    `a ${form === 'file.createSimple.raw' ? 'raw' : 'multipart'} createSimple gives the file the description sent`,
+    async (t) => {
+      const folderId = await t.folder();
+      const name = uniqueName(t, `${requirement.toLowerCase()}-described`, 'txt');
+      const description = 'Described by createSimple';
+      const created = await uploadWith(t, form, folderId, name, encoder.encode('described\n'), { description });
+      const id = created.body?.file?.id;
+      if (id === undefined) return void t.record(created.findings);
+      const loaded = await attempt(t, 'file.load', { path: { id } });
+      if (!loaded.body) return void t.record(loaded.findings);
+      t.judged(form, 'description');
+      // createSimple "Query: ... description (string)": the File record's description (contract 2.4) is what was sent.
+      const got = loaded.body.file?.description;
+      if (got !== description)
+        t.record([
+          finding(
+            requirement,
+            'model',
+            `file ${id}, created with description ${JSON.stringify(description)}, loads with ${JSON.stringify(got)}`,
+            loaded.exchange,
+          ),
+        ]);
+    },
+  );
+}

@@ -11,7 +11,7 @@ import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { listingOf } from '../../harness/rules/answer.ts';
 import { brief, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
-import { attempt } from '../../harness/steps.ts';
+import { attempt, deleteFolderStep } from '../../harness/steps.ts';
 import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
@@ -341,6 +341,37 @@ conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorde
   if (kinds.some((kind) => listingOf(KINDS[kind].op))) t.expectRuled('USE-03');
 });
 
+conformance('WST-01', 'a deleted file that used another leaves the usage list of the file it used', async (t) => {
+  const master = t.fixture.masterNodeId;
+  const { used, fileUsers } = await usedInMaster(t);
+  const users = new Set(fileUsers);
+  for (const id of used.slice(0, 8)) {
+    const user = ((await mustUsage(t, 'file', [id], master)).list ?? []).find((u) => users.has(u.id as number));
+    if (!user) continue;
+    // A copy of a user in a folder of the run's own: a user the run may delete, if the copy keeps the tags that make it one.
+    const folderId = await t.folder();
+    const copied = await t.try('file.copy', { json: { file: { id: user.id }, targetFolder: { id: folderId } } });
+    const copy = copied.body?.file?.id;
+    if (typeof copy !== 'number') continue;
+    if (!idsOf((await mustUsage(t, 'file', [id], master)).list ?? []).includes(copy)) continue;
+    await deleteFolderStep(t, folderId);
+    // WST-01: "a deleted item is absent from every listing with wastebin absent or exclude"; a usage list is one,
+    // and a file inside a deleted folder is deleted (contract 3: a folderDeleted DeleteInfo marks it).
+    const after = await mustUsage(t, 'file', [id], master);
+    if (idsOf(after.list ?? []).includes(copy))
+      t.record([
+        finding(
+          'WST-01',
+          'absent',
+          `usage/file of file ${id} still lists file ${copy}, whose folder ${folderId} was deleted`,
+          after.exchange,
+        ),
+      ]);
+    return;
+  }
+  t.nothingToJudge('no copy of a file that uses another file uses it in turn (copies may leave the tags out)');
+});
+
 conformance('USE-04', 'syncableObjects reports the pages, files and images the given file refers to, with totals', async (t) => {
   // The files that refer to other objects: the fixture's files that use a used file or image.
   const { fileUsers: referrers } = await usedInMaster(t);
@@ -365,6 +396,19 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     ];
     for (const [member, expected, listed, total, hidden] of lists) {
       const ids = idsOf((listed ?? []) as { id?: unknown }[]);
+      // "pages (array of Page), files (array of File), images (array of image records)": each linked object in
+      // the member of its kind, so an item whose own type names another kind is in the wrong list.
+      const kind = member.slice(0, -1);
+      const strays = ((listed ?? []) as { id?: unknown; type?: unknown }[]).filter((o) => typeof o.type === 'string' && o.type !== kind);
+      if (strays.length)
+        findings.push(
+          finding(
+            'USE-04',
+            'relation',
+            `syncableObjects lists in ${member} objects of another kind: ${strays.map((o) => `${String(o.id)} (${String(o.type)})`).join(', ')}`,
+            got.exchange,
+          ),
+        );
       const { missing } = setDifference(expected, ids);
       if (missing.length)
         findings.push(
@@ -558,6 +602,24 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
         usedWithChannel.exchange,
       ),
     );
+  // GET /file: "used (boolean), usedIn (int, multivalued) with the same meanings as for /folder/getFiles/{folderId}".
+  const viaList = await t.call('file.list', {
+    query: { folderId: String(root), recursive: true, nodeId: master, used: true, usedIn: [channel] },
+  });
+  if (viaList.body) {
+    t.judged('file.list', 'usedIn');
+    const listed = new Set(idsOf(viaList.body.items));
+    const left = idsOf(usedInChannel).filter((id) => inMaster.has(id) && !listed.has(id));
+    if (left.length)
+      findings.push(
+        finding(
+          'USE-05',
+          'relation',
+          `files ${brief(left)} are used in channel ${channel} but GET /file used=true&usedIn=${channel} in the master leaves them out`,
+          viaList.exchange,
+        ),
+      );
+  }
   // "without usedIn only the current channel is checked": a file used in the master has a user there.
   let templates: Set<number> | undefined;
   for (const id of idsOf(usedHere.files)) {

@@ -159,6 +159,29 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   },
   'getfolders-post-paging-ignored': async (run, s) =>
     (await run('folder.getFolders.post', { body: { id: String(ids(s).masterRootFolderId), skipCount: 1, maxItems: 1 } })).folders.length,
+  'getfolders-post-user-filters-ignored': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id), creator: 'nobody-at-all' } })).folders),
+  'getfolders-post-date-filters-partial': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id), editedBefore: 1 } })).folders),
+  'getfolders-post-sort-ignored': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id), sortOrder: 'desc' } })).folders),
+  'getfolders-post-recursiveids-ignored': async (run, s) => {
+    const files = String(named(s, 'folder', 'Files').id);
+    return pick((await run('folder.getFolders.post', { body: { id: files, recursive: true, recursiveIds: [files] } })).folders);
+  },
+  'folder-create-metadata-dropped': async (run, s) => {
+    const body = {
+      motherId: String(ids(s).sandboxParentFolderId),
+      name: 'Described',
+      description: 'said',
+      nameI18n: { de: 'Beschrieben' },
+    };
+    const { folder } = await run('folder.create', { body });
+    return [folder.description, folder.nameI18n];
+  },
+  'folder-create-publishdir-derived': async (run, s) =>
+    (await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Published', publishDir: '/elsewhere/' } }))
+      .folder.publishDir,
   'getitems-default-pages-only': async (run, s) =>
     pick((await run('folder.getItems', { path: { folderId: named(s, 'folder', 'Files').id } })).items, 'type'),
   'tree-not-nested': async (run, s) =>
@@ -199,6 +222,23 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       const body = { folderId: ids(s).sandboxParentFolderId, name: 'wanted.txt', sourceURL: `${base}/source.txt` };
       return (await run('file.create.json', { body })).file.name;
     }),
+  'url-create-metadata-dropped': async (run, s) =>
+    withHost('described', async (base) => {
+      const body = { folderId: ids(s).sandboxParentFolderId, name: 'described.txt', sourceURL: `${base}/d.txt`, description: 'said' };
+      return (await run('file.create.json', { body })).file.description;
+    }),
+  'url-create-overwrite-ignored': async (run, s) =>
+    withHost('replaced', async (base) => {
+      const body = { folderId: named(s, 'folder', 'Files').id, name: 'terms.txt', sourceURL: `${base}/t.txt`, overwriteExisting: true };
+      return (await run('file.create.json', { body })).file.id;
+    }),
+  'createsimple-description-ignored': async (run, s) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'described.txt', description: 'said' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
+      })
+    ).file.description,
   'createsimple-no-folder-uses-root': async (run) =>
     (
       await run('file.createSimple.raw', {
@@ -354,6 +394,16 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.save.json', { path: { id: file }, body: { file: { id: file, name: 'banner-localized.jpg' }, failOnDuplicate: true } });
     return s.objects.get(file)?.name;
   },
+  'usage-lists-deleted-users': async (run, s) => {
+    // A copy of the product sheet (a user of terms.txt), in a folder then deleted: its use must go with it.
+    const terms = named(s, 'file', 'terms.txt').id;
+    const { folder } = await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Users' } });
+    await run('file.copy', { body: { file: { id: named(s, 'file', 'product-sheet.pdf').id }, targetFolder: { id: folder.id } } });
+    await run('folder.delete', { path: { id: folder.id } });
+    return pick((await run('file.usage.file', { query: { id: [terms] } })).files);
+  },
+  'syncable-images-in-files': async (run, s) =>
+    pick((await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).files, 'type'),
   'syncable-srcnodeid-ignored': async (run, s) =>
     pick(
       (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'shop-teaser.txt').id], srcNodeId: 2, dstNodeId: 1 } }))
