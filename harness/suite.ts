@@ -420,6 +420,18 @@ function runStopped(signal: AbortSignal): boolean {
   return signal.aborted && (signal.reason as Error | undefined)?.name === 'TestRunAbortError';
 }
 
+/**
+ * A run told to stop (SIGINT, SIGTERM) cancels Vitest's run, which aborts a running test's signal: the
+ * test's requests end at once, so the run can remove its sandbox and report without waiting for the test.
+ * The signal aborts on a test's own timeout too, which must not stop the transport later tests share.
+ */
+function stopWithRun(signal: AbortSignal, configs: readonly (RunConfig | undefined)[]): void {
+  signal.addEventListener('abort', () => {
+    if (!runStopped(signal)) return;
+    for (const config of configs) if (config) runContext(config).transport.interrupt();
+  });
+}
+
 /** Options of one conformance test. */
 export interface ConformanceOptions {
   /** The operation the test exercises, for the operation matrix of the reports. */
@@ -502,13 +514,7 @@ export function conformance(
   // run's time, a test that takes a fifth of it would time out against six cases' servers.
   test(id, { timeout: (options.timeout ?? 120_000) * Math.max(1, own?.length ?? 1) }, async (ctx) => {
     currentFile = ctx.task.file.filepath;
-    // A run told to stop (SIGINT, SIGTERM) cancels Vitest's run, which aborts this signal: the test's
-    // requests end at once, so the run can remove its sandbox and report without waiting for the test.
-    // The signal aborts on a test's timeout too, which must not stop the transport the worker's later tests share.
-    ctx.signal.addEventListener('abort', () => {
-      if (!runStopped(ctx.signal)) return;
-      for (const config of own ?? [currentConfig()]) if (config) runContext(config).transport.interrupt();
-    });
+    stopWithRun(ctx.signal, own ?? [currentConfig()]);
     if (own) {
       // One outcome per configuration, reported by the collector as a result of its own; the test itself
       // fails when one of them failed, so that Vitest's verdict agrees.

@@ -434,6 +434,39 @@ function causesTableHtml(causes: readonly Cause[], anchorOfId: (id: string) => s
   );
 }
 
+/** The operations table's rows: each operation's tests, their aggregate status and a link to the first failure. */
+function operationRowsHtml(results: Results, anchorOf: (t: TestResult) => string): string[] {
+  return operations.map((op) => {
+    const tests = results.tests.filter((t) => t.operation === op.id);
+    const status = aggregate(tests);
+    const firstFailed = tests.find((t) => t.status === 'failed');
+    const link = firstFailed ? ` · <a href="#${anchorOf(firstFailed)}">details</a>` : '';
+    return (
+      `<tr data-status="${status}"><td><code>${esc(op.id)}</code></td><td>${badge(status, tests)}</td>` +
+      `<td><code>${esc(op.method)} ${esc(op.path)}</code></td><td>§${esc(op.section)}</td><td>${esc(op.feature ?? '')}</td>` +
+      `<td>${testCounts(tests)}${link}</td></tr>`
+    );
+  });
+}
+
+/** The all-tests table's rows, failures first; a test with details links to them. */
+function testRowsHtml(results: Results, detailed: ReadonlySet<TestResult>, anchorOf: (t: TestResult) => string): string[] {
+  return [...results.tests]
+    .sort((a, b) => Number(b.status === 'failed') - Number(a.status === 'failed') || a.id.localeCompare(b.id))
+    .map((t) => {
+      const counted = (['warning', 'note'] as const).map((severity) => {
+        const n = t.findings.filter((f) => f.severity === severity).length;
+        return n ? `${n} ${severity}${n > 1 ? 's' : ''}` : '';
+      });
+      const note = t.status === 'skipped' ? esc(t.reason ?? '') : counted.filter(Boolean).join(' · ');
+      const name = detailed.has(t) ? `<a href="#${anchorOf(t)}">${esc(t.id)}</a>` : esc(t.id);
+      return (
+        `<tr data-status="${t.status}" data-family="${slug(t.family)}"><td>${testBadge(t)}</td><td class="tid">${name}</td>` +
+        `<td>${esc(t.operation ?? '')}</td><td class="num">${seconds(t.durationMs)}</td><td>${note}</td></tr>`
+      );
+    });
+}
+
 /** Renders the whole report page. */
 export function renderHtml(results: Results): string {
   const s = results.summary;
@@ -460,33 +493,8 @@ export function renderHtml(results: Results): string {
   };
 
   const requirementRows = requirementRowsHtml(results, families, anchorOf);
-  const operationRows = operations.map((op) => {
-    const tests = results.tests.filter((t) => t.operation === op.id);
-    const status = aggregate(tests);
-    const firstFailed = tests.find((t) => t.status === 'failed');
-    const link = firstFailed ? ` · <a href="#${anchorOf(firstFailed)}">details</a>` : '';
-    return (
-      `<tr data-status="${status}"><td><code>${esc(op.id)}</code></td><td>${badge(status, tests)}</td>` +
-      `<td><code>${esc(op.method)} ${esc(op.path)}</code></td><td>§${esc(op.section)}</td><td>${esc(op.feature ?? '')}</td>` +
-      `<td>${testCounts(tests)}${link}</td></tr>`
-    );
-  });
-
-  const testRows = [...results.tests]
-    .sort((a, b) => Number(b.status === 'failed') - Number(a.status === 'failed') || a.id.localeCompare(b.id))
-    .map((t) => {
-      const hasDetails = detailed.has(t);
-      const counted = (['warning', 'note'] as const).map((severity) => {
-        const n = t.findings.filter((f) => f.severity === severity).length;
-        return n ? `${n} ${severity}${n > 1 ? 's' : ''}` : '';
-      });
-      const note = t.status === 'skipped' ? esc(t.reason ?? '') : counted.filter(Boolean).join(' · ');
-      const name = hasDetails ? `<a href="#${anchorOf(t)}">${esc(t.id)}</a>` : esc(t.id);
-      return (
-        `<tr data-status="${t.status}" data-family="${slug(t.family)}"><td>${testBadge(t)}</td><td class="tid">${name}</td>` +
-        `<td>${esc(t.operation ?? '')}</td><td class="num">${seconds(t.durationMs)}</td><td>${note}</td></tr>`
-      );
-    });
+  const operationRows = operationRowsHtml(results, anchorOf);
+  const testRows = testRowsHtml(results, detailed, anchorOf);
 
   const expectationSection = x ? expectationSectionHtml(results, x) : '';
   const skips = Object.entries(s.skipReasons).sort(([, a], [, b]) => b - a);
