@@ -6,10 +6,12 @@
  * of a clean server that of `npm start`.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeEach } from 'vitest';
+import { appendFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { openSession, type Session } from '../../cli/session.ts';
 import { DEFAULT_SEED, RUN_DEFAULTS } from '../../harness/config.ts';
 import { runInWorker } from '../../harness/suite.ts';
+import { SILENT_FILE } from './score.ts';
 
 const { runs: RUNS, timeoutMs: TIMEOUT_MS, embeddedConcurrency: CONCURRENCY } = RUN_DEFAULTS;
 
@@ -32,6 +34,16 @@ beforeEach(async () => {
     sandboxFolderId: session.sandboxFolderId,
     runId: randomUUID(),
   });
+});
+
+// A test that had nothing to judge passes, so a mutant that takes its data away survives unseen: each such test
+// of a mutant's run is written down (SILENT_FILE, set by run.ts), and score.ts names them beside the survivor.
+const silentFile = process.env[SILENT_FILE];
+afterEach(({ task }) => {
+  const mutant = (globalThis as { __stryker__?: { activeMutant?: string } }).__stryker__?.activeMutant;
+  if (!silentFile || mutant === undefined) return;
+  if (task.meta.cms?.findings.some((f) => f.check === 'fixture'))
+    appendFileSync(silentFile, `${JSON.stringify({ mutant, test: task.name })}\n`);
 });
 
 afterAll(async () => {

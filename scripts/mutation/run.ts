@@ -8,7 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { hadNothingToJudge, loadResults } from '../../reports/results.ts';
+import { SILENT_FILE, silentPath } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -30,6 +32,8 @@ console.log(
         idle.map((t) => `  ${t.id}: ${t.findings.find((f) => f.check === 'fixture')?.message}`).join('\n')
     : 'mutation: every check had something to judge on the default data',
 );
+// Each mutant's tests that had nothing to judge (in-worker.ts writes them; score.ts names them beside its survivors).
+rmSync(silentPath, { force: true });
 const stryker = spawnSync(
   process.execPath,
   [
@@ -38,7 +42,7 @@ const stryker = spawnSync(
     'scripts/mutation/stryker.config.mjs',
     ...process.argv.slice(2),
   ],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, [SILENT_FILE]: silentPath } },
 );
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 const scored = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./score.ts', import.meta.url))], {

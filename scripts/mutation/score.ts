@@ -7,8 +7,28 @@
  * A mutant is keyed by its file, mutator, replacement and the text it replaces (and which occurrence of
  * that text), never by a line number, so a classification survives edits elsewhere in the file.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The environment variable naming the file where a mutant's tests that had nothing to judge are written (in-worker.ts). */
+export const SILENT_FILE = 'CMS_MUTATION_SILENT';
+
+/** Where run.ts has them written: one JSON line per test and mutant, `{mutant, test}`. */
+export const silentPath = fileURLToPath(new URL('../../reports/out/mutation/silent.jsonl', import.meta.url));
+
+/** The tests that had nothing to judge, by the mutant whose run they were in. */
+export function silentTests(path = silentPath): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (!existsSync(path)) return out;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const { mutant, test } = JSON.parse(line) as { mutant: string; test: string };
+    const tests = out.get(mutant) ?? [];
+    if (!tests.includes(test)) tests.push(test);
+    out.set(mutant, tests);
+  }
+  return out;
+}
 
 /** One mutant as Stryker's JSON report gives it (mutation-testing-report-schema), the members read here. */
 interface ReportMutant {
@@ -43,7 +63,7 @@ export interface Score {
   ignored: number;
   equivalent: number;
   beyondContract: number;
-  unexplained: { key: string; place: string }[];
+  unexplained: { key: string; place: string; id: string }[];
   /** Killed over killed plus unexplained survivors, in percent. */
   score: number;
   /** Classifications that match no survivor of this report (a mutant now killed, or code that changed). */
@@ -114,7 +134,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     else s.survived++;
     const c = byKey.get(key);
     if (!c) {
-      s.unexplained.push({ key, place });
+      s.unexplained.push({ key, place, id: mutant.id });
       continue;
     }
     used.add(key);
@@ -135,7 +155,12 @@ export function loadClassified(path = fileURLToPath(new URL('./survivors.json', 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const reportPath = process.argv[2] ?? fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
   const s = score(JSON.parse(readFileSync(reportPath, 'utf8')) as Report, loadClassified());
-  for (const u of s.unexplained) console.log(`unexplained survivor ${u.place}  ${u.key}`);
+  // A survivor whose tests had nothing to judge is a gap of data (or of an oracle), not of a check: say which.
+  const silent = silentTests();
+  for (const u of s.unexplained) {
+    const quiet = silent.get(u.id);
+    console.log(`unexplained survivor ${u.place}  ${u.key}${quiet ? `\n  nothing to judge under it: ${quiet.join('; ')}` : ''}`);
+  }
   for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
   console.log(
     `mutants: ${s.killed} killed, ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored (planted-fault code); ` +

@@ -1,6 +1,9 @@
 /** The mutation score (scripts/mutation/score.ts): stable keys, classified survivors left out, the rest listed. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyed, score } from '../../scripts/mutation/score.ts';
+import { keyed, score, silentTests } from '../../scripts/mutation/score.ts';
 
 const source = ['export function f(a: number) {', '  return a > 0 ? a : -a;', '}', 'export const g = (a: number) => a > 0;'].join('\n');
 const at = (line: number, column: number, length: number) => ({ start: { line, column }, end: { line, column: column + length } });
@@ -41,5 +44,18 @@ describe('the mutation score', () => {
     expect(score(report(), [{ key: 'server/x.ts|gone|x|y', class: 'beyond-contract', reason: '', section: '4.3' }]).stale).toEqual([
       'server/x.ts|gone|x|y',
     ]);
+  });
+
+  it("reads each mutant's tests that had nothing to judge, each once, and nothing when no file was written", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cms-silent-')), 'silent.jsonl');
+    expect(silentTests(file)).toEqual(new Map());
+    const line = (mutant: string, test: string) => `${JSON.stringify({ mutant, test })}\n`;
+    writeFileSync(file, line('7', 'USE-01 a') + line('7', 'USE-02 b') + line('7', 'USE-01 a') + line('9', 'USE-01 a'));
+    expect(silentTests(file)).toEqual(
+      new Map([
+        ['7', ['USE-01 a', 'USE-02 b']],
+        ['9', ['USE-01 a']],
+      ]),
+    );
   });
 });
