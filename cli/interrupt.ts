@@ -13,6 +13,13 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? 130 : 143;
 }
 
+/** Calls a stop; one that fails (Vitest already closing, say) must not end the wrap-up as an unhandled rejection. */
+function settle(stop: () => unknown): void {
+  Promise.resolve()
+    .then(stop)
+    .catch(() => undefined);
+}
+
 /** A run's answer to SIGINT and SIGTERM, installed before the run opens its session. */
 export class RunInterrupt {
   /** The signal that stopped the run, and when it came. */
@@ -42,7 +49,7 @@ export class RunInterrupt {
   /** Calls `stop` at the first signal (at once when it already came); returns what unregisters it. */
   onStop(stop: () => unknown): () => void {
     if (this.stopped) {
-      void stop();
+      settle(stop);
       return () => {};
     }
     this.stops.add(stop);
@@ -66,7 +73,7 @@ export class RunInterrupt {
     this.deadline = setTimeout(() => this.giveUp(`no end after ${this.limitMs / 1000} s`), this.limitMs);
     // The process must not stay alive for the deadline alone once the wrap-up is done.
     this.deadline.unref();
-    for (const stop of this.stops) void stop();
+    for (const stop of this.stops) settle(stop);
     this.stops.clear();
   }
 

@@ -316,6 +316,7 @@ async function runSuites(
 /** What a run needs once its session is open. */
 interface OpenRun {
   values: RunValues;
+  connection: Omit<SessionOptions, 'faults'>;
   seed: number;
   seedSource: SeedSource;
   runs: number;
@@ -329,9 +330,8 @@ interface OpenRun {
 
 /** Runs the suites in an open session and writes the reports (of the tests that ended, when a signal stopped it). */
 async function runOpen(session: Session, run: OpenRun): Promise<number> {
-  const { values, seed, seedSource, runs, workers, interrupt } = run;
+  const { values, connection, seed, seedSource, runs, workers, interrupt } = run;
   const { target } = session;
-  const connection = sessionOptionsOf(values);
   const config: RunConfig = {
     target,
     replayArgs: replayArgsOf(RUN_OPTIONS, values),
@@ -417,7 +417,19 @@ export const command: Command = {
       const session = await openOrExit({ ...connection, faults, sandboxName: sandbox });
       if (typeof session === 'number') return interrupt.exitCode ?? session;
       try {
-        return await runOpen(session, { values, seed, seedSource, runs, workers, shard, testNamePattern, outDir, baseline, interrupt });
+        return await runOpen(session, {
+          values,
+          connection,
+          seed,
+          seedSource,
+          runs,
+          workers,
+          shard,
+          testNamePattern,
+          outDir,
+          baseline,
+          interrupt,
+        });
       } finally {
         const removed = await session.close();
         if (interrupt.stopped && removed) console.error(`cms-conformance: the sandbox ${sandbox} is removed`);
