@@ -523,7 +523,8 @@ conformance(
   'no request of any operation, valid or not, is answered with a server error',
   withBench(async (t, b) => {
     // The judge fails this test (and any other) on a 5xx; here every operation meets the input that most
-    // often escapes a handler: its valid request, an unknown id, a query value of the wrong type, malformed JSON.
+    // often escapes a handler: its valid request, an unknown id, a query value of the wrong type, no query
+    // parameter at all (the contract marks none required: a usage query without ids), malformed JSON.
     for (const op of operations) {
       if (op.feature !== null && !t.config.target.features.includes(op.feature)) continue;
       const id = op.id as OperationId;
@@ -533,6 +534,7 @@ conformance(
       if (base.subject !== 'none') probes.push(await base.spec(b, UNKNOWN_IDS.number));
       const param = op.parameters.find((p) => p.in === 'query' && BAD_QUERY_VALUES[p.type].length > 0);
       if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
+      if (Object.keys(spec.query ?? {}).length) probes.push({ ...spec, query: {} });
       for (const probe of probes) await t.try(id, probe);
       // Malformed JSON is no form of the operation's request: sent as bytes, judged as the operation's answer.
       if (op.requestBody?.contentTypes.includes('application/json'))
