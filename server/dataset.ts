@@ -1153,8 +1153,13 @@ export function defaultDataset(): Dataset {
   addChannelLocalObjects(b, roots, templates, multichannel);
   addWastebin(b, roots.root, templates.landing);
   addShopTeaser(b, multichannel);
-  // A tag on a folder the target file names, for folder load's construct; its tag id is the last handed out.
+  // A tag on a folder the target file names, for folder load's construct; added after every earlier tag, so that no earlier tag id moved.
   sandbox.tags = [b.tag('object.note', 'richtext', { text: { stringValue: 'Content created here is removed after the run' } })];
+  // A content set stored German first: a language fallback that keeps the first stored variant, not the node's highest-priority
+  // language, differs from the sets stored English first.
+  const press = b.ds.folders.find((f) => f.name === 'Press' && f.motherId === pagesFolder.id)!;
+  const jobs = b.page(press, 'Stellenangebote', templates.standard, { language: 'de' });
+  b.page(press, 'Job offers', templates.standard, { language: 'en', contentSetId: jobs.id });
   b.ds.roles = {
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,

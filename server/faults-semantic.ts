@@ -641,4 +641,45 @@ export const semanticFaults = faultDefs([
     description: "syncableObjects ignores srcNodeId and reports the master's version of what the files refer to, not the source channel's",
     needs: 'multichannelling',
   },
+  {
+    name: 'getpages-language-ranked-by-node',
+    breaks: ['FLT-09'],
+    description:
+      "getPages language with fallback ranks the requested language as one of the node's: a content set lists its highest-priority variant even where it has the language",
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { language: 'de', recursive: true } },
+  },
+  {
+    name: 'getpages-langfallback-first-stored',
+    breaks: ['FLT-09'],
+    description:
+      "getPages langfallback lists the variant stored first of a content set that lacks the language, not the one in the node's highest-priority language",
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { language: 'fr', recursive: true } },
+  },
+  {
+    name: 'getpages-timedue-any-time',
+    breaks: ['FLT-09'],
+    description: 'getPages timedue lists every page with a time to publish or take offline, however far beyond the span',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { timedue: 86400, recursive: true } },
+  },
+  {
+    name: 'niceurl-missing-as-text',
+    breaks: ['FLT-08'],
+    description: 'niceurl tests an object without a nice URL as the text "undefined", so a pattern matching that text lists it',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { niceurl: 'n' } },
+  },
+  {
+    name: 'external-links-none',
+    breaks: ['FLD-10'],
+    description: "getExternalLinks lists no page: the web links in the pages' tags go unreported",
+  },
+  {
+    name: 'template-links-unread',
+    breaks: ['FLD-08'],
+    description: 'the template links of folders are never read: getTemplates lists no template and count counts none',
+  },
+  {
+    name: 'findpages-maxitems-needs-skipcount',
+    breaks: ['PAG-07'],
+    description: 'findPages applies maxItems only with a skipCount: from the first match it returns every match',
+  },
 ]);

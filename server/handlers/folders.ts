@@ -295,7 +295,7 @@ export const count: Handler<State> = (state, req, ctx) => {
   return {
     folders: collectChildren(state, folder, 'folder', walk).filter(keep).length,
     pages: language ? languageFilter(state, view, pages, language, true).length : pages.length,
-    templates: wastebin === 'only' ? 0 : templatesIn(state, folder, walk).filter((e) => keep(e.template)).length,
+    templates: wastebin === 'only' ? 0 : templatesIn(state, folder, walk, ctx.faults).filter((e) => keep(e.template)).length,
     images: collectChildren(state, folder, 'image', walk).filter(keep).length,
     files: collectChildren(state, folder, 'file', walk).filter(keep).length,
   };

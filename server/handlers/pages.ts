@@ -56,6 +56,8 @@ export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): (
   } catch (err) {
     throw new Refusal('INVALIDDATA', `niceurl: not a valid regular expression: ${(err as Error).message}`, 'niceurl');
   }
+  // Planted: a missing nice URL is tested as the text "undefined".
+  if (faults.has('niceurl-missing-as-text')) return (url) => re.test(String(url));
   return (url) => url !== undefined && re.test(url);
 }
 
@@ -64,7 +66,14 @@ export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): (
  * variant in that language, else the one in the node's highest-priority language; `0` means pages
  * without a language; an unknown language gives nothing without fallback.
  */
-export function languageFilter(state: State, view: View, pages: PageObj[], language: string, fallback: boolean): PageObj[] {
+export function languageFilter(
+  state: State,
+  view: View,
+  pages: PageObj[],
+  language: string,
+  fallback: boolean,
+  faults: FaultSet = new Set(),
+): PageObj[] {
   if (language === '0') return pages.filter((p) => !p.language);
   const node = state.nodes.get(view.nodeId)!;
   const nodeLangs = node.languageIds.map((id) => state.languages.find((l) => l.id === id)!).filter(Boolean);
@@ -74,12 +83,16 @@ export function languageFilter(state: State, view: View, pages: PageObj[], langu
     lang = nodeLangs[0];
   }
   if (!fallback || !lang) return pages.filter((p) => p.language === lang?.code);
-  const rank = (p: PageObj) => (p.language === lang.code ? -1 : nodeLangs.findIndex((l) => l.code === p.language) >>> 0);
+  // Planted: the requested language ranks as the node's other languages do, so a set's highest-priority variant beats it.
+  const wanted = faults.has('getpages-language-ranked-by-node') ? undefined : lang.code;
+  const rank = (p: PageObj) => (p.language === wanted ? -1 : nodeLangs.findIndex((l) => l.code === p.language) >>> 0);
   const best = new Map<number, PageObj>();
   for (const p of pages) {
     const key = p.contentSetId ?? -p.id;
     const cur = best.get(key);
-    if (!cur || rank(p) < rank(cur)) best.set(key, p);
+    // Planted: the fallback keeps the variant stored first where the set lacks the language.
+    const firstStored = faults.has('getpages-langfallback-first-stored') && cur !== undefined && rank(p) !== -1;
+    if (!cur || (!firstStored && rank(p) < rank(cur))) best.set(key, p);
   }
   const chosen = new Set(best.values());
   return pages.filter((p) => chosen.has(p));
@@ -99,8 +112,10 @@ function contentText(p: PageObj): string {
 }
 
 /** Whether time management changes the page's status within `timedue` seconds from now (as the deployed implementation checks it). */
-function dueWithin(p: PageObj, now: number, timedue: number): boolean {
+function dueWithin(p: PageObj, now: number, timedue: number, faults: FaultSet): boolean {
   const tm = p.timeManagement;
+  // Planted: any time set is taken as due, however far off.
+  if (faults.has('getpages-timedue-any-time')) return (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0;
   if (p.online && (tm?.offlineAt ?? 0) > 0) return tm!.offlineAt! <= now + timedue;
   if (!p.online && (tm?.at ?? 0) > 0) return tm!.at! <= now + timedue;
   return false;
@@ -162,7 +177,7 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (!publishers || (publisherOf(p) !== undefined && publishers.has(publisherOf(p)!))) &&
       (publisherIds.length === 0 || (p.publisherId !== undefined && publisherIds.includes(p.publisherId))) &&
       (!ispublisher || p.publisherId === me || faults.has('ispublisher-ignored')) &&
-      (timedue <= 0 || dueWithin(p, now, timedue)) &&
+      (timedue <= 0 || dueWithin(p, now, timedue, faults)) &&
       (insync === undefined || (p.translation?.inSync ?? true) === insync) &&
       (!wfown || p.workflow?.userId === me) &&
       (!wfwatch || (p.workflow?.groupIds.some((g) => myGroups.includes(g)) ?? false)) &&
@@ -217,6 +232,7 @@ export const getPages: Handler<State> = (state, req, ctx) => {
       pages,
       language,
       ctx.faults.has('getpages-langfallback-ignored') || qBool(req, 'langfallback', true),
+      ctx.faults,
     );
   const keys = legacySortKeys(state, view);
   // Planted: getPages maps sortby=filename to the page name, the column its list view shows.
@@ -286,7 +302,9 @@ export const findPages: Handler<State> = (state, req, ctx) => {
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
   // Planted: the find operations page from the first match whatever skipCount says.
   const skip = ctx.faults.has('find-skipcount-ignored') ? 0 : qInt(req, 'skipCount', 0);
-  const paged = pageLegacy(found, skip, qInt(req, 'maxItems', 100), ctx.faults);
+  // Planted: maxItems cuts the list only where skipCount moved its start.
+  const unpaged = ctx.faults.has('findpages-maxitems-needs-skipcount') && skip === 0;
+  const paged = pageLegacy(found, skip, unpaged ? -1 : qInt(req, 'maxItems', 100), ctx.faults);
   const contextOf = renderContexts(state, ctx.faults);
   return {
     pages: paged.items.map((p) => withLinks(state, pageRecord(contextOf(p.nodeId), p), p.nodeId, qStr(req, 'links'))),
@@ -321,13 +339,22 @@ export const getExternalLinks: Handler<State> = (state, req, ctx) => {
   const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, qBool(req, 'recursive', false), 'exclude', ctx.faults)).sort(
     (a, b) => a.id - b.id,
   );
+  // Planted: the pages' tags are never searched, so no page is reported.
+  if (ctx.faults.has('external-links-none')) return { pages: [] };
   return {
     pages: pages.map((p) => ({ pageId: p.id, pageName: p.name, links: externalLinks(p, ctx.faults) })).filter((e) => e.links.length > 0),
   };
 };
 
 /** Templates linked into a folder (and its sub-folders when the walk is recursive), each with the folder it is linked to. */
-export function templatesIn(state: State, folder: FolderObj, walk: Walk): { template: TemplateObj; folder: FolderObj }[] {
+export function templatesIn(
+  state: State,
+  folder: FolderObj,
+  walk: Walk,
+  faults: FaultSet = new Set(),
+): { template: TemplateObj; folder: FolderObj }[] {
+  // Planted: the folders' template links are never read; the listing and the count agree on none.
+  if (faults.has('template-links-unread')) return [];
   const folders = [
     folder,
     ...(walk.recursive
@@ -358,7 +385,9 @@ export const getTemplates: Handler<State> = (state, req, ctx) => {
   // Planted: the template list reads no recursive and lists the folder's own links alone.
   const recursive = qBool(req, 'recursive', false) && !ctx.faults.has('gettemplates-recursive-ignored');
   const keep = objectPredicate(state, view, pageTemplateFilter(req, ctx.faults), ctx.faults);
-  let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults)).filter((e) => keep(e.template));
+  let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults), ctx.faults).filter((e) =>
+    keep(e.template),
+  );
   if (recursive && qBool(req, 'reduce', false) && !ctx.faults.has('reduce-ignored')) {
     const seen = new Set<number>();
     entries = entries.filter((e) => !seen.has(e.template.id) && seen.add(e.template.id));

@@ -70,6 +70,20 @@ conformance(
       if (!isListing(l)) return void t.record([l]);
       t.record(expectSet('FLT-08', 'regex', expected, l, `getPages niceurl=${niceurl} must list the pages whose nice URL matches it`));
     }
+    // A page without a nice URL has nothing to match, though a server that tests it as the text "undefined" or "null" finds an n.
+    if (pages.some((p) => p.niceUrl === undefined)) {
+      const l = await list({ niceurl: 'n' });
+      if (!isListing(l)) return void t.record([l]);
+      t.record(
+        expectSet(
+          'FLT-08',
+          'regex',
+          idsWhere(pages, (p) => p.niceUrl !== undefined && p.niceUrl.includes('n')),
+          l,
+          'getPages niceurl=n must list the pages whose nice URL holds an n, and no page without a nice URL',
+        ),
+      );
+    }
     t.judged('folder.getPages', 'niceurl');
   },
   { feature: 'pages', operation: 'folder.getPages' },
@@ -444,6 +458,83 @@ conformance(
   { operation: 'folder.getPages' },
 );
 
+/** A language code that no page of the listing has, so that every page lacks it. */
+function absentLanguage(pages: readonly Page[]): string {
+  const codes = new Set(pages.map((p) => p.language));
+  return ['xx', 'zz', 'qx', 'xq'].find((code) => !codes.has(code)) ?? 'x-none';
+}
+
+/** The language variants of each content set, by content set id: pages with a language and a content set. */
+function contentSets(pages: readonly Page[]): Map<number, Page[]> {
+  const sets = new Map<number, Page[]>();
+  for (const p of pages)
+    if (p.language !== undefined && typeof p.contentSetId === 'number') sets.set(p.contentSetId, [...(sets.get(p.contentSetId) ?? []), p]);
+  return sets;
+}
+
+conformance(
+  'FLT-09',
+  'language with fallback lists one variant of each content set, in that language where the set has it',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const sets = contentSets(pages);
+    if (!sets.size) return t.nothingToJudge('no page of the pages folder has a language and a content set');
+    const absent = absentLanguage(pages);
+    const none = await list({ language: absent, langfallback: false });
+    if (!isListing(none)) return void t.record([none]);
+    // "language (string): language code"; no page is in this one, and with langfallback=false no other variant stands in.
+    t.record(expectSet('FLT-09', 'langfallback', [], none, `language=${absent}&langfallback=false must list no page: none is in it`));
+    // The languages each fallback preferred to the others of its content set, across every answer.
+    const preferred: { chosen: string; over: string; set: number; language: string }[] = [];
+    for (const language of [...distinct(pages.map((p) => p.language)), absent]) {
+      const l = await list({ language });
+      if (!isListing(l)) return void t.record([l]);
+      for (const [set, variants] of sets) {
+        const listed = variants.filter((p) => l.ids.includes(p.id!));
+        const own = variants.filter((p) => p.language === language);
+        // "langfallback (boolean, true): use the highest-priority language variant in the node when the page lacks the language":
+        // each content set shows one variant, the one in the language where it has one.
+        if (listed.length !== 1 || (own.length > 0 && !own.includes(listed[0]!))) {
+          t.record([
+            finding(
+              'FLT-09',
+              'language',
+              `language=${language} lists ${listed.length ? brief(listed.map((p) => `${p.id} (${p.language})`)) : 'no variant'} ` +
+                `of content set ${set}, whose variants are ${brief(variants.map((p) => `${p.id} (${p.language})`))}: it must list ` +
+                `${own.length ? `its variant in ${language}` : 'one of them'} (${described(l.exchange)})`,
+              l.exchange,
+            ),
+          ]);
+          continue;
+        }
+        const chosen = listed[0]!.language!;
+        if (!own.length)
+          for (const other of variants) if (other.language !== chosen) preferred.push({ chosen, over: other.language!, set, language });
+      }
+    }
+    // "the highest-priority language variant in the node": the node has one order of its languages, whichever it is, so no two
+    // fallbacks may prefer two languages each to the other.
+    const contrary = preferred.flatMap((a) =>
+      preferred.filter((b) => b.chosen === a.over && b.over === a.chosen).map((b) => [a, b] as const),
+    );
+    if (contrary.length) {
+      const [a, b] = contrary[0]!;
+      t.record([
+        finding(
+          'FLT-09',
+          'langfallback',
+          `language=${a.language} falls back to ${a.chosen} over ${a.over} in content set ${a.set}, and language=${b.language} to ` +
+            `${b.chosen} over ${b.over} in content set ${b.set}: the node's highest-priority language cannot be both`,
+        ),
+      ]);
+    }
+    t.judged('folder.getPages', 'language', 'langfallback');
+  },
+  { operation: 'folder.getPages' },
+);
+
 conformance(
   'FLT-09',
   'priority lists exactly the pages of that priority, 0 lists all',
@@ -635,6 +726,74 @@ conformance(
         `timedue=${spans.at(-1)} must list the pages whose time management is due within the span`,
       ),
     );
+  },
+  { operation: 'folder.getPages' },
+);
+
+/** The earliest time-management moment of a page, of any kind; undefined when it has none. */
+function earliestMoment(p: Page): number | undefined {
+  const tm = p.timeManagement;
+  const moments = [tm?.at, tm?.offlineAt, tm?.queuedPublish?.at, tm?.queuedOffline?.at].filter(
+    (v): v is number => v !== undefined && v > 0,
+  );
+  return moments.length ? Math.min(...moments) : undefined;
+}
+
+conformance(
+  'FLT-09',
+  'timedue leaves out the pages whose time management is due beyond the span, and lists them once the span reaches it',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const DAY = 86_400;
+    // The clock of the target is its own: a day of slack around this machine's.
+    const now = Date.now() / 1000;
+    const beyond = (p: Page, span: number) => (earliestMoment(p) ?? -Infinity) > now + span + DAY;
+    const later = pages.filter((p) => beyond(p, DAY));
+    if (!later.length) return t.nothingToJudge('no page of the pages folder has time management due more than two days from now');
+    t.judged('folder.getPages', 'timedue');
+    // "timedue (int, 0): seconds; pages changing status by time management within the span": nothing of a page whose every
+    // moment lies beyond the span changes within it.
+    t.record(
+      await judged(list({ timedue: DAY }), (l) =>
+        expectSubset(
+          'FLT-09',
+          'timedue',
+          idsWhere(pages, (p) => !beyond(p, DAY)),
+          l,
+          `timedue=${DAY} must list no page whose time management is first due after the span`,
+        ),
+      ),
+    );
+    // The page due soonest and the one due last: a span a day short of its moment leaves it out, a day past it lists it.
+    const due = later.filter((p) => dueAt(p) !== undefined).sort((a, b) => dueAt(a)! - dueAt(b)!);
+    for (const p of distinct([due[0], due.at(-1)])) {
+      const short = Math.floor(earliestMoment(p)! - now - DAY);
+      const long = Math.ceil(dueAt(p)! - now + DAY);
+      t.record(
+        await judged(list({ timedue: short }), (l) =>
+          expectSubset(
+            'FLT-09',
+            'timedue',
+            pages.map((x) => x.id!).filter((id) => id !== p.id),
+            l,
+            `timedue=${short} must leave out page ${p.id}, whose time management is first due a day after the span`,
+          ),
+        ),
+      );
+      t.record(
+        await judged(list({ timedue: long }), (l) =>
+          expectIncludes(
+            'FLT-09',
+            'timedue',
+            [p.id!],
+            l,
+            `timedue=${long} must list page ${p.id}, whose status changes a day within the span`,
+          ),
+        ),
+      );
+    }
   },
   { operation: 'folder.getPages' },
 );

@@ -706,6 +706,26 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
   }
 });
 
+conformance('FLD-08', "getTemplates of the fixture's templates folder lists templates linked into it", async (t) => {
+  const folderId = t.fixture.templatesFolderId;
+  if (folderId === undefined) {
+    t.record([finding('FLD-08', 'step', 'the target declares templates but its fixture names no templatesFolderId')]);
+    throw new SetupError('no templates folder in the fixture');
+  }
+  // The target names "a folder with templates linked into it" (feature templates: "the target's fixture provides them"),
+  // and getTemplates "lists the templates linked into the folder": an empty answer denies either.
+  const r = await t.call('folder.getTemplates', { path: { folderId } });
+  if (r.body && !(r.body.templates ?? []).length)
+    t.record([
+      finding(
+        'FLD-08',
+        'linked',
+        `getTemplates of folder ${folderId}, which the target names as its folder with templates linked into it, lists no template`,
+        r.exchange,
+      ),
+    ]);
+});
+
 conformance('FLD-08', 'getTemplates with reduce and recursive lists each template of the recursive listing once', async (t) => {
   const top = await t.folder();
   const sub = await createFolderStep(t, top, 'Sub');
@@ -958,6 +978,31 @@ function stringsIn(value: unknown): string[] {
   return [];
 }
 
+/**
+ * The external links each page's tags hold, by page id: an http(s) address that is the whole value of a
+ * property of a URL-type part and refers to no page. The contract names no part type; a type seen holding a
+ * page id is a URL-type part ("pages, files and images referenced in URL-type parts", 4.3), so only those count.
+ */
+function linksHeld(pages: readonly Page[]): Map<number, string[]> {
+  const props = (p: Page) => Object.values(p.tags ?? {}).flatMap((tag) => Object.values(tag.properties ?? {}));
+  const internal = (pageId: number | undefined) => typeof pageId === 'number' && pageId > 0;
+  const urlTypes = new Set(
+    pages
+      .flatMap(props)
+      .filter((q) => internal(q.pageId) && q.type !== undefined)
+      .map((q) => q.type),
+  );
+  const held = new Map<number, string[]>();
+  for (const page of pages) {
+    const links = props(page)
+      .filter((q) => urlTypes.has(q.type) && !internal(q.pageId))
+      .map((q) => q.stringValue ?? '')
+      .filter((v) => /^https?:\/\/[^/\s]\S*$/i.test(v));
+    if (page.id !== undefined && links.length) held.set(page.id, [...new Set(links)]);
+  }
+  return held;
+}
+
 conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages and recursive adds those of sub-folders', async (t) => {
   const folder = pagesFolder(t);
   const [flat, recursive, pagesFlat, pagesDeep, subs] = await Promise.all([
@@ -969,10 +1014,33 @@ conformance('FLD-10', 'getExternalLinks lists the web links of the folder pages 
   ]);
   if (!flat.body || !recursive.body || !pagesFlat.body || !pagesDeep.body || !subs.body) return;
   const deepPages = pagesDeep.body.pages ?? [];
-  if (!(recursive.body.pages ?? []).some((e) => (e.links ?? []).length))
+  const held = linksHeld(deepPages);
+  if (!held.size && !(recursive.body.pages ?? []).some((e) => (e.links ?? []).length))
     return t.nothingToJudge('no page of the pages folder or its sub-folders has an external link', recursive.exchange);
   const key = (links: string[] | undefined) => JSON.stringify([...(links ?? [])].sort());
   const deep = new Map((recursive.body.pages ?? []).map((e) => [e.pageId, key(e.links)]));
+  // "external links from all pages in the folder": every link a page's tags hold is listed for that page.
+  const flatIds = new Set(idsOf(pagesFlat.body.pages));
+  for (const [label, answer, inScope] of [
+    ['', flat, (id: number) => flatIds.has(id)],
+    [' recursive', recursive, () => true],
+  ] as const) {
+    for (const [pageId, links] of held) {
+      if (!inScope(pageId)) continue;
+      const listed = (answer.body!.pages ?? []).filter((e) => e.pageId === pageId).flatMap((e) => e.links ?? []);
+      const lost = links.filter((link) => !listed.includes(link));
+      if (lost.length)
+        t.record([
+          finding(
+            'FLD-10',
+            'held',
+            `getExternalLinks${label} of folder ${folder} leaves out ${brief(lost.map((l) => JSON.stringify(l)))} of page ${pageId}, ` +
+              `a web address in a URL-type part of its tags that refers to no page; it lists ${key(listed)} for the page`,
+            answer.exchange,
+          ),
+        ]);
+    }
+  }
   // "lists, per page, the external links of pages in the folder"
   for (const [label, answer, pages] of [
     ['', flat, pagesFlat.body.pages ?? []],

@@ -385,6 +385,31 @@ conformance(
 );
 
 conformance(
+  'PAG-07',
+  'findPages with maxItems=1 returns the first match alone',
+  async (t) => {
+    if (!hasFeature(t, 'pages') || t.fixture.pagesFolderId === undefined)
+      return t.nothingToJudge('the target declares no pages folder to find pages in');
+    const folder = t.fixture.pagesFolderId;
+    const all = await mustList(t, 'folder.findPages', folder, { maxItems: -1 });
+    if (all.ids.length < 2) return t.nothingToJudge('findPages finds fewer than two pages, which maxItems=1 cannot tell apart');
+    t.judged('folder.findPages', 'maxItems');
+    // "maxItems (int, 100; -1 returns all)", from the first match when skipCount is left at its default 0.
+    const one = await mustList(t, 'folder.findPages', folder, { maxItems: 1 });
+    t.record(
+      expectSequence(
+        'PAG-07',
+        'findMax',
+        all.ids.slice(0, 1),
+        one,
+        `findPages maxItems=1 must return the first of the ${all.ids.length} matches alone`,
+      ),
+    );
+  },
+  { operation: 'folder.findPages' },
+);
+
+conformance(
   'PAG-08',
   'findFiles returns 100 matches by default and all with maxItems=-1; findPages defaults to 100 as well',
   async (t) => {

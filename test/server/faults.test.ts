@@ -496,6 +496,12 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     ),
   'shape-usage-counts-only': async (run, s) =>
     typeof (await run('file.usage.folder', { query: { id: [named(s, 'file', 'brochure.pdf').id], folders: false } })).numItems,
+  'external-links-none': async (run, s) =>
+    (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.flatMap((e: Body) => e.links),
+  'template-links-unread': async (run, s) =>
+    pick((await run('folder.getTemplates', { path: { folderId: ids(s).templatesFolderId } })).templates),
+  'findpages-maxitems-needs-skipcount': async (run, s) =>
+    (await run('folder.findPages', { query: { folderId: ids(s).pagesFolderId, maxItems: 1 } })).pages.length,
 };
 
 /** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */
