@@ -682,4 +682,10 @@ export const semanticFaults = faultDefs([
     breaks: ['PAG-07'],
     description: 'findPages applies maxItems only with a skipCount: from the first match it returns every match',
   },
+  {
+    name: 'getpages-searchcontent-always',
+    breaks: ['FLT-09'],
+    description: 'getPages searches the content of pages even without searchcontent',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true, search: 'lorem' } },
+  },
 ]);

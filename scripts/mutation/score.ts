@@ -141,7 +141,9 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     if (c.class === 'equivalent') s.equivalent++;
     else s.beyondContract++;
   }
-  s.stale = classified.map((c) => c.key).filter((k) => !used.has(k));
+  // Only a file the report mutated can show a classification stale: a run of one file says nothing of the others.
+  const files = new Set(Object.keys(report.files));
+  s.stale = classified.map((c) => c.key).filter((k) => files.has(k.slice(0, k.indexOf('|'))) && !used.has(k));
   const judged = s.killed + s.unexplained.length;
   s.score = judged ? Math.round((1000 * s.killed) / judged) / 10 : 100;
   return s;

@@ -216,7 +216,9 @@ export const getPages: Handler<State> = (state, req, ctx) => {
   const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, oneLevel);
   const filter = pageTemplateFilter(req, ctx.faults);
   const search = filter.search;
-  const searchContent = qBool(req, 'searchcontent', false) && !ctx.faults.has('getpages-searchcontent-ignored');
+  const searchContent =
+    ctx.faults.has('getpages-searchcontent-always') ||
+    (qBool(req, 'searchcontent', false) && !ctx.faults.has('getpages-searchcontent-ignored'));
   const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
   const byTerm = (p: PageObj) =>
     !search ||

@@ -377,6 +377,18 @@ conformance(
         ),
       ]),
     );
+    // Without it ("false" by default) the content is not searched: no page holds the term in its id, name or description.
+    t.record(
+      await judged(list({ search: term }), (l) =>
+        expectSubset(
+          'FLT-09',
+          'searchcontent',
+          [],
+          l,
+          `search=${term} without searchcontent must not search the content: no page's id, name or description holds ${term}`,
+        ),
+      ),
+    );
     t.judged('folder.getPages', 'searchcontent');
   },
   { operation: 'folder.getPages' },
