@@ -1,5 +1,4 @@
 /** The operation and requirement catalogues agree with the shared contract and catalogue, and with the schemas. */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi, type TestContext } from 'vitest';
 import { SCHEMA_BASE, schemasById } from '../schemas/index.ts';
 import { findOperation, getOperation, matchPath, operations, type Parameter } from '../schemas/operations.ts';
@@ -7,19 +6,15 @@ import { getRequirement, matchRequirements, requirements } from '../schemas/requ
 import { main } from '../cli/main.ts';
 import { coverageOf, provenVerdict, unprovenHint, unprovenTests } from '../cli/requirements.ts';
 import { faults } from '../server/faults.ts';
+import { SHARED_ABSENT, hasShared, readShared } from './support/shared.ts';
 
-// Resolved beside the repository so a CI clone with shared/ next to it finds the same files; a clone of
-// the project alone has no shared/, and only the comparisons with it skip.
-const sharedDir = new URL('../../shared/contract/', import.meta.url);
-const hasShared = existsSync(sharedDir);
-const readShared = (name: string): string => (hasShared ? readFileSync(new URL(name, sharedDir), 'utf8') : '');
 const sharedCatalogue = readShared('requirements.md');
 const contract = readShared('content-management-service.md');
 
 /** Makes a test that compares with ../shared skip, saying why, where that folder is absent. */
 function withShared(body: () => void): (context: TestContext) => void {
   return ({ skip }) => {
-    skip(!hasShared, '../shared/contract is absent: the comparison with the shared catalogue runs in CI');
+    skip(!hasShared, SHARED_ABSENT);
     body();
   };
 }

@@ -14,12 +14,12 @@ import { parameterCoverage, parameterVerdict, type ParameterCoverage } from '../
 import { allParameters, parameterEffects, parameterGaps, parameterKey } from '../schemas/parameters.ts';
 import type { Results } from '../schemas/results.ts';
 import { cli } from './support/cli.ts';
+import { SHARED_ABSENT, hasShared, readShared } from './support/shared.ts';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
-// As test/catalogues.test.ts: the shared contract beside the repository (CI); a clone alone skips the quotes' check.
-const sharedDir = new URL('../../shared/contract/', import.meta.url);
-const contract = existsSync(sharedDir) ? readFileSync(new URL('content-management-service.md', sharedDir), 'utf8') : '';
+// A clone of the project alone has no shared contract: the quotes' check skips there.
+const contract = readShared('content-management-service.md');
 
 const keyOf = (c: { operation: string; name: string }) => parameterKey(c.operation, c.name);
 
@@ -56,7 +56,7 @@ describe('the catalogue of parameters without effect', () => {
   });
 
   it("quotes the contract's own words", ({ skip }) => {
-    skip(!contract, '../shared/contract is absent: the quotes are checked where it is (CI)');
+    skip(!hasShared, SHARED_ABSENT);
     const unquoted = parameterEffects.flatMap((e) =>
       e.sentence
         .split('...')
