@@ -16,6 +16,8 @@ export interface Command {
   /** The usage text printed by `cms-conformance help NAME` and on a usage error. */
   usage: string;
   run(args: string[]): Promise<number>;
+  /** Reads the arguments as `run` would and does nothing else: a UsageError says what is wrong (README's CI jobs are checked so). */
+  parse?(args: string[]): void;
 }
 
 /** Parses options strictly (unknown flags are usage errors), turning node's errors into UsageError. */

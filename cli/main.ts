@@ -8,15 +8,17 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   openapi: () => import('./openapi.ts'),
   serve: () => import('./serve.ts'),
   run: () => import('./run.ts'),
+  init: () => import('./init.ts'),
   clean: () => import('./clean.ts'),
   prove: () => import('./prove.ts'),
   'update-expectations': () => import('./update-expectations.ts'),
   merge: () => import('./merge.ts'),
+  statement: () => import('./statement.ts'),
   proxy: () => import('./proxy.ts'),
 };
 
 /** The loader of a command by name; only the commands' own names (a name like "constructor" is not one). */
-function commandNamed(name: string | undefined): (() => Promise<{ command: Command }>) | undefined {
+export function commandNamed(name: string | undefined): (() => Promise<{ command: Command }>) | undefined {
   return name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
 }
 

@@ -17,16 +17,18 @@ results.json, or the file) into one results.json, junit.xml, report.html and sum
   --baseline FILE      compare with an earlier results.json (writes regression.md)
 Exit: 0 no unexpected failure, 1 unexpected failures, 2 usage error or unusable input.`;
 
+function parse(args: string[]) {
+  const parsed = parseOptions(args, { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } }, true);
+  if (!parsed.positionals.length) throw new UsageError('merge needs at least one results folder or file');
+  return parsed;
+}
+
 export const command: Command = {
   summary: 'combine the results of sharded runs into one set of reports',
   usage,
+  parse,
   async run(args) {
-    const { values, positionals } = parseOptions(
-      args,
-      { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } },
-      true,
-    );
-    if (!positionals.length) throw new UsageError('merge needs at least one results folder or file');
+    const { values, positionals } = parse(args);
     try {
       const merged = mergeResults(positionals.map(loadResults));
       // Made once the inputs are known good: a refused merge leaves no folder behind.

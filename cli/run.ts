@@ -1,4 +1,5 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_SEED, RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
 import { SANDBOX_PREFIX, sandboxName } from '../harness/sandbox.ts';
@@ -6,6 +7,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS 
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun, removeReports } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
+import { makeStatement, writeStatement } from '../reports/statement.ts';
 import type { Results, SeedSource } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
@@ -33,7 +35,7 @@ const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--ou
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
                           [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS] [--max-body MIB]
                           [--dry-run] [--expectations FILE]
-                          [--baseline FILE] [--shard i/n]
+                          [--baseline FILE] [--shard i/n] [--statement DIR]
                           [--fault NAME]... [--refusal-style status|body] [--profile default|field]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
@@ -64,6 +66,8 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
   --baseline F       an earlier results.json: print and write (regression.md) new, fixed and
                      still failing tests
   --shard i/n        run the i-th of n parts (merge the parts with \`cms-conformance merge\`)
+  --statement DIR    also write a conformance statement of the run there (conformance.json,
+                     conformance.md, badge.svg; see \`cms-conformance help statement\`)
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
   --dry-run          print what the run would do (suites, requirement ids, requests, fixture
                      objects it reads) without sending anything
@@ -206,6 +210,7 @@ export const RUN_OPTIONS = {
   baseline: { type: 'string', replay: false },
   expectations: { type: 'string', replay: false },
   shard: { type: 'string', replay: false },
+  statement: { type: 'string', replay: false },
 } as const satisfies Record<string, OptionSpec>;
 
 /** Parses run's arguments by its option table; an unknown option is a usage error. */
@@ -324,6 +329,8 @@ interface OpenRun {
   shard: string | undefined;
   testNamePattern: RegExp | undefined;
   outDir: string;
+  /** Where the conformance statement goes (--statement), if asked for. */
+  statementDir: string | undefined;
   baseline: Results | undefined;
   interrupt: RunInterrupt;
 }
@@ -378,12 +385,21 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
     ...(run.baseline ? { baseline: run.baseline } : {}),
   });
   printSummary(done.results, done.paths, done.lines);
+  if (run.statementDir) {
+    const written = writeStatement(run.statementDir, makeStatement(readFileSync(join(run.outDir, 'results.json'))));
+    console.log(`  statement: ${written.map((p) => relative(process.cwd(), p) || p).join(', ')}`);
+  }
   return interrupt.exitCode ?? done.exitCode;
 }
 
 export const command: Command = {
   summary: 'run the conformance suites against a target (default: the bundled reference server)',
   usage,
+  parse(args) {
+    const { values } = parseRunOptions(args);
+    shardOption(values.shard);
+    seedOption(values.seed);
+  },
   async run(args) {
     const { values } = parseRunOptions(args);
     const baseline = checkReportInputs(values);
@@ -404,6 +420,7 @@ export const command: Command = {
     // A dry run only reads the folder (the last run's request counts); it makes nothing.
     if (values['dry-run']) return dryRun(loadTarget(connection), testNamePattern, resolve(values.out ?? defaultOut), runs);
     const outDir = outDirOption(values.out, defaultOut);
+    const statementDir = values.statement !== undefined ? outDirOption(values.statement, values.statement) : undefined;
     const faults = await faultOption(values.fault);
     removeReports(outDir);
     const sandbox = sandboxName();
@@ -427,6 +444,7 @@ export const command: Command = {
           shard,
           testNamePattern,
           outDir,
+          statementDir,
           baseline,
           interrupt,
         });

@@ -59,6 +59,8 @@ export interface Session {
   sandboxFolderId: number;
   /** Removes the sandbox (reporting a failure on stderr) and stops the embedded server; false when the sandbox stayed. */
   close(): Promise<boolean>;
+  /** Stops the session without removing the sandbox: for an embedded server whose state ends with it. */
+  discard(): Promise<void>;
 }
 
 /** Resolves the target of a session without sending anything (for --dry-run too). */
@@ -144,6 +146,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       }
       await abandon();
       return removed;
+    },
+    async discard() {
+      closed = true;
+      await abandon();
     },
   };
 }

@@ -9,6 +9,7 @@ import { getSchema, getValidator, type JsonSchema } from './index.ts';
 /** The schemas of the project's own files, by the reference getValidator takes. */
 export const FILE_SCHEMAS = {
   results: 'results/results',
+  statement: 'results/statement',
   target: 'inputs/target',
   expectations: 'inputs/expectations',
   fixture: 'inputs/fixture',

@@ -46,8 +46,11 @@ afterEach(({ task }) => {
     appendFileSync(silentFile, `${JSON.stringify({ mutant, test: task.name })}\n`);
 });
 
+// The server is thrown away with its state, so the sandbox is not removed: a removal run after the file's
+// last test would reach the delete code outside every test, and Stryker runs each mutant reached there
+// against the whole suite, reloaded.
 afterAll(async () => {
   runInWorker(undefined);
-  await session?.close();
+  await session?.discard();
   session = undefined;
 });

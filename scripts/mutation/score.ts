@@ -61,6 +61,8 @@ export interface Score {
   survived: number;
   noCoverage: number;
   ignored: number;
+  /** The ignored mutants by the reason given (an ignorer's of ignorers.mjs, or Stryker's). */
+  ignoredBy: Record<string, number>;
   equivalent: number;
   beyondContract: number;
   unexplained: { key: string; place: string; id: string }[];
@@ -110,6 +112,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     survived: 0,
     noCoverage: 0,
     ignored: 0,
+    ignoredBy: {},
     equivalent: 0,
     beyondContract: 0,
     unexplained: [],
@@ -125,9 +128,12 @@ export function score(report: Report, classified: readonly Classified[]): Score 
         continue;
       case 'Ignored':
       case 'CompileError':
-      case 'Pending':
+      case 'Pending': {
         s.ignored++;
+        const why = mutant.statusReason ?? mutant.status;
+        s.ignoredBy[why] = (s.ignoredBy[why] ?? 0) + 1;
         continue;
+      }
     }
     // Survived, or reached by no test: the suite did not tell it apart.
     if (mutant.status === 'NoCoverage') s.noCoverage++;
@@ -165,8 +171,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
   console.log(
-    `mutants: ${s.killed} killed, ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored (planted-fault code); ` +
+    `mutants: ${s.killed} killed, ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
   );
+  for (const [why, n] of Object.entries(s.ignoredBy)) console.log(`  ignored ${n}: ${why}`);
   console.log(`mutation score: ${s.score}% (killed of killed plus unexplained survivors)`);
 }

@@ -2,14 +2,14 @@
 /**
  * `npm run mutation`: Stryker's mutants of the reference server's contract logic, each run through
  * the conformance suites (only the tests that reached it: per-test coverage, the server running in the
- * Vitest worker). Mutants of planted-fault code are ignored (ignore-faults.mjs). Reports go to
+ * Vitest worker). Mutants of planted-fault code are ignored (ignorers.mjs). Reports go to
  * reports/out/mutation/; scripts/mutation/score.ts reads them against the classified survivors.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const config = {
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner', './scripts/mutation/ignore-faults.mjs'],
-  ignorers: ['planted-faults'],
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/mutation/ignorers.mjs'],
+  ignorers: ['planted-faults', 'refusal-details'],
   vitest: { configFile: 'scripts/mutation/vitest.config.ts', related: false },
   coverageAnalysis: 'perTest',
   mutate: ['server/handlers/**/*.ts', 'server/state.ts', 'server/app.ts', 'server/coerce.ts'],

@@ -22,7 +22,14 @@ const report = (shift = 0) => ({
           status: 'NoCoverage' as const,
           location: at(2 + shift, 10, 5),
         },
-        { id: '5', mutatorName: 'StringLiteral', replacement: '""', status: 'Ignored' as const, location: at(1 + shift, 1, 6) },
+        {
+          id: '5',
+          mutatorName: 'StringLiteral',
+          replacement: '""',
+          status: 'Ignored' as const,
+          location: at(1 + shift, 1, 6),
+          statusReason: 'refusal detail',
+        },
       ],
     },
   },
@@ -39,6 +46,7 @@ describe('the mutation score', () => {
   it('scores killed over killed plus unexplained survivors, a survivor reached by no test among them', () => {
     const s = score(report(), [{ key: 'server/x.ts|EqualityOperator|a >= 0|a > 0#2', class: 'equivalent', reason: 'g is never called' }]);
     expect([s.killed, s.survived, s.noCoverage, s.ignored, s.equivalent, s.beyondContract]).toEqual([1, 2, 1, 1, 1, 0]);
+    expect(s.ignoredBy).toEqual({ 'refusal detail': 1 });
     expect(s.unexplained.map((u) => u.place)).toEqual(['server/x.ts:2:10', 'server/x.ts:2:10']);
     expect(s.score).toBe(33.3);
     expect(score(report(), [{ key: 'server/x.ts|gone|x|y', class: 'beyond-contract', reason: '', section: '4.3' }]).stale).toEqual([

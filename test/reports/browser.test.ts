@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { finishRun } from '../../reports/index.ts';
+import { badgeSvg, badgeText, makeStatement, type Statement } from '../../reports/statement.ts';
 import type { Results } from '../../schemas/results.ts';
 import { SECRET, sampleResults } from './sample.ts';
 
@@ -142,5 +143,39 @@ describe('report.html in headless chromium', () => {
     expect(anchor).toMatch(/^#t-\d+$/);
     const { page } = await open(ctx, { hash: anchor ?? '' });
     expect(await isOpen(page.locator(anchor ?? ''))).toBe(true);
+  });
+});
+
+describe('the conformance badge in headless chromium', () => {
+  it('renders both texts inside their boxes, for a failing and for a conforming run', async (ctx) => {
+    if (!browser) return ctx.skip(missing);
+    const failing = makeStatement(readFileSync(join(outDir, 'results.json')));
+    const conforming: Statement = {
+      ...failing,
+      conforms: true,
+      counts: { ...failing.counts, total: 316, passed: 316, failed: 0, skipped: 0 },
+    };
+    for (const s of [failing, conforming]) {
+      const page = await browser.newPage();
+      ctx.onTestFinished(() => page.close());
+      await page.setContent(`<!doctype html><body style="margin:0">${badgeSvg(s)}</body>`);
+      const texts = page.locator('svg text');
+      expect(await texts.allTextContents()).toEqual(['CMS contract', badgeText(s)]);
+      const edges = (els: { getBoundingClientRect(): { left: number; right: number; width: number } }[]) =>
+        els.map((e) => {
+          const { left, right, width } = e.getBoundingClientRect();
+          return { left, right, width };
+        });
+      const rects = await page.locator('svg rect').evaluateAll(edges);
+      const boxes = await texts.evaluateAll(edges);
+      // Each text lies inside its own coloured box, with room to spare: no font makes it overflow.
+      boxes.forEach((b, i) => {
+        const r = rects[i]!;
+        expect(b.width).toBeGreaterThan(20);
+        expect(b.left).toBeGreaterThanOrEqual(r.left);
+        expect(b.right).toBeLessThanOrEqual(r.right);
+      });
+      expect(await page.locator('svg').getAttribute('aria-label')).toBe(`CMS contract: ${badgeText(s)}`);
+    }
   });
 });

@@ -1,6 +1,8 @@
 // @ts-check
 /**
- * A Stryker ignorer: mutants of planted-fault code are never counted. The reference server asks
+ * The mutation run's Stryker ignorers: `planted-faults` and `refusal-details`.
+ *
+ * `planted-faults`: mutants of planted-fault code are never counted. The reference server asks
  * `faults.has(name)` (or `ctx.faults.has(name)`, `switches.has(name)`, `variations.has(name)`) where a
  * planted fault or a harmless variation changes what it does; in the server a vendor would build, every such switch is off. So the ignorer reads each
  * switch as `false`, folds what follows from that (`!`, `&&`, `||`, `?:`, `if`, and consts bound to such
@@ -105,6 +107,26 @@ export function faultCode(/** @type {Path} */ path) {
   return undefined;
 }
 
+/** The names of the server's refusals: `new Refusal(...)`, `new RequestRefusal(...)`, `memberRefusal(...)`. */
+const REFUSAL = /Refusal$/;
+
+/**
+ * `refusal-details`: what a refusal says, never whether there is one. The arguments of a refusal (its
+ * responseCode, message, property and HTTP status) are what contract 7 leaves open: "error status codes,
+ * error bodies and `responseCode` values other than `OK`: not shown". A mutant of them can only survive
+ * a suite that judges the contract, so it is beyond the contract by this rule, and it would cost a run of
+ * every test that reaches the refusal. Whether a request is refused is decided outside these arguments,
+ * and its mutants stay.
+ */
+export function refusalDetail(/** @type {Path} */ path) {
+  const node = path.node;
+  if (node.type !== 'NewExpression' && node.type !== 'CallExpression') return undefined;
+  const callee = node.callee;
+  if (callee?.type !== 'Identifier' || !REFUSAL.test(callee.name)) return undefined;
+  return 'refusal detail: code, message, property and status of a refusal are not shown by the contract (section 7)';
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'planted-faults', { shouldIgnore: (path) => faultCode(/** @type {Path} */ (path)) }),
+  declareValuePlugin(PluginKind.Ignore, 'refusal-details', { shouldIgnore: (path) => refusalDetail(/** @type {Path} */ (path)) }),
 ];

@@ -1,19 +1,19 @@
 /**
- * The mutation run's ignorer (scripts/mutation/ignore-faults.mjs): code that is planted-fault wiring is
- * ignored, real logic beside it never is. Each case parses TypeScript as Stryker does (Babel) and lists
+ * The mutation run's ignorers (scripts/mutation/ignorers.mjs): code that is planted-fault wiring is
+ * ignored, real logic beside it never is; what a refusal says is ignored, whether it is made never is. Each case parses TypeScript as Stryker does (Babel) and lists
  * the source of every node the ignorer would ignore.
  */
 import { parseSync, traverse, type NodePath } from '@babel/core';
 import { describe, expect, it } from 'vitest';
-import { faultCode } from '../../scripts/mutation/ignore-faults.mjs';
+import { faultCode, refusalDetail } from '../../scripts/mutation/ignorers.mjs';
 
 /** The outermost ignored nodes of a snippet, as source text (an ignored node's children are ignored with it). */
-function ignored(code: string): string[] {
+function ignored(code: string, ignorer: (path: NodePath) => string | undefined = faultCode): string[] {
   const ast = parseSync(code, { filename: 'x.ts', presets: ['@babel/preset-typescript'], babelrc: false, configFile: false });
   const out: string[] = [];
   traverse(ast!, {
     enter(path: NodePath) {
-      if (!faultCode(path)) return;
+      if (!ignorer(path)) return;
       out.push(code.slice(path.node.start!, path.node.end!));
       path.skip();
     },
@@ -65,5 +65,25 @@ describe('the planted-fault ignorer', () => {
     expect(ignored(`if (set.has(x)) { a(); } const y = other.faultsHas('x') ? 1 : 2; let v = faults; v = 1;`)).toEqual([]);
     // A `let` may change: it is not folded.
     expect(ignored(`let on = faults.has('e'); on = true; if (on) go();`)).toEqual(["faults.has('e')"]);
+  });
+});
+
+describe('the refusal-details ignorer', () => {
+  it("ignores a refusal's arguments, keeps the condition that decides whether it is made", () => {
+    expect(ignored(`if (n > 255) throw new Refusal('INVALIDDATA', \`\${what}: too long\`, property);`, refusalDetail)).toEqual([
+      "new Refusal('INVALIDDATA', `${what}: too long`, property)",
+    ]);
+    expect(ignored(`if (!found) reply(new RequestRefusal(undefined, 'no operation', undefined, 404, 'NOTFOUND'));`, refusalDetail)).toEqual(
+      ["new RequestRefusal(undefined, 'no operation', undefined, 404, 'NOTFOUND')"],
+    );
+    expect(ignored(`if ('refused' in read) throw memberRefusal(path, read.refused);`, refusalDetail)).toEqual([
+      'memberRefusal(path, read.refused)',
+    ]);
+  });
+
+  it('leaves other constructors and calls alone, the refused value computed outside a refusal included', () => {
+    expect(ignored(`const e = new Error('x'); const r = refusalOf(v) ? 'a' : 'b'; const m = new RefusalLike('x');`, refusalDetail)).toEqual(
+      [],
+    );
   });
 });

@@ -1,4 +1,4 @@
-// The types of ignore-faults.mjs, which Stryker loads as JavaScript (its plugins are imported, not compiled).
+// The types of ignorers.mjs, which Stryker loads as JavaScript (its plugins are imported, not compiled).
 import type { NodePath } from '@babel/core';
 import type { Node } from '@babel/types';
 
@@ -8,5 +8,7 @@ export function isFaultSwitch(node: Node): boolean;
 export function valueWithFaultsOff(expression: Node, scope: NodePath['scope'] | undefined, depth?: number): boolean | undefined;
 /** Why a path is fault code, or undefined. */
 export function faultCode(path: NodePath): string | undefined;
-/** The ignorer, as Stryker's plugin list. */
+/** Why a path is a refusal's detail (code, message, property, status), or undefined. */
+export function refusalDetail(path: NodePath): string | undefined;
+/** The ignorers, as Stryker's plugin list. */
 export const strykerPlugins: unknown[];
