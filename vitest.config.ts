@@ -10,6 +10,7 @@ import { NATIVE_MODULES } from './cli/project.ts';
  * slow to run, come last and lengthen the run.
  */
 export const SLOWEST_FIRST = [
+  'test/package/pack.test.ts',
   'test/findability/field.test.ts',
   'test/findability/faults-b.test.ts',
   'test/findability/faults.test.ts',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI without a build step: tsx registers its loader, then the CLI is imported.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 
@@ -49,9 +50,15 @@ const workerFlags = new Map([
 if (workerFlags) {
   for (const flag of workerFlags) if (!given.some((g) => g.startsWith(flag.split('=')[0]))) setFlagsFromString(flag);
 }
-// Imported here, not above: the process that only starts the CLI again loads none of it.
-const { register } = await import('tsx/esm/api');
-register();
-const { main, survivePipeClose } = await import('../cli/main.ts');
+// Imported here, not above: the process that only starts the CLI again loads none of it. An installed package
+// ships the compiled JavaScript (dist/, built by prepack) and no TypeScript: it runs natively. A checkout
+// runs its sources through tsx, so that a dist/ left from an earlier build is never run in their place.
+const sources = new URL('../cli/main.ts', import.meta.url);
+let cli;
+if (existsSync(sources)) {
+  (await import('tsx/esm/api')).register();
+  cli = await import(sources.href);
+} else cli = await import('../dist/cli/main.js');
+const { main, survivePipeClose } = cli;
 survivePipeClose();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,12 +1,9 @@
 /** `cms-conformance merge`: one set of reports from the results of sharded runs. */
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
 import { verdictOf } from '../reports/expectations.ts';
 import { finishRun, mergeResults, ReportInputError } from '../reports/index.ts';
 import { loadResults } from '../reports/results.ts';
 import { UsageError, outDirOption, parseOptions, type Command } from './args.ts';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const usage = `usage: cms-conformance merge RESULTS... [--out DIR] [--expectations FILE] [--baseline FILE]
 
@@ -32,7 +29,7 @@ export const command: Command = {
     try {
       const merged = mergeResults(positionals.map(loadResults));
       // Made once the inputs are known good: a refused merge leaves no folder behind.
-      const outDir = outDirOption(values.out, join(root, 'reports/out'));
+      const outDir = outDirOption(values.out, resolve('reports/out'));
       const done = finishRun(merged, { outDir, expectationsFile: values.expectations, baselineFile: values.baseline });
       const s = done.results.summary;
       console.log(

@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
 /** The project root (suites/ lives there). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The extension of the project's modules where they run: .ts in the sources, .js compiled into dist/ (an installed package). */
+export const MODULE_EXTENSION = import.meta.url.endsWith('.js') ? 'js' : 'ts';
+
 /** Where the conformance suites are, relative to the project root. */
-export const SUITE_GLOB = 'suites/**/*.suite.ts';
+export const SUITE_GLOB = `suites/**/*.suite.${MODULE_EXTENSION}`;
 
 /**
  * Project modules that Node imports itself, past Vite's transform: the precompiled validators

@@ -2,6 +2,7 @@
  * What the proxy saw, as the tests of a run: one per operation and one per requirement seen, with
  * every finding once per deviation, for the reports `run` writes too.
  */
+import { SUITE_VERSION } from '../schemas/version.ts';
 import { reportedExchange, type Finding } from '../harness/checks.ts';
 import { DEFAULT_SEED } from '../harness/config.ts';
 import { severityIn } from '../harness/judge.ts';
@@ -171,7 +172,7 @@ export class TrafficReport {
   results(upstream: string, features: readonly string[], startedAt: Date): Results {
     const tests = this.tests();
     return {
-      tool: { name: 'cms-conformance', version: '0.1.0' },
+      tool: { name: 'cms-conformance', version: SUITE_VERSION },
       target: { baseUrl: upstream, features: [...features], embedded: false },
       seed: DEFAULT_SEED,
       runs: 1,

@@ -1,4 +1,5 @@
 /** `cms-conformance run`: the main job. Runs the conformance suites against a target and says whether it conforms. */
+import { SUITE_VERSION } from '../schemas/version.ts';
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_SEED, RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
@@ -365,7 +366,7 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
     : await runSuites(config, run.testNamePattern, workers, run.shard, interrupt);
   const stopped = interrupt.stopped;
   const results: Results = {
-    tool: { name: 'cms-conformance', version: '0.1.0' },
+    tool: { name: 'cms-conformance', version: SUITE_VERSION },
     target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
     seed,
     seedSource,
@@ -408,7 +409,8 @@ export const command: Command = {
     const runs = intOption('runs', values.runs, RUN_DEFAULTS.runs, 1);
     const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
-    const defaultOut = join(root, 'reports/out');
+    // Beside where it is called, not inside the package: an installed suite's own folder is no place for reports.
+    const defaultOut = resolve('reports/out');
     const only = (values.only ?? [])
       .flatMap((o) => o.split(','))
       .map((o) => o.trim())

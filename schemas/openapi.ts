@@ -4,13 +4,24 @@
  * of truth. It documents every answer a conforming server may give, refusals included, so that a
  * validating proxy fed the document flags only real contract breaks.
  */
-import { readFileSync } from 'node:fs';
+import { SUITE_VERSION } from './version.ts';
 import { SCHEMA_BASE, schemasById, type JsonSchema } from './index.ts';
 import { operations, type Operation, type Parameter } from './operations.ts';
 import { requirements, type Requirement } from './requirements.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
+
+/** How the export documents the refusals a server answers with a 2xx status (the deployed implementation's habit). */
+export interface OpenApiOptions {
+  /**
+   * true: inside the 2xx responses (the success status answers `anyOf` success body or Refusal, and a POST's
+   * 200 a Refusal), for validating proxies (Prism) in front of such a server. false (the default): noted in
+   * each success response's description and its `x-refusal-in-2xx` extension, so that a client generated
+   * from the export types a success as the success body alone and reads it without a check.
+   */
+  refusalsIn2xx?: boolean;
+}
 
 /** The generated component for a refusal answered with a 2xx status; no schema file has this name. */
 export const REFUSAL_COMPONENT = 'Refusal';
@@ -168,10 +179,44 @@ function describeForm(p: Parameter): string {
   const parts: string[] = [p.type];
   if (p.required) parts.push('required');
   if (p.default !== undefined) parts.push(`default ${JSON.stringify(p.default)}`);
-  return p.description ? `${parts.join(', ')}; ${p.description}` : parts.join(', ');
+  const words = wordsOf(p);
+  return words ? `${parts.join(', ')}; ${words}` : parts.join(', ');
 }
 
 const formName = (op: Operation) => op.requestBody?.contentTypes.join(', ') ?? op.id;
+
+// What the contract says of parameters the catalogue gives no words of their own (4.1's groups, 4.2, 4.3).
+const PARAMETER_WORDS: Record<string, string> = {
+  id: 'the object the operation acts on: its id (a local number, or a global id where the contract allows one)',
+  nodeId: 'node (channel) ID when multichannelling is used (contract 4.1, Group F)',
+  folderId: 'Folder ID (contract 4.1, Group F)',
+  recursive: 'fetch recursively (contract 4.1, Group F)',
+  wastebin: 'deleted-item handling: exclude, include or only (contract 4.1, Group F)',
+  package: 'staging package name (contract 4.1, Group F)',
+  language: 'the language to count the pages of (contract 4.2)',
+  skipCount: 'legacy paging: how many items to skip (contract 4.1, Group L)',
+  maxItems: 'legacy paging: at most this many items, -1 for all (contract 4.1, Group L)',
+  sortby: 'legacy sorting: the attribute to sort by (contract 4.1, Group L)',
+  sortorder: 'legacy sorting: asc or desc, other strings ignored (contract 4.1, Group L)',
+  links: 'named by the contract (4.2) for the find operations; its effect: not shown',
+  privileges: 'add the privileges to the folder record(s) (contract 4.2)',
+  addPrivileges: 'add the privileges to the folder records (contract 4.2)',
+  privilegeMap: 'add the privilege map to the folder records (contract 4.2)',
+  recursiveIds: 'folders whose children are fetched, ignored if recursive is false; ids may be nodeId/folderId (contract 4.2)',
+  tree: 'returns trees with sub-folders attached to their parents, meaningful only when recursive is true (contract 4.2)',
+  checkPermission: 'named by the contract (4.2) for getTemplates; its effect: not shown',
+  description: 'the description of the file created (contract 4.3)',
+};
+
+/** A parameter's words: the catalogue's, else what the contract says of its name. */
+const wordsOf = (p: Parameter): string | undefined => p.description ?? PARAMETER_WORDS[p.name];
+
+/**
+ * Whether a parameter the contract marks required is a boolean query parameter: the deployed server takes
+ * false when it is absent (reference notes: a Java primitive "takes its zero value ... instead of being
+ * refused"; "the vendor client calls localizationinfo with nodeId only"), so the export leaves it optional.
+ */
+const zeroWhenAbsent = (p: Parameter): boolean => p.in === 'query' && p.type === 'boolean' && p.required === true;
 
 /** The parameters of the forms sharing one method and path; a parameter they define differently gets `anyOf`. */
 function parametersOf(forms: Operation[]): JsonObject[] {
@@ -182,9 +227,14 @@ function parametersOf(forms: Operation[]): JsonObject[] {
     const schemas = defs.map(({ p }) => parameterSchema(p));
     const same = defs.length === forms.length && schemas.every((s) => JSON.stringify(s) === JSON.stringify(schemas[0]));
     const param: JsonObject = { name: first.name, in: first.in };
-    if (first.in === 'path' || (defs.length === forms.length && defs.every(({ p }) => p.required))) param.required = true;
+    if (first.in === 'path' || (defs.length === forms.length && defs.every(({ p }) => p.required && !zeroWhenAbsent(p))))
+      param.required = true;
     if (same) {
-      if (first.description) param.description = first.description;
+      const words = wordsOf(first);
+      const zero = zeroWhenAbsent(first)
+        ? ' Required by the contract; a server takes false when it is absent (reference notes), so clients may leave it out.'
+        : '';
+      if (words || zero) param.description = `${words ?? ''}${zero}`.trim();
       param.schema = schemas[0]!;
     } else {
       param.description = defs.map(({ op, p }) => `${formName(op)}: ${describeForm(p)}`).join(' | ');
@@ -207,7 +257,7 @@ function commonId(ids: string[]): string {
 }
 
 /** The OpenAPI operation object for the catalogue operations sharing one method and path. */
-function operationObject(forms: Operation[], names: Map<string, string>): JsonObject {
+function operationObject(forms: Operation[], names: Map<string, string>, refusalsIn2xx: boolean): JsonObject {
   const op = forms[0]!;
   const ref = (schemaPath: string) => ({ $ref: `#/components/schemas/${names.get(SCHEMA_BASE + schemaPath)!}` });
   if (forms.some((f) => JSON.stringify(f.response) !== JSON.stringify(op.response))) {
@@ -241,15 +291,26 @@ function operationObject(forms: Operation[], names: Map<string, string>): JsonOb
   if (Object.keys(content).length) result.requestBody = { required: true, content };
   const json = (schema: JsonObject) => ({ 'application/json': { schema } });
   const refusal = { $ref: `#/components/schemas/${REFUSAL_COMPONENT}` };
-  const responses: JsonObject = {
-    [String(op.response.status)]: {
-      description:
-        'success (contract 4: 200 for GET, 201 for POST), or a refusal answered with this status: the envelope with a responseCode other than OK',
-      content: json({ anyOf: [ref(op.response.schema), refusal] }),
-    },
-  };
+  const responses: JsonObject = refusalsIn2xx
+    ? {
+        [String(op.response.status)]: {
+          description:
+            'success (contract 4: 200 for GET, 201 for POST), or a refusal answered with this status: the envelope with a responseCode other than OK',
+          content: json({ anyOf: [ref(op.response.schema), refusal] }),
+        },
+      }
+    : {
+        [String(op.response.status)]: {
+          description:
+            'success (contract 4: 200 for GET, 201 for POST). A server may also answer a refusal with a 2xx status: the envelope ' +
+            'with a responseCode other than OK (x-refusal-in-2xx; reference notes); check responseInfo.responseCode before reading.',
+          content: json(ref(op.response.schema)),
+          // Inline: a component referenced from an extension alone counts as unused to linters.
+          'x-refusal-in-2xx': refusalSchema(`#/components/schemas/${names.get(`${SCHEMA_BASE}responses/Envelope.json`)!}`),
+        },
+      };
   // Field servers answer refusals of POSTs as 200 too (reference notes), which the refusal definition allows.
-  if (op.response.status !== 200) {
+  if (refusalsIn2xx && op.response.status !== 200) {
     responses['200'] = { description: 'a refusal: the envelope with a responseCode other than OK', content: json(refusal) };
   }
   // No 5XX: a 5xx is never an acceptable answer (ENV-08), so a validating proxy must flag it.
@@ -262,7 +323,8 @@ function operationObject(forms: Operation[], names: Map<string, string>): JsonOb
 }
 
 /** Builds the OpenAPI 3.1 document: every catalogue operation, every schema as a component. */
-export function buildOpenApi(): JsonObject {
+export function buildOpenApi(options: OpenApiOptions = {}): JsonObject {
+  const refusalsIn2xx = options.refusalsIn2xx ?? false;
   const names = componentNames();
   if ([...names.values()].includes(REFUSAL_COMPONENT)) throw new Error(`a schema file takes the generated name ${REFUSAL_COMPONENT}`);
   const schemas: JsonObject = {};
@@ -270,7 +332,8 @@ export function buildOpenApi(): JsonObject {
     const { $id: _id, $schema: _schema, ...rest } = schema as JsonSchema & JsonObject;
     schemas[names.get(id)!] = rewriteRefs(rest as JsonObject, id, names);
   }
-  schemas[REFUSAL_COMPONENT] = refusalSchema(`#/components/schemas/${names.get(`${SCHEMA_BASE}responses/Envelope.json`)!}`);
+  if (refusalsIn2xx)
+    schemas[REFUSAL_COMPONENT] = refusalSchema(`#/components/schemas/${names.get(`${SCHEMA_BASE}responses/Envelope.json`)!}`);
   const paths: Record<string, JsonObject> = {};
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {
@@ -279,22 +342,28 @@ export function buildOpenApi(): JsonObject {
   }
   for (const forms of groups.values()) {
     const { method, path } = forms[0]!;
-    (paths[path] ??= {})[method.toLowerCase()] = operationObject(forms, names);
+    (paths[path] ??= {})[method.toLowerCase()] = operationObject(forms, names, refusalsIn2xx);
   }
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return {
     openapi: '3.1.0',
     // Without it, tools assume the OpenAPI dialect and some (Prism) read the schemas as draft-07.
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Content Management Service: folder and file resources',
-      version: pkg.version,
+      version: SUITE_VERSION,
       description:
         'Generated by cms-conformance from schemas/operations.json and the JSON Schemas under schemas/. ' +
         'Forms sharing a method and path (chosen by Content-Type) are merged; x-operationIds names the catalogue id of each. ' +
         'x-requirements lists the requirement ids (schemas/requirements.json) that name the operation. ' +
         'Every answer a conforming server may give is documented: the success status and schema, refusals as 4XX with the envelope, ' +
-        'and refusals answered as 200 (or as the success status) with a responseCode other than OK. A 5xx is never conforming (ENV-08).',
+        (refusalsIn2xx
+          ? 'and refusals answered as 200 (or as the success status) with a responseCode other than OK. '
+          : 'and, in x-refusal-in-2xx beside each success, the refusal a server may answer with a 2xx status (a responseCode other than OK; ' +
+            '`cms-conformance openapi --refusals-in-2xx` documents it inside the 2xx responses, for validating proxies). ') +
+        'A 5xx is never conforming (ENV-08).',
+      contact: { name: 'the cms-conformance maintainers' },
+      // No licence is chosen for the project yet (package.json names none): an SPDX LicenseRef says so, none is invented.
+      license: { name: 'the cms-conformance licence, not yet chosen: ask the maintainers', identifier: 'LicenseRef-cms-conformance' },
     },
     servers: [
       {

@@ -42,8 +42,12 @@ interface OaDocument {
   components: { schemas: Record<string, unknown> };
 }
 
-const doc = buildOpenApi();
+// The flavour for validating proxies documents every answer inside the responses; most tests read it.
+const doc = buildOpenApi({ refusalsIn2xx: true });
 const typed = doc as unknown as OaDocument;
+// The default flavour, for clients: a success typed as its body alone.
+const forClients = buildOpenApi();
+const clientTyped = forClients as unknown as OaDocument;
 const operationAt = (method: string, path: string): OaOperation => typed.paths[path]![method.toLowerCase()]!;
 
 describe('OpenAPI document', () => {
@@ -178,10 +182,41 @@ describe('OpenAPI document', () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     expect(await main(['openapi'])).toBe(0);
     const printed = write.mock.calls.map((c) => String(c[0])).find((chunk) => chunk.startsWith('{'));
-    expect(JSON.parse(printed ?? '')).toEqual(doc);
+    expect(JSON.parse(printed ?? '')).toEqual(forClients);
     write.mockRestore();
     const file = join(mkdtempSync(join(tmpdir(), 'cms-openapi-')), 'openapi.json');
-    expect(await main(['openapi', '--out', file])).toBe(0);
+    expect(await main(['openapi', '--out', file, '--refusals-in-2xx'])).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(doc);
+  });
+});
+
+describe('OpenAPI document for clients (the default)', () => {
+  const at = (method: string, path: string) =>
+    clientTyped.paths[path]![method.toLowerCase()]! as OaOperation & {
+      responses: Record<string, { 'x-refusal-in-2xx'?: OaSchema }>;
+    };
+
+  it('answers each operation with its success body alone, the refusal in a 2xx beside it in x-refusal-in-2xx', () => {
+    for (const op of operations) {
+      const name = op.response.schema.replace(/^responses\/|\.json$/g, '');
+      const { responses } = at(op.method, op.path);
+      expect(Object.keys(responses).sort(), op.id).toEqual([String(op.response.status), '4XX'].sort());
+      const success = responses[String(op.response.status)]!;
+      expect(success.content['application/json'].schema, op.id).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(JSON.stringify(success['x-refusal-in-2xx']), op.id).toContain('"not":{"const":"OK"}');
+    }
+    expect(clientTyped.components.schemas[REFUSAL_COMPONENT]).toBeUndefined();
+  });
+
+  it('describes every parameter, leaves a boolean the deployed server takes as false optional, and names contact and licence', () => {
+    for (const [path, methods] of Object.entries(clientTyped.paths))
+      for (const [method, op] of Object.entries(methods))
+        for (const p of op.parameters) expect((p as { description?: string }).description, `${method} ${path} ${p.name}`).toBeTruthy();
+    const recursive = at('GET', '/folder/localizationinfo/{id}').parameters.find((p) => p.name === 'recursive');
+    expect(recursive?.required).toBeUndefined();
+    expect(JSON.stringify(recursive)).toMatch(/Required by the contract/);
+    const info = (forClients as { info: { contact?: unknown; license?: { identifier?: string } } }).info;
+    expect(info.contact).toBeDefined();
+    expect(info.license?.identifier).toMatch(/^LicenseRef-/);
   });
 });
