@@ -55,6 +55,19 @@ export interface Classified {
   section?: string;
 }
 
+/** One file's counts: killed, survivors classified and not, ignored, and its score. */
+export interface FileScore {
+  killed: number;
+  classified: number;
+  unexplained: number;
+  ignored: number;
+  score: number;
+}
+
+/** Killed over killed plus unexplained, in percent with one decimal (100 when nothing was judged). */
+const percent = (killed: number, unexplained: number): number =>
+  killed + unexplained ? Math.round((1000 * killed) / (killed + unexplained)) / 10 : 100;
+
 /** The counts a report gives, and the unexplained survivors. */
 export interface Score {
   killed: number;
@@ -68,6 +81,8 @@ export interface Score {
   unexplained: { key: string; place: string; id: string }[];
   /** Killed over killed plus unexplained survivors, in percent. */
   score: number;
+  /** The same counts per mutated file, for the table the run prints. */
+  byFile: Record<string, FileScore>;
   /** Classifications that match no survivor of this report (a mutant now killed, or code that changed). */
   stale: string[];
 }
@@ -117,19 +132,23 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     beyondContract: 0,
     unexplained: [],
     score: 0,
+    byFile: {},
     stale: [],
   };
   for (const { key, place, mutant } of keyed(report)) {
+    const file = (s.byFile[key.slice(0, key.indexOf('|'))] ??= { killed: 0, classified: 0, unexplained: 0, ignored: 0, score: 0 });
     switch (mutant.status) {
       case 'Killed':
       case 'Timeout':
       case 'RuntimeError':
         s.killed++;
+        file.killed++;
         continue;
       case 'Ignored':
       case 'CompileError':
       case 'Pending': {
         s.ignored++;
+        file.ignored++;
         const why = mutant.statusReason ?? mutant.status;
         s.ignoredBy[why] = (s.ignoredBy[why] ?? 0) + 1;
         continue;
@@ -141,17 +160,19 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     const c = byKey.get(key);
     if (!c) {
       s.unexplained.push({ key, place, id: mutant.id });
+      file.unexplained++;
       continue;
     }
     used.add(key);
+    file.classified++;
     if (c.class === 'equivalent') s.equivalent++;
     else s.beyondContract++;
   }
   // Only a file the report mutated can show a classification stale: a run of one file says nothing of the others.
   const files = new Set(Object.keys(report.files));
   s.stale = classified.map((c) => c.key).filter((k) => files.has(k.slice(0, k.indexOf('|'))) && !used.has(k));
-  const judged = s.killed + s.unexplained.length;
-  s.score = judged ? Math.round((1000 * s.killed) / judged) / 10 : 100;
+  s.score = percent(s.killed, s.unexplained.length);
+  for (const f of Object.values(s.byFile)) f.score = percent(f.killed, f.unexplained);
   return s;
 }
 
@@ -175,5 +196,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
   );
   for (const [why, n] of Object.entries(s.ignoredBy)) console.log(`  ignored ${n}: ${why}`);
+  console.log('file | killed | survivors classified | unexplained | ignored | score');
+  for (const [file, f] of Object.entries(s.byFile))
+    console.log(`${file} | ${f.killed} | ${f.classified} | ${f.unexplained} | ${f.ignored} | ${f.score}%`);
   console.log(`mutation score: ${s.score}% (killed of killed plus unexplained survivors)`);
 }

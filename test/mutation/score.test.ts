@@ -47,6 +47,7 @@ describe('the mutation score', () => {
     const s = score(report(), [{ key: 'server/x.ts|EqualityOperator|a >= 0|a > 0#2', class: 'equivalent', reason: 'g is never called' }]);
     expect([s.killed, s.survived, s.noCoverage, s.ignored, s.equivalent, s.beyondContract]).toEqual([1, 2, 1, 1, 1, 0]);
     expect(s.ignoredBy).toEqual({ 'refusal detail': 1 });
+    expect(s.byFile).toEqual({ 'server/x.ts': { killed: 1, classified: 1, unexplained: 2, ignored: 1, score: 33.3 } });
     expect(s.unexplained.map((u) => u.place)).toEqual(['server/x.ts:2:10', 'server/x.ts:2:10']);
     expect(s.score).toBe(33.3);
     expect(score(report(), [{ key: 'server/x.ts|gone|x|y', class: 'beyond-contract', reason: '', section: '4.3' }]).stale).toEqual([
