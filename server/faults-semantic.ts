@@ -595,6 +595,13 @@ export const semanticFaults = faultDefs([
     description: 'push2master answers OK but changes nothing in the master',
   },
   {
+    name: 'localizationinfo-every-node',
+    needs: 'multichannelling',
+    breaks: ['MCH-08'],
+    description: 'folder localizationinfo ignores nodeId and reports every node of the object\'s tree',
+    probe: { op: 'folder.localizationinfo', folder: 'Multichannel', query: { nodeId: 1, recursive: true } },
+  },
+  {
     name: 'localizationinfo-localized-as-inherited',
     needs: 'multichannelling',
     breaks: ['MCH-02', 'MCH-08'],

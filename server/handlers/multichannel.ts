@@ -350,9 +350,9 @@ function countObjects(objs: Obj[], nodeId: number, faults: FaultSet) {
   return entry;
 }
 
-/** The nodes a localizationinfo reports: the given node and its masters, else every node of the object's tree. */
-function infoNodes(state: State, obj: Obj, nodeId: number | undefined): number[] {
-  if (nodeId) return state.nodes.get(nodeId)!.chain;
+/** The nodes a localizationinfo reports: the given node and its masters, else (or when `everyNode`) every node of the object's tree. */
+function infoNodes(state: State, obj: Obj, nodeId: number | undefined, everyNode = false): number[] {
+  if (nodeId && !everyNode) return state.nodes.get(nodeId)!.chain;
   const top = state.nodes.get(obj.nodeId)!.chain.at(-1)!;
   return [top, ...descendantChannels(state, top)];
 }
@@ -368,7 +368,7 @@ export const folderLocalizationInfo: Handler<State> = (state, req, ctx) => {
     property: 'id',
   });
   const recursive = qBool(req, 'recursive', false);
-  const channels = infoNodes(state, obj, nodeId).map((n) => {
+  const channels = infoNodes(state, obj, nodeId, ctx.faults.has('localizationinfo-every-node')).map((n) => {
     const view: View = viewOf(state, n);
     const folder = resolveInView(state, obj.channelSetId, view) as FolderObj | undefined;
     if (!folder || !ancestorsVisible(state, folder, view) || inWastebin(state, folder, view)) return countObjects([], n, ctx.faults);

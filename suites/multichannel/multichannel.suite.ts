@@ -838,3 +838,38 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
     },
   );
 });
+
+conformance('MCH-08', 'localizationinfo started at the master node holds the master and no channel of it', async (t) => {
+  const channel = channelOf(t);
+  const master = t.fixture.masterNodeId;
+  const top = await t.folder();
+  const inside = await create(t, 'folder', top, namesFor(t, 'folder', 1, 8)[0]!);
+  // The channel has an object of its own here: a server that reports every node has counters to show for it.
+  await localize(t, inside, channel);
+  const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: master, recursive: true } });
+  if (!res.body) return;
+  t.judged('folder.localizationinfo', 'nodeId');
+  const findings: Finding[] = [];
+  // Contract 4.2: localization info "for a channel and its master channels", `nodeId` the "node to start with": started at
+  // the master, the answer covers the master (and masters of it), never a channel that inherits from it.
+  if (entryOf(res.body, channel))
+    findings.push(
+      finding(
+        t.requirement,
+        'model',
+        `the localization info of folder ${top} started at the master node (nodeId=${master}) has an entry for channel ${channel}, ` +
+          'which inherits from it: neither the node to start with nor one of its masters',
+        res.exchange,
+      ),
+    );
+  if (!entryOf(res.body, master))
+    findings.push(
+      finding(
+        t.requirement,
+        'model',
+        `the localization info of folder ${top} started at node ${master} has no entry for that node`,
+        res.exchange,
+      ),
+    );
+  t.record(findings);
+});
