@@ -78,7 +78,8 @@ export interface Score {
   ignoredBy: Record<string, number>;
   equivalent: number;
   beyondContract: number;
-  unexplained: { key: string; place: string; id: string }[];
+  /** Each with the function (or top-level const) it is in, for triage by place. */
+  unexplained: { key: string; place: string; id: string; within: string }[];
   /** Killed over killed plus unexplained survivors, in percent. */
   score: number;
   /** The same counts per mutated file, for the table the run prints. */
@@ -97,6 +98,18 @@ function original(source: string, m: ReportMutant): string {
     ...lines.slice(start.line, end.line - 1),
     lines[end.line - 1]!.slice(0, end.column - 1),
   ].join('\n');
+}
+
+const DECLARATION = /^(?:export\s+)?(?:async\s+)?(?:function\*?\s+(\w+)|(?:const|let)\s+(\w+)\s*(?::[^=]+)?=|class\s+(\w+))/;
+
+/** The top-level function, const or class a line of a source is in: the nearest declaration at column 0 at or above it. */
+export function enclosing(source: string, line: number): string {
+  const lines = source.split('\n');
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = DECLARATION.exec(lines[i]!);
+    if (m) return m[1] ?? m[2] ?? m[3]!;
+  }
+  return '(top)';
 }
 
 /** Every mutant of a report with its stable key: file, mutator, replacement, replaced text, and that text's occurrence. */
@@ -136,6 +149,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     stale: [],
   };
   for (const { key, place, mutant } of keyed(report)) {
+    const fileName = key.slice(0, key.indexOf('|'));
     const file = (s.byFile[key.slice(0, key.indexOf('|'))] ??= { killed: 0, classified: 0, unexplained: 0, ignored: 0, score: 0 });
     switch (mutant.status) {
       case 'Killed':
@@ -159,7 +173,12 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     else s.survived++;
     const c = byKey.get(key);
     if (!c) {
-      s.unexplained.push({ key, place, id: mutant.id });
+      s.unexplained.push({
+        key,
+        place,
+        id: mutant.id,
+        within: `${fileName} ${enclosing(report.files[fileName]!.source, mutant.location.start.line)}`,
+      });
       file.unexplained++;
       continue;
     }
@@ -196,6 +215,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
   );
   for (const [why, n] of Object.entries(s.ignoredBy)) console.log(`  ignored ${n}: ${why}`);
+  const places = new Map<string, number>();
+  for (const u of s.unexplained) places.set(u.within, (places.get(u.within) ?? 0) + 1);
+  console.log('unexplained survivors by where they are (the 30 places with most):');
+  for (const [within, n] of [...places].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${String(n).padStart(4)}  ${within}`);
   console.log('file | killed | survivors classified | unexplained | ignored | score');
   for (const [file, f] of Object.entries(s.byFile))
     console.log(`${file} | ${f.killed} | ${f.classified} | ${f.unexplained} | ${f.ignored} | ${f.score}%`);

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyed, score, silentTests } from '../../scripts/mutation/score.ts';
+import { enclosing, keyed, score, silentTests } from '../../scripts/mutation/score.ts';
 
 const source = ['export function f(a: number) {', '  return a > 0 ? a : -a;', '}', 'export const g = (a: number) => a > 0;'].join('\n');
 const at = (line: number, column: number, length: number) => ({ start: { line, column }, end: { line, column: column + length } });
@@ -49,6 +49,8 @@ describe('the mutation score', () => {
     expect(s.ignoredBy).toEqual({ 'refusal detail': 1 });
     expect(s.byFile).toEqual({ 'server/x.ts': { killed: 1, classified: 1, unexplained: 2, ignored: 1, score: 33.3 } });
     expect(s.unexplained.map((u) => u.place)).toEqual(['server/x.ts:2:10', 'server/x.ts:2:10']);
+    expect(enclosing('const a = 1;\nexport async function listFolders(req) {\n  if (a > 0) go();\n}', 3)).toBe('listFolders');
+    expect(enclosing('  return a > 0;', 1)).toBe('(top)');
     expect(s.score).toBe(33.3);
     expect(score(report(), [{ key: 'server/x.ts|gone|x|y', class: 'beyond-contract', reason: '', section: '4.3' }]).stale).toEqual([
       'server/x.ts|gone|x|y',
