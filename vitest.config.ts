@@ -11,6 +11,7 @@ import { NATIVE_MODULES } from './cli/project.ts';
  */
 export const SLOWEST_FIRST = [
   'test/package/pack.test.ts',
+  'test/ecosystem/openapi-tools.test.ts',
   'test/findability/field.test.ts',
   'test/findability/faults-b.test.ts',
   'test/findability/faults.test.ts',
