@@ -598,7 +598,7 @@ export const semanticFaults = faultDefs([
     name: 'localizationinfo-every-node',
     needs: 'multichannelling',
     breaks: ['MCH-08'],
-    description: 'folder localizationinfo ignores nodeId and reports every node of the object\'s tree',
+    description: "folder localizationinfo ignores nodeId and reports every node of the object's tree",
     probe: { op: 'folder.localizationinfo', folder: 'Multichannel', query: { nodeId: 1, recursive: true } },
   },
   {
