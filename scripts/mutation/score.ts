@@ -71,6 +71,8 @@ const percent = (killed: number, unexplained: number): number =>
 /** The counts a report gives, and the unexplained survivors. */
 export interface Score {
   killed: number;
+  /** Of the killed, those Stryker ended on its timeout: a mutant that loops, or a run slowed by a busy machine. */
+  timedOut: number;
   survived: number;
   noCoverage: number;
   ignored: number;
@@ -137,6 +139,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
   const used = new Set<string>();
   const s: Score = {
     killed: 0,
+    timedOut: 0,
     survived: 0,
     noCoverage: 0,
     ignored: 0,
@@ -156,6 +159,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
       case 'Timeout':
       case 'RuntimeError':
         s.killed++;
+        if (mutant.status === 'Timeout') s.timedOut++;
         file.killed++;
         continue;
       case 'Ignored':
@@ -211,7 +215,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
   console.log(
-    `mutants: ${s.killed} killed, ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
+    `mutants: ${s.killed} killed (${s.timedOut} by Stryker's timeout), ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
   );
   for (const [why, n] of Object.entries(s.ignoredBy)) console.log(`  ignored ${n}: ${why}`);
