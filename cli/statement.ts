@@ -1,7 +1,7 @@
 /** `cms-conformance statement`: a conformance statement from a run's results, or the check of one. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { loadResults, ReportInputError } from '../reports/results.ts';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { loadResults, ReportInputError, resultsPath } from '../reports/results.ts';
 import { makeStatement, verifyStatement, writeStatement, type Statement } from '../reports/statement.ts';
 import { fileProblem } from '../schemas/files.ts';
 import { UsageError, outDirOption, parseOptions, type Command } from './args.ts';
@@ -20,7 +20,7 @@ Exit: 0 written, or verified; 1 the statement does not match the results; 2 usag
 
 /** The bytes of a results.json, named by the file or its folder, once it reads as results. */
 export function resultsBytes(fileOrDir: string): Buffer {
-  const path = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? join(fileOrDir, 'results.json') : fileOrDir;
+  const path = resultsPath(fileOrDir);
   try {
     loadResults(path);
   } catch (err) {

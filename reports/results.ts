@@ -81,9 +81,14 @@ export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
 
+/** The results.json a path names: the file itself, or the one in a report folder. */
+export function resultsPath(fileOrDir: string): string {
+  return existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? join(fileOrDir, 'results.json') : fileOrDir;
+}
+
 /** Reads a results.json written by a run (or the one in a report folder), checked against schemas/results/results.json. */
 export function loadResults(fileOrDir: string): Results {
-  const path = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? join(fileOrDir, 'results.json') : fileOrDir;
+  const path = resultsPath(fileOrDir);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
