@@ -8,7 +8,7 @@
 import type { Feature } from '../schemas/target.ts';
 import type { File, Folder } from '../schemas/types.ts';
 import { subtreeIds } from './steps.ts';
-import { PerRun, type ConformanceContext } from './suite.ts';
+import { PerRun, makeShared, useShared, type ConformanceContext } from './suite.ts';
 
 /** Whether the target declares a feature (for checks inside a test that only some targets can answer). */
 export function hasFeature(t: ConformanceContext, feature: Feature): boolean {
@@ -35,28 +35,26 @@ const trees = new PerRun<Map<string, Promise<FixtureTree>>>();
 export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number): Promise<FixtureTree> {
   const key = `${root}|${nodeId ?? ''}`;
   const run = trees.get(() => new Map());
-  let tree = run.get(key);
-  if (!tree) {
-    tree = (async () => {
-      const sandboxes = [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])];
-      const view = nodeId === undefined ? {} : { nodeId };
-      const top = (await t.must('folder.getFolders', { path: { id: root }, query: { maxItems: -1, ...view } })).folders ?? [];
-      const all = top.filter((f) => f.id === undefined || !sandboxes.includes(f.id));
-      for (const f of [...all]) {
-        if (f.id !== undefined)
-          all.push(
-            ...((await t.must('folder.getFolders', { path: { id: f.id }, query: { recursive: true, maxItems: -1, ...view } })).folders ??
-              []),
-          );
-      }
-      const sandboxed = subtreeIds(all, sandboxes);
-      const seen = new Set<number>();
-      const folders = all.filter((f) => f.id !== undefined && !sandboxed.has(f.id) && !seen.has(f.id) && Boolean(seen.add(f.id)));
-      return { folders, ids: new Set([root, ...seen]) };
-    })();
-    run.set(key, tree);
-    tree.catch(() => run.delete(key));
-  }
+  const known = run.get(key);
+  if (known) return useShared(known);
+  const tree = makeShared(async () => {
+    const sandboxes = [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])];
+    const view = nodeId === undefined ? {} : { nodeId };
+    const top = (await t.must('folder.getFolders', { path: { id: root }, query: { maxItems: -1, ...view } })).folders ?? [];
+    const all = top.filter((f) => f.id === undefined || !sandboxes.includes(f.id));
+    for (const f of [...all]) {
+      if (f.id !== undefined)
+        all.push(
+          ...((await t.must('folder.getFolders', { path: { id: f.id }, query: { recursive: true, maxItems: -1, ...view } })).folders ?? []),
+        );
+    }
+    const sandboxed = subtreeIds(all, sandboxes);
+    const seen = new Set<number>();
+    const folders = all.filter((f) => f.id !== undefined && !sandboxed.has(f.id) && !seen.has(f.id) && Boolean(seen.add(f.id)));
+    return { folders, ids: new Set([root, ...seen]) };
+  });
+  run.set(key, tree);
+  tree.catch(() => run.delete(key));
   return tree;
 }
 

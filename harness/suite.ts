@@ -117,6 +117,37 @@ export function runContext(config: RunConfig): { config: RunConfig; transport: T
 }
 
 /**
+ * How values the tests share are made and used. Stryker runs a mutant only against the tests that reached
+ * its code, and a test that judges answers an earlier test fetched reaches none of the code that made
+ * them: the mutation run's setup (scripts/mutation/in-worker.ts) installs hooks that count that code as
+ * reached by every test that uses the value. Elsewhere a value is just made.
+ */
+export interface Sharing {
+  /** Makes a value the current test shares with later ones. */
+  make<T>(make: () => T): T;
+  /** Notes that the current test uses a shared value (made by it or by an earlier test). */
+  use(value: unknown): void;
+}
+
+let sharing: Sharing | undefined;
+
+/** Installs the hooks through which shared values are made and used, or removes them (undefined). */
+export function shareThrough(hooks: Sharing | undefined): void {
+  sharing = hooks;
+}
+
+/** Makes a value the current test shares with later tests of its file (see Sharing). */
+export function makeShared<T>(make: () => T): T {
+  return sharing ? sharing.make(make) : make();
+}
+
+/** Notes that the current test uses a shared value; returns it. */
+export function useShared<T>(value: T): T {
+  sharing?.use(value);
+  return value;
+}
+
+/**
  * A value the tests of one suite file share within one run configuration (a reading of the fixture, a
  * sample of answers): made on first use, made again for the next. `clear` drops it, so that a
  * failed reading is retried. Per file, not per worker: the tests of a file run in their order in one
@@ -136,9 +167,9 @@ export class PerRun<T> {
     }
     let value = run.get(currentFile);
     if (value === undefined) {
-      value = make();
+      value = makeShared(make);
       run.set(currentFile, value);
-    }
+    } else useShared(value);
     return value;
   }
 

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
-import { shapeFaultName } from './faults-http.ts';
+import { misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
 import { varyBody } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
 
@@ -63,9 +63,6 @@ const STATUS_BY_CODE: Record<Exclude<ResponseCode, 'OK'>, number> = {
   MAINTENANCEMODE: 503,
 };
 
-/** The operations whose successful answers the deployed implementation sends without responseInfo. */
-const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', 'folder.findPages', 'folder.getExternalLinks']);
-
 /** The planted faults that turn a refusal of the HTTP layer into a 500. */
 type RequestFault =
   | 'malformed-json-500'
@@ -111,10 +108,12 @@ function rawQueryOf(url: string): Record<string, string[]> {
 }
 
 /** Converts one query value to the parameter's type, or throws a refusal naming the parameter. */
-function convert(param: Parameter, value: string): string | number | boolean {
+function convert(param: Parameter, value: string, faults: FaultSet): string | number | boolean {
   const wrong = (what: string) => new RequestRefusal('wrong-type-500', `${param.name}: "${value}" is not ${what}`, param.name);
   switch (param.type) {
     case 'integer': {
+      // Planted: a decimal is cut to an integer (as a lenient parser might), neither refused nor ignored.
+      if (faults.has('decimal-query-truncated') && /^[+-]?\d+\.\d+$/.test(value)) return Math.trunc(Number(value));
       const n = Number(value);
       if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw wrong('an integer');
       return n;
@@ -153,8 +152,8 @@ function parseQuery(op: Operation, rawQuery: Record<string, string[]>, faults: F
     if (emptyFails && param.type !== 'string' && rawQuery[param.name]?.includes(''))
       throw new RequestRefusal('empty-query-value-500', `${param.name}: "" is not a ${param.type}`, param.name);
     const values = (rawQuery[param.name] ?? []).filter((v) => v !== '' || param.type === 'string');
-    if (param.multivalued) query[param.name] = values.map((v) => convert(param, v)) as ParamValue;
-    else if (values[0] !== undefined) query[param.name] = convert(param, values[0]);
+    if (param.multivalued) query[param.name] = values.map((v) => convert(param, v, faults)) as ParamValue;
+    else if (values[0] !== undefined) query[param.name] = convert(param, values[0], faults);
     else if (param.default !== undefined) query[param.name] = param.default;
     else if (param.required) {
       const zero = zeroValue(param);
@@ -175,23 +174,6 @@ export function zeroValue(param: Parameter): number | boolean | undefined {
   if (param.type === 'integer' || param.type === 'number') return 0;
   if (param.type === 'boolean') return false;
   return undefined;
-}
-
-/** How deep arrays and objects nest in a JSON text (brackets inside strings are not counted). */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 /** The member (dotted path) of the first number that is not finite in a parsed body, '' for the body itself; undefined when none is. Iterative: bodies nest deep. */
@@ -227,6 +209,8 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   } catch (err) {
     throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
   }
+  // Planted: `null` read as an object whose members are then listed.
+  if (body === null && faults.has('null-body-500')) throw new TypeError('Cannot convert undefined or null to object');
   // A number too large for a double (1e400) parses as Infinity: refused, never stored as "Infinity".
   const outOfRange = nonFiniteMember(body);
   if (outOfRange !== undefined)
@@ -299,21 +283,6 @@ function refusalBody(code: Exclude<ResponseCode, 'OK'>, message: string, propert
     messages: [{ type: 'CRITICAL', message, ...(property === undefined ? {} : { fieldName: property }), timestamp: Date.now() }],
     responseInfo: { responseCode: code, responseMessage: message, ...(property === undefined ? {} : { property }) },
   };
-}
-
-/**
- * The shape fault: every member beyond the envelope goes out with the wrong JSON type, except records
- * with an id (so a client can still follow them); an answer with nothing else gets a text responseInfo.
- */
-function misshape(body: Record<string, unknown>): void {
-  let changed = false;
-  for (const [key, value] of Object.entries(body)) {
-    if (key === 'messages' || key === 'responseInfo' || value === null || value === undefined) continue;
-    if (typeof value === 'object' && !Array.isArray(value) && 'id' in value) continue;
-    body[key] = typeof value === 'string' ? value.length : JSON.stringify(value);
-    changed = true;
-  }
-  if (!changed) body.responseInfo = 'OK';
 }
 
 /** Writes answers; every answer of the app, success or refusal, goes through one of these. */

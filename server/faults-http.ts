@@ -41,6 +41,16 @@ export const httpFaults = faultDefs([
     description: 'an unparsable JSON body escapes as a 500 FAILURE instead of a 400 refusal',
   },
   {
+    name: 'null-body-500',
+    breaks: ['ENV-08'],
+    description: 'a JSON body that is `null` is read as an object and escapes as a 500 FAILURE',
+  },
+  {
+    name: 'decimal-query-truncated',
+    breaks: ['NEG-02'],
+    description: 'a decimal for an integer query parameter (maxItems=1.5) is taken, cut to an integer, instead of refused or ignored',
+  },
+  {
     name: 'wrong-type-500',
     breaks: ['NEG-02', 'ENV-08'],
     description: 'a query value of the wrong type (maxItems=abc) escapes as a 500 FAILURE',
@@ -137,3 +147,39 @@ export const shapeFaults: FaultDef<ShapeFaultName>[] = [...new Set(operations.ma
   ],
   description: `${schema.replace(/^.*\//, '').replace(/\.json$/, '')} answers carry their members with the wrong JSON type (numbers and lists as strings)`,
 }));
+
+/**
+ * The shape fault: every member beyond the envelope goes out with the wrong JSON type, except records
+ * with an id (so a client can still follow them); an answer with nothing else gets a text responseInfo.
+ * It lives here, beside the faults, so that mutation runs over the server's logic never count it.
+ */
+export function misshape(body: Record<string, unknown>): void {
+  let changed = false;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'messages' || key === 'responseInfo' || value === null || value === undefined) continue;
+    if (typeof value === 'object' && !Array.isArray(value) && 'id' in value) continue;
+    body[key] = typeof value === 'string' ? value.length : JSON.stringify(value);
+    changed = true;
+  }
+  if (!changed) body.responseInfo = 'OK';
+}
+
+/** How deep arrays and objects nest in a JSON text (brackets inside strings are not counted): the `deep-json-500` fault's measure. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** The operations whose successful answers the deployed implementation sends without responseInfo: the `success-without-responseinfo` fault's. */
+export const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', 'folder.findPages', 'folder.getExternalLinks']);

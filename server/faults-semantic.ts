@@ -187,6 +187,13 @@ export const semanticFaults = faultDefs([
     description: 'Group L sortby=excluded is taken as unknown: the listing comes by name',
   },
   {
+    name: 'sortby-deletedat-as-id',
+    needs: 'wastebin',
+    breaks: ['SRT-03'],
+    description: 'sortby deletedat reads every deletion time as equal, so deleted objects come in id order',
+    probe: { op: 'folder.getPages', folder: 'Corporate Website', query: { recursive: true, wastebin: 'only', sortby: 'deletedat' } },
+  },
+  {
     name: 'sortby-deletedat-ignored',
     needs: 'wastebin',
     breaks: ['SRT-03'],
@@ -201,6 +208,36 @@ export const semanticFaults = faultDefs([
     name: 'file-sort-urls-ignored',
     breaks: ['SRT-05'],
     description: 'GET /file ignores sort=niceUrl and sort=alternateUrls as unknown attributes',
+  },
+  // Sorting and search (server/handlers/listing.ts, issue 31)
+  {
+    name: 'sortby-folder-ignored',
+    breaks: ['SRT-03'],
+    description: 'Group L sortby=folder is taken as unknown: the listing comes by name',
+    probe: { op: 'folder.getFiles', folder: 'Files', query: { recursive: true, sortby: 'folder' } },
+  },
+  {
+    name: 'sort-missing-value-equal',
+    breaks: ['SRT-05'],
+    description: 'Group P sort compares an object without a value for the attribute (a file without niceUrl) as equal to every other',
+    probe: { op: 'file.list', folder: 'Files', query: { sort: 'niceUrl' } },
+  },
+  {
+    name: 'sort-unknown-attribute-500',
+    breaks: ['SRT-04', 'ENV-08'],
+    description: 'Group P sort with an attribute the listing has no key for fails with a 500 instead of answering',
+  },
+  {
+    name: 'search-matches-urls',
+    breaks: ['FLT-01'],
+    description: "Group L search also matches a file's niceUrl and alternateUrls, as GET /file's q does",
+    probe: { op: 'folder.getFiles', folder: 'Files', query: { search: 'reports' } },
+  },
+  {
+    name: 'q-missing-niceurl-slash',
+    breaks: ['FLT-02'],
+    description: "GET /file q takes a file without a nice URL as having the nice URL '/', so q=/ lists it",
+    probe: { op: 'file.list', folder: 'Files', query: { q: '/' } },
   },
   // Filters
   { name: 'search-ignores-description', breaks: ['FLT-01'], description: 'search matches id and name but not the description' },
@@ -470,6 +507,64 @@ export const semanticFaults = faultDefs([
     breaks: ['FLD-07'],
     description: 'getItems without type lists only the pages of the folder, not its files and images',
   },
+  {
+    name: 'recursiveids-node-form-ignored',
+    breaks: ['FLD-03'],
+    description: 'recursiveIds given as nodeId/folderId name no folder, so no folder of the list has its children fetched',
+  },
+  {
+    name: 'flat-listing-nests-subfolders',
+    breaks: ['FLD-03'],
+    description: 'getFolders and GET /folder with recursive but without tree attach the sub-folders to their parents anyway',
+    probe: { op: 'folder.getFolders', folder: 'Files', query: { recursive: true } },
+  },
+  {
+    name: 'tree-subfolders-unfiltered',
+    breaks: ['FLT-01'],
+    description: 'a tree answer applies search and the other filters to its top level only: the sub-folders come unfiltered',
+    probe: { op: 'folder.getFolders', folder: 'Files', query: { recursive: true, tree: true, search: 'Downloads' } },
+  },
+  {
+    name: 'listing-privileges-ignored',
+    breaks: ['FLD-11'],
+    description: 'the folder listings ignore addPrivileges (and getFolders privileges): their records come without privileges',
+    probe: { op: 'folder.getFolders', folder: 'Files', query: { addPrivileges: true } },
+  },
+  {
+    name: 'folder-sort-attributes-ignored',
+    breaks: ['SRT-04'],
+    description: 'GET /folder sorts by name only: id, globalId, description, publishDir, cdate and edate are ignored as unknown',
+    probe: { op: 'folder.list', folder: 'Files', query: { sort: '-id' } },
+  },
+  {
+    name: 'getfolders-post-recursive-default-true',
+    breaks: ['FLD-04'],
+    description: 'POST getFolders without a recursive member lists recursively, where GET getFolders without recursive does not',
+  },
+  {
+    name: 'count-pages-templates-inherited-ignored',
+    needs: 'multichannelling',
+    breaks: ['FLD-06'],
+    description: 'folder count with inherited in a channel restricts folders, images and files but counts every page and template',
+    probe: { op: 'folder.count', folder: 'Pages', query: { nodeId: 2, inherited: false } },
+  },
+  {
+    name: 'getfolders-post-deleted-folder-listed',
+    needs: 'wastebin',
+    breaks: ['FLD-04'],
+    description: 'POST getFolders without wastebin lists a deleted folder (empty), where GET getFolders refuses it as not found',
+  },
+  {
+    name: 'getfolders-post-own-folders-only',
+    breaks: ['FLD-04'],
+    description: 'POST getFolders lists only the folders the requesting user created, where GET getFolders lists every folder',
+  },
+  {
+    name: 'breadcrumb-has-more-items',
+    breaks: ['FLD-05'],
+    description: 'the breadcrumb says hasMoreItems true though it lists the whole chain from the root',
+    probe: { op: 'folder.breadcrumb', folder: 'Manuals' },
+  },
   // Files and uploads
   {
     name: 'create-unknown-mother-500',
@@ -545,6 +640,36 @@ export const semanticFaults = faultDefs([
     breaks: ['FIL-05'],
     description: 'findFiles records carry fileSize 0 instead of the size of the file',
   },
+  {
+    name: 'multipart-overwrite-field-ignored',
+    breaks: ['UPL-05'],
+    description: 'a multipart create ignores its overwrite text part: overwrite "true" gives the file of the same name a renamed sibling',
+  },
+  {
+    name: 'overwrite-matches-any-kind',
+    breaks: ['UPL-05'],
+    description: 'overwrite=true takes any object of the name for the file to replace: a sub-folder of that name is answered as the file',
+  },
+  {
+    name: 'filesize-sort-broken-fails',
+    breaks: ['SRT-05'],
+    description: 'GET /file sorted by fileSize fails (a 500) on a folder holding a broken file, whose binary data is missing',
+  },
+  {
+    name: 'overwrite-empty-folder-fails',
+    breaks: ['UPL-05'],
+    description: 'an upload with overwrite=true into a folder that never held an object fails with a 500 instead of creating the file',
+  },
+  {
+    name: 'extensionless-name-gets-txt',
+    breaks: ['UPL-01'],
+    description: 'a multipart create gives a name without an extension ".txt", also for application/octet-stream data',
+  },
+  {
+    name: 'save-file-urls-dropped',
+    breaks: ['FIL-03'],
+    description: 'file save (JSON) accepts niceUrl and alternateUrls but stores neither',
+  },
   // Multichannelling
   {
     name: 'inherited-from-names-channel',
@@ -606,6 +731,47 @@ export const semanticFaults = faultDefs([
     needs: 'multichannelling',
     breaks: ['MCH-02', 'MCH-08'],
     description: 'localizationinfo counts localized objects as inherited',
+  },
+  {
+    name: 'unlocalize-first-copy',
+    needs: 'multichannelling',
+    breaks: ['MCH-03'],
+    description: 'unlocalize removes the first localized copy of the object, whichever channel channelId names',
+  },
+  {
+    name: 'disinherit-always-recursive',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description: "a folder's exclusion and disinherit settings reach its content even without recursive",
+  },
+  {
+    name: 'disinherit-many-default-ignored',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description: 'POST /folder/disinherit and POST /file/disinherit ignore disinheritDefault',
+  },
+  {
+    name: 'push2master-copies-identity',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description: "push2master gives the master object the copy's id and node along with its content, so the master loses its file",
+  },
+  {
+    name: 'push2master-local-stays',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description: 'push2master of a file local to the channel answers OK but leaves the file in the channel only',
+  },
+  {
+    name: 'push2master-channel-from-id',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description: 'push2master ignores channelId and pushes from the node of the object the id names',
+  },
+  {
+    name: 'kept-listing-after-change',
+    breaks: ['SRT-01'],
+    description: 'a file rename marks nothing changed: listings sorted before it are answered again after it, in their old order',
   },
   // Usage
   { name: 'usage-total-after-paging', breaks: ['USE-01'], description: 'usage total counts the returned page instead of every user' },
@@ -694,5 +860,75 @@ export const semanticFaults = faultDefs([
     breaks: ['FLT-09'],
     description: 'getPages searches the content of pages even without searchcontent',
     probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true, search: 'lorem' } },
+  },
+  // Records (server/handlers/render.ts)
+  {
+    name: 'page-path-of-mother',
+    breaks: ['FLD-09'],
+    description: "a page's path is the path of its folder's mother, one folder short of the folder getPages adds",
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true } },
+  },
+  {
+    name: 'disinherited-channels-missing',
+    needs: 'multichannelling',
+    breaks: ['MCH-06'],
+    description: 'records disinherited in some channel say disinherited true but name no disinheritedChannels',
+    probe: { op: 'folder.getFolders', folder: 'Multichannel' },
+  },
+  {
+    name: 'page-master-inverted',
+    needs: 'multichannelling',
+    breaks: ['MCH-01'],
+    description: 'page records carry master with the wrong sense: master pages say false, localized copies true',
+    probe: { op: 'folder.getPages', folder: 'Multichannel' },
+  },
+  {
+    name: 'page-fetched-for-edit',
+    breaks: ['PGE-01'],
+    description: 'page records of the listings say readOnly false, as if fetched in edit mode',
+    probe: { op: 'folder.getPages', folder: 'Pages' },
+  },
+  {
+    name: 'page-version-never-advances',
+    breaks: ['PGE-01'],
+    description: "a page's currentVersion stays its first version after edits, so a modified page names its published version as current",
+    probe: { op: 'folder.getPages', folder: 'Pages' },
+  },
+  {
+    name: 'time-management-blank',
+    breaks: ['PGE-01'],
+    description: 'page records carry a blank timeManagement (no times, no queued requests), also on planned and queued pages',
+    probe: { op: 'folder.getPages', folder: 'Pages' },
+  },
+  {
+    name: 'record-excluded-unread',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description: 'folder, file and page records say excluded false also for objects excluded from multichannelling',
+    probe: { op: 'folder.getFolders', folder: 'Multichannel' },
+  },
+  {
+    name: 'template-tags-without-flags',
+    breaks: ['FLD-08'],
+    description: 'template records carry their templateTags as plain tags, without the booleans mandatory and editableInPage',
+    probe: { op: 'folder.getTemplates', folder: 'Templates' },
+  },
+  {
+    name: 'master-deleted-missing',
+    needs: 'multichannelling',
+    breaks: ['WST-05'],
+    description: 'a localized copy whose master was deleted carries no masterDeleted (its deletion information about the master)',
+  },
+  {
+    name: 'folder-motherid-grandparent',
+    breaks: ['FLD-03'],
+    description: "folder records name their parent's parent as motherId",
+    probe: { op: 'folder.getFolders', folder: 'Files' },
+  },
+  {
+    name: 'page-language-missing',
+    breaks: ['FLT-09'],
+    description: 'page records leave out language and languageName, also for pages that have a language',
+    probe: { op: 'folder.getPages', folder: 'Pages' },
   },
 ]);

@@ -3,14 +3,16 @@
  * conformance suites as the test (stryker.config.mjs), then the score against the classified survivors
  * (score.ts). First a default run says which checks find nothing to judge on the data the mutants run
  * against. Options go to Stryker as given: `--incremental` reuses the last run's results for code and
- * tests that did not change, `--mutate server/handlers/usage.ts` narrows the run to one file.
+ * tests that did not change, `--mutate server/handlers/usage.ts` narrows the run to one file: its results
+ * replace that file's in the last report, and the other files keep theirs (each stamped with its run's date),
+ * so that the score stays the whole server's.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hadNothingToJudge, loadResults } from '../../reports/results.ts';
-import { SILENT_FILE, silentPath } from './score.ts';
+import { mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,6 +34,11 @@ console.log(
         idle.map((t) => `  ${t.id}: ${t.findings.find((f) => f.check === 'fixture')?.message}`).join('\n')
     : 'mutation: every check had something to judge on the default data',
 );
+// A narrowed run reports only its files: the others are taken from the report it replaces.
+const reportPath = join(root, 'reports/out/mutation/mutation.json');
+const previous = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
+const started = new Date().toISOString();
+
 // Each mutant's tests that had nothing to judge (in-worker.ts writes them; score.ts names them beside its survivors).
 rmSync(silentPath, { force: true });
 const stryker = spawnSync(
@@ -45,6 +52,12 @@ const stryker = spawnSync(
   { cwd: root, stdio: 'inherit', env: { ...process.env, [SILENT_FILE]: silentPath } },
 );
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
+if (previous !== undefined) {
+  const kept = mergeReports(JSON.parse(previous) as Report, JSON.parse(readFileSync(reportPath, 'utf8')) as Report, started);
+  writeFileSync(reportPath, JSON.stringify(kept.report));
+  for (const [file, at] of Object.entries(kept.from))
+    console.log(`mutation: ${file}: not mutated this time; its results are those of ${at}`);
+}
 const scored = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./score.ts', import.meta.url))], {
   cwd: root,
   stdio: 'inherit',

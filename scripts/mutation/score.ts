@@ -1,13 +1,14 @@
 /**
  * The mutation score the project states: Stryker's report (reports/out/mutation/mutation.json) read
- * against the classified survivors (scripts/mutation/survivors.json). A survivor is equivalent (no
+ * against the classified survivors (scripts/mutation/survivors/*.json, one file per mutated source). A survivor is equivalent (no
  * server could tell it apart: say why) or beyond the contract (the contract is silent on what it
  * changes: name the section), or it is unexplained: a gap in the suite. The score is killed over killed
  * plus unexplained survivors; each unexplained survivor is listed with its place, for someone to judge.
  * A mutant is keyed by its file, mutator, replacement and the text it replaces (and which occurrence of
  * that text), never by a line number, so a classification survives edits elsewhere in the file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The environment variable naming the file where a mutant's tests that had nothing to judge are written (in-worker.ts). */
@@ -40,9 +41,29 @@ interface ReportMutant {
   statusReason?: string;
 }
 
-/** Stryker's JSON report, the members read here. */
-interface Report {
+/** Stryker's JSON report, the members read here, and when each file's results were made (run.ts keeps them across narrowed runs). */
+export interface Report {
   files: Record<string, { source: string; mutants: ReportMutant[] }>;
+  runAt?: Record<string, string>;
+}
+
+/**
+ * The report of a run narrowed to some files (`--mutate`), completed with the other files of the report it
+ * replaces: each kept file with the date of the run it came from, and its mutant ids made distinct from
+ * the new run's (ids are only unique within one run). `from` names the kept files and their dates.
+ */
+export function mergeReports(previous: Report, next: Report, startedAt: string): { report: Report; from: Record<string, string> } {
+  const runAt: Record<string, string> = {};
+  const from: Record<string, string> = {};
+  const files = { ...next.files };
+  for (const file of Object.keys(next.files)) runAt[file] = next.runAt?.[file] ?? startedAt;
+  for (const [file, entry] of Object.entries(previous.files)) {
+    if (file in files) continue;
+    const at = previous.runAt?.[file] ?? 'an earlier run';
+    from[file] = runAt[file] = at;
+    files[file] = { ...entry, mutants: entry.mutants.map((m) => ({ ...m, id: m.id.includes('@') ? m.id : `${m.id}@${at}` })) };
+  }
+  return { report: { ...next, files, runAt }, from };
 }
 
 /** A classified survivor. */
@@ -53,6 +74,8 @@ export interface Classified {
   reason: string;
   /** The contract section that is silent (beyond-contract). */
   section?: string;
+  /** The source line the mutant is on, trimmed: a `#n` key names an occurrence, and an edit above it can move it. */
+  line?: string;
 }
 
 /** One file's counts: killed, survivors classified and not, ignored, and its score. */
@@ -81,13 +104,15 @@ export interface Score {
   equivalent: number;
   beyondContract: number;
   /** Each with the function (or top-level const) it is in, for triage by place. */
-  unexplained: { key: string; place: string; id: string; within: string }[];
+  unexplained: { key: string; place: string; id: string; within: string; line: string }[];
   /** Killed over killed plus unexplained survivors, in percent. */
   score: number;
   /** The same counts per mutated file, for the table the run prints. */
   byFile: Record<string, FileScore>;
   /** Classifications that match no survivor of this report (a mutant now killed, or code that changed). */
   stale: string[];
+  /** Classifications whose key now names a mutant on another line than the one they were written for. */
+  moved: { key: string; was: string; now: string }[];
 }
 
 /** The text a mutant replaces, from its file's source and its location (lines and columns from 1). */
@@ -115,10 +140,11 @@ export function enclosing(source: string, line: number): string {
 }
 
 /** Every mutant of a report with its stable key: file, mutator, replacement, replaced text, and that text's occurrence. */
-export function keyed(report: Report): { key: string; place: string; mutant: ReportMutant }[] {
-  const out: { key: string; place: string; mutant: ReportMutant }[] = [];
+export function keyed(report: Report): { key: string; place: string; line: string; mutant: ReportMutant }[] {
+  const out: { key: string; place: string; line: string; mutant: ReportMutant }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const seen = new Map<string, number>();
+    const lines = source.split('\n');
     const ordered = [...mutants].sort(
       (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
     );
@@ -127,7 +153,12 @@ export function keyed(report: Report): { key: string; place: string; mutant: Rep
       const base = `${file}|${m.mutatorName}|${(m.replacement ?? '').replace(/\s+/g, ' ')}|${text}`;
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      out.push({ key: n === 1 ? base : `${base}#${n}`, place: `${file}:${m.location.start.line}:${m.location.start.column}`, mutant: m });
+      out.push({
+        key: n === 1 ? base : `${base}#${n}`,
+        place: `${file}:${m.location.start.line}:${m.location.start.column}`,
+        line: (lines[m.location.start.line - 1] ?? '').trim(),
+        mutant: m,
+      });
     }
   }
   return out;
@@ -150,8 +181,9 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     score: 0,
     byFile: {},
     stale: [],
+    moved: [],
   };
-  for (const { key, place, mutant } of keyed(report)) {
+  for (const { key, place, line, mutant } of keyed(report)) {
     const fileName = key.slice(0, key.indexOf('|'));
     const file = (s.byFile[key.slice(0, key.indexOf('|'))] ??= { killed: 0, classified: 0, unexplained: 0, ignored: 0, score: 0 });
     switch (mutant.status) {
@@ -182,11 +214,13 @@ export function score(report: Report, classified: readonly Classified[]): Score 
         place,
         id: mutant.id,
         within: `${fileName} ${enclosing(report.files[fileName]!.source, mutant.location.start.line)}`,
+        line,
       });
       file.unexplained++;
       continue;
     }
     used.add(key);
+    if (c.line !== undefined && c.line !== line) s.moved.push({ key, was: c.line, now: line });
     file.classified++;
     if (c.class === 'equivalent') s.equivalent++;
     else s.beyondContract++;
@@ -199,21 +233,63 @@ export function score(report: Report, classified: readonly Classified[]): Score 
   return s;
 }
 
-/** The classified survivors of the committed file. */
-export function loadClassified(path = fileURLToPath(new URL('./survivors.json', import.meta.url))): Classified[] {
-  return (JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] }).survivors;
+/** Where the classified survivors are committed: one JSON file per mutated source. */
+export const survivorsDir = fileURLToPath(new URL('./survivors/', import.meta.url));
+
+/** The classified survivors of every committed file. */
+export function loadClassified(dir = survivorsDir): Classified[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { survivors: Classified[] }).survivors);
 }
 
+/** The file of survivors/ where a mutated source's classifications go (server/handlers/pages.ts → pages.json). */
+export const survivorsFile = (source: string): string =>
+  join(survivorsDir, `${source.replace(/^server\/(handlers\/)?/, '').replace(/\.ts$/, '')}.json`);
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const reportPath = process.argv[2] ?? fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
+  // score.ts [REPORT] [--file SOURCE] [--stubs] [--prune]: --file lists one source's unexplained survivors with
+  // their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one; --prune
+  // removes the classifications of mutants the report no longer has as survivors.
+  const args = process.argv.slice(2);
+  const fileAt = args.indexOf('--file');
+  const only = fileAt >= 0 ? args[fileAt + 1] : undefined;
+  const stubs = args.includes('--stubs');
+  const prune = args.includes('--prune');
+  const reportPath =
+    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--file') ??
+    fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
   const s = score(JSON.parse(readFileSync(reportPath, 'utf8')) as Report, loadClassified());
+  const shown = s.unexplained.filter((u) => !only || u.key.startsWith(`${only}|`));
+  if (stubs) {
+    const entries = shown.map((u) => ({ key: u.key, class: '?', reason: '?', section: '?', line: u.line, within: u.within }));
+    console.log(JSON.stringify(entries, null, 2));
+    process.exit(0);
+  }
   // A survivor whose tests had nothing to judge is a gap of data (or of an oracle), not of a check: say which.
   const silent = silentTests();
-  for (const u of s.unexplained) {
+  for (const u of shown) {
     const quiet = silent.get(u.id);
-    console.log(`unexplained survivor ${u.place}  ${u.key}${quiet ? `\n  nothing to judge under it: ${quiet.join('; ')}` : ''}`);
+    console.log(
+      `unexplained survivor ${u.place}  ${u.key}${only ? `\n  in ${u.within}: ${u.line}` : ''}${quiet ? `\n  nothing to judge under it: ${quiet.join('; ')}` : ''}`,
+    );
   }
   for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
+  // --prune: a stale classification names a mutant the suite now kills (or code that is gone): it goes.
+  if (prune && s.stale.length) {
+    const stale = new Set(s.stale);
+    for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
+      const path = join(survivorsDir, f);
+      const file = JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] };
+      const kept = file.survivors.filter((c) => !stale.has(c.key));
+      if (kept.length === file.survivors.length) continue;
+      writeFileSync(path, `${JSON.stringify({ ...file, survivors: kept }, null, 2)}\n`);
+      console.log(`pruned ${file.survivors.length - kept.length} stale classifications from ${f}`);
+    }
+  }
+  for (const m of s.moved) console.log(`moved classification (its key now names another line): ${m.key}\n  was: ${m.was}\n  now: ${m.now}`);
+  if (only) process.exit(0);
   console.log(
     `mutants: ${s.killed} killed (${s.timedOut} by Stryker's timeout), ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,

@@ -138,7 +138,8 @@ function fileAttributes(faults: FaultSet): Record<string, SortKey> {
     ...(faults.has('file-sort-urls-ignored')
       ? {}
       : { niceUrl: file((o) => o.niceUrl), alternateUrls: file((o) => [...(o.alternateUrls ?? [])].sort().join(' ')) }),
-    fileSize: file((o) => o.data?.length ?? 0),
+    // Planted: the size read from the binary data, which a broken file lacks: sorting by size fails on it.
+    fileSize: file((o) => (faults.has('filesize-sort-broken-fails') ? o.data!.length : (o.data?.length ?? 0))),
     fileType: file((o) => o.fileType),
     cdate: (o) => o.cdate,
     edate: (o) => o.edate,
@@ -332,11 +333,15 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
     }
     name = uniqueFileName(wanted, taken);
   }
-  renameObject(state, file, name);
+  // Planted (with the handlers' wrapper, index.ts): the rename marks nothing changed, so listings kept from before it are answered again.
+  if (ctx.faults.has('kept-listing-after-change')) file.name = name;
+  else renameObject(state, file, name);
   // Planted: the description is read from the request but never stored.
   if (f.description !== undefined && !ctx.faults.has('save-description-dropped')) file.description = f.description;
-  if (f.niceUrl !== undefined) file.niceUrl = f.niceUrl;
-  if (f.alternateUrls !== undefined) file.alternateUrls = [...f.alternateUrls];
+  // Planted: the URLs are read from the request but never stored, as by a save that knows only name and description.
+  const urlsDropped = ctx.faults.has('save-file-urls-dropped');
+  if (f.niceUrl !== undefined && !urlsDropped) file.niceUrl = f.niceUrl;
+  if (f.alternateUrls !== undefined && !urlsDropped) file.alternateUrls = [...f.alternateUrls];
   if (f.fileType) file.fileType = f.fileType;
   if (f.forceOnline !== undefined) file.forceOnline = f.forceOnline;
   file.edate = nowSeconds(state);

@@ -69,9 +69,10 @@ interface FolderListParams {
 }
 
 /** Whether a recursiveIds entry (id, global id, or nodeId/folderId) names the folder. */
-function namesFolder(entry: string, f: FolderObj, view: View): boolean {
+function namesFolder(entry: string, f: FolderObj, view: View, faults: HandlerContext['faults']): boolean {
   const [a, b] = entry.split('/');
-  if (b !== undefined) return view.chain.includes(Number(a)) && b === String(f.id);
+  // Planted: the nodeId/folderId form is taken for a plain id, which names no folder.
+  if (b !== undefined) return !faults.has('recursiveids-node-form-ignored') && view.chain.includes(Number(a)) && b === String(f.id);
   return entry === String(f.id) || entry === f.globalId;
 }
 
@@ -95,17 +96,23 @@ function startFolder(state: State, p: FolderListParams, ctx: HandlerContext): { 
 function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
   const { folder, view } = startFolder(state, p, ctx);
   const keep = objectPredicate(state, view, p.filter, ctx.faults);
-  const descend = p.recursiveIds.length > 0 ? (f: FolderObj) => p.recursiveIds.some((e) => namesFolder(e, f, view)) : undefined;
+  const descend = p.recursiveIds.length > 0 ? (f: FolderObj) => p.recursiveIds.some((e) => namesFolder(e, f, view, ctx.faults)) : undefined;
   const walk = walkOf(view, p.recursive && !p.tree, p.wastebin, ctx.faults, descend ? { descend } : {});
   const items = collectChildren(state, folder, 'folder', walk).filter(keep);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
+  // Planted: the listings read no addPrivileges or privileges, so their records come without privileges.
+  const options = ctx.faults.has('listing-privileges-ignored') ? { ...p.render, privileges: false } : p.render;
   const render = (f: FolderObj, order: (fs: FolderObj[]) => FolderObj[]) => {
-    const record = folderRecord(rctx, f, p.render);
+    const record = folderRecord(rctx, f, options);
     // Planted: the tree answer has its own serialisation path, so only tree=true answers are misshapen.
     if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree'))
       Object.assign(record, { motherId: String(record.motherId) });
-    if (p.tree && p.recursive && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
-      const subs = collectChildren(state, f, 'folder', { ...walk, recursive: false }).filter(keep);
+    // Planted (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for.
+    const nest = (p.tree || ctx.faults.has('flat-listing-nests-subfolders')) && p.recursive;
+    if (nest && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
+      const children = collectChildren(state, f, 'folder', { ...walk, recursive: false });
+      // Planted: the filters are applied to the top level of a tree only.
+      const subs = ctx.faults.has('tree-subfolders-unfiltered') ? children : children.filter(keep);
       record.subfolders = order(subs).map((s) => render(s, order));
     }
     return record;
@@ -146,7 +153,9 @@ export const folderList: Handler<State> = (state, req, ctx) => {
     pkg: qStr(req, 'package'),
   };
   const l = folderListing(state, p, ctx);
-  const order = (fs: FolderObj[]) => sortByAttributes(fs, qStr(req, 'sort') ?? 'name', folderAttributes(), ctx.faults);
+  // Planted: GET /folder sorts by name alone, other attributes ignored as unknown.
+  const attributes = ctx.faults.has('folder-sort-attributes-ignored') ? { name: folderAttributes().name! } : folderAttributes();
+  const order = (fs: FolderObj[]) => sortByAttributes(fs, qStr(req, 'sort') ?? 'name', attributes, ctx.faults);
   const paged = pageNew(order(l.items), qInt(req, 'page', 1), qInt(req, 'pageSize', -1), ctx.faults);
   return {
     items: paged.items.map((f) => l.render(f, order)),
@@ -205,12 +214,15 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   const partialDates = ctx.faults.has('getfolders-post-date-filters-partial');
   const userFilters = !ctx.faults.has('getfolders-post-user-filters-ignored');
   // Planted (getfolders-post-default-include): the body's absent wastebin falls to include, not the contract's exclude.
-  const given = b.wastebin ?? (ctx.faults.has('getfolders-post-default-include') ? 'include' : 'exclude');
+  // Planted (getfolders-post-deleted-folder-listed): the absent wastebin reads as no mode, which refuses no deleted folder.
+  const absent: Wastebin = ctx.faults.has('getfolders-post-deleted-folder-listed') ? ('' as Wastebin) : 'exclude';
+  const given = b.wastebin ?? (ctx.faults.has('getfolders-post-default-include') ? 'include' : absent);
   const wastebin: Wastebin = given === 'only' && ctx.faults.has('wastebin-only-ignored') ? 'include' : given;
   const p: FolderListParams = {
     id: b.id,
     nodeId: b.nodeId,
-    recursive: b.recursive ?? false,
+    // Planted: an absent recursive member reads as true.
+    recursive: b.recursive ?? ctx.faults.has('getfolders-post-recursive-default-true'),
     tree: b.tree ?? false,
     // Planted: the body's recursiveIds are not read, so every folder's children are fetched.
     recursiveIds: ctx.faults.has('getfolders-post-recursiveids-ignored') ? [] : (b.recursiveIds ?? []),
@@ -226,7 +238,8 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
       editor: userFilters ? b.editor : undefined,
       creatorIds: [],
       editorIds: [],
-      iscreator: false,
+      // Planted: the body form lists the requesting user's own folders only.
+      iscreator: ctx.faults.has('getfolders-post-own-folders-only'),
       iseditor: false,
       inherited: b.inherited,
       search: b.search,
@@ -262,7 +275,9 @@ export const breadcrumb: Handler<State> = (state, req, ctx) => {
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const chain = folderChain(state, obj as FolderObj, view);
   if (ctx.faults.has('breadcrumb-reversed')) chain.reverse();
-  return { folders: chain.map((f) => folderRecord(rctx, f)), hasMoreItems: false, numItems: chain.length, deleted: [], stagingStatus: {} };
+  // Planted: hasMoreItems says more folders follow the complete chain.
+  const more = ctx.faults.has('breadcrumb-has-more-items');
+  return { folders: chain.map((f) => folderRecord(rctx, f)), hasMoreItems: more, numItems: chain.length, deleted: [], stagingStatus: {} };
 };
 
 /** GET /folder/count/{id}: counts matching what the listings return with the same parameters (FLD-06, WST-04). */
@@ -291,11 +306,13 @@ export const count: Handler<State> = (state, req, ctx) => {
   const inherited = ctx.faults.has('count-inherited-ignored') ? undefined : qBool(req, 'inherited');
   const keep = (o: Obj) => inherited === undefined || (o.nodeId !== view.nodeId) === inherited;
   const language = qStr(req, 'language');
-  const pages = collectChildren(state, folder, 'page', walk).filter(keep);
+  // Planted (count-pages-templates-inherited-ignored): pages and templates are counted inherited and local alike.
+  const kindKeep = ctx.faults.has('count-pages-templates-inherited-ignored') ? () => true : keep;
+  const pages = collectChildren(state, folder, 'page', walk).filter(kindKeep);
   return {
     folders: collectChildren(state, folder, 'folder', walk).filter(keep).length,
     pages: language ? languageFilter(state, view, pages, language, true).length : pages.length,
-    templates: wastebin === 'only' ? 0 : templatesIn(state, folder, walk, ctx.faults).filter((e) => keep(e.template)).length,
+    templates: wastebin === 'only' ? 0 : templatesIn(state, folder, walk, ctx.faults).filter((e) => kindKeep(e.template)).length,
     images: collectChildren(state, folder, 'image', walk).filter(keep).length,
     files: collectChildren(state, folder, 'file', walk).filter(keep).length,
   };

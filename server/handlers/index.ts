@@ -31,6 +31,8 @@ import { syncableObjects, usageFile, usageFolder, usagePage } from './usage.ts';
  */
 function changing(handler: Handler<State>, onlyAdds: boolean): Handler<State> {
   return (state, req, ctx) => {
+    // Planted: only the store's primitives mark it changed, so a member changed in place leaves kept listings as they were.
+    if (ctx.faults.has('kept-listing-after-change')) return handler(state, req, ctx);
     touch(state, onlyAdds);
     let result: ReturnType<Handler<State>>;
     try {

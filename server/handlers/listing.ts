@@ -157,6 +157,8 @@ function matchesTerm(o: Obj, term: string, extra: boolean, faults: FaultSet): bo
   const t = term.toLowerCase();
   if (String(o.id) === term.trim()) return true;
   const urls = extra && !faults.has('q-ignores-urls') ? queryText(o) : [];
+  // Planted: a file without a nice URL is searched as if its nice URL were the empty path '/'.
+  if (extra && faults.has('q-missing-niceurl-slash') && o.kind === 'file' && !o.niceUrl) urls.push('/');
   const texts = [o.name, ...(faults.has('search-ignores-description') ? [] : [o.description]), ...urls];
   return texts.some((s) => s.toLowerCase().includes(t));
 }
@@ -203,7 +205,8 @@ export function objectPredicate(state: State, view: View, f: ObjectFilter, fault
     (!f.iscreator || o.creatorId === me || faults.has('iscreator-ignored')) &&
     (!f.iseditor || o.editorId === me || faults.has('iseditor-ignored')) &&
     (inherited === undefined || (o.nodeId !== view.nodeId) === inherited) &&
-    (!f.search || matchesTerm(o, f.search, false, faults)) &&
+    // Planted (search-matches-urls): Group L search takes q's extra texts too (a file's niceUrl and alternateUrls).
+    (!f.search || matchesTerm(o, f.search, faults.has('search-matches-urls'), faults)) &&
     (!f.q || matchesTerm(o, f.q, true, faults));
 }
 
@@ -271,9 +274,13 @@ function legacySpec(sortby: string | undefined, sortorder: string | undefined, k
     (asked === 'edate' && faults.has('sortby-edate-ignored')) ||
     (asked === 'masternode' && faults.has('sortby-masternode-ignored')) ||
     (asked === 'excluded' && faults.has('sortby-excluded-ignored')) ||
-    (asked === 'deletedat' && faults.has('sortby-deletedat-ignored'));
+    (asked === 'deletedat' && faults.has('sortby-deletedat-ignored')) ||
+    (asked === 'folder' && faults.has('sortby-folder-ignored'));
   const attribute = Object.hasOwn(keys, asked) && !ignored ? asked : 'name';
-  const key = attribute === 'name' && faults.has('name-sort-ignored') ? byId : keys[attribute]!;
+  // Planted: deletion times read as equal (every object deleted "at" one time), so the ties fall to the id.
+  const asId =
+    (attribute === 'name' && faults.has('name-sort-ignored')) || (attribute === 'deletedat' && faults.has('sortby-deletedat-as-id'));
+  const key = asId ? byId : keys[attribute]!;
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
   return { attribute, key, dir };
 }
@@ -309,7 +316,9 @@ export function sortByAttributes<T extends Obj>(
   const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), faults)) }));
   decorated.sort((a, b) => {
     for (let i = 0; i < specs.length; i++) {
-      const c = compareNormalized(a.ks[i], b.ks[i]);
+      // Planted: an object without a value for the attribute compares equal to every other (NaN, as Number(undefined) gives).
+      const missing = faults.has('sort-missing-value-equal') && (a.ks[i] === undefined) !== (b.ks[i] === undefined);
+      const c = missing ? NaN : compareNormalized(a.ks[i], b.ks[i]);
       if (c !== 0) return specs[i]!.dir * c;
     }
     return a.o.id - b.o.id;
@@ -325,6 +334,8 @@ function attributeSpecs(sort: string | undefined, keys: Record<string, SortKey>,
     const dir = s.startsWith('-') ? -1 : 1;
     const name = s.replace(/^[+-]/, '').trim();
     const key = name === 'name' && faults.has('name-sort-ignored') ? byId : Object.hasOwn(keys, name) ? keys[name] : undefined;
+    // Planted: an attribute without a sort key is read anyway, and the server fails on it.
+    if (!key && faults.has('sort-unknown-attribute-500')) throw new TypeError(`Cannot read properties of undefined (reading '${name}')`);
     if (key) specs.push({ name, key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
   }
   return specs;

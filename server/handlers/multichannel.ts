@@ -134,10 +134,9 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
       const bad = list.find((c) => !channels.includes(c));
       if (bad !== undefined) throw new Refusal('INVALIDDATA', `${bad} is not a channel of node ${master.nodeId}`, property);
     }
-    targets.push(
-      master,
-      ...(body.recursive && master.kind === 'folder' ? descendantMasters(state, master.channelSetId, master.nodeId) : []),
-    );
+    // Planted (disinherit-always-recursive): the content of a folder follows it without `recursive`.
+    const recursive = body.recursive || faults.has('disinherit-always-recursive');
+    targets.push(master, ...(recursive && master.kind === 'folder' ? descendantMasters(state, master.channelSetId, master.nodeId) : []));
   }
   for (const t of targets) {
     const hidden = body.exclude ? descendantChannels(state, t.nodeId) : disinherit;
@@ -176,15 +175,24 @@ export const folderDisinheritSet: Handler<State> = (state, req, ctx) => {
 
 /** POST /folder/disinherit: sets the status of several folders. */
 export const folderDisinheritSetMany: Handler<State> = (state, req, ctx) => {
-  applyDisinherit(state, resolveMany(state, req, ['folder'], ctx.faults), bodyOf<DisinheritRequest>(req), ctx.faults);
+  applyDisinherit(state, resolveMany(state, req, ['folder'], ctx.faults), manyBody(req, ctx.faults), ctx.faults);
   return {};
 };
 
 /** POST /file/disinherit: sets the status of several objects. */
 export const fileDisinheritSet: Handler<State> = (state, req, ctx) => {
-  applyDisinherit(state, resolveMany(state, req, ALL_KINDS, ctx.faults), bodyOf<DisinheritRequest>(req), ctx.faults);
+  applyDisinherit(state, resolveMany(state, req, ALL_KINDS, ctx.faults), manyBody(req, ctx.faults), ctx.faults);
   return {};
 };
+
+/** The DisinheritRequest of a list form; planted (disinherit-many-default-ignored): without its disinheritDefault. */
+function manyBody(req: OpRequest, faults: FaultSet): Partial<DisinheritRequest> {
+  const body = bodyOf<DisinheritRequest>(req);
+  if (!faults.has('disinherit-many-default-ignored')) return body;
+  const rest = { ...body };
+  delete rest.disinheritDefault;
+  return rest;
+}
 
 /** The channel a request names: it must exist and be a channel (it has a master). */
 function channelOf(state: State, channelId: number | undefined, property = 'channelId'): NodeRec {
@@ -250,7 +258,9 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<UnlocalizeRequest>(req);
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
   const channel = channelOf(state, b.channelId ?? (obj.masterId !== undefined ? obj.nodeId : undefined));
-  const copy = (state.sets.get(obj.channelSetId) ?? []).find((v) => v.nodeId === channel.id && v.masterId !== undefined);
+  // Planted (unlocalize-first-copy): the first localized copy goes, whichever channel it is in.
+  const anyChannel = ctx.faults.has('unlocalize-first-copy');
+  const copy = (state.sets.get(obj.channelSetId) ?? []).find((v) => (anyChannel || v.nodeId === channel.id) && v.masterId !== undefined);
   if (!copy || isRoot(copy))
     throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not localized in channel ${channel.id}`, 'channelId');
   const remove = [
@@ -261,26 +271,29 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
   return {};
 };
 
+/** What a push leaves as it is in the variant pushed into: identity, place and multichannel settings. */
+const KEPT_ON_PUSH = [
+  'id',
+  'globalId',
+  'nodeId',
+  'channelSetId',
+  'masterId',
+  'parentSet',
+  'deleted',
+  'excluded',
+  'disinherit',
+  'disinheritDefault',
+  'cdate',
+  'creatorId',
+  'tags',
+] as const;
+
 /** Copies the content of a channel's variant into another variant (identity, place and multichannel settings stay). */
-function pushContent(state: State, from: Obj, to: Obj): void {
+function pushContent(state: State, from: Obj, to: Obj, faults: FaultSet): void {
   const content: Partial<Obj> = { ...from };
-  for (const key of [
-    'id',
-    'globalId',
-    'nodeId',
-    'channelSetId',
-    'masterId',
-    'parentSet',
-    'deleted',
-    'excluded',
-    'disinherit',
-    'disinheritDefault',
-    'cdate',
-    'creatorId',
-    'tags',
-  ] as const) {
-    delete content[key];
-  }
+  // Planted (push2master-copies-identity): the master takes the copy's identity and node along with its content.
+  const keep = faults.has('push2master-copies-identity') ? [] : KEPT_ON_PUSH;
+  for (const key of keep) delete content[key];
   const before = nameKey(to);
   Object.assign(to, content, { edate: nowSeconds(state), editorId: state.requesterId });
   noteRenamed(state, to, before);
@@ -294,7 +307,8 @@ function pushContent(state: State, from: Obj, to: Obj): void {
 export const push2master: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<PushToMasterRequest>(req);
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
-  const channel = channelOf(state, b.channelId ?? obj.nodeId);
+  // Planted (push2master-channel-from-id): the channel is the node of the object the id names, whatever channelId says.
+  const channel = channelOf(state, ctx.faults.has('push2master-channel-from-id') ? obj.nodeId : (b.channelId ?? obj.nodeId));
   const target = b.masterId ?? channel.masterId!;
   if (target === channel.id || !channel.chain.includes(target))
     throw new Refusal('INVALIDDATA', `masterId: ${target} is not a master node of channel ${channel.id}`, 'masterId');
@@ -314,12 +328,14 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   }
   if (ctx.faults.has('push2master-noop')) return {};
   for (const o of items) {
-    if (o.masterId === undefined) o.nodeId = target;
+    // Planted (push2master-local-stays): an object local to the channel is pushed into itself and stays there.
+    if (o.masterId === undefined && !ctx.faults.has('push2master-local-stays')) o.nodeId = target;
     else
       pushContent(
         state,
         o,
         (state.sets.get(o.channelSetId) ?? []).find((v) => v.nodeId === target) ?? masterVariant(state, o.channelSetId)!,
+        ctx.faults,
       );
   }
   return {};

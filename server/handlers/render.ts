@@ -21,7 +21,6 @@ import type {
 } from '../../schemas/types.ts';
 import type { DatasetTag } from '../dataset.ts';
 import {
-  ancestorsVisible,
   deletedAbove,
   folderChain,
   lookup,
@@ -185,7 +184,8 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
         : 'folder'
       : obj.kind;
   const above = faults.has('folder-deleted-missing') ? undefined : parentInfo(ctx, obj).above;
-  const master = masterDeleted(state, obj);
+  // Planted (master-deleted-missing): a copy whose master was deleted is rendered without masterDeleted.
+  const master = faults.has('master-deleted-missing') ? undefined : masterDeleted(state, obj);
   // Members added one by one, as the records that start from this one add theirs (see pageRecord).
   const item: Item = {
     id: obj.id,
@@ -254,8 +254,10 @@ function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R)
   r.inheritedFromId = obj.nodeId;
   r.masterNode = state.nodes.get(master.nodeId)?.name;
   r.masterNodeId = master.nodeId;
-  if (disinherit.length > 0) r.disinheritedChannels = disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
-  r.excluded = master.excluded ?? false;
+  if (disinherit.length > 0 && !faults.has('disinherited-channels-missing'))
+    r.disinheritedChannels = disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
+  // Planted (record-excluded-unread): records never say excluded.
+  r.excluded = !faults.has('record-excluded-unread') && (master.excluded ?? false);
   r.disinheritDefault = master.disinheritDefault ?? false;
   r.disinherited = disinherit.length > 0;
   return r;
@@ -362,7 +364,8 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
   const master = masterVariant(state, f.channelSetId) ?? f;
   // Built member by member, as pageRecord is.
   const record = addChannelFields(ctx, f, itemRecord(ctx, f) as FolderRecord);
-  if (mother) record.motherId = mother.id;
+  // Planted (folder-motherid-grandparent): the parent's parent is named, an off-by-one in the chain.
+  if (mother) record.motherId = faults.has('folder-motherid-grandparent') ? (chain[chain.length - 3] ?? mother).id : mother.id;
   record.publishDir = f.publishDir;
   record.description = f.description;
   record.nodeId = view.nodeId;
@@ -524,7 +527,12 @@ export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRender
           },
         }
       : {}),
-    templateTags: tagMap(state, t.templateTags) as Record<string, TemplateTag>,
+    // Planted (template-tags-without-flags): the template tags are rendered as plain tags, without mandatory and editableInPage.
+    templateTags: ctx.faults.has('template-tags-without-flags')
+      ? Object.fromEntries(
+          Object.entries(tagMap(state, t.templateTags)).map(([k, { mandatory: _m, editableInPage: _e, ...tag }]) => [k, tag]),
+        )
+      : (tagMap(state, t.templateTags) as Record<string, TemplateTag>),
     objectTags: tagMap(state, t.tags ?? []),
   };
 }
@@ -542,9 +550,10 @@ export interface PageRenderOptions {
   nested?: boolean;
 }
 
-function versions(state: State, p: PageObj): { current: PageVersion; published?: PageVersion } {
+function versions(state: State, p: PageObj, faults: FaultSet): { current: PageVersion; published?: PageVersion } {
   const first: PageVersion = { number: '1.0', timestamp: p.cdate, editor: userRecord(state, p.creatorId) };
-  const edited = p.modified || p.edate > p.cdate;
+  // Planted (page-version-never-advances): edits never make a new version.
+  const edited = !faults.has('page-version-never-advances') && (p.modified || p.edate > p.cdate);
   const current: PageVersion = edited
     ? { number: '1.1', timestamp: Math.max(p.edate, p.cdate + 1), editor: userRecord(state, p.editorId) }
     : first;
@@ -605,7 +614,7 @@ function translationStatus(ctx: RenderCtx, p: PageObj): TranslationStatus | unde
   const found = lookup(ctx.state, p.translation.masterPageId);
   const master = found ? ((resolveInView(ctx.state, found.channelSetId, ctx.view, true) ?? found) as PageObj) : undefined;
   if (!master) return undefined;
-  const latest = versions(ctx.state, master).current;
+  const latest = versions(ctx.state, master, ctx.faults).current;
   return {
     pageId: master.id,
     name: master.name,
@@ -639,8 +648,9 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   const lang = p.language ? state.languages.find((l) => l.code === p.language) : undefined;
   const publishPath = joinPath(node.publishDir, folder?.publishDir ?? '/', p.fileName);
   const { queued, planned, locked } = pageFlags(p, faults);
-  const tm = p.timeManagement;
-  const v = versions(state, p);
+  // Planted (time-management-blank): the time management is rendered without its times and requests.
+  const tm = faults.has('time-management-blank') ? undefined : p.timeManagement;
+  const v = versions(state, p, faults);
   const tags = (p.tags ?? []).filter((t) => (t.type === 'CONTENTTAG' && o.contentTags) || (t.type === 'OBJECTTAG' && o.objectTags));
   const variants = o.nested ? [] : siblings(ctx, p, 'content');
   const langVariants =
@@ -663,12 +673,13 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (template) record.templateId = template.id;
   if (folder) {
     record.folderId = folder.id;
-    record.path = folderPath(ctx, folder);
+    // Planted (page-path-of-mother): the path of the folder's mother, one folder short.
+    record.path = faults.has('page-path-of-mother') ? folderPath(ctx, folder).replace(/[^/]+\/$/, '') : folderPath(ctx, folder);
   }
   record.priority = p.priority;
   if (p.publisherId !== undefined) record.publisher = userRecord(state, p.publisherId);
   record.pdate = p.pdate;
-  if (lang) {
+  if (lang && !faults.has('page-language-missing')) {
     record.language = lang.code;
     record.languageName = lang.name;
     record.contentGroupId = lang.id;
@@ -676,7 +687,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (tags.length > 0 || o.contentTags || o.objectTags) record.tags = tagMap(state, tags);
   addChannelFields(ctx, p, record);
   if (variants.length > 0) record.pageVariants = variants.map(variant);
-  record.readOnly = true;
+  record.readOnly = !faults.has('page-fetched-for-edit');
   record.timeManagement = {
     at: tm?.at ?? 0,
     offlineAt: tm?.offlineAt ?? 0,
@@ -713,7 +724,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   record.contentId = p.contentId;
   record.channelSetId = p.channelSetId;
   record.channelId = state.nodes.get(p.nodeId)?.masterId === undefined ? 0 : p.nodeId;
-  record.master = p.masterId === undefined;
+  record.master = faults.has('page-master-inverted') ? p.masterId !== undefined : p.masterId === undefined;
   if (p.customCdate) record.customCdate = p.customCdate;
   if (p.customEdate) record.customEdate = p.customEdate;
   if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
@@ -774,24 +785,4 @@ export function withLinks<T extends { url?: string; publishPath?: string }>(
   if (links !== 'frontend' || record.publishPath === undefined) return record;
   const node = state.nodes.get(nodeId)!;
   return { ...record, url: `${node.https ? 'https' : 'http'}://${node.host}${record.publishPath}` };
-}
-
-/** Renders any object by its kind (usage lists, getItems). */
-export function anyRecord(ctx: RenderCtx, obj: Obj): Item | TemplateRecord {
-  switch (obj.kind) {
-    case 'folder':
-      return folderRecord(ctx, obj);
-    case 'file':
-    case 'image':
-      return fileRecord(ctx, obj);
-    case 'page':
-      return pageRecord(ctx, obj);
-    case 'template':
-      return templateRecord(ctx, obj);
-  }
-}
-
-/** Whether an object can be seen in the view (for lists built from indexes rather than folder walks). */
-export function visibleIn(ctx: RenderCtx, obj: Obj): boolean {
-  return resolveInView(ctx.state, obj.channelSetId, ctx.view) === obj && ancestorsVisible(ctx.state, obj, ctx.view);
 }

@@ -146,13 +146,18 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
   let name = wanted;
   let overwrite: FileObj | undefined;
   if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
-    const files = state.children.get(folder.channelSetId)?.file;
+    // Planted: the folder's files are taken to exist, so an overwrite into a folder that never held anything fails (a 500).
+    const files = ctx.faults.has('overwrite-empty-folder-fails')
+      ? state.children.get(folder.channelSetId)!.file
+      : state.children.get(folder.channelSetId)?.file;
     // Planted: any node's variant of the name matches, not only the one the view of the upload sees.
     const across = ctx.faults.has('overwrite-matches-across-views');
     const match = (set: number) =>
       state.sets.get(set)?.find((o) => (across || o.nodeId === view.nodeId) && o.name === wanted && !o.deleted);
     // The name index gives the candidates; only several matches need the folder's order (the last one wins).
-    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => files?.has(set) && match(set));
+    // Planted: every object of the name is a candidate, not only the folder's files: a sub-folder of that name is "replaced".
+    const anyKind = ctx.faults.has('overwrite-matches-any-kind');
+    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => (anyKind || files?.has(set)) && match(set));
     if (found.length === 1) overwrite = match(found[0]!) as FileObj;
     else if (found.length > 1)
       for (const set of files ?? []) {
@@ -218,11 +223,21 @@ function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record
 export const createMultipart: Handler<State> = (state, req, ctx) => {
   const fields = req.multipart?.fields ?? {};
   const part = dataPart(req, fields.databodypart, ctx.faults);
-  const sniffed = ctx.faults.has('multipart-json-data-as-url-create') ? jsonCreateIn(part.data) : undefined;
-  // Planted: the form is chosen by sniffing the content, not by Content-Type.
-  if (sniffed) return createFromUrl(state, { ...req, operationId: 'file.create.json', body: sniffed }, ctx);
+  // Planted: the form is chosen by sniffing the content (a JSON object with a sourceURL), not by Content-Type.
+  if (ctx.faults.has('multipart-json-data-as-url-create')) {
+    let sniffed: unknown;
+    try {
+      sniffed = JSON.parse(part.data.toString('utf8'));
+    } catch {
+      sniffed = undefined;
+    }
+    if (typeof sniffed === 'object' && sniffed !== null && 'sourceURL' in sniffed)
+      return createFromUrl(state, { ...req, operationId: 'file.create.json', body: sniffed }, ctx);
+  }
   const fileType = part.mimeType || 'application/octet-stream';
-  const name = withExtension(fields.fileName || part.filename || 'new_file', fileType);
+  const given = fields.fileName || part.filename || 'new_file';
+  // Planted: a name without an extension gets ".txt", whatever the part's media type.
+  const name = ctx.faults.has('extensionless-name-gets-txt') && !given.includes('.') ? `${given}.txt` : withExtension(given, fileType);
   const plan = planUpload(state, ctx, {
     folderId: fields.folderId,
     nodeId: intText(fields.nodeId, 'nodeId'),
@@ -230,29 +245,13 @@ export const createMultipart: Handler<State> = (state, req, ctx) => {
     data: part.data,
     fileType,
     description: fields.description,
-    overwrite: boolText(fields.overwrite, 'overwrite'),
+    // Planted: the text part overwrite is not read, so "true" gives a renamed sibling.
+    overwrite: ctx.faults.has('multipart-overwrite-field-ignored') ? undefined : boolText(fields.overwrite, 'overwrite'),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
   return executeUpload(state, plan, ctx.faults);
 };
-
-/** The JSON create request a data part spells, if it reads as one (an object with a sourceURL). */
-function jsonCreateIn(data: Buffer): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(data.toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && 'sourceURL' in parsed ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Planted (overwrite-absent-replaces): createSimple without `overwrite` replaces the file of the same name. */
-function overwriteAbsent(req: OpRequest, ctx: HandlerContext): true | undefined {
-  return ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined && !req.multipart?.fields.overwrite
-    ? true
-    : undefined;
-}
 
 /** POST /file/createSimple (multipart): `databodypart` names the data part, `qqfile` the file (UPL-04). */
 export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
@@ -271,7 +270,9 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
     fileType,
     // Planted: the query's description is not read, only a description form field.
     description: (ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description')) ?? fields.description,
-    overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite') ?? boolText(fields.overwrite, 'overwrite'),
+    // `overwrite` is a query parameter of createSimple (contract 4.3), whose declared default false the server fills in.
+    // Planted (overwrite-absent-replaces): without overwrite the file of the same name is replaced, as if overwrite=true.
+    overwrite: (ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined) || qBool(req, 'overwrite', false),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
@@ -301,7 +302,8 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
     data: req.raw?.data ?? Buffer.alloc(0),
     fileType,
     description: ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description'),
-    overwrite: overwriteAbsent(req, ctx) ?? qBool(req, 'overwrite', false),
+    // Planted (overwrite-absent-replaces), as in the multipart form.
+    overwrite: (ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined) || qBool(req, 'overwrite', false),
     nameProperty: 'qqfile',
   });
   return executeUpload(state, plan, ctx.faults);

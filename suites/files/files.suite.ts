@@ -214,6 +214,84 @@ conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses a name used in t
   t.record(findings);
 });
 
+/** The members of a File record that the save test gives, as load shows them (alternate URLs in any order). */
+function savedMembers(file: Pick<File, 'niceUrl' | 'alternateUrls' | 'fileType' | 'forceOnline'> | undefined): Record<string, unknown> {
+  return {
+    niceUrl: file?.niceUrl,
+    alternateUrls: file?.alternateUrls ? [...file.alternateUrls].sort() : file?.alternateUrls,
+    fileType: file?.fileType,
+    forceOnline: file?.forceOnline,
+  };
+}
+
+conformance('FIL-03', 'save (JSON) updates niceUrl, alternateUrls, fileType and forceOnline, and a later save keeps them', async (t) => {
+  const folderId = await t.folder();
+  const file = await upload(t, folderId, 'fil03-members.txt', 'members\n');
+  const given = {
+    niceUrl: `/fil03/${folderId}/members`,
+    alternateUrls: [`/fil03/${folderId}/b`, `/fil03/${folderId}/a`],
+    fileType: 'text/csv',
+    forceOnline: file.forceOnline !== true,
+  };
+  // FIL-03: "save (JSON) updates the given fields (name, description), visible on load"; FileSaveRequest's `file` is a File
+  // record, whose niceUrl, alternateUrls, fileType and forceOnline (2.4) are given fields like name and description.
+  const saved = await attempt(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, ...given } } });
+  if (!saved.body) return void t.record(saved.findings);
+  t.judged('file.save.json', 'file');
+  const expected = JSON.stringify(savedMembers({ ...given, alternateUrls: [...given.alternateUrls] }));
+  const findings: Finding[] = [];
+  const loaded = await attempt(t, 'file.load', { path: { id: file.id } });
+  findings.push(...loaded.findings);
+  if (loaded.body && JSON.stringify(savedMembers(loaded.body.file)) !== expected)
+    findings.push(
+      finding(
+        'FIL-03',
+        'model',
+        `after saving ${expected} into file ${file.id}, load shows ${JSON.stringify(savedMembers(loaded.body.file))}`,
+        loaded.exchange,
+      ),
+    );
+  // "updates the given fields": a save that gives only the description leaves the fields it does not give as they were.
+  const again = await attempt(t, 'file.save.json', { path: { id: file.id }, json: { file: { id: file.id, description: 'only this' } } });
+  if (!again.body) return void t.record([...findings, ...again.findings]);
+  const reloaded = await attempt(t, 'file.load', { path: { id: file.id } });
+  findings.push(...reloaded.findings);
+  const after = reloaded.body?.file;
+  if (reloaded.body && (JSON.stringify(savedMembers(after)) !== expected || after?.name !== file.name))
+    findings.push(
+      finding(
+        'FIL-03',
+        'model',
+        `a later save of file ${file.id} giving only its description changed what it did not give: load shows ` +
+          `${JSON.stringify({ name: after?.name, ...savedMembers(after) })}; expected name ${JSON.stringify(file.name)} and ${expected}`,
+        reloaded.exchange,
+      ),
+    );
+  t.record(findings);
+});
+
+conformance(
+  'SRT-05',
+  'GET /file sorts a folder holding a broken file by fileSize',
+  async (t) => {
+    // The fixture's broken files (contract 2.4 "broken | boolean (binary data is missing)"): a size without data to read it from.
+    const broken = await t.must('folder.getFiles', {
+      path: { folderId: t.fixture.masterRootFolderId },
+      query: { recursive: true, broken: true, maxItems: -1 },
+    });
+    const folderId = (broken.files ?? []).find((f) => f.broken === true && typeof f.folderId === 'number')?.folderId;
+    if (folderId === undefined) return t.nothingToJudge('the master tree holds no broken file');
+    // SRT-05: "GET /file sorts by id, name, niceUrl, alternateUrls, fileSize, fileType", every file of the folder, the broken
+    // one too; the order itself is the registry's SRT-05 rule.
+    for (const sort of ['fileSize', '-fileSize']) {
+      const listed = await attempt(t, 'file.list', { query: { folderId: String(folderId), sort } });
+      t.record(listed.findings);
+    }
+    t.expectRuled('SRT-05');
+  },
+  { operation: 'file.list' },
+);
+
 /** The first image getItems shows in the fixture's folders (of the first 40, master view), or undefined. */
 async function fixtureImage(t: ConformanceContext): Promise<Item | undefined> {
   for (const folder of (await fixtureFolders(t)).slice(0, 40)) {

@@ -48,6 +48,9 @@ async function searchWorld(t: ConformanceContext): Promise<number> {
 /** The words (five letters or more) of a text, so terms come from what the server reports. */
 const wordsOf = (text: string | undefined): string[] => (text?.match(/[a-z]{5,}/g) ?? []).filter((w) => w !== 'about');
 
+/** The one-letter search terms: names, descriptions and URLs of the search worlds are lower-case words. */
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
+
 /** A search term for a property: a word of a name, a word of a description, a part of a name, an id, or a word nobody uses. */
 function termArbitrary(
   records: readonly { id?: number; name?: string; description?: string }[],
@@ -68,6 +71,14 @@ conformance(
   'Group L search lists the items whose id equals the term or whose name or description contains it',
   async (t) => {
     const folderId = await searchWorld(t);
+    // Nice and alternate URLs of words of their own on two files: GET /file's q matches them, search must not.
+    const urlWords = words(t.seed + 3, 4);
+    const urlFiles = (await mustList(t, 'folder.getFiles', folderId)).records.slice(0, 2);
+    for (const [i, f] of urlFiles.entries())
+      await t.must('file.save.json', {
+        path: { id: f.id! },
+        json: { file: { niceUrl: `/nice/${urlWords[i]}`, alternateUrls: [`/alt/${urlWords[i + 2]}`] } },
+      });
     const all = {
       'folder.getFiles': await mustList(t, 'folder.getFiles', folderId),
       'folder.getFolders': await mustList(t, 'folder.getFolders', folderId),
@@ -93,6 +104,10 @@ conformance(
       for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0]])
         if (term) t.record(await check(op, term));
     }
+    // "matches ID, or partial name or description": not a nice or alternate URL (those are q's, GET /file only).
+    if (urlFiles.length) for (const term of urlWords) t.record(await check('folder.getFiles', term));
+    // Every one-letter term: a part of a name or description however short, and each lists exactly the items holding it.
+    for (const op of Object.keys(all) as (keyof typeof all)[]) for (const letter of LETTERS) t.record(await check(op, letter));
     const op = fc.constantFrom('folder.getFiles' as const, 'folder.getFolders' as const);
     await t.property(
       op.chain((o) => fc.record({ op: fc.constant(o), term: termArbitrary(all[o].records as Listed[]) })),
@@ -185,6 +200,8 @@ conformance(
     const first = fileRecords[0]!;
     for (const term of [String(first.id), wordsOf(first.name)[0], wordsOf(first.description)[0], urlWords[0], urlWords[3]])
       if (term) t.record(await check(term));
+    // Every one-letter term, and '/', which only URLs hold: a file without a nice URL has none to match.
+    for (const term of [...LETTERS, '/']) t.record(await check(term));
     await t.property(termArbitrary(fileRecords, urlWords), check);
     // GET /folder: "q (string, filter query)": a folder's own name finds it, and the filter only removes folders.
     for (const f of folders.records.slice(0, 2)) {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { folderName } from '../../generators/faker.ts';
 import { SetupError } from '../../harness/api.ts';
 import { fixtureFolders } from '../../harness/fixture.ts';
-import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
+import { checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { brief, duplicates, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { attempt, createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
@@ -221,6 +221,19 @@ conformance(
         const expected = predictFolders(model, top, q);
         const got = shapesOf(folders, q.recursive && q.tree);
         t.judged(q.viaList ? 'folder.list' : 'folder.getFolders', 'recursive', 'tree', 'recursiveIds', ...(q.viaList ? ['folderId'] : []));
+        // "`tree` (boolean, false; returns trees with sub-folders attached to their parents ...)": without it no trees, so no record
+        // of the answer carries sub-folders (flat answers list the descendants side by side).
+        const nested = q.tree ? [] : folders.filter((f) => Array.isArray(f.subfolders) && f.subfolders.length > 0);
+        if (nested.length)
+          return [
+            finding(
+              'FLD-03',
+              'flat',
+              `${q.viaList ? 'GET /folder' : 'getFolders'} recursive=${q.recursive} without tree attaches sub-folders to ` +
+                `${brief(nested.map((f) => names.get(f.id!) ?? f.id))}`,
+              r.exchange,
+            ),
+          ];
         // "`recursive` lists all descendants; `tree=true` nests them under `subfolders`; `recursiveIds` limits which folders' children
         // are fetched."
         if (canonical(got) === canonical(expected)) return [];
@@ -279,6 +292,184 @@ conformance(
   { operation: 'folder.getFolders' },
 );
 
+conformance(
+  'FLD-03',
+  'getFolders and GET /folder take recursiveIds in the form nodeId/folderId',
+  async (t) => {
+    const top = await t.folder();
+    const { model, ids } = await buildTree(t, top, TREE);
+    const names = new Map([...ids].map(([n, id]) => [id, n]));
+    const named = (shapes: Shape[]) => canonical(shapes).replace(/\d+/g, (id) => names.get(Number(id)) ?? id);
+    // The node of the test's folders, as their records say (the sandbox lies in the master).
+    const node = (await t.must('folder.load', { path: { id: top } })).folder?.nodeId ?? t.fixture.masterNodeId;
+    const picked = closeUnderAncestors(model, top, [ids.get('Alpha one')!]);
+    const recursiveIds = picked.map((id) => `${node}/${id}`);
+    for (const viaList of [false, true])
+      for (const tree of [false, true]) {
+        const query = { recursive: true, tree, recursiveIds };
+        const r = viaList
+          ? await t.call('folder.list', { query: { folderId: String(top), ...query } })
+          : await t.call('folder.getFolders', { path: { id: top }, query });
+        if (!r.body) continue;
+        const folders = (viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [];
+        // "`recursiveIds` (string, multivalued; folders whose children are fetched, ignored if `recursive` is false; ids may be
+        // `nodeId/folderId`)": the node form names the same folders as the plain ids.
+        const expected = predictFolders(model, top, { recursive: true, tree, recursiveIds: picked });
+        const got = shapesOf(folders, tree);
+        if (canonical(got) !== canonical(expected))
+          t.record([
+            finding(
+              'FLD-03',
+              'nodeForm',
+              `${viaList ? 'GET /folder' : 'getFolders'} recursive=true tree=${tree} recursiveIds=${brief(recursiveIds)} ` +
+                `(${brief(picked.map((id) => names.get(id) ?? 'the test folder'))} in node ${node}): expected ${named(expected)}, ` +
+                `got ${named(got)}`,
+              r.exchange,
+            ),
+          ]);
+      }
+  },
+  { operation: 'folder.getFolders' },
+);
+
+conformance(
+  'FLT-01',
+  'a tree answer of getFolders, GET and POST, applies search to the sub-folders too',
+  async (t) => {
+    const top = await t.folder();
+    // Kept matches the term, and so does one of its children; the other child and the grandchild below the match do not.
+    const { ids } = await buildTree(t, top, [
+      ['Kept', null],
+      ['Dropped', null],
+      ['Kept inner', 'Kept'],
+      ['Other inner', 'Kept'],
+      ['Deepest', 'Kept inner'],
+    ]);
+    const names = new Map([...ids].map(([n, id]) => [id, n]));
+    const flatten = (folders: Folder[] | undefined): Folder[] =>
+      (folders ?? []).flatMap((f) => [f, ...flatten(Array.isArray(f.subfolders) ? f.subfolders : [])]);
+    // GET /folder has no `search`, and what its `q` matches in a folder is not said: getFolders alone.
+    for (const viaBody of [false, true]) {
+      const query = { recursive: true, tree: true, search: 'Kept' };
+      const r = viaBody
+        ? await t.call('folder.getFolders.post', { json: { id: String(top), ...query } })
+        : await t.call('folder.getFolders', { path: { id: top }, query });
+      if (!r.body) continue;
+      const folders = r.body.folders;
+      // Group L "`search` (string; matches ID, or partial name or description)": a folder the term does not match is not listed,
+      // at any depth of the tree.
+      const unmatched = flatten(folders).filter((f) => f.id === undefined || !['Kept', 'Kept inner'].includes(names.get(f.id) ?? ''));
+      if (unmatched.length)
+        t.record([
+          finding(
+            'FLT-01',
+            'tree',
+            `${viaBody ? 'POST getFolders' : 'getFolders'} search=Kept recursive=true tree=true lists ` +
+              `${brief(unmatched.map((f) => `${f.id} ${f.name}`))}, which "Kept" does not match`,
+            r.exchange,
+          ),
+        ]);
+    }
+  },
+  { operation: 'folder.getFolders' },
+);
+
+/** A folder record's privilege members as the listing answered them. */
+const privilegesOf = (f: Folder) => ({ privileges: f.privileges, privilegeMap: f.privilegeMap });
+
+conformance(
+  'FLD-11',
+  'the folder listings add privileges and the privilege map to every record when asked',
+  async (t) => {
+    const top = await t.folder();
+    await buildTree(t, top, [
+      ['First', null],
+      ['Second', null],
+    ]);
+    type Asked = { privileges: boolean; privilegeMap: boolean };
+    const calls: { label: string; asked: Asked; send: () => Promise<{ folders?: Folder[]; exchange: Exchange }> }[] = [];
+    const get = (query: Record<string, boolean>) => async () => {
+      const r = await t.call('folder.getFolders', { path: { id: top }, query });
+      return { folders: r.body?.folders, exchange: r.exchange };
+    };
+    const list = (query: Record<string, boolean>) => async () => {
+      const r = await t.call('folder.list', { query: { folderId: String(top), ...query } });
+      return { folders: r.body?.items, exchange: r.exchange };
+    };
+    const post = (json: Record<string, boolean>) => async () => {
+      const r = await t.call('folder.getFolders.post', { json: { id: String(top), ...json } });
+      return { folders: r.body?.folders, exchange: r.exchange };
+    };
+    const none = { privileges: false, privilegeMap: false };
+    calls.push(
+      { label: 'getFolders addPrivileges=true', asked: { ...none, privileges: true }, send: get({ addPrivileges: true }) },
+      { label: 'getFolders privileges=true', asked: { ...none, privileges: true }, send: get({ privileges: true }) },
+      { label: 'getFolders privilegeMap=true', asked: { ...none, privilegeMap: true }, send: get({ privilegeMap: true }) },
+      { label: 'GET /folder addPrivileges=true', asked: { ...none, privileges: true }, send: list({ addPrivileges: true }) },
+      { label: 'GET /folder privilegeMap=true', asked: { ...none, privilegeMap: true }, send: list({ privilegeMap: true }) },
+      { label: 'POST getFolders addPrivileges', asked: { ...none, privileges: true }, send: post({ addPrivileges: true }) },
+      { label: 'POST getFolders privilegeMap', asked: { ...none, privilegeMap: true }, send: post({ privilegeMap: true }) },
+    );
+    for (const call of calls) {
+      const { folders, exchange } = await call.send();
+      if (!folders) continue;
+      // GET /folder and getFolders "`addPrivileges` (boolean, false)", getFolders "`privileges` (boolean, false)", both
+      // "`privilegeMap` (boolean, false)", and the body's members of the same names: they add the folder record's `privileges`
+      // ("array of string (privilege names)") and `privilegeMap` ("object: `privileges` (map string to boolean), `languages`"),
+      // as folder load's `privileges` adds `privileges`. Which privileges the user has is not said, nor that a record asked
+      // for nothing carries neither.
+      const wrong = folders.filter((f) => {
+        const hasPrivileges = Array.isArray(f.privileges) && f.privileges.every((p) => typeof p === 'string');
+        const map = f.privilegeMap as { privileges?: unknown } | undefined;
+        const hasMap = typeof map === 'object' && map !== null && typeof map.privileges === 'object' && map.privileges !== null;
+        return (call.asked.privileges && !hasPrivileges) || (call.asked.privilegeMap && !hasMap);
+      });
+      if (wrong.length)
+        t.record([
+          finding(
+            'FLD-11',
+            'listing',
+            `${call.label} asks for ${call.asked.privileges ? 'privileges' : 'the privilege map'}, but answers ` +
+              `${brief(wrong.map((f) => `${f.id} ${JSON.stringify(privilegesOf(f))}`))}`,
+            exchange,
+          ),
+        ]);
+    }
+    t.judged('folder.getFolders', 'addPrivileges', 'privileges', 'privilegeMap');
+    t.judged('folder.list', 'addPrivileges', 'privilegeMap');
+    t.judged('folder.getFolders.post', 'addPrivileges', 'privilegeMap');
+  },
+  { operation: 'folder.getFolders' },
+);
+
+conformance(
+  'SRT-04',
+  'GET /folder sorts by the folder attributes id, globalId, description, publishDir, cdate and edate',
+  async (t) => {
+    const top = await t.folder();
+    // Created in an order that is none of the orders asked for: names backwards, descriptions and publish directories shuffled,
+    // and the last two a second later than the first two, so that the creation dates differ.
+    const layout = [
+      { name: 'Delta', description: 'b second', dir: 'c' },
+      { name: 'Charlie', description: 'd fourth', dir: 'a' },
+      { name: 'Bravo', description: 'a first', dir: 'd' },
+      { name: 'Alpha', description: 'c third', dir: 'b' },
+    ];
+    for (const [i, f] of layout.entries()) {
+      if (i === 2) await new Promise((resolve) => setTimeout(resolve, 1100));
+      await t.must('folder.create', {
+        json: { motherId: String(top), name: f.name, description: f.description, publishDir: `/srt04-${top}/${f.dir}/` },
+      });
+    }
+    // Group P "`sort` (string, `name`; comma-separated attribute names, each optionally prefixed `+` ascending or `-` descending)":
+    // the attributes are the folder record's; the order of each answer is the registry's SRT-04 rule.
+    for (const attribute of ['id', 'globalId', 'description', 'publishDir', 'cdate', 'edate'])
+      for (const sort of [`+${attribute}`, `-${attribute}`]) await t.call('folder.list', { query: { folderId: String(top), sort } });
+    t.expectRuled('SRT-04');
+  },
+  { operation: 'folder.list' },
+);
+
 /** Nested ids in answer order, for comparing two answers of one server. */
 function ordered(folders: Folder[] | undefined): unknown[] {
   return (folders ?? []).map((f) => (Array.isArray(f.subfolders) && f.subfolders.length ? [f.id, ordered(f.subfolders)] : f.id));
@@ -311,6 +502,8 @@ function postQueries(model: TreeModel, top: number, folderIds: number[], withWas
     users: { creator: undefined as string | undefined, editor: undefined as string | undefined },
     sortBy: undefined as string | undefined,
     addPrivileges: undefined as boolean | undefined,
+    /** recursive left out of both forms: the GET form's default (false) against the body's absent member. */
+    recursiveAbsent: false,
   };
   const params = fc.record({
     q: folderQuery(model, top, folderIds),
@@ -330,6 +523,7 @@ function postQueries(model: TreeModel, top: number, folderIds: number[], withWas
     users: fc.record({ creator: fc.constantFrom(undefined, NOBODY), editor: fc.constantFrom(undefined, NOBODY) }),
     sortBy: fc.constantFrom(undefined, 'name', 'cdate'),
     addPrivileges: fc.option(fc.boolean(), { nil: undefined }),
+    recursiveAbsent: fc.boolean(),
   });
   return { PLAIN, params };
 }
@@ -345,7 +539,7 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
     async (p) => {
       const nodeId = p.inChannel ? channel : undefined;
       const common = {
-        recursive: p.q.recursive,
+        recursive: p.recursiveAbsent ? undefined : p.q.recursive,
         tree: p.q.tree,
         skipCount: p.skipCount,
         maxItems: p.maxItems,
@@ -380,7 +574,7 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
       });
       if (!get.body || !post.body) return [...get.findings, ...post.findings];
       // The body's members must do what the GET form's parameters do, whose effects other tests judge; the cases below tell each
-      // member from its absence. Not claimed: addPrivileges (no test judges it).
+      // member from its absence. Not claimed here: addPrivileges (FLD-11's listing test judges what it adds).
       t.judged(
         'folder.getFolders.post',
         ...['id', 'recursive', 'tree', 'skipCount', 'maxItems', 'search', 'wastebin', 'nodeId', 'inherited', 'createdBefore'],
@@ -413,6 +607,7 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
         ...(features(t).includes('wastebin') ? [{ ...PLAIN, wastebin: 'only' }] : []),
         { ...PLAIN, search: 'Alpha' },
         { ...PLAIN, q: { ...PLAIN.q, tree: true } },
+        { ...PLAIN, recursiveAbsent: true },
         // The test's folders are the master's, inherited in the channel: only in the channel does inherited=true list them.
         { ...PLAIN, inChannel: true, inherited: true },
         { ...PLAIN, inChannel: true, inherited: false },
@@ -428,6 +623,33 @@ conformance('FLD-04', 'POST getFolders answers as GET getFolders with the same p
   );
 });
 
+conformance('FLD-04', 'POST getFolders answers as GET getFolders for a deleted folder and for folders other users created', async (t) => {
+  // The fixture's top folders, whoever created them (the test's own folders are all the requesting user's).
+  const cases: { label: string; id: number }[] = [
+    { label: `the root folder ${t.fixture.masterRootFolderId}`, id: t.fixture.masterRootFolderId },
+  ];
+  if (features(t).includes('wastebin')) {
+    const top = await t.folder();
+    const gone = await createFolderStep(t, top, 'Deleted');
+    await createFolderStep(t, gone.id!, 'Inside');
+    await deleteFolderStep(t, gone.id!);
+    cases.push({ label: `the deleted folder ${gone.id}`, id: gone.id! });
+  }
+  for (const c of cases) {
+    const get = await t.try('folder.getFolders', { path: { id: c.id } });
+    const post = await t.try('folder.getFolders.post', { json: { id: String(c.id) } });
+    // "POST /folder/getFolders with a body answers as GET /folder/getFolders/{id} with the same parameters": both refuse, or both
+    // list the same folders.
+    const answer = (exchange: Exchange, folders: Folder[] | undefined) =>
+      isRefusal(exchange) ? 'a refusal' : JSON.stringify((folders ?? []).map((f) => f.id).sort((a, b) => Number(a) - Number(b)));
+    const [g, p] = [answer(get.exchange, get.body?.folders), answer(post.exchange, post.body?.folders)];
+    if (g !== p)
+      t.record([
+        finding('FLD-04', 'equivalence', `for ${c.label} POST getFolders answered ${p} where GET getFolders answered ${g}`, post.exchange),
+      ]);
+  }
+});
+
 conformance('FLD-05', 'breadcrumb lists the folders from the root down to the folder', async (t) => {
   const top = await t.folder();
   const { ids } = await buildTree(t, top, [
@@ -436,13 +658,30 @@ conformance('FLD-05', 'breadcrumb lists the folders from the root down to the fo
     ['Level three', 'Level two'],
   ]);
   const path = [t.config.sandboxFolderId, top, ...['Level one', 'Level two', 'Level three'].map((n) => ids.get(n)!)];
-  const crumbs = new Map<number, { ids: number[]; folders: Folder[]; exchange: Exchange }>();
+  const crumbs = new Map<number, { ids: number[]; folders: Folder[]; hasMoreItems: unknown; exchange: Exchange }>();
   for (const id of path.slice(-2)) {
     const r = await t.call('folder.breadcrumb', { path: { id } });
-    if (r.body) crumbs.set(id, { ids: idsOf(r.body.folders), folders: r.body.folders ?? [], exchange: r.exchange });
+    if (r.body)
+      crumbs.set(id, {
+        ids: idsOf(r.body.folders),
+        folders: r.body.folders ?? [],
+        hasMoreItems: r.body.hasMoreItems,
+        exchange: r.exchange,
+      });
   }
   const deepest = crumbs.get(path.at(-1)!);
   if (!deepest) return;
+  // The breadcrumb has "the `LegacyFolderListResponse` shape", whose `hasMoreItems` is true exactly when items exist beyond the
+  // returned slice (PAG-05); it lists the whole chain "from the root down to the folder", so none follow.
+  if (deepest.hasMoreItems === true)
+    t.record([
+      finding(
+        'FLD-05',
+        'complete',
+        `breadcrumb of folder ${path.at(-1)} lists ${deepest.ids.length} folders and says hasMoreItems true`,
+        deepest.exchange,
+      ),
+    ]);
   // "breadcrumb lists the folders from the root down to the folder": the root first, the folder last, each the mother of the next.
   const tail = deepest.ids.slice(-path.length);
   if (deepest.ids[0] !== t.fixture.masterRootFolderId || JSON.stringify(tail) !== JSON.stringify(path)) {
@@ -488,13 +727,17 @@ async function countAgainstListings(
   recursive: boolean,
   kinds: { pages: boolean; templates: boolean },
   model?: { folders: number; files: number },
+  extra: { nodeId?: number; inherited?: boolean } = {},
 ): Promise<void> {
-  const count = await t.call('folder.count', { path: { id: folder }, query: { recursive } });
+  const query = { recursive, ...extra };
+  const count = await t.call('folder.count', { path: { id: folder }, query });
   if (!count.body) return;
   const c = count.body;
-  const label = `folder ${folder} recursive=${recursive}`;
-  const folders = await t.call('folder.getFolders', { path: { id: folder }, query: { recursive } });
-  const files = await t.call('folder.getFiles', { path: { folderId: folder }, query: { recursive } });
+  const label = `folder ${folder} ${Object.entries(query)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`;
+  const folders = await t.call('folder.getFolders', { path: { id: folder }, query });
+  const files = await t.call('folder.getFiles', { path: { folderId: folder }, query });
   const compare: [string, number | undefined, number | undefined, Exchange | undefined][] = [];
   if (folders.body) compare.push(['folders', c.folders, folders.body.folders?.length, folders.exchange]);
   if (files.body) {
@@ -502,11 +745,11 @@ async function countAgainstListings(
     compare.push(['files', listed === (c.files ?? 0) + (c.images ?? 0) ? listed : c.files, listed, files.exchange]);
   }
   if (kinds.pages) {
-    const pages = await t.call('folder.getPages', { path: { id: folder }, query: { recursive } });
+    const pages = await t.call('folder.getPages', { path: { id: folder }, query });
     if (pages.body) compare.push(['pages', c.pages, pages.body.pages?.length, pages.exchange]);
   }
   if (kinds.templates && !recursive) {
-    const templates = await t.call('folder.getTemplates', { path: { folderId: folder } });
+    const templates = await t.call('folder.getTemplates', { path: { folderId: folder }, query: extra });
     if (templates.body) compare.push(['templates', c.templates, templates.body.templates?.length, templates.exchange]);
   }
   // "count reports folders, pages, templates, images, files of the folder, matching what the listings return"
@@ -562,6 +805,13 @@ conformance('FLD-06', 'count matches the listings of the fixture pages and templ
   if (!folders.size)
     return t.nothingToJudge('the target names no pages or templates folder (other than the root or the sandbox parent) to count');
   for (const [id, kinds] of folders) for (const recursive of [false, true]) await countAgainstListings(t, id, recursive, kinds);
+  // "matching what the listings return" with the same parameters: in a channel, count "`inherited` (boolean; true counts inherited
+  // only, false non-inherited only, unset both)" against the listings' Group F `inherited`, for every kind the folders hold.
+  const variants =
+    features(t).includes('multichannelling') && f.channelNodeId !== undefined
+      ? [true, false].map((inherited) => ({ nodeId: f.channelNodeId, inherited }))
+      : [];
+  for (const [id, kinds] of folders) for (const extra of variants) await countAgainstListings(t, id, false, kinds, undefined, extra);
 });
 
 conformance(

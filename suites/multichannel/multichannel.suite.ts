@@ -317,34 +317,76 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
 
 // ---- MCH-03 ----------------------------------------------------------------------------------
 
-for (const kind of ['file', 'folder'] as const) {
-  conformance('MCH-03', `unlocalizing a ${kind} removes the channel's copy and the channel lists the master's ${kind} again`, async (t) => {
-    const channel = channelOf(t);
-    const top = await t.folder();
-    const obj = await create(t, kind, top, namesFor(t, kind, 1)[0]!);
-    await localize(t, obj, channel);
-    const copyId = await copyIdOf(t, top, obj, channel);
-    // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
-    await t.must('file.unlocalize', {
-      path: { id: copyId },
-      json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) },
-    });
-    const findings: Finding[] = [];
-    for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
-      if (record.inherited !== true || record.id === copyId) {
-        findings.push(
-          finding(
-            t.requirement,
-            'model',
-            `after unlocalizing ${kind} "${obj.name}" (copy ${copyId}), ${list.what} lists id ${record.id} ` +
-              `with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`,
-            list.exchange,
-          ),
-        );
-      }
-    }
-    t.record(findings);
+/**
+ * A channel of the master other than the fixture's, into which `obj` is inherited (DisinheritResponse
+ * `inheritable`, read through the GET form of its kind); undefined when the target names none.
+ */
+async function otherChannel(t: ConformanceContext, obj: Created, channel: number): Promise<number | undefined> {
+  const res =
+    obj.kind === 'folder'
+      ? await t.call('folder.disinherit.get', { path: { id: obj.id } })
+      : await t.call('file.disinherit.get', { query: { id: [String(obj.id)] } });
+  return (res.body?.inheritable ?? []).find((c) => typeof c === 'number' && c !== channel && c !== t.fixture.masterNodeId);
+}
+
+/** Unlocalizes `obj` in `channel`, addressed as localize addresses it: the object's id, the channel in the body. */
+async function unlocalize(t: ConformanceContext, obj: Created, channel: number): Promise<void> {
+  // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
+  // The channel is named in the body, as for localize ("target channel given in the body"): the id is the object's, the one
+  // the master knows (a copy's own id would name the channel by itself, leaving channelId nothing to say).
+  await t.must('file.unlocalize', {
+    path: { id: obj.id },
+    json: { channelId: channel, ...(obj.kind === 'folder' ? { recursive: true } : {}) },
   });
+  t.judged('file.unlocalize', 'channelId');
+}
+
+for (const kind of ['file', 'folder'] as const) {
+  conformance(
+    'MCH-03',
+    `unlocalizing a ${kind} in the channel named removes that channel's copy only and the channel lists the master's ${kind} again`,
+    async (t) => {
+      const channel = channelOf(t);
+      const top = await t.folder();
+      const obj = await create(t, kind, top, namesFor(t, kind, 1)[0]!);
+      // A copy in another channel first, where the target has one: unlocalizing in one channel leaves the other's copy.
+      const other = await otherChannel(t, obj, channel);
+      if (other !== undefined) await localize(t, obj, other);
+      await localize(t, obj, channel);
+      const copyId = await copyIdOf(t, top, obj, channel);
+      await unlocalize(t, obj, channel);
+      const findings: Finding[] = [];
+      for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
+        if (record.inherited !== true || record.id === copyId) {
+          findings.push(
+            finding(
+              t.requirement,
+              'model',
+              `after unlocalizing ${kind} "${obj.name}" in channel ${channel} (copy ${copyId}), ${list.what} lists id ${record.id} ` +
+                `with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${obj.id}`,
+              list.exchange,
+            ),
+          );
+        }
+      }
+      if (other !== undefined) {
+        // "not localized in that channel": the channel given, no other; the other channel's copy is still its own.
+        for (const { list, record } of listedIn(t, await listings(t, top, other), obj, findings)) {
+          if (record.inherited !== false)
+            findings.push(
+              finding(
+                t.requirement,
+                'model',
+                `after unlocalizing ${kind} "${obj.name}" in channel ${channel}, ${list.what} lists it with inherited ` +
+                  `${JSON.stringify(record.inherited)}: channel ${other}'s own copy went too`,
+                list.exchange,
+              ),
+            );
+        }
+      }
+      t.record(findings);
+    },
+  );
 }
 
 // ---- MCH-04 ----------------------------------------------------------------------------------
@@ -396,10 +438,7 @@ for (const kind of ['file', 'folder'] as const) {
     await localize(t, obj, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
     await checkLocalizations({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
-    await t.must('file.unlocalize', {
-      path: { id: copyId },
-      json: { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) },
-    });
+    await unlocalize(t, obj, channel);
     await checkLocalizations({}, 'after unlocalizing it');
     t.record(findings);
   });
@@ -523,15 +562,29 @@ for (const form of FORMS) {
       form.many
         ? t.call(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', { query: { id: ids.map(String) } })
         : t.call('folder.disinherit.get', { path: { id: ids[0]! } });
+    // MultiDisinheritResponse has no disinheritDefault: the list forms' is read per object, from the one-folder form or the
+    // file record (contract 2.4: "excluded, disinheritDefault, disinherited | boolean").
+    const defaults = async () => {
+      const out: { id: number; value: unknown; exchange: Exchange }[] = [];
+      for (const id of ids) {
+        const res =
+          form.kind === 'folder' ? await t.call('folder.disinherit.get', { path: { id } }) : await t.call('file.load', { path: { id } });
+        if (!res.body) continue;
+        const body = res.body as { disinheritDefault?: unknown; file?: File };
+        out.push({ id, value: form.kind === 'folder' ? body.disinheritDefault : body.file?.disinheritDefault, exchange: res.exchange });
+      }
+      return out;
+    };
     await t.property(
       fc.array(changeArb, { minLength: 1, maxLength: 4 }),
       async (changes) => {
         const first = await read(ids);
         if (!first.body) return [];
         // The starting point is the target's default for a new object; every change is predicted from it.
+        const firstDefault = form.many ? (await defaults())[0]?.value : first.body.disinheritDefault;
         let want: Status = {
           exclude: first.body.exclude,
-          disinheritDefault: first.body.disinheritDefault as boolean | undefined,
+          disinheritDefault: typeof firstDefault === 'boolean' ? firstDefault : undefined,
           disinherit: first.body.disinherit ?? [],
         };
         const found: Finding[] = [];
@@ -545,64 +598,107 @@ for (const form of FORMS) {
             : await t.call('folder.disinherit.set', { path: { id: ids[0]! }, json: body });
           if (!set.body) return found;
           want = apply(want, change, channel);
-          if (form.many) want.disinheritDefault = undefined;
           t.judged(
             form.many ? (form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set') : 'folder.disinherit.set',
-            ...['exclude', 'disinherit', 'reinherit', ...(form.many ? ['id'] : ['disinheritDefault'])],
+            ...['exclude', 'disinherit', 'reinherit', 'disinheritDefault', ...(form.many ? ['id'] : [])],
           );
           if (form.many) t.judged(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', 'id');
           const got = await read(ids);
           if (!got.body) return found;
-          found.push(...compareStatus(t, what, got.body, want, got.exchange, `after change ${i + 1} ${JSON.stringify(body)}`));
+          const after = `after change ${i + 1} ${JSON.stringify(body)}`;
+          found.push(
+            ...compareStatus(
+              t,
+              what,
+              got.body,
+              { ...want, disinheritDefault: form.many ? undefined : want.disinheritDefault },
+              got.exchange,
+              after,
+            ),
+          );
+          if (form.many && want.disinheritDefault !== undefined) {
+            // DisinheritRequest "disinheritDefault (boolean)" set on every object the list names.
+            for (const d of await defaults())
+              if (d.value !== want.disinheritDefault)
+                found.push(
+                  finding(
+                    t.requirement,
+                    'model',
+                    `${after}, ${form.kind} ${d.id} reads back disinheritDefault ${JSON.stringify(d.value)}, expected ${want.disinheritDefault}`,
+                    d.exchange,
+                  ),
+                );
+          }
           if (found.length) return found;
         }
         return found;
       },
       {
-        // A disinherit that is read back (not hidden by exclude), and undone, first in every run: the objects
-        // carry each run's last change into the next, and a run after exclude=true judges no disinherit list.
-        cover: [[{ exclude: false, channel: 'disinherit' }, { channel: 'reinherit' }]],
+        // A disinherit that is read back (not hidden by exclude), and undone, first in every run, with disinheritDefault set and
+        // cleared: the objects carry each run's last change into the next, and a run after exclude=true judges no disinherit list.
+        cover: [
+          [
+            { exclude: false, disinheritDefault: true, channel: 'disinherit' },
+            { disinheritDefault: false, channel: 'reinherit' },
+          ],
+        ],
       },
     );
   });
 }
 
-conformance('MCH-05', 'POST /folder/disinherit/{id} with recursive sets the folder content alike', async (t) => {
-  const channel = channelOf(t);
-  const top = await t.folder();
-  const parent = await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!);
-  const [sub, file] = [
-    await create(t, 'folder', parent.id, namesFor(t, 'folder', 1, 1)[0]!),
-    await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!),
-  ];
-  const findings: Finding[] = [];
-  for (const channelRole of ['disinherit', 'reinherit'] as const) {
-    const body = bodyOf({ channel: channelRole }, channel, true);
-    await t.must('folder.disinherit.set', { path: { id: parent.id }, json: body });
-    const want = channelRole === 'disinherit' ? [channel] : [];
-    const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
-    const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
-    t.judged('folder.disinherit.set', 'recursive');
-    for (const [res, what] of [
-      [a, `sub-folder ${sub.id}`],
-      [b, `file ${file.id}`],
-    ] as const) {
-      // DisinheritRequest "recursive (boolean)": the setting reaches everything below the folder.
-      if (res.body && !sameSet(res.body.disinherit ?? [], want)) {
-        findings.push(
-          finding(
-            t.requirement,
-            'model',
-            `after ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it ` +
-              `reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(want)}`,
-            res.exchange,
-          ),
-        );
+/** The two forms that set a folder's status: one folder by path, several by the `id` query. */
+const FOLDER_SETTERS = [
+  { form: 'POST /folder/disinherit/{id}', op: 'folder.disinherit.set' },
+  { form: 'POST /folder/disinherit', op: 'folder.disinherit.setMany' },
+] as const;
+
+for (const { form, op } of FOLDER_SETTERS) {
+  conformance('MCH-05', `${form} with recursive sets the folder content alike, and without it leaves the content as it was`, async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const parent = await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!);
+    const [sub, file] = [
+      await create(t, 'folder', parent.id, namesFor(t, 'folder', 1, 1)[0]!),
+      await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!),
+    ];
+    const findings: Finding[] = [];
+    // Without recursive the folder alone changes; with it, everything below the folder follows; reinherit undoes it alike.
+    const steps = [
+      { channel: 'disinherit', recursive: false, content: [] },
+      { channel: 'disinherit', recursive: true, content: [channel] },
+      { channel: 'reinherit', recursive: true, content: [] },
+    ] as const;
+    for (const step of steps) {
+      const body = bodyOf({ channel: step.channel }, channel, step.recursive);
+      if (op === 'folder.disinherit.set') await t.must(op, { path: { id: parent.id }, json: body });
+      else await t.must(op, { query: { id: [String(parent.id)] }, json: body });
+      const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
+      const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
+      t.judged(op, 'recursive');
+      for (const [res, what] of [
+        [a, `sub-folder ${sub.id}`],
+        [b, `file ${file.id}`],
+      ] as const) {
+        // DisinheritRequest "recursive (boolean)": with it the setting reaches everything below the folder, without it the
+        // folder alone (MCH-05: the GET forms "read back what was set", and nothing was set on the content).
+        if (res.body && !sameSet(res.body.disinherit ?? [], step.content)) {
+          findings.push(
+            finding(
+              t.requirement,
+              'model',
+              `after ${form} ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it ` +
+                `reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(step.content)}`,
+              res.exchange,
+            ),
+          );
+        }
       }
+      if (findings.length) break;
     }
-  }
-  t.record(findings);
-});
+    t.record(findings);
+  });
+}
 
 // ---- MCH-06 ----------------------------------------------------------------------------------
 
@@ -682,45 +778,95 @@ conformance('MCH-06', 'reinherited and no longer excluded objects are listed in 
 
 // ---- MCH-07 ----------------------------------------------------------------------------------
 
-conformance('MCH-07', "push2master copies the channel's saved version of a localized file into the master", async (t) => {
-  const channel = channelOf(t);
-  const master = t.fixture.masterNodeId;
-  const top = await t.folder();
-  const file = await create(t, 'file', top, namesFor(t, 'file', 1)[0]!, undefined, 'master version\n');
-  await localize(t, file, channel);
-  const copyId = await copyIdOf(t, top, file, channel);
-  const [newName] = namesFor(t, 'file', 1, 7);
-  const content = new TextEncoder().encode('the channel version, saved in the channel, is longer\n');
-  const description = 'saved in the channel';
-  await t.must('file.save.json', { path: { id: copyId }, json: { file: { id: copyId, name: newName, description } } });
-  await t.must('file.save.multipart', {
-    path: { id: copyId },
-    multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] },
-  });
-  const saved = await t.must('file.load', { path: { id: copyId } });
-  const want = {
-    name: saved.file?.name ?? newName,
-    fileSize: saved.file?.fileSize ?? content.byteLength,
-    description: saved.file?.description ?? description,
-  };
-  // Contract 4.3: "POST /file/push2master/{id}: push a file from a channel into its master."
-  await t.must('file.push2master', { path: { id: copyId }, json: { channelId: channel, masterId: master } });
-  const after = await t.call('file.load', { path: { id: file.id } });
-  if (!after.body) return;
-  const got: File = after.body.file ?? ({} as File);
-  const findings: Finding[] = [];
-  for (const key of ['name', 'fileSize', 'description'] as const) {
-    if (got[key] !== want[key])
+/** How a push names the file: by the channel's copy (its own id), or by the master's id with the channel in channelId. */
+const PUSHES = [
+  { address: 'copy', title: "push2master copies the channel's saved version of a localized file into the master" },
+  {
+    address: 'master',
+    title: "push2master addressed by the master file's id copies the version of the channel channelId names into the master",
+  },
+] as const;
+
+for (const { address, title } of PUSHES) {
+  conformance('MCH-07', title, async (t) => {
+    const channel = channelOf(t);
+    const master = t.fixture.masterNodeId;
+    const top = await t.folder();
+    const file = await create(t, 'file', top, namesFor(t, 'file', 1)[0]!, undefined, 'master version\n');
+    await localize(t, file, channel);
+    const copyId = await copyIdOf(t, top, file, channel);
+    const [newName] = namesFor(t, 'file', 1, 7);
+    const content = new TextEncoder().encode('the channel version, saved in the channel, is longer\n');
+    const description = 'saved in the channel';
+    await t.must('file.save.json', { path: { id: copyId }, json: { file: { id: copyId, name: newName, description } } });
+    await t.must('file.save.multipart', {
+      path: { id: copyId },
+      multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] },
+    });
+    const saved = await t.must('file.load', { path: { id: copyId } });
+    const want = {
+      name: saved.file?.name ?? newName,
+      fileSize: saved.file?.fileSize ?? content.byteLength,
+      description: saved.file?.description ?? description,
+    };
+    // Contract 4.3: "POST /file/push2master/{id}: push a file from a channel into its master", the body naming the channel
+    // (`channelId`): addressed by the master's id, only channelId says which channel's version goes.
+    await t.must('file.push2master', {
+      path: { id: address === 'copy' ? copyId : file.id },
+      json: { channelId: channel, masterId: master },
+    });
+    if (address === 'master') t.judged('file.push2master', 'channelId');
+    const after = await t.call('file.load', { path: { id: file.id } });
+    if (!after.body) return;
+    const got: File = after.body.file ?? ({} as File);
+    const findings: Finding[] = [];
+    for (const key of ['name', 'fileSize', 'description'] as const) {
+      if (got[key] !== want[key])
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after push2master of ${address === 'copy' ? `copy ${copyId}` : `file ${file.id} from channel ${channel}`}, ` +
+              `the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`,
+            after.exchange,
+          ),
+        );
+    }
+    // "into its master": the master's file takes the content and stays the master's file, under its id, in the master node.
+    if (got.id !== file.id)
       findings.push(
         finding(
           t.requirement,
           'model',
-          `after push2master of copy ${copyId}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, ` +
-            `expected the channel's ${JSON.stringify(want[key])}`,
+          `after push2master, loading the master file ${file.id} answers a file with id ${got.id}`,
           after.exchange,
         ),
       );
-  }
+    for (const list of (await listings(t, top)).filter((l) => l.kind === 'file')) {
+      if (!list.items.some((i) => i.id === file.id && i.inherited !== true))
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after push2master, ${list.what} no longer lists the master file ${file.id}; listed: ${brief(list.items.map((i) => i.id))}`,
+            list.exchange,
+          ),
+        );
+    }
+    t.record(findings);
+  });
+}
+
+conformance('MCH-07', 'push2master of a file local to the channel puts the file into the master', async (t) => {
+  const channel = channelOf(t);
+  const master = t.fixture.masterNodeId;
+  const top = await t.folder();
+  const local = await create(t, 'file', top, namesFor(t, 'file', 1, 9)[0]!, channel, 'made in the channel\n');
+  // Contract 4.3: "push a file from a channel into its master"; MCH-07: "copies the channel's version of a file into the
+  // master". A file the channel made itself has only the channel's version: afterwards the master has the file.
+  await t.must('file.push2master', { path: { id: local.id }, json: { channelId: channel, masterId: master } });
+  const findings: Finding[] = [];
+  listedIn(t, await listings(t, top), local, findings);
   t.record(findings);
 });
 

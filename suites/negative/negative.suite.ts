@@ -5,6 +5,7 @@
  * a server that wrongly serves it changes nothing but the sandbox; after a refusal, the test checks that
  * nothing changed.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { BAD_QUERY_VALUES, invalidBodies, malformedJson, type InvalidBody } from '../../generators/invalid.ts';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
@@ -235,6 +236,12 @@ const BASES: Record<OperationId, Base> = {
 
 // ---- NEG-02: query values of the wrong type ----------------------------------------------------
 
+/** Whether two answers say the same, their envelopes (messages with their timestamps, responseInfo) aside. */
+function sameContent(a: object, b: object): boolean {
+  const content = (x: object) => Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'messages' && k !== 'responseInfo'));
+  return isDeepStrictEqual(content(a), content(b));
+}
+
 for (const op of operations) {
   const params = op.parameters.filter((p) => p.in === 'query' && BAD_QUERY_VALUES[p.type].length > 0);
   if (params.length === 0) continue;
@@ -249,12 +256,28 @@ for (const op of operations) {
         const values = BAD_QUERY_VALUES[p.type];
         const bad = values[(i + Math.abs(t.seed)) % values.length]!;
         const spec = await base.spec(b);
-        const { exchange } = await t.try(op.id as OperationId, {
+        const { exchange, body } = await t.try(op.id as OperationId, {
           ...spec,
           query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad },
         });
         // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
         findings.push(...checkHandled(exchange, t.requirement));
+        // Taken, it must have been ignored: a read answers as it does without the parameter. A server that refuses
+        // every such value (as the reference server does) is never asked twice.
+        if (body !== undefined && op.method === 'GET') {
+          const { [p.name]: _, ...without } = spec.query ?? {};
+          const plain = await t.try(op.id as OperationId, { ...spec, query: without });
+          if (plain.body !== undefined && !sameContent(body, plain.body))
+            findings.push(
+              finding(
+                t.requirement,
+                'ignored',
+                `${p.name}=${JSON.stringify(bad)} (not ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : 'true or false'}) ` +
+                  'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored',
+                exchange,
+              ),
+            );
+        }
       }
       t.record(findings);
     }),
@@ -536,12 +559,11 @@ conformance(
       if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
       if (Object.keys(spec.query ?? {}).length) probes.push({ ...spec, query: {} });
       for (const probe of probes) await t.try(id, probe);
-      // Malformed JSON is no form of the operation's request: sent as bytes, judged as the operation's answer.
+      // Malformed JSON, and JSON that is no object (`null`, which a reader may take for an object that has no members),
+      // are no form of the operation's request: sent as bytes, judged as the operation's answer.
       if (op.requestBody?.contentTypes.includes('application/json'))
-        await t.send(
-          { ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data: '{"unterminated": ' } },
-          id,
-        );
+        for (const data of ['{"unterminated": ', 'null'])
+          await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
     }
   }),
 );

@@ -175,6 +175,56 @@ function alternateUrlsProblems(page: Page): string[] {
   return Array.isArray(urls) && !stringsOrdered(urls, 'asc') ? [`alternateUrls ${JSON.stringify(urls)} not in alphabetical order`] : [];
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// Contract 2.6: "readOnly: true if fetched read-only, false if fetched in edit mode". No operation that answers pages
+// (getPages, findPages, the usage queries) fetches them in edit mode: every page they carry is fetched read-only.
+function readOnlyProblems(page: Page): string[] {
+  return page.readOnly === false ? ['readOnly false, though no operation answering pages fetches them in edit mode'] : [];
+}
+
+// Contract 2.6: "modified: the last version is not the currently published one", with "currentVersion, publishedVersion:
+// PageVersion" and PageVersion "number (string)". Where a record names both versions by number, modified says whether they
+// differ. A record leaving either out (both are optional) is not judged.
+function versionProblems(page: Page): string[] {
+  const current = page.currentVersion?.number;
+  const published = page.publishedVersion?.number;
+  if (typeof page.modified !== 'boolean' || typeof current !== 'string' || typeof published !== 'string') return [];
+  if (page.modified === (current !== published)) return [];
+  return [
+    page.modified
+      ? `modified true, yet its currentVersion ${current} is its publishedVersion`
+      : `modified false, yet its currentVersion ${current} is not its publishedVersion ${published}`,
+  ];
+}
+
+// Contract 2.6: "planned: time management is set", a time to publish (`at`) or take offline (`offlineAt`), and "queued: in
+// queue for publishing or taking offline", which TimeManagement shows as "queuedPublish and queuedOffline". Where a record
+// carries its timeManagement (optional), the two flags agree with what it shows.
+function timeManagementProblems(page: Page): string[] {
+  const tm = page.timeManagement;
+  if (!isRecord(tm)) return [];
+  const timed = (typeof tm.at === 'number' && tm.at > 0) || (typeof tm.offlineAt === 'number' && tm.offlineAt > 0);
+  const waiting = tm.queuedPublish !== undefined || tm.queuedOffline !== undefined;
+  const problems: string[] = [];
+  if (typeof page.planned === 'boolean' && page.planned !== timed)
+    problems.push(`planned ${page.planned}, yet its timeManagement shows ${timed ? 'a time' : 'no time'} to publish or take offline`);
+  if (typeof page.queued === 'boolean' && page.queued !== waiting)
+    problems.push(`queued ${page.queued}, yet its timeManagement shows ${waiting ? 'a' : 'no'} queued publish or take-offline request`);
+  return problems;
+}
+
+// Contract 2.6: "path: folder path to the page"; getPages `folder` adds "folder info", the record of the page's folder.
+// The folder path to a page ends in the folder the page is in: its last segment is that folder's name. Neither the
+// path's presence nor the folder record's own `path` (2.3 gives it no meaning) is required.
+function folderPathProblems(page: Page): string[] {
+  const folder = page.folder;
+  if (!isRecord(folder) || typeof page.path !== 'string' || typeof folder.name !== 'string') return [];
+  return `/${page.path.replace(/^\/+|\/+$/g, '')}`.endsWith(`/${folder.name}`)
+    ? []
+    : [`path ${page.path} does not end in the name of its folder "${folder.name}"`];
+}
+
 conformance('PGE-01', 'every page record carries the required members with their types', async (t) => {
   const all = await sources(t);
   if (!all.some((s) => s.pages.length)) return t.nothingToJudge('the pages folder holds no page');
@@ -196,6 +246,29 @@ conformance('PGE-03', 'alternateUrls are in alphabetical order on every page rec
   t.record(findings);
 });
 
+conformance('PGE-01', 'every page record that operations answer is read-only', async (t) => {
+  const all = await sources(t);
+  if (!all.some((s) => s.pages.length)) return t.nothingToJudge('the pages folder holds no page');
+  t.record(pageProblems(t, all, readOnlyProblems));
+});
+
+conformance('PGE-01', 'modified says whether the current version of a page is not its published version', async (t) => {
+  const all = await sources(t);
+  const findings = pageProblems(t, all, versionProblems);
+  const both = (p: Page) => typeof p.currentVersion?.number === 'string' && typeof p.publishedVersion?.number === 'string';
+  if (!all.some((s) => s.pages.some((p) => both(p.page) && p.page.modified === true)))
+    t.nothingToJudge('no modified page record of the fixture names its current and its published version');
+  t.record(findings);
+});
+
+conformance('PGE-01', 'planned and queued agree with the time management each page record shows', async (t) => {
+  const all = await sources(t);
+  const findings = pageProblems(t, all, timeManagementProblems);
+  if (!all.some((s) => s.pages.some((p) => isRecord(p.page.timeManagement) && (p.page.planned === true || p.page.queued === true))))
+    t.nothingToJudge('no planned or queued page record of the fixture carries its timeManagement');
+  t.record(findings);
+});
+
 conformance('PGE-04', 'languageVariants values and pageVariants items are page records with every page rule', async (t) => {
   const all = await sources(t);
   // Contract 2.6: "pageVariants: array of Page", "languageVariants: map string to Page": the Page schema and the page rules hold for them.
@@ -206,9 +279,71 @@ conformance('PGE-04', 'languageVariants values and pageVariants items are page r
     ...requiredProblems(page),
     ...lockedSinceProblems(page),
     ...alternateUrlsProblems(page),
+    ...readOnlyProblems(page),
+    ...versionProblems(page),
+    ...timeManagementProblems(page),
   ];
   const findings = pageProblems(t, all, (page) => [...new Set(asPage(page))], true);
   if (!all.some((s) => s.pages.some((p) => p.variant)))
     t.nothingToJudge('no page record of the fixture has pageVariants or languageVariants');
   t.record(findings);
 });
+
+conformance(
+  'FLD-09',
+  "the folder getPages adds to a page is the folder on the page's path",
+  async (t) => {
+    const all = await sources(t);
+    const findings = pageProblems(t, all, folderPathProblems);
+    if (!all.some((s) => s.pages.some((p) => isRecord(p.page.folder) && typeof p.page.path === 'string')))
+      return t.nothingToJudge('no page record of getPages folder=true carries both its folder and its path');
+    t.judged('folder.getPages', 'folder');
+    t.record(findings);
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'every page getPages lists for a language without fallback carries that language',
+  async (t) => {
+    const all = await sources(t);
+    // The language codes to ask for: those the pages carry and those their languageVariants are keyed by.
+    const codes = new Set<string>();
+    for (const { page } of all.flatMap((s) => s.pages)) {
+      if (typeof page.language === 'string') codes.add(page.language);
+      for (const key of Object.keys(isRecord(page.languageVariants) ? page.languageVariants : {})) codes.add(key);
+    }
+    if (!codes.size) return t.nothingToJudge('no page record of the fixture names a language');
+    const folder = t.fixture.pagesFolderId!;
+    const findings: Finding[] = [];
+    let listed = 0;
+    for (const language of [...codes].slice(0, 5)) {
+      const r = await t.call('folder.getPages', { path: { id: folder }, query: { recursive: true, language, langfallback: false } });
+      if (!r.body) continue;
+      const pages = r.body.pages ?? [];
+      listed += pages.length;
+      // getPages "language: language code", without fallback: the pages listed are in that language. Contract 2.6: "language:
+      // language code, if the page has a language", "languageName: if the page has a language".
+      const bad = pages
+        .filter((p) => p.language !== language || typeof p.languageName !== 'string')
+        .map(
+          (p) =>
+            `page ${JSON.stringify(p.id)}: language ${JSON.stringify(p.language ?? null)}, languageName ${JSON.stringify(p.languageName ?? null)}`,
+        );
+      if (bad.length)
+        findings.push(
+          finding(
+            t.requirement,
+            'page',
+            `getPages of folder ${folder} with language=${language}&langfallback=false: ${bad.length} of ${pages.length} pages, in that language, do not carry it as language and languageName: ${brief(bad, 5)}`,
+            r.exchange,
+          ),
+        );
+    }
+    if (!listed) t.nothingToJudge('getPages lists no page for any language the fixture names');
+    t.judged('folder.getPages', 'language');
+    t.record(findings);
+  },
+  { operation: 'folder.getPages' },
+);

@@ -21,6 +21,7 @@ import {
   diffListing,
   folderByKey,
   hasLocalizedWithin,
+  isDeleted,
   legacySlice,
   listing,
   liveFiles,
@@ -63,6 +64,11 @@ interface Real {
 /** The target diverged from the model: the findings say how; the sequence stops so fast-check can shrink it. */
 class Diverged extends Error {
   override name = 'Diverged';
+}
+
+/** The model cannot follow the target past this step (what it did is not shown): the sequence ends without a finding. */
+class Unpredictable extends Diverged {
+  override name = 'Unpredictable';
 }
 
 /** Records the findings and, when there are any, ends the sequence. */
@@ -257,21 +263,30 @@ interface Payload {
   content: Uint8Array;
 }
 
-class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, ModelFolder> {
+/**
+ * An upload; `overwrite` (raw createSimple only, whose `overwrite` query the contract names) asks to replace the
+ * file of the same name: UPL-05 "`overwrite=true` replaces a file of the same name in the folder (same id, new size)".
+ */
+class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean; overwrite?: boolean }, ModelFolder> {
   protected targets(m: Model) {
     return pick(liveFolders(m), this.p.folder);
   }
 
   protected async act(m: Model, r: Real, folder: ModelFolder) {
     const { files, raw } = this.p;
-    const requirement = raw ? 'UPL-03' : 'UPL-01';
+    const overwrite = raw && this.p.overwrite === true;
+    const requirement = overwrite ? 'UPL-05' : raw ? 'UPL-03' : 'UPL-01';
     const op = raw ? 'file.createSimple.raw' : 'file.create.multipart';
-    this.did = `${raw ? 'createSimple' : 'upload'} into ${label(folder)}:`;
+    this.did = `${raw ? 'createSimple' : 'upload'}${overwrite ? ' overwrite' : ''} into ${label(folder)}:`;
     for (const { name, content } of files) {
+      // Only a live file of exactly this name must be replaced; one differing in case or deleted may be, or not.
+      const same = overwrite
+        ? (childrenOf(m, folder.key, 'file') as ModelFile[]).find((o) => o.name === name && !isDeleted(m, o))
+        : undefined;
       const exchange = raw
         ? (
             await r.t.try(op, {
-              query: { folderId: folder.id, qqfile: name },
+              query: { folderId: folder.id, qqfile: name, ...(overwrite ? { overwrite } : {}) },
               raw: { contentType: 'application/octet-stream', data: content },
             })
           ).exchange
@@ -286,6 +301,28 @@ class Upload extends Step<{ folder: number; files: Payload[]; raw: boolean }, Mo
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
       const body = success<typeof op>(r, exchange, requirement, what);
       const file = body.file;
+      if (same) {
+        if (body.success !== true || file?.id !== same.id || file.fileSize !== content.length)
+          stop(
+            r,
+            'UPL-05',
+            `${what}: expected ${label(same)} replaced (success true, id ${same.id}, fileSize ${content.length}), ` +
+              `got success ${JSON.stringify(body.success)}, id ${JSON.stringify(file?.id)}, fileSize ${JSON.stringify(file?.fileSize)}`,
+            exchange,
+          );
+        // Without overwrite the same upload makes a new file (the model's plain uploads): here the id must stay.
+        r.t.judged(op, 'overwrite');
+        replaceContent(same, content.length, sha256(content));
+        this.did += ` ${quote(name)} (${content.length} B) → replaced ${label(same)};`;
+        continue;
+      }
+      // A file named alike (case, deleted) may have been replaced: the contract does not say which names are the same.
+      const alike = overwrite && typeof file?.id === 'number' ? objectById(m, file.id) : undefined;
+      if (alike?.kind === 'file' && alike.folder === folder.key && nameTaken(m, folder.key, 'file', name)) {
+        replaceContent(alike, content.length, sha256(content));
+        this.did += ` ${quote(name)} (${content.length} B) → replaced ${label(alike)};`;
+        continue;
+      }
       // UPL-01: "201, success true, file with the given name, folderId, and fileSize equal to the bytes sent"
       if (body.success !== true || typeof file?.id !== 'number' || objectById(m, file.id)) {
         stop(
@@ -552,6 +589,82 @@ class DeleteInChannel extends Step<{ folder: number }, ModelFolder> {
   }
 }
 
+/**
+ * In the channel, a folder named as a sibling the channel sees (inherited from the master or localized) with
+ * failOnDuplicate: FLD-02 "`failOnDuplicate=true` refuses a name already used by a sibling and creates nothing".
+ */
+class DuplicateInChannel extends Step<{ parent: number }, [ModelFolder, ModelFolder]> {
+  protected targets(m: Model): [ModelFolder, ModelFolder] | undefined {
+    const seen = (f: ModelFolder) => !isDeleted(m, f) && visibleInChannel(m, f);
+    const mother = pick(
+      m.folders.filter((f) => seen(f) && childrenOf(m, f.key, 'folder').some((c) => seen(c as ModelFolder))),
+      this.p.parent,
+    );
+    const sibling = mother && (childrenOf(m, mother.key, 'folder') as ModelFolder[]).find(seen);
+    return mother && sibling ? [mother, sibling] : undefined;
+  }
+
+  protected async act(m: Model, r: Real, [mother, sibling]: [ModelFolder, ModelFolder]) {
+    const name = sibling.localized?.name ?? sibling.name;
+    this.did = `createFolder ${quote(name)} in ${label(mother, channelIdOf(mother))} in channel ${r.channel} failOnDuplicate`;
+    const { exchange } = await r.t.try('folder.create', {
+      json: { motherId: String(channelIdOf(mother)), name, failOnDuplicate: true, nodeId: r.channel },
+    });
+    refused(r, exchange, 'FLD-02', `the channel sees ${label(sibling, channelIdOf(sibling))} named ${quote(name)} in the folder`);
+    this.did += ' → refused';
+    await verify(
+      r,
+      m,
+      { folder: mother.key, kind: 'folder', view: 'channel', wastebin: 'exclude' },
+      'FLD-02',
+      `after the refused ${this.did}`,
+    );
+  }
+}
+
+/**
+ * A localized file's master renamed, then the copy's name (as the channel lists it) uploaded into the channel
+ * with overwrite: UPL-05 "`overwrite=true` replaces a file of the same name in the folder (same id, new size)"
+ * holds in the channel's view, where that file is the copy. What the rename does to the copy is not shown, so the
+ * channel's listing says which name to send; the model cannot follow afterwards, so this step ends a sequence.
+ */
+class OverwriteCopy extends Step<{ index: number }, ModelFile> {
+  protected targets(m: Model) {
+    return pick(
+      liveFiles(m).filter((f) => f.localized && visibleInChannel(m, parentOf(m, f)!)),
+      this.p.index,
+    );
+  }
+
+  protected async act(m: Model, r: Real, file: ModelFile) {
+    const copyId = file.localized!.id;
+    const folder = parentOf(m, file)!;
+    this.did = `save ${label(file)} {"name":"renamed master.txt"}`;
+    const { exchange: saved } = await r.t.try('file.save.json', { path: { id: file.id }, json: { file: { name: 'renamed master.txt' } } });
+    success(r, saved, 'FIL-03', this.did);
+    const listed = await r.t.try('folder.getFiles', { path: { folderId: channelIdOf(folder) }, query: { nodeId: r.channel } });
+    const copy = ((listed.exchange.response?.json as { files?: ListedRecord[] } | undefined)?.files ?? []).find((x) => x.id === copyId);
+    if (typeof copy?.name !== 'string') stop(r, 'MCH-02', `${this.did}: the channel no longer lists the copy #${copyId}`, listed.exchange);
+    const data = new TextEncoder().encode('replaced in the channel\n');
+    this.did += `, then createSimple overwrite ${quote(copy.name)} into ${label(folder, channelIdOf(folder))} in channel ${r.channel}`;
+    const { exchange } = await r.t.try('file.createSimple.raw', {
+      query: { folderId: channelIdOf(folder), nodeId: r.channel, qqfile: copy.name, overwrite: true },
+      raw: { contentType: 'application/octet-stream', data },
+    });
+    const body = success<'file.createSimple.raw'>(r, exchange, 'UPL-05', this.did);
+    if (body.file?.id !== copyId || body.file.fileSize !== data.length)
+      stop(
+        r,
+        'UPL-05',
+        `${this.did}: the channel's file of that name is the copy #${copyId}, expected it replaced (id ${copyId}, fileSize ${data.length}), ` +
+          `got id ${JSON.stringify(body.file?.id)}, fileSize ${JSON.stringify(body.file?.fileSize)}`,
+        exchange,
+      );
+    this.did += ` → replaced #${copyId}`;
+    throw new Unpredictable(`${this.did}: what the rename did to the copy is not shown`);
+  }
+}
+
 /** Objects of a kind that could be localized, unlocalized or hidden: live, and never the test's own folder. */
 function candidates(m: Model, kind: ObjectKind): ModelObject[] {
   return kind === 'folder' ? nonRoot(m) : liveFiles(m);
@@ -658,6 +771,87 @@ class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Disinheri
         'MCH-06',
         `after ${this.did}, in the channel`,
       );
+  }
+}
+
+/**
+ * A folder disinherited for the channel with `recursive`, then the status of everything below it read back, at
+ * every depth: MCH-05 "disinherit POST (single and list) sets `exclude`, `disinherit`, `reinherit`, `recursive`,
+ * `disinheritDefault`; the GET forms read back what was set".
+ */
+class DisinheritRecursive extends Step<{ index: number }, ModelFolder> {
+  protected targets(m: Model) {
+    return pick(
+      nonRoot(m).filter((f) => !hasLocalizedWithin(m, f) && childrenOf(m, f.key, 'folder').length > 0),
+      this.p.index,
+    );
+  }
+
+  protected async act(m: Model, r: Real, folder: ModelFolder) {
+    const channel = r.channel!;
+    this.did = `folder disinherit ${label(folder)} {"disinherit":[${channel}],"recursive":true}`;
+    const { exchange } = await r.t.try('folder.disinherit.set', {
+      path: { id: folder.id },
+      json: { disinherit: [channel], recursive: true },
+    });
+    success(r, exchange, 'MCH-05', this.did);
+    const below: ModelObject[] = [];
+    const walk = (f: ModelFolder): void => {
+      for (const o of [...childrenOf(m, f.key, 'folder'), ...childrenOf(m, f.key, 'file')]) {
+        below.push(o);
+        if (o.kind === 'folder') walk(o);
+      }
+    };
+    walk(folder);
+    for (const o of [folder, ...below]) o.disinherited = true;
+    // Without recursive only the folder itself takes the setting: the content read back below shows the difference.
+    if (below.length) r.t.judged('folder.disinherit.set', 'recursive');
+    for (const o of below) {
+      const { exchange: read } =
+        o.kind === 'folder'
+          ? await r.t.try('folder.disinherit.get', { path: { id: o.id } })
+          : await r.t.try('file.disinherit.get', { query: { id: [o.id] } });
+      const status = success<'folder.disinherit.get'>(r, read, 'MCH-05', `${this.did}, then reading ${label(o)}`);
+      if (!Array.isArray(status.disinherit) || !status.disinherit.includes(channel))
+        stop(
+          r,
+          'MCH-05',
+          `${this.did}: ${label(o)} lies below it, yet its status reads disinherit ${JSON.stringify(status.disinherit)}`,
+          read,
+        );
+    }
+  }
+}
+
+/**
+ * A file disinherited for another channel than the test's, one the target names among the file's `inheritable`
+ * channels: MCH-06 hides it only in "that channel's listings", so the test's channel lists it as before (MCH-01
+ * "an object of the master appears in the channel's listings"). Without a second channel there is nothing to do.
+ */
+class DisinheritOther extends Step<{ index: number }, ModelFile> {
+  protected targets(m: Model) {
+    return pick(
+      liveFiles(m).filter((f) => !f.localized && visibleInChannel(m, f)),
+      this.p.index,
+    );
+  }
+
+  protected async act(m: Model, r: Real, file: ModelFile) {
+    const { exchange: read } = await r.t.try('file.disinherit.get', { query: { id: [file.id] } });
+    const inheritable = (read.response?.json as { inheritable?: unknown } | undefined)?.inheritable;
+    const other = Array.isArray(inheritable) ? inheritable.find((c) => typeof c === 'number' && c !== r.channel) : undefined;
+    this.did = `file disinherit ${label(file)} for channel ${JSON.stringify(other)}`;
+    if (typeof other !== 'number') return;
+    const { exchange } = await r.t.try('file.disinherit.set', { query: { id: [file.id] }, json: { disinherit: [other] } });
+    // A channel the target offered may still be refused; then there is nothing to judge.
+    if (isRefusal(exchange)) return void (this.did += ' → refused');
+    await verify(
+      r,
+      m,
+      { folder: file.folder, kind: 'file', view: 'channel', wastebin: 'exclude' },
+      'MCH-06',
+      `after ${this.did}, in channel ${r.channel}`,
+    );
   }
 }
 
@@ -940,18 +1134,42 @@ async function sequences(
   );
 }
 
+/**
+ * A sequence that gives one name to several objects of a folder (file f1, a deleted folder and a live
+ * one), then renames f1: the duplicate rules must still see every live holder of each name. FIL-03
+ * "`failOnDuplicate` refuses a name already used in the folder" and FLD-02 "`failOnDuplicate=true`
+ * refuses a name already used by a sibling" hold whatever else shares the name, after a rename for
+ * the new name, and never count the file being renamed; UPL-05 "`overwrite=true` replaces a file of
+ * the same name in the folder" finds the file among the others of its name, and in an empty folder
+ * just creates it.
+ */
+function sharedNames(): Step<unknown, unknown>[] {
+  // Model order of the changeable files: f1 "start.txt" (D0), f2 (D1), f3 "other.txt" (D0); f3's only sibling is f1.
+  const [f1, f3, siblingF1] = [0, 2, 0];
+  // Live folders once D2 is deleted: D0, D1 "Start", D3.
+  const [d0, d3] = [0, 2];
+  const text = (name: string) => ({ name, content: new TextEncoder().encode(`${name}\n`) });
+  return [
+    new Save({ file: f1, name: 'Start.txt', description: undefined, failOnDuplicate: true }),
+    new CreateFolder({ parent: d0, name: 'start.txt', failOnDuplicate: false }),
+    new Delete({ folder: 1 }),
+    new CreateFolder({ parent: d0, name: 'start.txt', failOnDuplicate: false }),
+    new Upload({ folder: d0, files: [text('Start.txt')], raw: true, overwrite: true }),
+    new Upload({ folder: d0, files: [text('other.txt')], raw: false }),
+    new Save({ file: f3, name: siblingF1, description: undefined, failOnDuplicate: true }),
+    new Upload({ folder: d3, files: [text('inner.txt')], raw: true, overwrite: true }),
+    new Save({ file: f1, name: 'renamed.txt', description: undefined, failOnDuplicate: false }),
+    new CreateFolder({ parent: d0, name: 'start.txt', failOnDuplicate: true }),
+    new Save({ file: f3, name: siblingF1, description: undefined, failOnDuplicate: true }),
+  ] as Step<unknown, unknown>[];
+}
+
 conformance('FIL-02', 'copy, move and save sequences keep every listing as the model predicts', async (t) => {
-  await sequences(t, [
-    createFolder,
-    upload,
-    upload,
-    copy,
-    move,
-    move,
-    save,
-    saveContent,
-    list({ views: ['master'], wastebins: ['exclude'] }),
-  ]);
+  await sequences(
+    t,
+    [createFolder, upload, upload, copy, move, move, save, saveContent, list({ views: ['master'], wastebins: ['exclude'] })],
+    [sharedNames()],
+  );
 });
 
 conformance('WST-01', 'after random deletions, deleted folders and their content leave every default listing', async (t) => {
@@ -999,8 +1217,21 @@ conformance('MCH-02', 'localize and unlocalize sequences give the channel the vi
   const views = list({ views: ['master', 'channel'], wastebins: ['exclude'] });
   // In every run: a file and a folder localized, each listing seen in the channel.
   const inChannel = (kind: ObjectKind) => coverList({ kind, view: 'channel', recursive: false });
+  // Then f1 "start.txt" localized and unlocalized: the master keeps its name, so saving f3 "other.txt" (its only
+  // sibling f1) under it with failOnDuplicate is refused, FIL-03 "`failOnDuplicate` refuses a name already used in the folder".
+  const [f3, siblingF1] = [2, 0];
   const cover = [
     [new Localize({ index: 0, kind: 'file' }), inChannel('file'), new Localize({ index: 0, kind: 'folder' }), inChannel('folder')],
+    [
+      new Localize({ index: 0, kind: 'file' }),
+      new Unlocalize({ index: 0 }),
+      new Upload({ folder: 0, files: [{ name: 'other.txt', content: new TextEncoder().encode('other\n') }], raw: false }),
+      new Save({ file: f3, name: siblingF1, description: undefined, failOnDuplicate: true }),
+    ],
+    // And in the channel, a folder named as D1 "Start", which the channel inherits.
+    [new DuplicateInChannel({ parent: 0 })],
+    // And f1 localized, its master renamed: the channel still finds its copy by the copy's name.
+    [new Localize({ index: 0, kind: 'file' }), new OverwriteCopy({ index: 0 })],
   ];
   await sequences(t, [createFolder, upload, upload, localizeCmd, localizeCmd, unlocalizeCmd, removeInChannel, remove, views], cover);
 });
@@ -1009,12 +1240,31 @@ conformance('MCH-06', 'exclusion and disinheritance sequences hide exactly what 
   const views = list({ views: ['channel'], wastebins: ['exclude'], recursive: true });
   // In every run: a file excluded and a folder disinherited, each listing seen in the channel.
   const inChannel = (kind: ObjectKind) => coverList({ kind, view: 'channel', recursive: true });
+  // Then a file two levels down (D2 in D1) once D1 is disinherited: MCH-06 hides D2 with D1, so the channel can list
+  // and count nothing of D2 (a refusal or nothing), though D2 itself is neither excluded nor disinherited.
+  const inD2 = (kind: ObjectKind) =>
+    new List({ folder: 2, kind, style: 'legacy', view: 'channel', wastebin: 'exclude', recursive: false, first: 0, size: -1 });
   const cover = [
     [
       new Disinherit({ index: 0, kind: 'file', mode: 'exclude' }),
       inChannel('file'),
       new Disinherit({ index: 0, kind: 'folder', mode: 'disinherit' }),
       inChannel('folder'),
+    ],
+    [
+      new CreateFolder({ parent: 1, name: 'Inner', failOnDuplicate: false }),
+      new Upload({ folder: 2, files: [{ name: 'inner.txt', content: new TextEncoder().encode('inner\n') }], raw: false }),
+      new Disinherit({ index: 0, kind: 'folder', mode: 'disinherit' }),
+      inD2('file'),
+      new Count({ folder: 2, view: 'channel', wastebin: 'exclude', recursive: false }),
+    ],
+    // And f1 disinherited for another channel only: the test's channel still lists it.
+    [new DisinheritOther({ index: 0 })],
+    // And D1 disinherited with recursive, the file two levels below it included.
+    [
+      new CreateFolder({ parent: 1, name: 'Inner', failOnDuplicate: false }),
+      new Upload({ folder: 2, files: [{ name: 'inner.txt', content: new TextEncoder().encode('inner\n') }], raw: false }),
+      new DisinheritRecursive({ index: 0 }),
     ],
   ];
   await sequences(

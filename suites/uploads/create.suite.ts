@@ -47,6 +47,17 @@ conformance('UPL-01', 'multipart create answers success with the file of the giv
   });
 });
 
+conformance('UPL-01', 'multipart create keeps a name without an extension for application/octet-stream data', async (t) => {
+  const folderId = await t.folder();
+  const data = bulkBytes(64, 3);
+  // UPL-01: "`file` with the given name". The reference notes add an extension "from the part's media type when the name has
+  // none"; application/octet-stream (arbitrary bytes) names no type an extension could come from, so the name stays as sent.
+  for (const name of ['README', 'upl01 no extension']) {
+    const created = await uploadWith(t, 'file.create.multipart', folderId, name, data);
+    if (!t.record(await checkCreated(t, 'UPL-01', created, { name, folderId, size: data.byteLength }))) return;
+  }
+});
+
 conformance('UPL-02', 'a multipart create takes the data part as the content even when it reads like a JSON create', async (t) => {
   const folderId = await t.folder();
   const host = t.config.target.features.includes('sourceUrl') ? await startFileHost() : undefined;

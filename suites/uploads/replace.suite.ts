@@ -8,7 +8,7 @@ import { SetupError } from '../../harness/api.ts';
 import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
-import { uploadSpec, uploadWith, type UploadForm } from './forms.ts';
+import { checkCreated, uploadSpec, uploadWith, type UploadForm } from './forms.ts';
 
 /** The createSimple forms, the ones with an `overwrite` parameter. */
 const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.createSimple.multipart'];
@@ -119,6 +119,127 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
       cover: SIMPLE_FORMS.flatMap((form) => [absent, { overwrite: false }].map((overwrite) => [form, overwrite, coverSizes] as const)),
     },
   );
+});
+
+/** A multipart create of `name` in `folderId` from `data`, with the text part `overwrite` when given. */
+function createWithPart(t: ConformanceContext, folderId: number, name: string, data: Uint8Array, overwrite?: 'true' | 'false') {
+  return attempt(t, 'file.create.multipart', {
+    multipart: {
+      fields: { folderId: String(folderId), fileName: name, ...(overwrite ? { overwrite } : {}) },
+      files: [{ name: 'fileBinaryData', filename: name, contentType: 'application/octet-stream', data }],
+    },
+  });
+}
+
+conformance('UPL-05', 'a multipart create with the overwrite part replaces the file of the same name only when it is true', async (t) => {
+  const folderId = await t.folder();
+  const name = 'upl05-part.bin';
+  const original = await createWithPart(t, folderId, name, Uint8Array.of(1, 2, 3));
+  const id = original.body?.file?.id;
+  if (id === undefined)
+    return void t.record(
+      original.findings.length
+        ? original.findings
+        : [finding('UPL-05', 'model', 'the first upload answered no file id', original.exchange)],
+    );
+  // The multipart create's metadata travels in text parts (4.3 "data and metadata are separate body parts"); their names
+  // follow the reference notes, as folderId and fileName do in every upload of the suites: "overwrite ("true"/"false")".
+  // UPL-05: "`overwrite=true` replaces a file of the same name in the folder (same id, new size); `overwrite=false` never
+  // replaces it." False first: refusing that upload or creating another file are both fine.
+  const kept = await createWithPart(t, folderId, name, new Uint8Array(5), 'false');
+  const findings: Finding[] = [...kept.findings];
+  if (kept.body?.file?.id === id)
+    findings.push(
+      finding(
+        'UPL-05',
+        'model',
+        `a multipart create of ${JSON.stringify(name)} with overwrite "false" answered the first file's id ${id}`,
+        kept.exchange,
+      ),
+    );
+  const unchanged = await attempt(t, 'file.load', { path: { id } });
+  findings.push(...unchanged.findings);
+  if (unchanged.body && (unchanged.body.file?.fileSize !== 3 || unchanged.body.file.name !== name))
+    findings.push(
+      finding(
+        'UPL-05',
+        'model',
+        `after a multipart create with overwrite "false" the first file is ${fileSummary(unchanged.body.file)}; expected it unchanged: ` +
+          `name ${JSON.stringify(name)}, fileSize 3`,
+        unchanged.exchange,
+      ),
+    );
+  const replaced = await createWithPart(t, folderId, name, new Uint8Array(7), 'true');
+  if (!replaced.body) return void t.record([...findings, ...replaced.findings]);
+  const answered = replaced.body.file;
+  if (answered?.id !== id || answered.fileSize !== 7)
+    findings.push(
+      finding(
+        'UPL-05',
+        'model',
+        `a multipart create with overwrite "true" answered ${fileSummary(answered)}; expected file ${id}, the file named ` +
+          `${JSON.stringify(name)}, with fileSize 7`,
+        replaced.exchange,
+      ),
+    );
+  const listed = await filesOf(t, folderId);
+  findings.push(...listed.findings);
+  const same = listed.body && named(listed.body, name);
+  if (same && (same.length !== 1 || same[0]!.id !== id || same[0]!.fileSize !== 7))
+    findings.push(
+      finding(
+        'UPL-05',
+        'model',
+        `after a multipart create with overwrite "true" the folder lists ${same.length ? same.map(fileSummary).join(', ') : 'no file'} ` +
+          `named ${JSON.stringify(name)}; expected only file ${id} with fileSize 7`,
+        listed.exchange,
+      ),
+    );
+  t.record(findings);
+});
+
+conformance('UPL-05', 'overwrite=true creates the file when none has its name, and never replaces a sub-folder of that name', async (t) => {
+  const folderId = await t.folder();
+  // "overwrite (boolean, false; overwrite a file of the same name)": with no file of that name, in a folder that never held
+  // anything, the create is a create (UPL-03: "creates a file named by qqfile in folderId").
+  const data = Uint8Array.of(9, 8, 7);
+  const first = await uploadWith(t, 'file.createSimple.raw', folderId, 'upl05-first.bin', data, { overwrite: true });
+  if (!t.record(await checkCreated(t, 'UPL-05', first, { name: 'upl05-first.bin', folderId, size: data.byteLength }))) return;
+  for (const form of SIMPLE_FORMS) {
+    const name = `upl05-folder-${form.split('.').pop()}.bin`;
+    const made = await t.must('folder.create', { json: { motherId: String(folderId), name } });
+    const sub = made.folder?.id;
+    if (sub === undefined) throw new SetupError('folder.create answered no folder id');
+    // UPL-05: "`overwrite=true` replaces a file of the same name in the folder"; a folder is no file (2.2 `type`), so the
+    // upload creates a file or is refused, and the sub-folder stays as it was.
+    const upload = await uploadWith(t, form, folderId, name, Uint8Array.of(1, 2, 3, 4), { overwrite: true });
+    t.judged(form, 'overwrite');
+    const findings: Finding[] = [];
+    const answered = upload.body?.file;
+    if (answered?.id === sub)
+      findings.push(
+        finding(
+          'UPL-05',
+          'model',
+          `overwrite=true with the name of sub-folder ${sub} answered ${fileSummary(answered)}: the folder, not a file`,
+          upload.exchange,
+        ),
+      );
+    const folders = await attempt(t, 'folder.getFolders', { path: { id: folderId } });
+    findings.push(...folders.findings);
+    const still = folders.body?.folders?.find((f) => f.id === sub);
+    if (folders.body && still?.name !== name)
+      findings.push(
+        finding(
+          'UPL-05',
+          'model',
+          `after overwrite=true with the name of sub-folder ${sub}, getFolders lists it as ${JSON.stringify(still?.name)}; expected ` +
+            `it unchanged, named ${JSON.stringify(name)}`,
+          folders.exchange,
+        ),
+      );
+    if (!t.record(findings)) return;
+  }
 });
 
 /** The file named `name` that a folder's getFiles lists in a view (the master's without nodeId), as an attempt. */

@@ -1,9 +1,18 @@
 /** The mutation score (scripts/mutation/score.ts): stable keys, classified survivors left out, the rest listed. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { enclosing, keyed, score, silentTests } from '../../scripts/mutation/score.ts';
+import {
+  enclosing,
+  keyed,
+  loadClassified,
+  mergeReports,
+  score,
+  silentTests,
+  survivorsDir,
+  survivorsFile,
+} from '../../scripts/mutation/score.ts';
 
 const source = ['export function f(a: number) {', '  return a > 0 ? a : -a;', '}', 'export const g = (a: number) => a > 0;'].join('\n');
 const at = (line: number, column: number, length: number) => ({ start: { line, column }, end: { line, column: column + length } });
@@ -68,5 +77,49 @@ describe('the mutation score', () => {
         ['9', ['USE-01 a']],
       ]),
     );
+  });
+
+  it('warns when a classified key now names a mutant on another line than the one it was written for', () => {
+    const key = 'server/x.ts|EqualityOperator|a >= 0|a > 0#2';
+    const ok = score(report(), [{ key, class: 'equivalent', reason: 'g is never called', line: 'export const g = (a: number) => a > 0;' }]);
+    expect(ok.moved).toEqual([]);
+    const moved = score(report(), [{ key, class: 'equivalent', reason: 'g is never called', line: 'return a > 0 ? a : -a;' }]);
+    expect(moved.moved).toEqual([{ key, was: 'return a > 0 ? a : -a;', now: 'export const g = (a: number) => a > 0;' }]);
+  });
+
+  it('reads the classifications of every committed file, each in the file its source names', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cms-survivors-'));
+    const entry = (key: string) => ({ key, class: 'equivalent', reason: 'r' });
+    writeFileSync(join(dir, 'b.json'), JSON.stringify({ survivors: [entry('server/b.ts|x|y|z')] }));
+    writeFileSync(join(dir, 'a.json'), JSON.stringify({ survivors: [entry('server/a.ts|x|y|z')] }));
+    writeFileSync(join(dir, 'README.md'), 'not read');
+    expect(loadClassified(dir).map((c) => c.key)).toEqual(['server/a.ts|x|y|z', 'server/b.ts|x|y|z']);
+    expect(survivorsFile('server/handlers/pages.ts')).toBe(join(survivorsDir, 'pages.json'));
+    expect(survivorsFile('server/state.ts')).toBe(join(survivorsDir, 'state.json'));
+    // Every committed entry sits in the file of its own source, where the next person looks for it.
+    for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
+      const { survivors } = JSON.parse(readFileSync(join(survivorsDir, f), 'utf8')) as { survivors: { key: string }[] };
+      for (const { key } of survivors) expect(survivorsFile(key.slice(0, key.indexOf('|'))), key).toBe(join(survivorsDir, f));
+    }
+  });
+
+  it('completes a run narrowed to some files with the other files of the report it replaces, each with its date', () => {
+    const older = { files: { ...report().files, 'server/y.ts': { source: 'x', mutants: [report().files['server/x.ts'].mutants[0]!] } } };
+    const first = mergeReports(older, { files: { 'server/y.ts': { source: 'y', mutants: [] } } }, '2026-11-27T06:00:00Z');
+    expect(Object.keys(first.report.files).sort()).toEqual(['server/x.ts', 'server/y.ts']);
+    expect(first.report.files['server/y.ts']!.source).toBe('y');
+    expect(first.from).toEqual({ 'server/x.ts': 'an earlier run' });
+    // Ids are unique only within a run: a kept file's are made distinct, once.
+    expect(first.report.files['server/x.ts']!.mutants.map((m) => m.id)).toEqual([
+      '1@an earlier run',
+      '2@an earlier run',
+      '3@an earlier run',
+      '4@an earlier run',
+      '5@an earlier run',
+    ]);
+    const second = mergeReports(first.report, { files: { 'server/x.ts': report().files['server/x.ts'] } }, '2026-11-27T07:00:00Z');
+    expect(second.from).toEqual({ 'server/y.ts': '2026-11-27T06:00:00Z' });
+    expect(second.report.runAt).toEqual({ 'server/x.ts': '2026-11-27T07:00:00Z', 'server/y.ts': '2026-11-27T06:00:00Z' });
+    expect(score(second.report, []).killed).toBe(1);
   });
 });

@@ -46,6 +46,12 @@ const cases: Record<string, FaultCase> = {
     on: (res) => expect(json(res).responseInfo.responseCode).toBe('ok'),
   },
   'malformed-json-500': { request: { ...createFolder, payload: '{"name":' }, off: status(400), on: status(500) },
+  'null-body-500': { request: { ...createFolder, payload: 'null' }, off: status(400), on: status(500) },
+  'decimal-query-truncated': {
+    request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=1.5' },
+    off: status(400),
+    on: status(200),
+  },
   'wrong-type-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=abc' }, off: status(400), on: status(500) },
   'unknown-id-500': { request: { method: 'GET', url: '/rest/folder/load/999' }, off: status(404), on: status(500) },
   // An empty value counts as not sent.

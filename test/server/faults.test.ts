@@ -196,6 +196,17 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.flatMap((e: Body) => e.links),
   'privileges-missing': async (run, s) =>
     (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privileges?.length,
+  'recursiveids-node-form-ignored': async (run, s) => {
+    const [files, downloads] = [named(s, 'folder', 'Files'), named(s, 'folder', 'Downloads')];
+    const query = { recursive: true, recursiveIds: [files, downloads].map((f) => `${f.nodeId}/${f.id}`) };
+    return pick((await run('folder.getFolders', { path: { id: files.id }, query })).folders);
+  },
+  'getfolders-post-deleted-folder-listed': async (run, s) =>
+    (await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Old campaign').id) } })).folders,
+  'getfolders-post-own-folders-only': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(ids(s).masterRootFolderId) } })).folders),
+  'getfolders-post-recursive-default-true': async (run, s) =>
+    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id) } })).folders),
   'load-missing-stagingstatus': async (run, s) =>
     (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
   'copy-ignores-newfilename': async (run, s) =>
@@ -301,6 +312,36 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   'push2master-noop': async (run, s) => {
     await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2 } });
     return (named(s, 'file', 'localized.txt') as FileObj).data?.toString();
+  },
+  'push2master-copies-identity': async (run, s) => {
+    const id = named(s, 'file', 'localized.txt').id;
+    await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2 } });
+    return (await run('file.load', { path: { id } })).file.id;
+  },
+  'push2master-local-stays': async (run, s) => {
+    const local = named(s, 'file', 'shop-only.txt');
+    await run('file.push2master', { path: { id: local.id }, body: { channelId: 2 } });
+    return local.nodeId;
+  },
+  'push2master-channel-from-id': async (run, s) => {
+    await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt').id }, body: { channelId: 2 } });
+    return (named(s, 'file', 'localized.txt') as FileObj).data?.toString();
+  },
+  // inherited-a.txt is localized in channel 3 only: a copy in channel 2 too, then channel 2's goes.
+  'unlocalize-first-copy': async (run, s) => {
+    const id = named(s, 'file', 'inherited-a.txt').id;
+    await run('file.localize', { path: { id }, body: { channelId: 2 } });
+    await run('file.unlocalize', { path: { id }, body: { channelId: 2 } });
+    return Object.values((await run('file.localizations', { path: { id } })).nodeIds as Record<string, number>);
+  },
+  'disinherit-always-recursive': async (run, s) => {
+    await run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Inherited folder').id }, body: { disinherit: [2] } });
+    return (await run('file.disinherit.get', { query: { id: [String(named(s, 'file', 'inherited-b.txt').id)] } })).disinherit;
+  },
+  'disinherit-many-default-ignored': async (run, s) => {
+    const id = named(s, 'folder', 'Master only').id;
+    await run('folder.disinherit.setMany', { query: { id: [String(id)] }, body: { disinheritDefault: true } });
+    return (await run('folder.disinherit.get', { path: { id } })).disinheritDefault;
   },
   'localizationinfo-localized-as-inherited': async (run, s) =>
     (await run('file.localizationinfo', { path: { id: named(s, 'file', 'localized.txt').id }, query: { nodeId: 2 } })).channels[0],
@@ -430,6 +471,14 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   'multipart-no-data-part-empty-file': async (run, s) =>
     (await run('file.create.multipart', { multipart: { fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'x.txt' } } }))
       .file.fileSize,
+  'kept-listing-after-change': async (run, s) => {
+    const file = named(s, 'file', 'notes.txt');
+    const listed = async () => pick((await run('folder.getFiles', { path: { folderId: file.parentSet } })).files as Body[]);
+    await listed();
+    // Renamed to come first by name: a listing kept from before the rename still has it where it was.
+    await run('file.save.json', { path: { id: file.id }, body: { file: { id: file.id, name: '0-first.txt' } } });
+    return listed();
+  },
   'save-description-dropped': async (run, s) => {
     const id = named(s, 'file', 'notes.txt').id;
     await run('file.save.json', { path: { id }, body: { file: { id, name: 'notes.txt', description: 'saved' } } });
@@ -462,6 +511,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     pick((await run('folder.getFiles', { path: { folderId: ids(s).masterRootFolderId }, query: { recursive: true, used: true } })).files),
   'deleted-folders-listed': async (run, s) =>
     pick((await run('folder.getFolders', { path: { id: named(s, 'folder', 'Wastebin').id }, query: { recursive: true } })).folders),
+  'sort-unknown-attribute-500': async (run, s) => {
+    try {
+      return pick((await run('file.list', { query: { folderId: named(s, 'folder', 'Files').id, sort: 'nosuchattribute' } })).items);
+    } catch (err) {
+      // An unknown attribute may be ignored or refused; anything else escapes as a 500.
+      if (err instanceof Refusal) throw err;
+      return (err as Error).name;
+    }
+  },
   'create-unknown-mother-500': async (run) => {
     try {
       return await run('folder.create', { body: { motherId: '99999999', name: 'Orphan' } });
@@ -502,6 +560,64 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     pick((await run('folder.getTemplates', { path: { folderId: ids(s).templatesFolderId } })).templates),
   'findpages-maxitems-needs-skipcount': async (run, s) =>
     (await run('folder.findPages', { query: { folderId: ids(s).pagesFolderId, maxItems: 1 } })).pages.length,
+  'master-deleted-missing': async (run, s) => {
+    // The shop's localized copy of "Localized folder", listed with include once its master is deleted.
+    await run('folder.delete', { path: { id: named(s, 'folder', 'Localized folder').id } });
+    const query = { nodeId: 2, wastebin: 'include' };
+    return (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query })).folders.map(
+      (f: Body) => f.masterDeleted,
+    );
+  },
+  'multipart-overwrite-field-ignored': async (run, s) =>
+    (
+      await run('file.create.multipart', {
+        multipart: {
+          fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'notes.txt', overwrite: 'true' },
+          files: [part('fileBinaryData', 'replaced\n', 'notes.txt', 'text/plain')],
+        },
+      })
+    ).file.id,
+  'overwrite-matches-any-kind': async (run, s) => {
+    const files = named(s, 'folder', 'Files').id;
+    await run('folder.create', { body: { motherId: String(files), name: 'clash.txt' } });
+    return (
+      await run('file.createSimple.raw', {
+        query: { folderId: files, qqfile: 'clash.txt', overwrite: true },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('a file\n') },
+      })
+    ).file.type;
+  },
+  // The fault's 500 is an exception escaping the handler, which the probe tells apart from an answer.
+  'filesize-sort-broken-fails': async (run, s) =>
+    run('file.list', { query: { folderId: String(named(s, 'folder', 'Files').id), sort: 'fileSize' } }).then(
+      (body) => pick(body.items),
+      (err: Error) => `threw ${err.name}`,
+    ),
+  'overwrite-empty-folder-fails': async (run, s) => {
+    const { folder } = await run('folder.create', { body: { motherId: String(named(s, 'folder', 'Files').id), name: 'Empty' } });
+    return run('file.createSimple.raw', {
+      query: { folderId: folder.id, qqfile: 'first.txt', overwrite: true },
+      rawBody: { contentType: 'text/plain', data: Buffer.from('first\n') },
+    }).then(
+      (body) => body.file.name,
+      (err: Error) => `threw ${err.name}`,
+    );
+  },
+  'extensionless-name-gets-txt': async (run, s) =>
+    (
+      await run('file.create.multipart', {
+        multipart: {
+          fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'README' },
+          files: [part('fileBinaryData', 'no extension\n', 'README', 'application/octet-stream')],
+        },
+      })
+    ).file.name,
+  'save-file-urls-dropped': async (run, s) => {
+    const id = named(s, 'file', 'notes.txt').id;
+    await run('file.save.json', { path: { id }, body: { file: { id, niceUrl: '/saved/notes', alternateUrls: ['/saved/a'] } } });
+    const { file } = await run('file.load', { path: { id } });
+    return [file.niceUrl, file.alternateUrls];
+  },
 };
 
 /** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */

@@ -1,0 +1,43 @@
+/**
+ * The template record (contract 2.7) as getTemplates lists it: the template tags of the fixture's templates, which the
+ * suite only reads.
+ */
+import { finding, type Finding } from '../../harness/checks.ts';
+import { brief } from '../../harness/oracles.ts';
+import { conformance } from '../../harness/suite.ts';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+conformance(
+  'FLD-08',
+  'every template tag of the templates getTemplates lists says whether it is mandatory and editable in the page',
+  async (t) => {
+    const folderId = t.fixture.templatesFolderId;
+    if (folderId === undefined) return t.nothingToJudge('the fixture names no templates folder');
+    const r = await t.call('folder.getTemplates', { path: { folderId }, query: { recursive: true } });
+    if (!r.body) return;
+    // Contract 2.7: "templateTags: map string to Tag (each with the additional booleans mandatory and editableInPage)".
+    const problems: string[] = [];
+    let tags = 0;
+    for (const template of r.body.templates ?? []) {
+      for (const [name, tag] of Object.entries(isRecord(template.templateTags) ? template.templateTags : {})) {
+        tags++;
+        const lacking = (['mandatory', 'editableInPage'] as const).filter((m) => !isRecord(tag) || typeof tag[m] !== 'boolean');
+        if (lacking.length) problems.push(`template ${JSON.stringify(template.id)} tag "${name}": no boolean ${lacking.join(', ')}`);
+      }
+    }
+    if (!tags) return t.nothingToJudge(`the templates of folder ${folderId} have no template tags`, r.exchange);
+    const findings: Finding[] = problems.length
+      ? [
+          finding(
+            t.requirement,
+            'record',
+            `getTemplates of folder ${folderId}: ${problems.length} of ${tags} template tags lack the booleans mandatory and editableInPage every template tag carries: ${brief(problems, 5)}`,
+            r.exchange,
+          ),
+        ]
+      : [];
+    t.record(findings);
+  },
+  { operation: 'folder.getTemplates' },
+);
