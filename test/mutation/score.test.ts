@@ -96,6 +96,12 @@ describe('the mutation score', () => {
     expect(loadClassified(dir).map((c) => c.key)).toEqual(['server/a.ts|x|y|z', 'server/b.ts|x|y|z']);
     expect(survivorsFile('server/handlers/pages.ts')).toBe(join(survivorsDir, 'pages.json'));
     expect(survivorsFile('server/state.ts')).toBe(join(survivorsDir, 'state.json'));
+    // Every committed entry says what it is and why: a class, a reason, and for beyond-contract the silent section.
+    for (const c of loadClassified()) {
+      expect(['equivalent', 'beyond-contract'], c.key).toContain(c.class);
+      expect(c.reason.length, c.key).toBeGreaterThan(20);
+      if (c.class === 'beyond-contract') expect(c.section, c.key).toBeTruthy();
+    }
     // Every committed entry sits in the file of its own source, where the next person looks for it.
     for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
       const { survivors } = JSON.parse(readFileSync(join(survivorsDir, f), 'utf8')) as { survivors: { key: string }[] };
