@@ -14,6 +14,7 @@ import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder, Page, ResponseOf, Tag } from '../../schemas/types.ts';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, type TreeModel } from './tree.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 
 const features = (t: ConformanceContext) => t.config.target.features;
 
@@ -1044,8 +1045,6 @@ async function pagesWith(
   const r = await t.call('folder.getPages', { path: { id: pagesFolder(t) }, query });
   return r.body ? { pages: r.body.pages ?? [], exchange: r.exchange } : undefined;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 conformance(
   'FLD-09',

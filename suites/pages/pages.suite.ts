@@ -10,6 +10,7 @@ import { PerRun, conformance, type ConformanceContext } from '../../harness/suit
 import type { Exchange } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
 import { validateBody } from '../../schemas/validate.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 
 /** One page record as it came back: the answer, where in it, and whether it is a variant inside another page. */
 interface Seen {
@@ -174,8 +175,6 @@ function alternateUrlsProblems(page: Page): string[] {
   const urls = page.alternateUrls;
   return Array.isArray(urls) && !stringsOrdered(urls, 'asc') ? [`alternateUrls ${JSON.stringify(urls)} not in alphabetical order`] : [];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // Contract 2.6: "readOnly: true if fetched read-only, false if fetched in edit mode". No operation that answers pages
 // (getPages, findPages, the usage queries) fetches them in edit mode: every page they carry is fetched read-only.

@@ -8,11 +8,10 @@ import { fixtureTree } from '../../harness/fixture.ts';
 import { brief } from '../../harness/oracles.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 
 /** A listed record as it came: only the members read here are looked at, each by its JSON type. */
 type Rec = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** One listing of the fixture: what was asked, the exchange and the records of the fixture's own folders. */
 interface Listing {

@@ -5,8 +5,7 @@
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { conformance } from '../../harness/suite.ts';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isRecord } from '../../harness/rules/answer.ts';
 
 conformance(
   'FLD-08',
