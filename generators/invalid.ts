@@ -157,12 +157,15 @@ export function malformedJson(schemaRef: string): fc.Arbitrary<string> {
 
 /**
  * Query values that do not parse as the parameter's type; none for strings. Integers also get a
- * fraction, an empty value (which a server may read as absent) and a number beyond 64 bits.
+ * fraction, an empty value (which a server may read as absent), a number beyond 64 bits, and a hex
+ * literal that a lenient parser (JavaScript's Number) takes as 16. Booleans also get words that
+ * only start or end with `false`, which a parser anchored at one end takes as false: on a parameter
+ * whose default is true, that shows.
  */
 export const BAD_QUERY_VALUES: Readonly<Record<Parameter['type'], readonly string[]>> = {
-  integer: ['abc', '1.5', '', '99999999999999999999'],
+  integer: ['abc', '1.5', '', '99999999999999999999', '0x10'],
   number: ['abc', ''],
-  boolean: ['maybe'],
+  boolean: ['maybe', 'falsey', 'nonfalse'],
   string: [],
 };
 

@@ -14,6 +14,7 @@ import { checkHandled, checkNo5xx, checkRefused, finding, isRefusal, responseCod
 import { startFileHost, type FileHost } from '../../harness/filehost.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import { operations } from '../../schemas/operations.ts';
 
@@ -251,10 +252,14 @@ for (const op of operations) {
     withBench(async (t, b) => {
       const base = BASES[op.id as OperationId];
       const findings: Finding[] = [];
-      // Every parameter gets one bad value of its type; the values rotate over the parameters, so each is sent.
-      for (const [i, p] of params.entries()) {
+      // Every parameter gets one bad value of its type; the values rotate over the parameters, so each is sent. A
+      // boolean whose default is true gets all of them: a bad value taken as false shows there, and only there.
+      const sends = params.flatMap((p, i) => {
         const values = BAD_QUERY_VALUES[p.type];
-        const bad = values[(i + Math.abs(t.seed)) % values.length]!;
+        if (p.type === 'boolean' && p.default === true) return values.map((bad) => ({ p, bad }));
+        return [{ p, bad: values[(i + Math.abs(t.seed)) % values.length]! }];
+      });
+      for (const { p, bad } of sends) {
         const spec = await base.spec(b);
         const { exchange, body } = await t.try(op.id as OperationId, {
           ...spec,
@@ -559,10 +564,15 @@ conformance(
       if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
       if (Object.keys(spec.query ?? {}).length) probes.push({ ...spec, query: {} });
       for (const probe of probes) await t.try(id, probe);
-      // Malformed JSON, and JSON that is no object (`null`, which a reader may take for an object that has no members),
-      // are no form of the operation's request: sent as bytes, judged as the operation's answer.
+      // Malformed JSON, JSON that is no object (`null`, which a reader may take for an object that has no members),
+      // and the valid body with a member the contract does not name (refused or ignored, but read past) are no form
+      // of the operation's request: sent as bytes, judged as the operation's answer.
       if (op.requestBody?.contentTypes.includes('application/json'))
-        for (const data of ['{"unterminated": ', 'null'])
+        for (const data of [
+          '{"unterminated": ',
+          'null',
+          JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 }),
+        ])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
     }
   }),

@@ -41,8 +41,11 @@ interface Seen {
   path: string;
   /** A JSON request body that does not parse: Prism answers such a request itself, unforwarded. */
   malformedJson: boolean;
-  /** A JSON request body that is `null`: ENV-08's probe of a body that is no object, which Prism finds missing. */
-  nullJson: boolean;
+  /**
+   * A JSON request body that is ENV-08's probe: `null` (no object, which Prism finds missing) or a valid
+   * body with the member `notInTheContract` (which Prism finds not allowed).
+   */
+  probeJson: boolean;
   status: number;
   /** Whether the answer is an envelope (messages and responseInfo), i.e. came from the server. */
   envelope: boolean;
@@ -145,7 +148,9 @@ async function startRecorder(prismUrl: string): Promise<{ server: Server; url: s
               method: req.method ?? '',
               path: (req.url ?? '').split('?')[0]!,
               malformedJson: isMalformedJson(req.headers['content-type'], requestBody),
-              nullJson: /json/i.test(req.headers['content-type'] ?? '') && requestBody.toString('utf8').trim() === 'null',
+              probeJson:
+                /json/i.test(req.headers['content-type'] ?? '') &&
+                (requestBody.toString('utf8').trim() === 'null' || requestBody.toString('utf8').includes('"notInTheContract"')),
               status: answer.statusCode ?? 0,
               envelope: Array.isArray(json?.messages) && typeof json?.responseInfo === 'object',
               responseCode: json?.responseInfo?.responseCode,
@@ -288,9 +293,9 @@ describe('Prism fed the OpenAPI export', () => {
     }
     expect(responseViolations(seen), prismLog.slice(-3000)).toEqual([]);
     // Request violations come only from the suite's bad-input probes (`nodeId=abc`, a global id for an
-    // (int) path id, a `null` body); no other JSON, multipart or raw body, content type or credential of the run is refused.
+    // (int) path id, a `null` body, a body with a member the contract does not name); no other JSON, multipart or raw body, content type or credential of the run is refused.
     const requestViolations = seen
-      .filter((s) => !s.nullJson)
+      .filter((s) => !s.probeJson)
       .flatMap((s) => s.violations.filter((v) => v.location[0] === 'request').map((v) => ({ exchange: `${s.method} ${s.path}`, ...v })));
     expect(requestViolations.filter((v) => !['query', 'path'].includes(v.location[1] ?? ''))).toEqual([]);
   });
