@@ -271,7 +271,12 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   const auto = values.concurrency === 'auto';
   if (values.concurrency !== undefined && !auto && !/^\d+$/.test(values.concurrency))
     throw new UsageError(`--concurrency must be a number of requests in flight or auto, got "${values.concurrency}"`);
-  const concurrency = intOption('concurrency', auto ? undefined : values.concurrency, values.target ? 1 : RUN_DEFAULTS.embeddedConcurrency, 1);
+  const concurrency = intOption(
+    'concurrency',
+    auto ? undefined : values.concurrency,
+    values.target ? 1 : RUN_DEFAULTS.embeddedConcurrency,
+    1,
+  );
   if (values['concurrency-max'] !== undefined && !auto) throw new UsageError('--concurrency-max goes with --concurrency auto');
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;

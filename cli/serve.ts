@@ -87,7 +87,8 @@ export const command: Command = {
     if (authToken === '') throw new UsageError('--auth-token must not be empty');
     const latencyMs = intOption('latency', values.latency, 0, 0);
     const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 1, 1);
-    if (values.shed && capacity === undefined) throw new UsageError('--shed needs --capacity: with no limit, no request is ever turned away');
+    if (values.shed && capacity === undefined)
+      throw new UsageError('--shed needs --capacity: with no limit, no request is ever turned away');
 
     const { loadDataset } = await import('../server/dataset.ts');
     const { startReferenceServer } = await import('../server/index.ts');

@@ -312,7 +312,11 @@ export class ConformanceContext {
     let folder = fileSandboxes.get(key);
     if (!folder) {
       for (const k of fileSandboxes.keys()) if (!contexts.has(k.slice(0, k.indexOf('|')))) fileSandboxes.delete(k);
-      const name = currentFile.split(/[\\/]/).slice(-2).join('-').replace(/\.suite\.ts$/, '');
+      const name = currentFile
+        .split(/[\\/]/)
+        .slice(-2)
+        .join('-')
+        .replace(/\.suite\.ts$/, '');
       folder = createFolder((spec) => this.send(spec, 'folder.create'), this.config.sandboxFolderId, name).then((f) => f.id!);
       // A failure ends this test with a step finding; the file's next test tries again.
       folder.catch(() => fileSandboxes.delete(key));
