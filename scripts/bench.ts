@@ -92,8 +92,21 @@ async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number; p
       `| validated answers | ${validated} of ${jsonAnswers} JSON answers (${(validated / seconds).toFixed(0)}/s) |`,
       `| peak memory of the default run (peak RSS of the process that runs the suites: runner, workers and server; plus its launcher's own memory) | ${(peakKib / 1024).toFixed(0)} MiB (launcher ${(launcherKib / 1024).toFixed(0)} MiB) |`,
       `| CPU time of the default run (every thread of both its processes, start-up included) | ${cpuSeconds.toFixed(1)} CPU-s, ${((cpuSeconds * 1000) / Math.max(requests, 1)).toFixed(2)} ms per request |`,
+      ...heaviest(results),
     ],
   };
+}
+
+/** The 15 tests of a run that send the most requests, then requests per requirement: where a cut would count. */
+function heaviest(results: Results): string[] {
+  const tests = [...results.tests].sort((a, b) => (b.requests ?? 0) - (a.requests ?? 0)).slice(0, 15);
+  const byRequirement = new Map<string, number>();
+  for (const t of results.tests) byRequirement.set(t.requirement, (byRequirement.get(t.requirement) ?? 0) + (t.requests ?? 0));
+  const requirements = [...byRequirement].sort((a, b) => b[1] - a[1]);
+  return [
+    `| the 15 tests that send the most requests | ${tests.map((t) => `${t.requests ?? 0} ${t.id}`).join('; ')} |`,
+    `| requests per requirement, most first | ${requirements.map(([r, n]) => `${r} ${n}`).join(', ')} |`,
+  ];
 }
 
 /** Answers of the reference server as a client receives them (parsed JSON of one shape per kind), for the validation figure. */

@@ -131,29 +131,20 @@ conformance(
   'ENV-08',
   'no request of any operation, valid or not, is answered with a server error',
   withBench(async (t, b) => {
-    // The judge fails this test (and any other) on a 5xx; here every operation meets the input that most
-    // often escapes a handler: its valid request, an unknown id, a query value of the wrong type, no query
-    // parameter at all (the contract marks none required: a usage query without ids), malformed JSON.
+    // The judge fails this test (and any other) on a 5xx. Every operation's valid request (OP-*), an unknown id
+    // (NEG-03), a query value of the wrong type (NEG-02) and malformed JSON (NEG-01) are sent by their own tests,
+    // whose 5xx fails them alike: here every operation meets the rest of what most often escapes a handler. No query
+    // parameter at all (the contract marks none required: a usage query without ids); JSON that is no object
+    // (`null`, which a reader may take for an object that has no members) and the valid body with a member the
+    // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
+    // sent as bytes, judged as the operation's answer.
     for (const op of operations) {
       if (op.feature !== null && !t.config.target.features.includes(op.feature)) continue;
       const id = op.id as OperationId;
-      const base = BASES[id];
-      const spec = await base.spec(b);
-      const probes: CallSpec[] = [spec];
-      if (base.subject !== 'none') probes.push(await base.spec(b, UNKNOWN_IDS.number));
-      const param = op.parameters.find((p) => p.in === 'query' && BAD_QUERY_VALUES[p.type].length > 0);
-      if (param) probes.push({ ...spec, query: { ...spec.query, [param.name]: BAD_QUERY_VALUES[param.type][0]! } });
-      if (Object.keys(spec.query ?? {}).length) probes.push({ ...spec, query: {} });
-      for (const probe of probes) await t.try(id, probe);
-      // Malformed JSON, JSON that is no object (`null`, which a reader may take for an object that has no members),
-      // and the valid body with a member the contract does not name (refused or ignored, but read past) are no form
-      // of the operation's request: sent as bytes, judged as the operation's answer.
+      const spec = await BASES[id].spec(b);
+      if (Object.keys(spec.query ?? {}).length) await t.try(id, { ...spec, query: {} });
       if (op.requestBody?.contentTypes.includes('application/json'))
-        for (const data of [
-          '{"unterminated": ',
-          'null',
-          JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 }),
-        ])
+        for (const data of ['null', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
     }
   }),
