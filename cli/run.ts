@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { DEFAULT_SEED, RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
 import { SANDBOX_PREFIX, sandboxName } from '../harness/sandbox.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS } from '../harness/transport.ts';
+import { requestOf } from '../harness/api.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, Transport } from '../harness/transport.ts';
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun, removeReports } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
@@ -26,6 +27,7 @@ import {
   type OptionSpec,
 } from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
+import { DEFAULT_CONCURRENCY_MAX, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
 import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
@@ -34,7 +36,8 @@ import { SessionError, loadTarget, openSession, type Session, type SessionOption
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N] [--retries N] [--max-retry-wait SECONDS] [--max-body MIB]
+                          [--rate N] [--concurrency N|auto] [--concurrency-max N] [--retries N]
+                          [--max-retry-wait SECONDS] [--max-body MIB]
                           [--dry-run] [--expectations FILE]
                           [--baseline FILE] [--shard i/n] [--statement DIR]
                           [--fault NAME]... [--refusal-style status|body] [--profile default|field]
@@ -57,6 +60,10 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
   --timeout MS       per request (default ${RUN_DEFAULTS.timeoutMs})
   --rate N           at most N requests per second (default: no cap)
   --concurrency N    at most N requests in flight (default 1 for --target, ${RUN_DEFAULTS.embeddedConcurrency} embedded)
+  --concurrency auto for --target: find how many requests in flight the target takes (from 1, doubling
+                     while answers stay as fast and no 429 or 503 comes), then run that many suite
+                     files side by side, each in its own sandbox folder with one request at a time
+  --concurrency-max N  the most --concurrency auto tries (default ${DEFAULT_CONCURRENCY_MAX})
   --retries N        repeat a request answered 429 (any method) or 503 with Retry-After (GET only)
                      at most N times, after the wait Retry-After asks for (default ${DEFAULT_MAX_RETRIES})
   --max-retry-wait S wait at most S seconds in all for one request's retries; past that its
@@ -203,6 +210,7 @@ export const RUN_OPTIONS = {
   'replay-path': { type: 'string', replay: false },
   rate: { type: 'string', replay: false },
   concurrency: { type: 'string', replay: false },
+  'concurrency-max': { type: 'string', replay: false },
   retries: { type: 'string', replay: false },
   'max-retry-wait': { type: 'string', replay: false },
   'max-body': { type: 'string', replay: true },
@@ -258,8 +266,18 @@ async function faultOption(names: string[] | undefined): Promise<FaultName[]> {
 function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   const timeoutMs = intOption('timeout', values.timeout, RUN_DEFAULTS.timeoutMs, 1);
   const rate = intOption('rate', values.rate, 0, 0);
-  // A live server gets one request at a time unless told otherwise; the embedded one can take more.
-  const concurrency = intOption('concurrency', values.concurrency, values.target ? 1 : RUN_DEFAULTS.embeddedConcurrency, 1);
+  // A live server gets one request at a time unless told otherwise; the embedded one can take more. With auto, the
+  // session's own requests (sandbox, clean-up) go one at a time, and the suites get what the target was found to take.
+  const auto = values.concurrency === 'auto';
+  if (values.concurrency !== undefined && !auto && !/^\d+$/.test(values.concurrency))
+    throw new UsageError(`--concurrency must be a number of requests in flight or auto, got "${values.concurrency}"`);
+  const concurrency = intOption(
+    'concurrency',
+    auto ? undefined : values.concurrency,
+    values.target ? 1 : RUN_DEFAULTS.embeddedConcurrency,
+    1,
+  );
+  if (values['concurrency-max'] !== undefined && !auto) throw new UsageError('--concurrency-max goes with --concurrency auto');
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
   const maxBodyBytes = intOption('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES / 2 ** 20, 1) * 2 ** 20;
@@ -281,6 +299,17 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
     maxRetryWaitMs,
     maxBodyBytes,
   };
+}
+
+/** Sizes a live target for --concurrency auto with harmless reads of the run's sandbox folder, each sent once. */
+async function sizeTarget(session: Session, timeoutMs: number, max: number): Promise<Sizing> {
+  const probe = new Transport(session.target, { timeoutMs, concurrency: max, maxRetries: 0 });
+  try {
+    const load = requestOf('folder.load', { path: { id: session.sandboxFolderId } });
+    return await sizeConcurrency(() => probe.send(load), max);
+  } finally {
+    await probe.close();
+  }
 }
 
 /** Opens the session, or says on stderr why not and gives the exit code. */
@@ -327,6 +356,8 @@ interface OpenRun {
   seedSource: SeedSource;
   runs: number;
   workers: number;
+  /** With --concurrency auto against a live target: the most requests in flight to try. */
+  autoMax: number | undefined;
   shard: string | undefined;
   testNamePattern: RegExp | undefined;
   outDir: string;
@@ -338,8 +369,16 @@ interface OpenRun {
 
 /** Runs the suites in an open session and writes the reports (of the tests that ended, when a signal stopped it). */
 async function runOpen(session: Session, run: OpenRun): Promise<number> {
-  const { values, connection, seed, seedSource, runs, workers, interrupt } = run;
+  const { values, connection, seed, seedSource, runs, interrupt } = run;
   const { target } = session;
+  let { workers } = run;
+  let { concurrency } = connection;
+  if (run.autoMax !== undefined) {
+    const sizing = await sizeTarget(session, connection.timeoutMs, run.autoMax);
+    workers = sizing.inFlight;
+    concurrency = 1;
+    console.log(`cms-conformance: --concurrency auto: ${sizingText(sizing)}, so ${workers} suite file(s) side by side`);
+  }
   const config: RunConfig = {
     target,
     replayArgs: replayArgsOf(RUN_OPTIONS, values),
@@ -347,7 +386,7 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
     runs,
     strict: values.strict ?? false,
     timeoutMs: connection.timeoutMs,
-    concurrency: connection.concurrency,
+    concurrency,
     ...(connection.rate ? { rate: connection.rate / workers } : {}),
     maxRetries: connection.maxRetries,
     maxRetryWaitMs: connection.maxRetryWaitMs,
@@ -409,6 +448,11 @@ export const command: Command = {
     const runs = intOption('runs', values.runs, RUN_DEFAULTS.runs, 1);
     const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
+    // Sizing is for a live target; the embedded server keeps its defaults.
+    const autoMax =
+      values.concurrency === 'auto' && values.target
+        ? intOption('concurrency-max', values['concurrency-max'], DEFAULT_CONCURRENCY_MAX, 1)
+        : undefined;
     // Beside where it is called, not inside the package: an installed suite's own folder is no place for reports.
     const defaultOut = resolve('reports/out');
     const only = (values.only ?? [])
@@ -443,6 +487,7 @@ export const command: Command = {
           seedSource,
           runs,
           workers,
+          autoMax,
           shard,
           testNamePattern,
           outDir,

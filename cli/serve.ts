@@ -27,7 +27,12 @@ options:
                                 findFiles/findPages/getExternalLinks, no multichannelling endpoints)
   --refusal-style status|body   answer refusals with 4xx statuses (default) or with 200 and the code in
                                 the body, as the deployed implementation does
-  --auth-token TOKEN            refuse requests without sid=TOKEN or Authorization: Bearer TOKEN`;
+  --auth-token TOKEN            refuse requests without sid=TOKEN or Authorization: Bearer TOKEN
+  --latency MS                  wait MS milliseconds before answering each request, like a server farther
+                                away (default 0)
+  --capacity N                  serve at most N requests at once; the others wait their turn (default: no limit)
+  --shed                        with --capacity: answer a request that finds every slot taken with 429 and
+                                Retry-After, instead of letting it wait`;
 
 /** Resolves with the first SIGINT or SIGTERM. */
 function nextStopSignal(): Promise<NodeJS.Signals> {
@@ -57,6 +62,9 @@ export const command: Command = {
       'refusal-style': { type: 'string' },
       'auth-token': { type: 'string' },
       profile: { type: 'string' },
+      latency: { type: 'string' },
+      capacity: { type: 'string' },
+      shed: { type: 'boolean' },
     });
     // Loaded here so that `serve --help` and usage errors do not pay for the server.
     const { faults, isFaultName } = await import('../server/faults.ts');
@@ -77,6 +85,10 @@ export const command: Command = {
     });
     const authToken = values['auth-token'];
     if (authToken === '') throw new UsageError('--auth-token must not be empty');
+    const latencyMs = intOption('latency', values.latency, 0, 0);
+    const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 1, 1);
+    if (values.shed && capacity === undefined)
+      throw new UsageError('--shed needs --capacity: with no limit, no request is ever turned away');
 
     const { loadDataset } = await import('../server/dataset.ts');
     const { startReferenceServer } = await import('../server/index.ts');
@@ -99,6 +111,7 @@ export const command: Command = {
         ...(refusalStyle ? { refusalStyle } : {}),
         authToken,
         logger: true,
+        pace: { latencyMs, ...(capacity ? { capacity } : {}), shed: values.shed ?? false },
       });
     } catch (err) {
       throw new UsageError(`cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as Error).message}`);

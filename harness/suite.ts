@@ -63,6 +63,8 @@ const contexts = new Map<string, { config: RunConfig; transport: Transport }>();
 let currentRun = '';
 /** The suite file of the test running now. */
 let currentFile = '';
+/** The sandbox folder of each suite file, by run id and file (`runId|file`): see ConformanceContext.sandbox. */
+const fileSandboxes = new Map<string, Promise<number>>();
 
 /**
  * The run configuration of a run whose target lives in this very worker (the mutation run: Stryker
@@ -301,9 +303,31 @@ export class ConformanceContext {
     return `${stem}-${fnv1a(this.id).toString(36)}${(this.names++).toString(36)}`;
   }
 
-  /** Creates a fresh folder of this test inside the run's sandbox and returns its id (a failure ends the test with a step finding). */
+  /**
+   * The folder of this test's suite file inside the run's sandbox, made by the file's first test that
+   * asks: files that run side by side (`--concurrency auto`) never list one another's objects.
+   */
+  sandbox(): Promise<number> {
+    const key = `${currentRun}|${currentFile}`;
+    let folder = fileSandboxes.get(key);
+    if (!folder) {
+      for (const k of fileSandboxes.keys()) if (!contexts.has(k.slice(0, k.indexOf('|')))) fileSandboxes.delete(k);
+      const name = currentFile
+        .split(/[\\/]/)
+        .slice(-2)
+        .join('-')
+        .replace(/\.suite\.ts$/, '');
+      folder = createFolder((spec) => this.send(spec, 'folder.create'), this.config.sandboxFolderId, name).then((f) => f.id!);
+      // A failure ends this test with a step finding; the file's next test tries again.
+      folder.catch(() => fileSandboxes.delete(key));
+      fileSandboxes.set(key, folder);
+    }
+    return folder;
+  }
+
+  /** Creates a fresh folder of this test inside its file's sandbox and returns its id (a failure ends the test with a step finding). */
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
-    const folder = await createFolder((spec) => this.send(spec, 'folder.create'), this.config.sandboxFolderId, this.uniqueName(name));
+    const folder = await createFolder((spec) => this.send(spec, 'folder.create'), await this.sandbox(), this.uniqueName(name));
     return folder.id!;
   }
 

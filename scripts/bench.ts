@@ -5,8 +5,9 @@
  * reference server (the ceilings the suite's requests/s is compared with: GET folder/load, and the
  * default run's own requests recorded and sent again), CPU per request of the suite
  * and of the server (the server in a process of its own), the proxy's added latency
- * and throughput against the server directly (`--proxy-only` runs that part alone), and
- * bench:server's table.
+ * and throughput against the server directly (`--proxy-only` runs that part alone), time to verdict
+ * against a live target 5 and 20 ms away, one request at a time and with `--concurrency auto`
+ * (`--verdict-only` runs that part alone), and bench:server's table.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -91,8 +92,21 @@ async function fullRun(): Promise<{ rows: string[]; requestsPerSecond: number; p
       `| validated answers | ${validated} of ${jsonAnswers} JSON answers (${(validated / seconds).toFixed(0)}/s) |`,
       `| peak memory of the default run (peak RSS of the process that runs the suites: runner, workers and server; plus its launcher's own memory) | ${(peakKib / 1024).toFixed(0)} MiB (launcher ${(launcherKib / 1024).toFixed(0)} MiB) |`,
       `| CPU time of the default run (every thread of both its processes, start-up included) | ${cpuSeconds.toFixed(1)} CPU-s, ${((cpuSeconds * 1000) / Math.max(requests, 1)).toFixed(2)} ms per request |`,
+      ...heaviest(results),
     ],
   };
+}
+
+/** The 15 tests of a run that send the most requests, then requests per requirement: where a cut would count. */
+function heaviest(results: Results): string[] {
+  const tests = [...results.tests].sort((a, b) => (b.requests ?? 0) - (a.requests ?? 0)).slice(0, 15);
+  const byRequirement = new Map<string, number>();
+  for (const t of results.tests) byRequirement.set(t.requirement, (byRequirement.get(t.requirement) ?? 0) + (t.requests ?? 0));
+  const requirements = [...byRequirement].sort((a, b) => b[1] - a[1]);
+  return [
+    `| the 15 tests that send the most requests | ${tests.map((t) => `${t.requests ?? 0} ${t.id}`).join('; ')} |`,
+    `| requests per requirement, most first | ${requirements.map(([r, n]) => `${r} ${n}`).join(', ')} |`,
+  ];
 }
 
 /** Answers of the reference server as a client receives them (parsed JSON of one shape per kind), for the validation figure. */
@@ -599,9 +613,124 @@ async function faultDetection(say: (line: string) => void): Promise<string[]> {
   return rows;
 }
 
+/** Requests in flight through a relay: the most at once, and the mean over the time from the first request to the last answer. */
+class InFlight {
+  private now = 0;
+  private most = 0;
+  private area = 0;
+  private first = 0;
+  private last = 0;
+
+  private step(delta: number): void {
+    const t = performance.now();
+    if (this.first === 0) this.first = this.last = t;
+    this.area += this.now * (t - this.last);
+    this.last = t;
+    this.now += delta;
+    this.most = Math.max(this.most, this.now);
+  }
+
+  /** A request arrived. */
+  began(): void {
+    this.step(1);
+  }
+
+  /** Its answer went back (or the client left). */
+  ended(): void {
+    this.step(-1);
+  }
+
+  /** Mean and most requests in flight so far. */
+  stats(): { mean: number; max: number } {
+    return { mean: this.last > this.first ? this.area / (this.last - this.first) : 0, max: this.most };
+  }
+}
+
+/**
+ * Time to verdict against a live target: the default run against the reference server (a process of its own, fresh
+ * for each run) through a relay here that holds every request `latencyMs` before passing it on, as a server farther
+ * away would answer, and counts the requests in flight. At the live default (one request at a time) and with
+ * `--concurrency auto`.
+ */
+async function timeToVerdict(say: (line: string) => void): Promise<string[]> {
+  const rows: string[] = [];
+  for (const latencyMs of [5, 20]) {
+    for (const concurrency of ['1', 'auto']) {
+      const dir = mkdtempSync(join(tmpdir(), 'cms-bench-verdict-'));
+      const serverTarget = join(dir, 'server.json');
+      const server = await cliChild(
+        ['serve', '--port', '0', '--write-target', serverTarget, '--auth-token', randomBytes(16).toString('hex')],
+        /listening on (http:\/\/\S+)/,
+      );
+      const upstream = new URL(server.url);
+      const inFlight = new InFlight();
+      const relay = createServer((req, res) => {
+        inFlight.began();
+        res.on('close', () => inFlight.ended());
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks);
+          setTimeout(() => {
+            request(`${upstream.origin}${req.url ?? '/'}`, {
+              method: req.method as Dispatcher.HttpMethod,
+              headers: endToEnd(req.headers),
+              body: body.length ? body : null,
+            })
+              .then(async (answer) => {
+                const answered = Buffer.from(await answer.body.arrayBuffer());
+                res.writeHead(answer.statusCode, endToEnd(answer.headers));
+                res.end(answered);
+              })
+              .catch(() => res.destroy());
+          }, latencyMs);
+        });
+      });
+      await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+      const { port } = relay.address() as AddressInfo;
+      const targetFile = join(dir, 'target.json');
+      writeFileSync(
+        targetFile,
+        JSON.stringify({ ...loadTargetFile(serverTarget), baseUrl: `http://127.0.0.1:${port}${upstream.pathname}` }),
+      );
+      try {
+        const started = performance.now();
+        const child = await exec(
+          process.execPath,
+          [join(projectRoot, 'bin/cms-conformance.mjs'), 'run', '--target', targetFile, '--concurrency', concurrency, '--out', dir],
+          { cwd: projectRoot, maxBuffer: 64 * 2 ** 20 },
+        ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+        const wall = (performance.now() - started) / 1000;
+        const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+        const requests = results.tests.reduce((n, t) => n + (t.requests ?? 0), 0);
+        const { mean, max } = inFlight.stats();
+        const verdict = /VERDICT: (.*)/.exec(child.stdout)?.[1] ?? 'none printed';
+        const sized = /--concurrency auto: .*: (\d+ in flight)/.exec(child.stdout)?.[1];
+        rows.push(
+          `| time to verdict: ${latencyMs} ms per answer, --concurrency ${concurrency}${sized ? ` (${sized})` : ''} | ` +
+            `${wall.toFixed(1)} s, ${requests.toLocaleString('en')} requests, in flight mean ${mean.toFixed(1)} max ${max}; ${verdict} |`,
+        );
+        say(rows[rows.length - 1]!);
+      } finally {
+        await new Promise((resolve) => relay.close(resolve));
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const rows: string[] = ['| measure | value |', '|---|---|'];
   const say = (line: string) => console.log(line.replace(/^\| | \|$/g, '').replace(' | ', ': '));
+
+  // `npm run bench -- --verdict-only`: time to verdict through the relay alone, in about six minutes.
+  if (process.argv.includes('--verdict-only')) {
+    console.log('bench: time to verdict against a live target 5 and 20 ms away ...');
+    await timeToVerdict(say);
+    return;
+  }
 
   // `npm run bench -- --proxy-only`: the proxy's figures alone, in about ten seconds.
   if (process.argv.includes('--proxy-only')) {
@@ -621,6 +750,9 @@ async function main(): Promise<void> {
   const proxyRows = await proxyOverhead();
   rows.push(...proxyRows);
   proxyRows.forEach(say);
+
+  console.log('bench: time to verdict against a live target 5 and 20 ms away ...');
+  rows.push(...(await timeToVerdict(say)));
 
   // Before the fault runs, whose servers and states would otherwise share this process's heap with the measure.
   rows.push(...(await validationAndGeneration(say)));

@@ -7,6 +7,7 @@ import { faultNamesOf, type FaultName } from './faults.ts';
 import { getProfile, profiles } from './profiles.ts';
 import { getVariation, variations, type VariationName } from './variations.ts';
 import { handlers } from './handlers/index.ts';
+import { applyPace, type Pace } from './pace.ts';
 import { createState, fixtureIds, type State } from './state.ts';
 import type { Feature, Target } from '../schemas/target.ts';
 
@@ -30,6 +31,8 @@ export interface ReferenceServerOptions {
   limits?: Partial<Limits>;
   /** Log warnings and errors to stdout. */
   logger?: boolean;
+  /** A delay before every answer and a number of requests served at once (server/pace.ts); none by default. */
+  pace?: Pace;
 }
 
 /** A running reference server. */
@@ -95,6 +98,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     limits: options.limits,
     logger: options.logger,
   });
+  if (options.pace) applyPace(app, options.pace);
   const host = options.host ?? '127.0.0.1';
   try {
     await app.listen({ host, port: options.port ?? 0 });

@@ -57,7 +57,7 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
       // Created leniently (not with t.folder): a step refused here would end this test only and leave the others judging nothing.
       const top = createdId(
         (await add('folder.create', {
-          json: { motherId: String(t.config.sandboxFolderId), name: t.uniqueName('env') },
+          json: { motherId: String(await t.sandbox()), name: t.uniqueName('env') },
         }))!,
         'folder',
       );

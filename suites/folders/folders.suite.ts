@@ -658,7 +658,7 @@ conformance('FLD-05', 'breadcrumb lists the folders from the root down to the fo
     ['Level two', 'Level one'],
     ['Level three', 'Level two'],
   ]);
-  const path = [t.config.sandboxFolderId, top, ...['Level one', 'Level two', 'Level three'].map((n) => ids.get(n)!)];
+  const path = [await t.sandbox(), top, ...['Level one', 'Level two', 'Level three'].map((n) => ids.get(n)!)];
   const crumbs = new Map<number, { ids: number[]; folders: Folder[]; hasMoreItems: unknown; exchange: Exchange }>();
   for (const id of path.slice(-2)) {
     const r = await t.call('folder.breadcrumb', { path: { id } });

@@ -634,6 +634,9 @@ for (const form of FORMS) {
         return found;
       },
       {
+        // Half the runs: the changes are of six kinds (exclude on or off, disinherit, reinherit, disinheritDefault on or
+        // off), up to four in a run, each from the state the previous run left: ten runs try every kind after every other.
+        runs: Math.ceil(t.config.runs / 2),
         // A disinherit that is read back (not hidden by exclude), and undone, first in every run, with disinheritDefault set and
         // cleared: the objects carry each run's last change into the next, and a run after exclude=true judges no disinherit list.
         cover: [

@@ -131,7 +131,7 @@ async function localize(t: ConformanceContext, fileId: number): Promise<void> {
  */
 async function prepareWorld(t: ConformanceContext, plan: Plan): Promise<World> {
   const found = await discover(t);
-  const load = await createFolderStep(t, t.config.sandboxFolderId, t.uniqueName('op'));
+  const load = await createFolderStep(t, await t.sandbox(), t.uniqueName('op'));
   const top = load.id;
   const sub = await newFolder(t, top);
   const files = [await newFile(t, top), await newFile(t, sub.id)];

@@ -1,0 +1,151 @@
+/**
+ * Bad input in the query, the path and the credentials (NEG-02, NEG-03, NEG-06, SHOULD: findings are
+ * warnings; ENV-08, a MUST): query values of the wrong type, unknown ids and missing credentials, sent to
+ * every operation that takes them, and every operation's inputs that most often escape a handler.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { BAD_QUERY_VALUES } from '../../generators/invalid.ts';
+import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { checkHandled, checkNo5xx, checkRefused, finding, responseCode, type Finding } from '../../harness/checks.ts';
+import { conformance } from '../../harness/suite.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
+import { operations } from '../../schemas/operations.ts';
+import { BASES, withBench } from './bench.ts';
+
+// ---- NEG-02: query values of the wrong type ----------------------------------------------------
+
+/** Whether two answers say the same, their envelopes (messages with their timestamps, responseInfo) aside. */
+function sameContent(a: object, b: object): boolean {
+  const content = (x: object) => Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'messages' && k !== 'responseInfo'));
+  return isDeepStrictEqual(content(a), content(b));
+}
+
+for (const op of operations) {
+  const params = op.parameters.filter((p) => p.in === 'query' && BAD_QUERY_VALUES[p.type].length > 0);
+  if (params.length === 0) continue;
+  conformance(
+    'NEG-02',
+    `${op.id}: query values of the wrong type are refused or ignored, never a server error`,
+    withBench(async (t, b) => {
+      const base = BASES[op.id as OperationId];
+      const findings: Finding[] = [];
+      // Every parameter gets one bad value of its type; the values rotate over the parameters, so each is sent. A
+      // boolean whose default is true gets all of them: a bad value taken as false shows there, and only there.
+      const sends = params.flatMap((p, i) => {
+        const values = BAD_QUERY_VALUES[p.type];
+        if (p.type === 'boolean' && p.default === true) return values.map((bad) => ({ p, bad }));
+        return [{ p, bad: values[(i + Math.abs(t.seed)) % values.length]! }];
+      });
+      for (const { p, bad } of sends) {
+        const spec = await base.spec(b);
+        const { exchange, body } = await t.try(op.id as OperationId, {
+          ...spec,
+          query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad },
+        });
+        // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
+        findings.push(...checkHandled(exchange, t.requirement));
+        // Taken, it must have been ignored: a read answers as it does without the parameter. A server that refuses
+        // every such value (as the reference server does) is never asked twice.
+        if (body !== undefined && op.method === 'GET') {
+          const { [p.name]: _, ...without } = spec.query ?? {};
+          const plain = await t.try(op.id as OperationId, { ...spec, query: without });
+          if (plain.body !== undefined && !sameContent(body, plain.body))
+            findings.push(
+              finding(
+                t.requirement,
+                'ignored',
+                `${p.name}=${JSON.stringify(bad)} (not ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : 'true or false'}) ` +
+                  'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored',
+                exchange,
+              ),
+            );
+        }
+      }
+      t.record(findings);
+    }),
+    { operation: op.id },
+  );
+}
+
+// ---- NEG-03: unknown ids -----------------------------------------------------------------------
+
+/** An id far beyond what a test target holds, a well-formed global id naming nothing, and a malformed one. */
+const UNKNOWN_IDS = { number: 2_000_000_017, global: 'A547.00000000-0000-4000-8000-00000000dead', malformed: 'XXXX.not-a-global-id' };
+
+for (const op of operations) {
+  const base = BASES[op.id as OperationId];
+  if (base.subject === 'none') continue;
+  conformance(
+    'NEG-03',
+    `${op.id}: an unknown or malformed id is refused, never a server error`,
+    withBench(async (t, b) => {
+      const ids: (string | number)[] =
+        base.subject === 'integer' ? [UNKNOWN_IDS.number] : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
+      const findings: Finding[] = [];
+      for (const id of ids) {
+        const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
+        // NEG-03: "an unknown id is refused (not found), never a 5xx."
+        findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
+      }
+      t.record(findings);
+    }),
+    { operation: op.id },
+  );
+}
+
+// ---- NEG-06: no credentials --------------------------------------------------------------------
+
+for (const op of operations) {
+  conformance(
+    'NEG-06',
+    `${op.id}: a request without credentials is refused as unauthenticated`,
+    withBench(async (t, b) => {
+      // An operation of a feature the target lacks is asked about an id that does not exist: auth still comes first.
+      const lacking = op.feature !== null && !t.config.target.features.includes(op.feature);
+      const spec = await BASES[op.id as OperationId].spec(b, lacking ? UNKNOWN_IDS.number : undefined);
+      const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true }, op.id as OperationId);
+      const findings = checkNo5xx(exchange, t.requirement);
+      const status = exchange.response?.status;
+      const code = responseCode(exchange);
+      // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
+      if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
+        findings.push(
+          finding(
+            t.requirement,
+            'auth',
+            `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; ` +
+              'expected 401/403 or AUTHREQUIRED/PERMISSION',
+            exchange,
+          ),
+        );
+      }
+      t.record(findings);
+    }),
+    { operation: op.id, timeout: 60_000 },
+  );
+}
+
+// ---- ENV-08: never a 5xx -------------------------------------------------------------------------
+
+conformance(
+  'ENV-08',
+  'no request of any operation, valid or not, is answered with a server error',
+  withBench(async (t, b) => {
+    // The judge fails this test (and any other) on a 5xx. Every operation's valid request (OP-*), an unknown id
+    // (NEG-03), a query value of the wrong type (NEG-02) and malformed JSON (NEG-01) are sent by their own tests,
+    // whose 5xx fails them alike: here every operation meets the rest of what most often escapes a handler. No query
+    // parameter at all (the contract marks none required: a usage query without ids); JSON that is no object
+    // (`null`, which a reader may take for an object that has no members) and the valid body with a member the
+    // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
+    // sent as bytes, judged as the operation's answer.
+    for (const op of operations) {
+      if (op.feature !== null && !t.config.target.features.includes(op.feature)) continue;
+      const id = op.id as OperationId;
+      const spec = await BASES[id].spec(b);
+      if (Object.keys(spec.query ?? {}).length) await t.try(id, { ...spec, query: {} });
+      if (op.requestBody?.contentTypes.includes('application/json'))
+        for (const data of ['null', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
+          await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
+    }
+  }),
+);

@@ -1,0 +1,157 @@
+/**
+ * `--concurrency auto`: the search finds what a target takes (doubling while answers stay as fast as at
+ * 1 in flight and no 429 or 503 comes, back to the last level that held on either, never above the
+ * ceiling), against simulated targets and against the reference server paced (server/pace.ts); and a
+ * run with it, suite files side by side, gives every test the status it gets one request at a time, on
+ * the clean server and under planted faults.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CONCURRENCY_MAX, asFast, sizeConcurrency } from '../../cli/concurrency.ts';
+import { requestOf } from '../../harness/api.ts';
+import { Transport, type Exchange } from '../../harness/transport.ts';
+import type { Results } from '../../schemas/results.ts';
+import type { FaultName } from '../../server/faults.ts';
+import { startReferenceServer } from '../../server/index.ts';
+import type { Pace } from '../../server/pace.ts';
+import { cli } from '../support/cli.ts';
+
+vi.setConfig({ testTimeout: 300_000 });
+
+const dir = mkdtempSync(join(tmpdir(), 'cms-concurrency-'));
+
+/**
+ * A simulated target: `slots` requests served at once, each in `latencyMs`, the rest in line after them; above
+ * `pushBackAbove` in flight it answers 429.
+ */
+function simulated(options: { latencyMs: number; slots?: number; pushBackAbove?: number }): {
+  send: () => Promise<Exchange>;
+  most: () => number;
+} {
+  let inFlight = 0;
+  let most = 0;
+  const send = async (): Promise<Exchange> => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    // The requests of one round all start before any is measured.
+    await Promise.resolve();
+    const at = inFlight;
+    const status = options.pushBackAbove !== undefined && at > options.pushBackAbove ? 429 : 200;
+    const durationMs = options.latencyMs * Math.ceil(at / (options.slots ?? Infinity));
+    await new Promise((resolve) => setImmediate(resolve));
+    inFlight--;
+    return {
+      seq: 0,
+      request: { method: 'GET', url: 'http://simulated/folder/load/1', headers: {} },
+      response: { status, headers: {}, text: '', truncated: false },
+      durationMs,
+    };
+  };
+  return { send, most: () => most };
+}
+
+describe('sizeConcurrency', () => {
+  it('a target that answers every request as fast however many come gets the ceiling, and never more', async () => {
+    const target = simulated({ latencyMs: 20 });
+    const sizing = await sizeConcurrency(target.send, DEFAULT_CONCURRENCY_MAX);
+    expect(sizing.inFlight).toBe(8);
+    expect(sizing.levels.map((l) => l.inFlight)).toEqual([1, 2, 4, 8]);
+    expect(target.most()).toBe(8);
+    const capped = await sizeConcurrency(simulated({ latencyMs: 20 }).send, 3);
+    expect(capped.inFlight).toBe(3);
+    expect(capped.levels.map((l) => l.inFlight)).toEqual([1, 2, 3]);
+  });
+
+  it('answers that come slower than at 1 in flight stop the growth at the last level that held', async () => {
+    const sizing = await sizeConcurrency(simulated({ latencyMs: 20, slots: 2 }).send, 8);
+    expect(sizing.inFlight).toBe(2);
+    expect(sizing.levels.map((l) => l.inFlight)).toEqual([1, 2, 4]);
+    expect(sizing.levels[2]!.pushedBack).toBe(false);
+  });
+
+  it('a 429 halves: back to the last level that held, or 1', async () => {
+    const sizing = await sizeConcurrency(simulated({ latencyMs: 20, pushBackAbove: 3 }).send, 8);
+    expect(sizing.inFlight).toBe(2);
+    expect(sizing.levels.at(-1)).toMatchObject({ inFlight: 4, pushedBack: true });
+    const alone = await sizeConcurrency(simulated({ latencyMs: 20, pushBackAbove: 0 }).send, 8);
+    expect(alone.inFlight).toBe(1);
+    expect(alone.levels).toHaveLength(1);
+  });
+
+  it('asFast: within a quarter of the time at 1 in flight, and 2 ms of jitter', () => {
+    expect(asFast({ medianMs: 25 }, { medianMs: 20 })).toBe(true);
+    expect(asFast({ medianMs: 28 }, { medianMs: 20 })).toBe(false);
+    expect(asFast({ medianMs: 3 }, { medianMs: 1 })).toBe(true);
+  });
+});
+
+/** Sizes the reference server started with a pace, over HTTP as a run does. */
+async function sizeServer(pace: Pace): Promise<number> {
+  const server = await startReferenceServer({ pace });
+  const transport = new Transport(server.target, { timeoutMs: 10_000, concurrency: 8, maxRetries: 0 });
+  try {
+    const load = requestOf('folder.load', { path: { id: server.target.fixture.sandboxParentFolderId } });
+    return (await sizeConcurrency(() => transport.send(load), 8)).inFlight;
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+describe('sizeConcurrency against the paced reference server', () => {
+  it('finds the slots of a server that makes the rest wait, and backs off from one that answers 429', async () => {
+    // 40 ms a request: at 4 in flight half the answers take twice as long, and without a limit none does, whatever
+    // the jitter of a busy machine.
+    expect(await sizeServer({ latencyMs: 40, capacity: 2 })).toBe(2);
+    expect(await sizeServer({ latencyMs: 5, capacity: 2, shed: true })).toBe(2);
+    expect(await sizeServer({ latencyMs: 40 })).toBeGreaterThanOrEqual(4);
+  });
+});
+
+/** Every test's status in a run of `only` against a fresh reference server with `faults`, as a live target. */
+async function statuses(name: string, faults: FaultName[], concurrency: string, only: string): Promise<Map<string, string>> {
+  const server = await startReferenceServer({ faults, pace: { latencyMs: 2 } });
+  const targetFile = join(dir, `${name}.target.json`);
+  writeFileSync(targetFile, JSON.stringify(server.target));
+  try {
+    const out = join(dir, name);
+    const run = await cli('run', '--target', targetFile, '--only', only, '--concurrency', concurrency, '--out', out);
+    expect([0, 1], run.stderr.slice(-2000)).toContain(run.code);
+    if (concurrency === 'auto') expect(run.stdout).toMatch(/--concurrency auto: .*: \d+ in flight, so \d+ suite file\(s\) side by side/);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+    return new Map(results.tests.map((t) => [t.id, t.status]));
+  } finally {
+    await server.close();
+  }
+}
+
+describe('run --concurrency auto', () => {
+  // Suite files that read, delete and list the whole tree's wastebin beside each other.
+  const ONLY = 'SRT-03,WST,DEL,FLD-06';
+  for (const faults of [[], ['sortby-deletedat-as-id'], ['wastebin-only-ignored']] as FaultName[][]) {
+    it(`gives every test the status it gets one request at a time (${faults.join(', ') || 'the clean server'})`, async () => {
+      const name = faults[0] ?? 'clean';
+      // Each against a server of its own: side by side, they cost the time of one.
+      const [one, auto] = await Promise.all([statuses(`${name}-1`, faults, '1', ONLY), statuses(`${name}-auto`, faults, 'auto', ONLY)]);
+      expect(one.size).toBeGreaterThan(15);
+      expect(Object.fromEntries(auto)).toEqual(Object.fromEntries(one));
+      if (faults.length) expect([...one.values()]).toContain('failed');
+      else expect([...one.values()]).not.toContain('failed');
+    });
+  }
+});
+
+describe('usage', () => {
+  it.each([
+    [['run', '--concurrency', 'fast'], '--concurrency must be a number of requests in flight or auto, got "fast"'],
+    [['run', '--concurrency', '2', '--concurrency-max', '4'], '--concurrency-max goes with --concurrency auto'],
+    [['serve', '--port', '0', '--shed'], '--shed needs --capacity: with no limit, no request is ever turned away'],
+    [['serve', '--port', '0', '--latency', 'slow'], '--latency must be an integer, got "slow"'],
+  ])('%j: exit 2 and one line', async (args, message) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`cms-conformance: ${message}\n`);
+  });
+});
