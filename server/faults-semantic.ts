@@ -145,6 +145,12 @@ export const semanticFaults = faultDefs([
     description: 'a JSON create ignores description, niceURL and alternateURLs',
   },
   {
+    name: 'source-error-stored',
+    needs: 'sourceUrl',
+    breaks: ['UPL-02a'],
+    description: 'a JSON create whose sourceURL answers 404 creates the file from the error page instead of refusing',
+  },
+  {
     name: 'url-create-overwrite-ignored',
     needs: 'sourceUrl',
     breaks: ['UPL-05'],
@@ -547,6 +553,13 @@ export const semanticFaults = faultDefs([
     breaks: ['FLD-06'],
     description: 'folder count with inherited in a channel restricts folders, images and files but counts every page and template',
     probe: { op: 'folder.count', folder: 'Pages', query: { nodeId: 2, inherited: false } },
+  },
+  {
+    name: 'count-images-inherited-ignored',
+    needs: 'multichannelling',
+    breaks: ['FLD-06'],
+    description: 'folder count with inherited in a channel restricts folders, files, pages and templates but counts every image',
+    probe: { op: 'folder.count', folder: 'Images', query: { nodeId: 2, inherited: false } },
   },
   {
     name: 'getfolders-post-deleted-folder-listed',

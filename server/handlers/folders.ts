@@ -313,7 +313,9 @@ export const count: Handler<State> = (state, req, ctx) => {
     folders: collectChildren(state, folder, 'folder', walk).filter(keep).length,
     pages: language ? languageFilter(state, view, pages, language, true).length : pages.length,
     templates: wastebin === 'only' ? 0 : templatesIn(state, folder, walk, ctx.faults).filter((e) => kindKeep(e.template)).length,
-    images: collectChildren(state, folder, 'image', walk).filter(keep).length,
+    // Planted: images are counted inherited and local alike.
+    images: collectChildren(state, folder, 'image', walk).filter(ctx.faults.has('count-images-inherited-ignored') ? () => true : keep)
+      .length,
     files: collectChildren(state, folder, 'file', walk).filter(keep).length,
   };
 };

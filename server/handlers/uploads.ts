@@ -310,7 +310,7 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
 };
 
 /** Downloads a URL over http(s) only, within the state's timeout and size limit; failures are refused INVALIDDATA `sourceURL`. */
-async function download(state: State, source: string): Promise<{ data: Buffer; contentType?: string; name?: string }> {
+async function download(state: State, source: string, faults: FaultSet): Promise<{ data: Buffer; contentType?: string; name?: string }> {
   let url: URL;
   try {
     url = new URL(source);
@@ -324,7 +324,8 @@ async function download(state: State, source: string): Promise<{ data: Buffer; c
   const timer = setTimeout(() => controller.abort(), state.sourceUrlTimeoutMs);
   try {
     const res = await fetch(url, { signal: controller.signal, redirect: 'follow' });
-    if (!res.ok) throw refuse(`the server answered HTTP ${res.status}`);
+    // Planted: an answer with an error status is stored as the file, its error page as the content.
+    if (!res.ok && !faults.has('source-error-stored')) throw refuse(`the server answered HTTP ${res.status}`);
     if (!/^https?:$/.test(new URL(res.url || url.href).protocol)) throw refuse('redirected away from http(s)');
     const declared = Number(res.headers.get('content-length'));
     if (declared > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
@@ -380,7 +381,7 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
     });
   // Validate before downloading (a refused request fetches nothing), and again after: the store may have changed meanwhile.
   plan(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');
-  const got = await download(state, b.sourceURL);
+  const got = await download(state, b.sourceURL, ctx.faults);
   const fileType = bareType(got.contentType) ?? typeOfName(b.name || got.name || '') ?? 'application/octet-stream';
   // Planted: the downloaded file's own name wins over the one the request gives.
   const name = withExtension(

@@ -854,6 +854,49 @@ conformance(
   { feature: 'multichannelling' },
 );
 
+conformance(
+  'FLD-06',
+  "count in a channel with inherited true and with inherited false splits each of the fixture's counters in two",
+  async (t) => {
+    const f = t.fixture;
+    const channel = f.channelNodeId!;
+    // The fixture's top folders, whose content no test changes (the sandbox parent's is the suite's), each counted with
+    // its sub-folders: images, pages and templates too, which the test's own folder cannot hold.
+    const sandboxes = [f.sandboxParentFolderId, t.config.sandboxFolderId];
+    const tops = ((await t.must('folder.getFolders', { path: { id: f.masterRootFolderId } })).folders ?? [])
+      .filter((folder) => folder.id !== undefined && !sandboxes.includes(folder.id))
+      .slice(0, 8);
+    if (!tops.length) return t.nothingToJudge('the master root has no folder other than the sandbox parent');
+    t.judged('folder.count', 'inherited');
+    const kinds = ['folders', 'files', 'images', 'pages', 'templates'] as const;
+    for (const folder of tops) {
+      const counts = [];
+      for (const inherited of [undefined, true, false]) {
+        const r = await t.call('folder.count', { path: { id: folder.id! }, query: { nodeId: channel, recursive: true, inherited } });
+        if (!r.body) break;
+        counts.push(r);
+      }
+      if (counts.length < 3) continue;
+      const [both, only, none] = counts.map((r) => r.body!);
+      // count: "`inherited` (boolean; true counts inherited only, false non-inherited only, unset both)"
+      const off = kinds.filter((k) => typeof both![k] === 'number' && (only![k] ?? 0) + (none![k] ?? 0) !== both![k]);
+      if (off.length)
+        t.record([
+          finding(
+            'FLD-06',
+            'inherited',
+            `count of fixture folder ${folder.id} (recursive) in channel ${channel}: ` +
+              off
+                .map((k) => `${k} ${both![k]} unset, yet ${only![k] ?? 0} with inherited=true and ${none![k] ?? 0} with inherited=false`)
+                .join('; '),
+            counts[2]!.exchange,
+          ),
+        ]);
+    }
+  },
+  { feature: 'multichannelling', operation: 'folder.count' },
+);
+
 /** Whether folder `id` lies below `ancestor` by the motherId links of `mother`. */
 function isBelow(mother: ReadonlyMap<number, number | undefined>, id: number, ancestor: number): boolean {
   for (let m = mother.get(id), depth = 0; m !== undefined && depth < 100; m = mother.get(m), depth++) if (m === ancestor) return true;

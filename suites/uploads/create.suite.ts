@@ -6,7 +6,9 @@
 import fc from 'fast-check';
 import { fileContent, fileName } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
-import { startFileHost } from '../../harness/filehost.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
@@ -105,6 +107,39 @@ conformance('UPL-02a', 'a JSON create downloads the file from sourceURL into the
       },
       { runs: Math.min(t.config.runs, 8) },
     );
+  } finally {
+    await host.close();
+  }
+});
+
+conformance('UPL-02a', 'a JSON create whose sourceURL has no file to load is refused and creates nothing', async (t) => {
+  const folderId = await t.folder();
+  const host = await startFileHost();
+  // A port of the file host's address that nothing listens on: a download that cannot even connect.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, fileHostAddress(), resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  try {
+    const unreachable = new URL(host.url);
+    unreachable.port = String(port);
+    const sources = [
+      { what: 'answers 404', url: `${host.url}/missing-${uniqueName(t, 'upl02a')}` },
+      { what: 'cannot be reached', url: `${unreachable.origin}/gone.bin` },
+    ];
+    for (const { what, url } of sources) {
+      const name = uniqueName(t, 'unloaded');
+      const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL: url } });
+      // UPL-02a: "POST /file/create with a JSON body (FileCreateRequest) creates the file from `sourceURL`": where sourceURL
+      // gives no file, there is nothing to create it from. ENV-08, a 5xx, the judge fails on its own.
+      const findings = checkRefused(created.exchange, 'UPL-02a', `sourceURL ${what}, so there is no file to create from it`);
+      const listed = ((await filesOf(t, folderId)).body ?? []).filter((f) => f.name === name);
+      if (listed.length)
+        findings.push(
+          finding('UPL-02a', 'model', `sourceURL ${what}, yet folder ${folderId} lists ${fileSummary(listed[0]!)}`, created.exchange),
+        );
+      if (!t.record(findings)) return;
+    }
   } finally {
     await host.close();
   }

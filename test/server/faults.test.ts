@@ -30,8 +30,8 @@ const pagesOf = (run: Run, s: State, query: Call['query'] = {}) =>
   run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { recursive: true, ...query } });
 
 /** Serves `data` at every path on a loopback port while `use` runs: the sourceURL creates download from it. */
-async function withHost<T>(data: string, use: (base: string) => Promise<T>): Promise<T> {
-  const server = createServer((_, res) => res.end(data));
+async function withHost<T>(data: string, use: (base: string) => Promise<T>, status = 200): Promise<T> {
+  const server = createServer((_, res) => res.writeHead(status).end(data));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -238,6 +238,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       const body = { folderId: ids(s).sandboxParentFolderId, name: 'described.txt', sourceURL: `${base}/d.txt`, description: 'said' };
       return (await run('file.create.json', { body })).file.description;
     }),
+  'source-error-stored': async (run, s) =>
+    withHost(
+      'not found',
+      async (base) => {
+        const body = { folderId: named(s, 'folder', 'Files').id, name: 'missing.txt', sourceURL: `${base}/missing.txt` };
+        return (await run('file.create.json', { body })).file.fileSize;
+      },
+      404,
+    ),
   'url-create-overwrite-ignored': async (run, s) =>
     withHost('replaced', async (base) => {
       const body = { folderId: named(s, 'folder', 'Files').id, name: 'terms.txt', sourceURL: `${base}/t.txt`, overwriteExisting: true };
