@@ -740,6 +740,13 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.localizationinfo', folder: 'Multichannel', query: { nodeId: 1, recursive: true } },
   },
   {
+    name: 'localizationinfo-local-as-inherited',
+    needs: 'multichannelling',
+    breaks: ['MCH-08'],
+    description: "localizationinfo counts a node's own objects (local) as inherited",
+    probe: { op: 'folder.localizationinfo', folder: 'Multichannel', query: { nodeId: 2, recursive: true } },
+  },
+  {
     name: 'localizationinfo-localized-as-inherited',
     needs: 'multichannelling',
     breaks: ['MCH-02', 'MCH-08'],

@@ -360,6 +360,8 @@ function countObjects(objs: Obj[], nodeId: number, faults: FaultSet) {
   for (const o of objs) {
     let kind: keyof Counters = o.nodeId !== nodeId ? 'inherited' : o.masterId !== undefined ? 'localized' : 'local';
     if (kind === 'localized' && faults.has('localizationinfo-localized-as-inherited')) kind = 'inherited';
+    // Planted: an object of the node's own is counted as inherited.
+    if (kind === 'local' && faults.has('localizationinfo-local-as-inherited')) kind = 'inherited';
     entry[kind]++;
     entry[o.kind][kind]++;
   }

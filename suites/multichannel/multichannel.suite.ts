@@ -988,6 +988,39 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
   );
 });
 
+conformance('MCH-08', "localizationinfo of a folder the channel made counts it and its content as the channel's own", async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const [folderName, fileName] = [namesFor(t, 'folder', 1, 7)[0]!, namesFor(t, 'file', 1, 7)[0]!];
+  // Made in the channel: the master has neither, so its entry, if any, finds no folder to count from.
+  const local = await create(t, 'folder', top, folderName, channel);
+  await create(t, 'file', local.id, fileName, channel);
+  const res = await t.call('folder.localizationinfo', { path: { id: local.id }, query: { nodeId: channel, recursive: true } });
+  if (!res.body) return;
+  const entry = entryOf(res.body, channel);
+  // Contract 4.2: localization info "for a folder and all sub-items, for a channel and its master channels"; 2.4 its counters
+  // `inherited`, `localized`, `local`. Whether the folder counts among its own sub-items is open: either reading is accepted.
+  const layout: Layout = { folders: [], files: [], localFolders: [], localFiles: [fileName] };
+  const readings = entry ? [false, true].map((withSelf) => differences(entry, predictLocal(layout, withSelf))) : [['no entry']];
+  const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
+  if (best.length)
+    t.record([
+      finding(
+        t.requirement,
+        'model',
+        `the localization info of folder ${local.id}, made in channel ${channel} with one file in it, for channel ${channel}: ${best.join('; ')}`,
+        res.exchange,
+      ),
+    ]);
+});
+
+/** Predicted counters of a folder made in the channel: its files are local, and so is the folder itself when it counts. */
+function predictLocal(layout: Layout, withSelf: boolean): ReturnType<typeof predict> {
+  const out = predict(layout, true, false);
+  if (withSelf) out.folder.local++;
+  return out;
+}
+
 conformance('MCH-08', 'localizationinfo started at the master node holds the master and no channel of it', async (t) => {
   const channel = channelOf(t);
   const master = t.fixture.masterNodeId;
