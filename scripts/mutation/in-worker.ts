@@ -15,8 +15,15 @@ import { SILENT_FILE } from './score.ts';
 // The server's modules, evaluated as the worker starts, outside every test: their module-level code (tables,
 // constants, handlers made by other functions) runs once per worker, so a mutant of it must be switched on before
 // they load. Stryker runs such a mutant, reached outside every test, with the worker reloaded and against every test;
-// imported later, inside the first test, the module would keep the code of the first run it was loaded in.
-import '../../server/index.ts';
+// imported later, inside the first test, the module would keep the code of the first run it was loaded in. A mutant
+// that makes the modules fail to load must fail every test: a setup file that throws runs no test, which Stryker
+// counts as a survivor (handlers/index.ts, `wrapped` mapping every handler to undefined, survived so).
+let serverUnloadable: unknown;
+try {
+  await import('../../server/index.ts');
+} catch (err) {
+  serverUnloadable = err;
+}
 
 const { runs: RUNS, timeoutMs: TIMEOUT_MS, embeddedConcurrency: CONCURRENCY } = RUN_DEFAULTS;
 
@@ -69,6 +76,7 @@ const reachedByStartUp = new Set<string>();
 // outside every test (whose mutants it runs with a reloaded worker each). But every test stands on the store the
 // start-up loaded: what it reached counts as reached by every test of the worker.
 beforeEach(async () => {
+  if (serverUnloadable !== undefined) throw serverUnloadable;
   const s = stryker();
   const test = s?.currentTestId;
   if (!session) {

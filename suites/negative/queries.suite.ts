@@ -74,18 +74,29 @@ const UNKNOWN_IDS = { number: 2_000_000_017, global: 'A547.00000000-0000-4000-80
 
 for (const op of operations) {
   const base = BASES[op.id as OperationId];
-  if (base.subject === 'none') continue;
+  // The node a request is seen from is named by an id too.
+  const nodeParam = op.parameters.some((p) => p.in === 'query' && p.name === 'nodeId');
+  if (base.subject === 'none' && !nodeParam) continue;
   conformance(
     'NEG-03',
     `${op.id}: an unknown or malformed id is refused, never a server error`,
     withBench(async (t, b) => {
       const ids: (string | number)[] =
-        base.subject === 'integer' ? [UNKNOWN_IDS.number] : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
+        base.subject === 'none'
+          ? []
+          : base.subject === 'integer'
+            ? [UNKNOWN_IDS.number]
+            : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
       const findings: Finding[] = [];
       for (const id of ids) {
         const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
         // NEG-03: "an unknown id is refused (not found), never a 5xx."
         findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
+      }
+      if (nodeParam) {
+        const spec = await base.spec(b);
+        const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, nodeId: UNKNOWN_IDS.number } });
+        findings.push(...checkRefused(exchange, t.requirement, `nodeId ${UNKNOWN_IDS.number} names no node`));
       }
       t.record(findings);
     }),
@@ -135,7 +146,8 @@ conformance(
     // (NEG-03), a query value of the wrong type (NEG-02) and malformed JSON (NEG-01) are sent by their own tests,
     // whose 5xx fails them alike: here every operation meets the rest of what most often escapes a handler. No query
     // parameter at all (the contract marks none required: a usage query without ids); JSON that is no object
-    // (`null`, which a reader may take for an object that has no members) and the valid body with a member the
+    // (`null`, which a reader may take for an object that has no members), an object with no members (the contract
+    // shows no member mandatory: "which of them are mandatory: not shown") and the valid body with a member the
     // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
     // sent as bytes, judged as the operation's answer.
     for (const op of operations) {
@@ -144,7 +156,7 @@ conformance(
       const spec = await BASES[id].spec(b);
       if (Object.keys(spec.query ?? {}).length) await t.try(id, { ...spec, query: {} });
       if (op.requestBody?.contentTypes.includes('application/json'))
-        for (const data of ['null', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
+        for (const data of ['null', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
     }
   }),
