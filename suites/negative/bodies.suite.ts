@@ -7,6 +7,7 @@ import { invalidBodies, malformedJson, type InvalidBody } from '../../generators
 import { idOf, requestOf, type OperationId } from '../../harness/api.ts';
 import { checkHandled, checkNo5xx, checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import { operations } from '../../schemas/operations.ts';
 import { BASES, data, upload, withBench, type Bench } from './bench.ts';
@@ -146,6 +147,24 @@ async function storedConverted(
 
 const JSON_OPERATIONS = operations.filter((op) => op.requestBody?.contentTypes.includes('application/json') && op.requestBody.schema);
 
+/**
+ * Members of the File record a save sends inside `file`, each with a value its type in contract 2.4 cannot take
+ * ("name | string", "description | string", "alternateUrls | array of string", "forceOnline | boolean"). The request
+ * schema leaves `file` open (2.1: which members are required is not shown), so invalidBodies finds none of them.
+ */
+function recordMembers(id: OperationId, json: unknown): InvalidBody[] {
+  if (id !== 'file.save.json' || !isRecord(json) || !isRecord(json.file)) return [];
+  const file = json.file;
+  const wrong: [string, unknown][] = [
+    ['name', { wrong: 'type' }],
+    ['description', { wrong: 'type' }],
+    ['alternateUrls', 'x'],
+    ['alternateUrls', [{ wrong: 'type' }]],
+    ['forceOnline', 'maybe'],
+  ];
+  return wrong.map(([member, value]) => ({ pointer: `/file/${member}`, value, body: { ...json, file: { ...file, [member]: value } } }));
+}
+
 for (const op of JSON_OPERATIONS) {
   const id = op.id as OperationId;
   const schema = op.requestBody!.schema!;
@@ -188,7 +207,7 @@ for (const op of JSON_OPERATIONS) {
       const spec = await BASES[id].spec(b);
       const findings: Finding[] = [];
       let before = await observe?.(t, b);
-      for (const c of invalidBodies(schema, spec.json as Record<string, unknown>)) {
+      for (const c of [...invalidBodies(schema, spec.json as Record<string, unknown>), ...recordMembers(id, spec.json)]) {
         const { exchange, body } = await t.try(id, { ...spec, json: c.body });
         // NEG-04: "a body field whose value cannot be converted to the field's type (folderId: "x", name: {}) is refused and
         // changes nothing. A scalar that converts without loss (5 for a string member, "7" for an integer member, "true" for
