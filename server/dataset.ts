@@ -579,7 +579,9 @@ class FixtureBuilder {
 
   private base(id: number, name: string, o: ObjOpts): DatasetObject {
     const n = this.seq++;
-    const cdate = o.cdate ?? T0 - (300 - (n % 250)) * DAY + ((n * 3571) % DAY);
+    // Creation dates out of creation order (37 and 250 share no factor: every day of the 250 once), so that a
+    // listing sorted by cdate differs from one in id order.
+    const cdate = o.cdate ?? T0 - (300 - ((n * 37) % 250)) * DAY + ((n * 3571) % DAY);
     return {
       id,
       globalId: makeGlobalId(`object:${id}`),
