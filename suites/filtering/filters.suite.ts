@@ -293,7 +293,12 @@ conformance(
         );
         for (const f of DATE_FILTERS) {
           const stamp = (r: Listed) => r[f.key];
-          const from = records[pick] ? stamp(records[pick]) : undefined;
+          // The pick-th smallest of the filter's own stamps: a bound in the middle of them splits the list for every filter.
+          const stamps = records
+            .map(stamp)
+            .filter((v): v is number => typeof v === 'number')
+            .sort((a, b) => a - b);
+          const from = stamps[Math.min(pick, stamps.length - 1)];
           if (from === undefined) continue;
           const l = await fetchList(t, op, folderId, { ...query, [f.param]: from + offset });
           if (!isListing(l)) return [l];
@@ -301,7 +306,11 @@ conformance(
         }
         return out;
       },
-      { runs: Math.ceil(t.config.runs / 2) },
+      {
+        runs: Math.ceil(t.config.runs / 2),
+        // In every run, each list bounded in the middle of its stamps: every filter then leaves some items out.
+        cover: lists.map((l, which) => ({ which, pick: Math.floor(l.records.length / 2), offset: 0, zero: DATE_FILTERS[0] })),
+      },
     );
   },
   { operation: 'folder.getFiles' },
