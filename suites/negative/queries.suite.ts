@@ -45,8 +45,10 @@ for (const op of operations) {
         // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
         findings.push(...checkHandled(exchange, t.requirement));
         // Taken, it must have been ignored: a read answers as it does without the parameter. A server that refuses
-        // every such value (as the reference server does) is never asked twice.
-        if (body !== undefined && op.method === 'GET') {
+        // every such value (as the reference server does) is never asked twice. Not for a parameter the valid request
+        // sets itself (the folder it names): without it the read reaches the whole tree, where tests running beside
+        // this one change things between the two reads.
+        if (body !== undefined && op.method === 'GET' && !(p.name in (spec.query ?? {}))) {
           const { [p.name]: _, ...without } = spec.query ?? {};
           const plain = await t.try(op.id as OperationId, { ...spec, query: without });
           if (plain.body !== undefined && !sameContent(body, plain.body))
