@@ -36,8 +36,21 @@ export function applyPace(app: FastifyInstance, pace: Pace): void {
         await reply.code(429).header('retry-after', '1').send({ error: 'busy: every slot is taken' });
         return reply;
       }
-      // The slot passes from the request that frees it to the one that waited longest.
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      // The slot passes from the request that frees it to the one that waited longest; a client gone while it
+      // waited leaves the line, or its slot would never come back.
+      const gone = await new Promise<boolean>((resolve) => {
+        const take = () => {
+          reply.raw.off('close', leave);
+          resolve(false);
+        };
+        const leave = () => {
+          waiting.splice(waiting.indexOf(take), 1);
+          resolve(true);
+        };
+        waiting.push(take);
+        reply.raw.once('close', leave);
+      });
+      if (gone) return;
     } else busy++;
     // Released once, however the exchange ends: answered, failed, or the client gone.
     let held = true;

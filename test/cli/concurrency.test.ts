@@ -110,6 +110,26 @@ describe('sizeConcurrency against the paced reference server', () => {
   });
 });
 
+describe('the paced reference server', () => {
+  it('gives the slot of a client gone while it waited to the next request', async () => {
+    const server = await startReferenceServer({ pace: { latencyMs: 100, capacity: 1 } });
+    const url = `${server.baseUrl}/folder/load/${server.target.fixture.masterRootFolderId}`;
+    try {
+      const first = fetch(url);
+      const abandoned = new AbortController();
+      const gone = fetch(url, { signal: abandoned.signal }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      abandoned.abort();
+      await Promise.all([first, gone]);
+      // With the slot lost, this request would wait for ever.
+      const next = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      expect(next.status).toBeLessThan(500);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 /** Every test's status in a run of `only` against a fresh reference server with `faults`, as a live target. */
 async function statuses(name: string, faults: FaultName[], concurrency: string, only: string): Promise<Map<string, string>> {
   const server = await startReferenceServer({ faults, pace: { latencyMs: 2 } });
