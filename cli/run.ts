@@ -372,11 +372,9 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
   const { values, connection, seed, seedSource, runs, interrupt } = run;
   const { target } = session;
   let { workers } = run;
-  let { concurrency } = connection;
   if (run.autoMax !== undefined) {
     const sizing = await sizeTarget(session, connection.timeoutMs, run.autoMax);
     workers = sizing.inFlight;
-    concurrency = 1;
     console.log(`cms-conformance: --concurrency auto: ${sizingText(sizing)}, so ${workers} suite file(s) side by side`);
   }
   const config: RunConfig = {
@@ -386,7 +384,8 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
     runs,
     strict: values.strict ?? false,
     timeoutMs: connection.timeoutMs,
-    concurrency,
+    // With auto, one request at a time for each file (connection.concurrency is 1 for a live target then).
+    concurrency: connection.concurrency,
     ...(connection.rate ? { rate: connection.rate / workers } : {}),
     maxRetries: connection.maxRetries,
     maxRetryWaitMs: connection.maxRetryWaitMs,
@@ -449,10 +448,8 @@ export const command: Command = {
     const connection = sessionOptionsOf(values);
     const workers = values.target ? 1 : 2;
     // Sizing is for a live target; the embedded server keeps its defaults.
-    const autoMax =
-      values.concurrency === 'auto' && values.target
-        ? intOption('concurrency-max', values['concurrency-max'], DEFAULT_CONCURRENCY_MAX, 1)
-        : undefined;
+    const concurrencyMax = intOption('concurrency-max', values['concurrency-max'], DEFAULT_CONCURRENCY_MAX, 1);
+    const autoMax = values.concurrency === 'auto' && values.target ? concurrencyMax : undefined;
     // Beside where it is called, not inside the package: an installed suite's own folder is no place for reports.
     const defaultOut = resolve('reports/out');
     const only = (values.only ?? [])

@@ -63,7 +63,11 @@ const contexts = new Map<string, { config: RunConfig; transport: Transport }>();
 let currentRun = '';
 /** The suite file of the test running now. */
 let currentFile = '';
-/** The sandbox folder of each suite file, by run id and file (`runId|file`): see ConformanceContext.sandbox. */
+/**
+ * The sandbox folder of each suite file, by run id and file (`runId|file`): see ConformanceContext.sandbox. Not a
+ * PerRun: a shared value's making counts as reached by every test using it in a mutation run, and no test judges
+ * the folder's creation.
+ */
 const fileSandboxes = new Map<string, Promise<number>>();
 
 /**
