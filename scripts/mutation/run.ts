@@ -16,6 +16,27 @@ import { mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Which files `--mutate` (comma-separated globs or paths, each may end in `:lines`) names; every file without it. */
+function mutatedBy(args: string[]): (file: string) => boolean {
+  const at = args.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
+  if (at < 0) return () => true;
+  const value = args[at]!.startsWith('--mutate=') ? args[at]!.slice('--mutate='.length) : (args[at + 1] ?? '');
+  const patterns = value
+    .split(',')
+    .map((spec) => spec.replace(/:[\d:-]+$/, ''))
+    .map(
+      (glob) =>
+        new RegExp(
+          `^${glob
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*\*/g, '\0')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\0/g, '.*')}$`,
+        ),
+    );
+  return (file) => patterns.some((p) => p.test(file));
+}
+
 // The mutants run against the default data set: a check that finds nothing of its own to judge there
 // lets every mutant of what it would judge survive, so the run says first which checks those are.
 const suiteOut = join(root, 'reports/out/mutation/suite');
@@ -53,7 +74,12 @@ const stryker = spawnSync(
 );
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 if (previous !== undefined) {
-  const kept = mergeReports(JSON.parse(previous) as Report, JSON.parse(readFileSync(reportPath, 'utf8')) as Report, started);
+  const kept = mergeReports(
+    JSON.parse(previous) as Report,
+    JSON.parse(readFileSync(reportPath, 'utf8')) as Report,
+    started,
+    mutatedBy(process.argv.slice(2)),
+  );
   writeFileSync(reportPath, JSON.stringify(kept.report));
   for (const [file, at] of Object.entries(kept.from))
     console.log(`mutation: ${file}: not mutated this time; its results are those of ${at}`);

@@ -52,11 +52,18 @@ export interface Report {
  * replaces: each kept file with the date of the run it came from, and its mutant ids made distinct from
  * the new run's (ids are only unique within one run). `from` names the kept files and their dates.
  */
-export function mergeReports(previous: Report, next: Report, startedAt: string): { report: Report; from: Record<string, string> } {
+export function mergeReports(
+  previous: Report,
+  next: Report,
+  startedAt: string,
+  mutated: (file: string) => boolean = () => true,
+): { report: Report; from: Record<string, string> } {
   const runAt: Record<string, string> = {};
   const from: Record<string, string> = {};
-  const files = { ...next.files };
-  for (const file of Object.keys(next.files)) runAt[file] = next.runAt?.[file] ?? startedAt;
+  // An --incremental run reports every file its incremental file holds, the unmutated ones with results of whenever
+  // that file was written: only the files it mutated are news.
+  const files = Object.fromEntries(Object.entries(next.files).filter(([file]) => mutated(file) || !(file in previous.files)));
+  for (const file of Object.keys(files)) runAt[file] = next.runAt?.[file] ?? startedAt;
   for (const [file, entry] of Object.entries(previous.files)) {
     if (file in files) continue;
     const at = previous.runAt?.[file] ?? 'an earlier run';

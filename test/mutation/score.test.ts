@@ -127,5 +127,14 @@ describe('the mutation score', () => {
     expect(second.from).toEqual({ 'server/y.ts': '2026-11-27T06:00:00Z' });
     expect(second.report.runAt).toEqual({ 'server/x.ts': '2026-11-27T07:00:00Z', 'server/y.ts': '2026-11-27T06:00:00Z' });
     expect(score(second.report, []).killed).toBe(1);
+    // An incremental run narrowed to y also reports x, with results of when its incremental file was written: x stays.
+    const third = mergeReports(
+      second.report,
+      { files: { 'server/x.ts': { source: 'old', mutants: [] }, 'server/y.ts': { source: 'y2', mutants: [] } } },
+      '2026-11-27T08:00:00Z',
+      (file) => file === 'server/y.ts',
+    );
+    expect(third.report.files['server/x.ts']!.source).toBe(second.report.files['server/x.ts']!.source);
+    expect(third.report.runAt).toEqual({ 'server/x.ts': '2026-11-27T07:00:00Z', 'server/y.ts': '2026-11-27T08:00:00Z' });
   });
 });
