@@ -192,6 +192,20 @@ function fnv1a(text: string): number {
 }
 
 /** The context a conformance test body works with. */
+/**
+ * A `novel` for t.property over a read-only world: a value already run, or one whose `key` (what the
+ * case sends, when several values send the same) an earlier value had, proves nothing the second time
+ * (a small input space, drawn twenty times, repeats itself). Not for properties that carry state from
+ * run to run, where the same value meets another state.
+ */
+export function unseen<T>(key: (value: T) => unknown = (value) => value): (value: T) => boolean {
+  const seen = new Set<string>();
+  return (value) => {
+    const k = fc.stringify(key(value));
+    return !seen.has(k) && Boolean(seen.add(k));
+  };
+}
+
 export class ConformanceContext {
   readonly findings: ReportedFinding[] = [];
   /** Answers the judge validated in this test. */
@@ -401,27 +415,37 @@ export class ConformanceContext {
    * of the seed): the cases that tell a broken server from a correct one, where a few random draws may
    * miss them (prove under seeds other than 1 found tests that passed a planted fault of their
    * own, SRT-05 among them, which had not drawn niceUrl).
+   * `novel` says whether a generated value explores something the earlier ones did not: one that does
+   * not passes unsent (its requests would prove nothing more), until a case fails; from then on, and
+   * in a replay, every value runs, so that shrinking and the replay line stay those of fast-check.
    */
   async property<T>(
     arbitrary: fc.Arbitrary<T>,
     check: (value: T) => Promise<Finding[]>,
-    options: { runs?: number; cover?: readonly T[] } = {},
+    options: { runs?: number; cover?: readonly T[]; novel?: (value: T) => boolean } = {},
   ): Promise<void> {
     const cover = options.cover ?? [];
     let lastFailure: Finding[] = [];
+    const novel = this.config.replayPath ? undefined : options.novel;
+    let failing = false;
     const result = await fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
+        if (novel && !failing && !novel(value)) return true;
         this.caseFindings = [];
         let found: Finding[];
         try {
           found = [...(await check(value)), ...this.caseFindings];
         } catch (err) {
-          if (!(err instanceof SetupError)) throw err;
+          if (!(err instanceof SetupError)) {
+            failing = true;
+            throw err;
+          }
           found = [...this.caseFindings, this.setupFinding(err)];
         } finally {
           this.caseFindings = undefined;
         }
         const failed = found.some((f) => f.severity === 'error');
+        failing ||= failed;
         if (failed) lastFailure = found;
         // A passing case's warnings (unknown members) are still the test's.
         else this.record(found);

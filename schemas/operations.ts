@@ -73,6 +73,11 @@ export const operations: readonly Operation[] = catalogue.operations;
 
 const byId = new Map(operations.map((op) => [op.id, op]));
 
+/** Whether an operation only reads: every GET, and getFolders by body (FLD-04: it "answers as GET /folder/getFolders/{id}"). */
+export function onlyReads(op: Pick<Operation, 'method' | 'id'>): boolean {
+  return op.method === 'GET' || op.id === 'folder.getFolders.post';
+}
+
 /** Returns the operation with this id; throws on an unknown id (the catalogue is closed). */
 export function getOperation(id: string): Operation {
   const op = byId.get(id);

@@ -76,6 +76,11 @@ export const httpFaults = faultDefs([
     description: 'a JSON body member of the wrong type escapes as a 500 FAILURE instead of a 400 refusal',
   },
   {
+    name: 'refused-create-applied',
+    breaks: ['NEG-04'],
+    description: 'a folder.create refused for one body member of the wrong type still creates the folder from the other members',
+  },
+  {
     name: 'deep-json-500',
     breaks: ['NEG-05', 'ENV-08'],
     description: 'a JSON body nested more than 1,000 levels deep escapes as a 500 FAILURE (a recursive reader out of stack)',

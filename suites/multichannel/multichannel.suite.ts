@@ -575,21 +575,29 @@ for (const form of FORMS) {
       }
       return out;
     };
+    // What the last run read back after its last change, and the first object's disinheritDefault when it was read too: the
+    // next run starts from there without reading it again (nothing else changes these objects).
+    let left: { body: DisinheritResponse & MultiDisinheritResponse; disinheritDefault?: { value: unknown } } | undefined;
     await t.property(
       fc.array(changeArb, { minLength: 1, maxLength: 4 }),
       async (changes) => {
-        const first = await read(ids);
-        if (!first.body) return [];
-        // The starting point is the target's default for a new object; every change is predicted from it.
-        const firstDefault = form.many ? (await defaults())[0]?.value : first.body.disinheritDefault;
+        const carried = left;
+        left = undefined;
+        const firstBody = carried?.body ?? (await read(ids)).body;
+        if (!firstBody) return [];
+        // The starting point is what the target reads back (a new object's default at first); every change is predicted from it.
+        const firstDefault = form.many
+          ? (carried?.disinheritDefault ?? { value: (await defaults())[0]?.value }).value
+          : firstBody.disinheritDefault;
         let want: Status = {
-          exclude: first.body.exclude,
+          exclude: firstBody.exclude,
           disinheritDefault: typeof firstDefault === 'boolean' ? firstDefault : undefined,
-          disinherit: first.body.disinherit ?? [],
+          disinherit: firstBody.disinherit ?? [],
         };
         const found: Finding[] = [];
         for (const [i, change] of changes.entries()) {
           const body = bodyOf(change, channel);
+          left = undefined;
           const set = form.many
             ? await t.call(form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set', {
                 query: { id: ids.map(String) },
@@ -616,9 +624,12 @@ for (const form of FORMS) {
               after,
             ),
           );
+          left = { body: got.body };
           if (form.many && want.disinheritDefault !== undefined) {
             // DisinheritRequest "disinheritDefault (boolean)" set on every object the list names.
-            for (const d of await defaults())
+            const each = await defaults();
+            if (each.length === ids.length) left.disinheritDefault = { value: each[0]!.value };
+            for (const d of each)
               if (d.value !== want.disinheritDefault)
                 found.push(
                   finding(

@@ -9,16 +9,23 @@ import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
 import { SetupError, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { startFileHost, type FileHost } from '../../harness/filehost.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import type { ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, type ConformanceContext } from '../../harness/suite.ts';
 
 /** What the tests' requests act on: a sandbox folder with a sub-folder and a file, a localized file, and fresh folders to delete. */
+/** Objects of a bench whose test sends only requests that read (schemas/operations.ts onlyReads): made once per suite file and run. */
+const readObjects = new PerRun<Promise<{ top: number; sub: number; file: number }>>();
+
 export class Bench {
   private made?: Promise<{ top: number; sub: number; file: number }>;
   private localized?: Promise<{ master: number; copy: number }>;
   private host?: Promise<FileHost>;
   private n = 0;
 
-  constructor(readonly t: ConformanceContext) {}
+  /** `shared`: the test's requests only read, so its objects are those of the other such tests of its file. */
+  constructor(
+    readonly t: ConformanceContext,
+    private readonly shared = false,
+  ) {}
 
   /** The fixture's channel; without multichannelling only NEG-06 names one, in requests about ids that do not exist. */
   get channel(): number {
@@ -37,12 +44,19 @@ export class Bench {
 
   /** The test's folder (in the run's sandbox), a sub-folder and a file in it, created on first use. */
   objects(): Promise<{ top: number; sub: number; file: number }> {
-    this.made ??= (async () => {
+    const make = async () => {
       const top = await this.t.folder();
       const sub = (await createFolderStep(this.t, top, this.folderName())).id!;
       const file = (await uploadFileStep(this.t, top, this.fileName(), 'negative input\n', 'text/plain')).id!;
       return { top, sub, file };
-    })();
+    };
+    this.made ??= this.shared
+      ? readObjects.get(make).catch((err: unknown) => {
+          // Objects that could not be made are tried again by the next test.
+          readObjects.clear();
+          throw err;
+        })
+      : make();
     return this.made;
   }
 
@@ -81,10 +95,16 @@ export class Bench {
   }
 }
 
-/** Runs a test body with a bench and closes the bench afterwards. */
-export function withBench(body: (t: ConformanceContext, b: Bench) => Promise<void>): (t: ConformanceContext) => Promise<void> {
+/**
+ * Runs a test body with a bench and closes the bench afterwards. A test whose every request only reads
+ * (`shared`) uses the objects the other such tests of its file use.
+ */
+export function withBench(
+  body: (t: ConformanceContext, b: Bench) => Promise<void>,
+  options: { shared?: boolean } = {},
+): (t: ConformanceContext) => Promise<void> {
   return async (t) => {
-    const b = new Bench(t);
+    const b = new Bench(t, options.shared);
     try {
       await body(t, b);
     } finally {

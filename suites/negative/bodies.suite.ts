@@ -4,12 +4,12 @@
  * refusal, the test checks that nothing changed.
  */
 import { invalidBodies, malformedJson, type InvalidBody } from '../../generators/invalid.ts';
-import { idOf, requestOf, type OperationId } from '../../harness/api.ts';
+import { idOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { checkHandled, checkNo5xx, checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
-import { operations } from '../../schemas/operations.ts';
+import { onlyReads, operations } from '../../schemas/operations.ts';
 import { BASES, data, upload, withBench, type Bench } from './bench.ts';
 
 // ---- NEG-01 and NEG-04: bodies that are not JSON or not of the request schema -------------------
@@ -60,16 +60,18 @@ async function fileState(t: ConformanceContext, id: number): Promise<unknown> {
 /** Compares what an operation may change before and after a refused request. */
 function unchanged(t: ConformanceContext, before: unknown, after: unknown, exchange: Exchange): Finding[] {
   const [a, b] = [JSON.stringify(before), JSON.stringify(after)];
-  return a === b
-    ? []
-    : [
-        finding(
-          t.requirement,
-          'unchanged',
-          `a refused request changed the target: before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`,
-          exchange,
-        ),
-      ];
+  if (a === b) return [];
+  // Lists (folders, files) name what came and what went, which a cut-off before and after would hide.
+  const change =
+    Array.isArray(before) && Array.isArray(after)
+      ? (() => {
+          const [was, is] = [new Set(before.map((x) => JSON.stringify(x))), new Set(after.map((x) => JSON.stringify(x)))];
+          const added = [...is].filter((x) => !was.has(x));
+          const removed = [...was].filter((x) => !is.has(x));
+          return `added [${added.join(', ').slice(0, 300)}], removed [${removed.join(', ').slice(0, 300)}]`;
+        })()
+      : `before ${a.slice(0, 300)}, after ${b.slice(0, 300)}`;
+  return [finding(t.requirement, 'unchanged', `a refused request changed the target: ${change}`, exchange)];
 }
 
 /** A member as the target stored it; a file name may carry what the server adds to it. */
@@ -173,29 +175,32 @@ for (const op of JSON_OPERATIONS) {
   conformance(
     'NEG-01',
     `${id}: a malformed JSON body is refused and changes nothing`,
-    withBench(async (t, b) => {
-      const { path, query } = await BASES[id].spec(b);
-      // What the previous case left, read after it: nothing else changes the test's objects, so the next case starts
-      // from it and need not read it again.
-      let left: unknown;
-      await t.property(
-        malformedJson(schema),
-        async (text) => {
-          const before = left ?? (await observe?.(t, b));
-          left = undefined;
-          const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } }, id);
-          // NEG-01: "malformed JSON body is refused, not a 5xx, and changes nothing."
-          const found = checkRefused(exchange, t.requirement, 'the body is not JSON');
-          if (observe && isRefusal(exchange)) {
-            const after = await observe(t, b);
-            found.push(...unchanged(t, before, after, exchange));
-            left = after;
-          }
-          return found;
-        },
-        { runs: Math.ceil(t.config.runs / 4) },
-      );
-    }),
+    withBench(
+      async (t, b) => {
+        const { path, query } = await BASES[id].spec(b);
+        // What the previous case left, read after it: nothing else changes the test's objects, so the next case starts
+        // from it and need not read it again.
+        let left: unknown;
+        await t.property(
+          malformedJson(schema),
+          async (text) => {
+            const before = left ?? (await observe?.(t, b));
+            left = undefined;
+            const exchange = await t.send({ ...requestOf(id, { path, query }), raw: { contentType: 'application/json', data: text } }, id);
+            // NEG-01: "malformed JSON body is refused, not a 5xx, and changes nothing."
+            const found = checkRefused(exchange, t.requirement, 'the body is not JSON');
+            if (observe && isRefusal(exchange)) {
+              const after = await observe(t, b);
+              found.push(...unchanged(t, before, after, exchange));
+              left = after;
+            }
+            return found;
+          },
+          { runs: Math.ceil(t.config.runs / 4) },
+        );
+      },
+      { shared: onlyReads(op) },
+    ),
     { operation: id },
   );
 
@@ -203,33 +208,68 @@ for (const op of JSON_OPERATIONS) {
     'NEG-04',
     `${id}: a body member that does not convert to its type is refused and changes nothing, ` +
       'one that converts is refused or stored converted',
-    withBench(async (t, b) => {
-      const spec = await BASES[id].spec(b);
-      const findings: Finding[] = [];
-      let before = await observe?.(t, b);
-      for (const c of [...invalidBodies(schema, spec.json as Record<string, unknown>), ...recordMembers(id, spec.json)]) {
-        const { exchange, body } = await t.try(id, { ...spec, json: c.body });
-        // NEG-04: "a body field whose value cannot be converted to the field's type (folderId: "x", name: {}) is refused and
-        // changes nothing. A scalar that converts without loss (5 for a string member, "7" for an integer member, "true" for
-        // a boolean) may be accepted as the converted value."
-        if (c.converted === undefined)
-          findings.push(
-            ...checkRefused(
-              exchange,
-              t.requirement,
-              `${c.pointer} is ${JSON.stringify(c.value)}, which does not convert to the type the request schema gives`,
-            ),
-          );
-        else findings.push(...checkHandled(exchange, t.requirement));
-        if (body !== undefined && c.converted !== undefined) findings.push(...(await storedConverted(t, id, c, body, exchange)));
-        if (observe) {
-          const after = await observe(t, b);
-          if (isRefusal(exchange)) findings.push(...unchanged(t, before, after, exchange));
-          before = after;
+    withBench(
+      async (t, b) => {
+        const spec = await BASES[id].spec(b);
+        const findings: Finding[] = [];
+        const cases = [...invalidBodies(schema, spec.json as Record<string, unknown>), ...recordMembers(id, spec.json)];
+        // The refused requests since `before` was read, and whether an accepted one came among them. Refusals change
+        // nothing, so a run of them is read back once, not after each.
+        let pending: { exchange: Exchange; request: CallSpec }[] = [];
+        let accepted = false;
+        let before = await observe?.(t, b);
+        // An accepted request may have changed what `before` holds: it is read again before the next request.
+        let stale = false;
+        const settle = async (): Promise<void> => {
+          if (!observe || !pending.length) return;
+          let after = await observe(t, b);
+          if (JSON.stringify(after) !== JSON.stringify(before)) {
+            // Something changed: each refused request is sent again between two reads, to name the one that did it.
+            let named = false;
+            for (const p of pending) {
+              const start = await observe(t, b);
+              const again = await t.try(id, p.request);
+              const end = await observe(t, b);
+              if (!isRefusal(again.exchange)) continue;
+              const changed = unchanged(t, start, end, again.exchange);
+              named ||= changed.length > 0;
+              findings.push(...changed);
+            }
+            // No accepted request came among them, so one of the refusals made the change, though not again when repeated.
+            if (!named && !accepted) findings.push(...unchanged(t, before, after, pending[0]!.exchange));
+            after = await observe(t, b);
+          }
+          [pending, accepted, stale, before] = [[], false, false, after];
+        };
+        // Those that must be refused first, read back once; then those that may be accepted, each of which may change what
+        // is read (a converted name creates a folder), so a refusal before one is read back before it is sent.
+        for (const c of [...cases.filter((c) => c.converted === undefined), ...cases.filter((c) => c.converted !== undefined)]) {
+          if (c.converted !== undefined) await settle();
+          if (stale && observe) [before, stale] = [await observe(t, b), false];
+          const request: CallSpec = { ...spec, json: c.body };
+          const { exchange, body } = await t.try(id, request);
+          // NEG-04: "a body field whose value cannot be converted to the field's type (folderId: "x", name: {}) is refused and
+          // changes nothing. A scalar that converts without loss (5 for a string member, "7" for an integer member, "true" for
+          // a boolean) may be accepted as the converted value."
+          if (c.converted === undefined)
+            findings.push(
+              ...checkRefused(
+                exchange,
+                t.requirement,
+                `${c.pointer} is ${JSON.stringify(c.value)}, which does not convert to the type the request schema gives`,
+              ),
+            );
+          else findings.push(...checkHandled(exchange, t.requirement));
+          if (body !== undefined && c.converted !== undefined) findings.push(...(await storedConverted(t, id, c, body, exchange)));
+          if (isRefusal(exchange)) pending.push({ exchange, request });
+          else if (pending.length) accepted = true;
+          else stale = true;
         }
-      }
-      t.record(findings);
-    }),
+        await settle();
+        t.record(findings);
+      },
+      { shared: onlyReads(op) },
+    ),
     { operation: id },
   );
 }

@@ -9,7 +9,7 @@ import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts
 import { checkHandled, checkNo5xx, checkRefused, finding, responseCode, type Finding } from '../../harness/checks.ts';
 import { conformance } from '../../harness/suite.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
-import { operations } from '../../schemas/operations.ts';
+import { onlyReads, operations } from '../../schemas/operations.ts';
 import { BASES, withBench } from './bench.ts';
 
 // ---- NEG-02: query values of the wrong type ----------------------------------------------------
@@ -26,45 +26,48 @@ for (const op of operations) {
   conformance(
     'NEG-02',
     `${op.id}: query values of the wrong type are refused or ignored, never a server error`,
-    withBench(async (t, b) => {
-      const base = BASES[op.id as OperationId];
-      const findings: Finding[] = [];
-      // Every parameter gets one bad value of its type; the values rotate over the parameters, so each is sent. A
-      // boolean whose default is true gets all of them: a bad value taken as false shows there, and only there.
-      const sends = params.flatMap((p, i) => {
-        const values = BAD_QUERY_VALUES[p.type];
-        if (p.type === 'boolean' && p.default === true) return values.map((bad) => ({ p, bad }));
-        return [{ p, bad: values[(i + Math.abs(t.seed)) % values.length]! }];
-      });
-      for (const { p, bad } of sends) {
-        const spec = await base.spec(b);
-        const { exchange, body } = await t.try(op.id as OperationId, {
-          ...spec,
-          query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad },
+    withBench(
+      async (t, b) => {
+        const base = BASES[op.id as OperationId];
+        const findings: Finding[] = [];
+        // Every parameter gets one bad value of its type; the values rotate over the parameters, so each is sent. A
+        // boolean whose default is true gets all of them: a bad value taken as false shows there, and only there.
+        const sends = params.flatMap((p, i) => {
+          const values = BAD_QUERY_VALUES[p.type];
+          if (p.type === 'boolean' && p.default === true) return values.map((bad) => ({ p, bad }));
+          return [{ p, bad: values[(i + Math.abs(t.seed)) % values.length]! }];
         });
-        // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
-        findings.push(...checkHandled(exchange, t.requirement));
-        // Taken, it must have been ignored: a read answers as it does without the parameter. A server that refuses
-        // every such value (as the reference server does) is never asked twice. Not for a parameter the valid request
-        // sets itself (the folder it names): without it the read reaches the whole tree, where tests running beside
-        // this one change things between the two reads.
-        if (body !== undefined && op.method === 'GET' && !(p.name in (spec.query ?? {}))) {
-          const { [p.name]: _, ...without } = spec.query ?? {};
-          const plain = await t.try(op.id as OperationId, { ...spec, query: without });
-          if (plain.body !== undefined && !sameContent(body, plain.body))
-            findings.push(
-              finding(
-                t.requirement,
-                'ignored',
-                `${p.name}=${JSON.stringify(bad)} (not ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : 'true or false'}) ` +
-                  'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored',
-                exchange,
-              ),
-            );
+        for (const { p, bad } of sends) {
+          const spec = await base.spec(b);
+          const { exchange, body } = await t.try(op.id as OperationId, {
+            ...spec,
+            query: { ...spec.query, [p.name]: p.multivalued ? [bad] : bad },
+          });
+          // NEG-02: "a query value of the wrong type ... is refused or ignored, never a 5xx."
+          findings.push(...checkHandled(exchange, t.requirement));
+          // Taken, it must have been ignored: a read answers as it does without the parameter. A server that refuses
+          // every such value (as the reference server does) is never asked twice. Not for a parameter the valid request
+          // sets itself (the folder it names): without it the read reaches the whole tree, where tests running beside
+          // this one change things between the two reads.
+          if (body !== undefined && op.method === 'GET' && !(p.name in (spec.query ?? {}))) {
+            const { [p.name]: _, ...without } = spec.query ?? {};
+            const plain = await t.try(op.id as OperationId, { ...spec, query: without });
+            if (plain.body !== undefined && !sameContent(body, plain.body))
+              findings.push(
+                finding(
+                  t.requirement,
+                  'ignored',
+                  `${p.name}=${JSON.stringify(bad)} (not ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : 'true or false'}) ` +
+                    'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored',
+                  exchange,
+                ),
+              );
+          }
         }
-      }
-      t.record(findings);
-    }),
+        t.record(findings);
+      },
+      { shared: onlyReads(op) },
+    ),
     { operation: op.id },
   );
 }
@@ -82,26 +85,29 @@ for (const op of operations) {
   conformance(
     'NEG-03',
     `${op.id}: an unknown or malformed id is refused, never a server error`,
-    withBench(async (t, b) => {
-      const ids: (string | number)[] =
-        base.subject === 'none'
-          ? []
-          : base.subject === 'integer'
-            ? [UNKNOWN_IDS.number]
-            : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
-      const findings: Finding[] = [];
-      for (const id of ids) {
-        const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
-        // NEG-03: "an unknown id is refused (not found), never a 5xx."
-        findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
-      }
-      if (nodeParam) {
-        const spec = await base.spec(b);
-        const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, nodeId: UNKNOWN_IDS.number } });
-        findings.push(...checkRefused(exchange, t.requirement, `nodeId ${UNKNOWN_IDS.number} names no node`));
-      }
-      t.record(findings);
-    }),
+    withBench(
+      async (t, b) => {
+        const ids: (string | number)[] =
+          base.subject === 'none'
+            ? []
+            : base.subject === 'integer'
+              ? [UNKNOWN_IDS.number]
+              : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
+        const findings: Finding[] = [];
+        for (const id of ids) {
+          const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
+          // NEG-03: "an unknown id is refused (not found), never a 5xx."
+          findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
+        }
+        if (nodeParam) {
+          const spec = await base.spec(b);
+          const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, nodeId: UNKNOWN_IDS.number } });
+          findings.push(...checkRefused(exchange, t.requirement, `nodeId ${UNKNOWN_IDS.number} names no node`));
+        }
+        t.record(findings);
+      },
+      { shared: onlyReads(op) },
+    ),
     { operation: op.id },
   );
 }
@@ -112,28 +118,31 @@ for (const op of operations) {
   conformance(
     'NEG-06',
     `${op.id}: a request without credentials is refused as unauthenticated`,
-    withBench(async (t, b) => {
-      // An operation of a feature the target lacks is asked about an id that does not exist: auth still comes first.
-      const lacking = op.feature !== null && !t.config.target.features.includes(op.feature);
-      const spec = await BASES[op.id as OperationId].spec(b, lacking ? UNKNOWN_IDS.number : undefined);
-      const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true }, op.id as OperationId);
-      const findings = checkNo5xx(exchange, t.requirement);
-      const status = exchange.response?.status;
-      const code = responseCode(exchange);
-      // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
-      if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
-        findings.push(
-          finding(
-            t.requirement,
-            'auth',
-            `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; ` +
-              'expected 401/403 or AUTHREQUIRED/PERMISSION',
-            exchange,
-          ),
-        );
-      }
-      t.record(findings);
-    }),
+    withBench(
+      async (t, b) => {
+        // An operation of a feature the target lacks is asked about an id that does not exist: auth still comes first.
+        const lacking = op.feature !== null && !t.config.target.features.includes(op.feature);
+        const spec = await BASES[op.id as OperationId].spec(b, lacking ? UNKNOWN_IDS.number : undefined);
+        const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true }, op.id as OperationId);
+        const findings = checkNo5xx(exchange, t.requirement);
+        const status = exchange.response?.status;
+        const code = responseCode(exchange);
+        // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
+        if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
+          findings.push(
+            finding(
+              t.requirement,
+              'auth',
+              `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; ` +
+                'expected 401/403 or AUTHREQUIRED/PERMISSION',
+              exchange,
+            ),
+          );
+        }
+        t.record(findings);
+      },
+      { shared: onlyReads(op) },
+    ),
     { operation: op.id, timeout: 60_000 },
   );
 }

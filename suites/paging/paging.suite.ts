@@ -21,7 +21,7 @@ import {
   type Query,
 } from '../../harness/lists.ts';
 import { createFolderStep, uploadManyStep } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 
 /** A size for sandbox lists: between min and max, from the test's seed. */
 function seededSize(seed: number, min: number, max: number): number {
@@ -90,6 +90,7 @@ conformance(
         judged(fetchList(t, op, w.folderId, { page, pageSize: explicit ? -1 : undefined }), (l) =>
           expectSet('PAG-01', 'noPaging', modelOf(w, op), l, `with no paging, page=${page} must still list every item`),
         ),
+      { novel: unseen() },
     );
     t.expectRuled('PAG-01');
   },
@@ -103,8 +104,10 @@ conformance(
     const w = await pagingWorld(t);
     // "pageSize ... 0 returns no items": one answer shows it, so the rule is the registry's (PAG-02 slice), which
     // judges every answer this test receives; the test supplies the answers, on every page of both listings.
-    await t.property(fc.record({ op: fc.constantFrom(...GROUP_P), page: fc.integer({ min: 1, max: 4 }) }), async ({ op, page }) =>
-      judged(fetchList(t, op, w.folderId, { page, pageSize: 0 }), () => []),
+    await t.property(
+      fc.record({ op: fc.constantFrom(...GROUP_P), page: fc.integer({ min: 1, max: 4 }) }),
+      async ({ op, page }) => judged(fetchList(t, op, w.folderId, { page, pageSize: 0 }), () => []),
+      { novel: unseen() },
     );
     t.expectRuled('PAG-02');
   },
@@ -139,7 +142,7 @@ conformance(
           ),
         ),
       // The first two pages of a third of the list, in every run: pages past the end are empty whether paging starts at 1 or not.
-      { cover: GROUP_P.flatMap((op) => [1, 2].map((page) => ({ op, pageSize: Math.max(1, Math.floor(n / 3)), page }))) },
+      { cover: GROUP_P.flatMap((op) => [1, 2].map((page) => ({ op, pageSize: Math.max(1, Math.floor(n / 3)), page }))), novel: unseen() },
     );
   },
   { operation: 'file.list' },
@@ -154,28 +157,32 @@ conformance(
       'file.list': (await mustList(t, 'file.list', w.folderId)).ids,
       'folder.list': (await mustList(t, 'folder.list', w.folderId)).ids,
     };
-    await t.property(fc.record({ op: fc.constantFrom(...GROUP_P), pageSize: fc.integer({ min: 1, max: 6 }) }), async ({ op, pageSize }) => {
-      const walked: number[] = [];
-      const last = Math.ceil(full[op].length / pageSize) + 1;
-      let lastPage: Listing<unknown> | undefined;
-      let page = 1;
-      for (; page <= last; page++) {
-        const l = await fetchList(t, op, w.folderId, { page, pageSize });
-        if (!isListing(l)) return [l];
-        walked.push(...l.ids);
-        lastPage = l;
-        if (!l.ids.length) break;
-      }
-      // Walking pages 1..N "yields the full list once, no duplicates, no gaps".
-      const walk: Listing<unknown> = { ...lastPage!, records: [], ids: walked };
-      return expectSequence(
-        'PAG-04',
-        'pageWalk',
-        full[op],
-        walk,
-        `pages 1..${Math.min(page, last)} of size ${pageSize}, concatenated, must give the unpaged list`,
-      );
-    });
+    await t.property(
+      fc.record({ op: fc.constantFrom(...GROUP_P), pageSize: fc.integer({ min: 1, max: 6 }) }),
+      async ({ op, pageSize }) => {
+        const walked: number[] = [];
+        const last = Math.ceil(full[op].length / pageSize) + 1;
+        let lastPage: Listing<unknown> | undefined;
+        let page = 1;
+        for (; page <= last; page++) {
+          const l = await fetchList(t, op, w.folderId, { page, pageSize });
+          if (!isListing(l)) return [l];
+          walked.push(...l.ids);
+          lastPage = l;
+          if (!l.ids.length) break;
+        }
+        // Walking pages 1..N "yields the full list once, no duplicates, no gaps".
+        const walk: Listing<unknown> = { ...lastPage!, records: [], ids: walked };
+        return expectSequence(
+          'PAG-04',
+          'pageWalk',
+          full[op],
+          walk,
+          `pages 1..${Math.min(page, last)} of size ${pageSize}, concatenated, must give the unpaged list`,
+        );
+      },
+      { novel: unseen() },
+    );
   },
   { operation: 'file.list' },
 );

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { operationsWithRequests, validRequest, type World } from '../../generators/requests.ts';
+import { inputClasses, operationsWithRequests, validRequest, type World } from '../../generators/requests.ts';
 import type { QueryValue, RequestSpec } from '../../harness/transport.ts';
 import { getValidator } from '../../schemas/index.ts';
 import { findOperation, matchPath, operations, type Operation, type Parameter } from '../../schemas/operations.ts';
@@ -274,5 +274,53 @@ describe('validRequest', () => {
     expect(() => validRequest('file.localize', bare)).toThrow(/multichannelling/);
     expect(() => validRequest('file.push2master', { ...full, localizedFiles: [] })).toThrow(/localized file/);
     expect(() => validRequest('no.such.operation', full)).toThrow(/unknown operation/);
+  });
+});
+
+describe('inputClasses', () => {
+  const classes = (op: string, spec: Omit<RequestSpec, 'method'> & { method?: RequestSpec['method'] }) =>
+    inputClasses(op, { method: 'GET', ...spec }, full);
+
+  test('names the operation, each parameter, the kind of object an id names and the few values an enumeration has', () => {
+    const c = classes('folder.getFiles', { path: '/folder/getFiles/9500', query: { nodeId: 9002, sortorder: 'desc', maxItems: 3 } });
+    expect([...c]).toEqual(
+      expect.arrayContaining([
+        'folder.getFiles',
+        'path:folderId=id:sandbox-folder',
+        'query:nodeId=id:channel',
+        'query:sortorder=desc',
+        'query:maxItems=3',
+      ]),
+    );
+  });
+
+  test('tells apart what the contract treats apart, and only that', () => {
+    const of = (path: string, query: RequestSpec['query']) => classes('folder.getFiles', { path, query });
+    // Another sandbox folder, another search word: nothing new.
+    expect(of('/folder/getFiles/9501', { search: 'tree' })).toEqual(of('/folder/getFiles/9500', { search: 'bark' }));
+    // A fixture folder, a global id, a count of another range, a page past the end: each new.
+    const base = of('/folder/getFiles/9500', { maxItems: 3 });
+    for (const other of [
+      of('/folder/getFiles/9140', { maxItems: 3 }),
+      of(`/folder/getFiles/${encodeURIComponent(full.globalIds![9500]!)}`, { maxItems: 3 }),
+      of('/folder/getFiles/9500', { maxItems: -1 }),
+      of('/folder/getFiles/9500', { maxItems: 5000 }),
+    ])
+      expect([...other].some((x) => !base.has(x))).toBe(true);
+  });
+
+  test('reads members of JSON bodies, form fields and file parts', () => {
+    const json = classes('file.save.json', {
+      method: 'POST',
+      path: '/file/save/9600',
+      json: { file: { forceOnline: true, name: 'a.txt' } },
+    });
+    expect([...json]).toEqual(expect.arrayContaining(['json:/file/forceOnline=true', 'json:/file/name=text']));
+    const form = classes('file.create.multipart', {
+      method: 'POST',
+      path: '/file/create',
+      multipart: { fields: { folderId: '9500' }, files: [{ name: 'fileBinaryData', contentType: 'text/plain', data: new Uint8Array(0) }] },
+    });
+    expect([...form]).toEqual(expect.arrayContaining(['form:folderId=id:sandbox-folder', 'part:fileBinaryData:text/plain:empty']));
   });
 });

@@ -7,7 +7,7 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../harness/config.ts';
-import { ConformanceContext } from '../../harness/suite.ts';
+import { ConformanceContext, unseen } from '../../harness/suite.ts';
 import { Transport } from '../../harness/transport.ts';
 import type { Finding } from '../../harness/checks.ts';
 
@@ -37,17 +37,20 @@ function context(seed: number, replayPath?: string): ConformanceContext {
 const values = fc.integer({ min: 0, max: 1000 });
 
 /** The values a property test is given, in order, and its recorded findings. */
-async function runOf(seed: number, options: { cover?: number[]; failOn?: number; replayPath?: string }) {
+async function runOf(
+  seed: number,
+  options: { cover?: number[]; failOn?: number; replayPath?: string; novel?: (v: number) => boolean; space?: fc.Arbitrary<number> },
+) {
   const t = context(seed, options.replayPath);
   const seen: number[] = [];
   try {
     await t.property(
-      values,
+      options.space ?? values,
       async (v): Promise<Finding[]> => {
         seen.push(v);
         return v === options.failOn ? [{ requirement: 'SRT-05', check: 'order', severity: 'error', message: `wrong order for ${v}` }] : [];
       },
-      options.cover ? { cover: options.cover } : {},
+      { ...(options.cover ? { cover: options.cover } : {}), ...(options.novel ? { novel: options.novel } : {}) },
     );
   } finally {
     await t.transport.close();
@@ -74,5 +77,36 @@ describe('t.property with cover', () => {
     const replayed = await runOf(5, { cover: [2000, 3000], failOn: 3000, replayPath: finding.path! });
     expect(replayed.seen).toEqual([3000]);
     expect(replayed.findings.map((f) => f.message)).toEqual(['wrong order for 3000']);
+  });
+});
+
+describe('t.property with novel', () => {
+  const small = fc.integer({ min: 0, max: 2 });
+
+  it('runs only the values that explore something new, in the order drawn', async () => {
+    const all = await runOf(3, { space: small });
+    const firsts = all.seen.filter((v, i) => all.seen.indexOf(v) === i);
+    expect(all.seen.length).toBeGreaterThan(firsts.length);
+    expect((await runOf(3, { space: small, novel: unseen() })).seen).toEqual(firsts);
+  });
+
+  it('unseen by a key skips the values whose key an earlier one had', async () => {
+    const byParity = await runOf(3, { novel: unseen((v: number) => v % 2) });
+    expect(byParity.seen.map((v) => v % 2).sort()).toEqual([0, 1]);
+  });
+
+  it('runs every value once a case failed, so fast-check shrinks as without novel', async () => {
+    const plain = await runOf(5, { failOn: 0, space: small });
+    const novel = await runOf(5, { failOn: 0, space: small, novel: unseen() });
+    expect(novel.findings.map((f) => [f.message, f.counterexample])).toEqual(plain.findings.map((f) => [f.message, f.counterexample]));
+    expect(novel.findings.some((f) => f.severity === 'error')).toBe(true);
+  });
+
+  it('runs the replayed case even when novel would skip it', async () => {
+    const failed = await runOf(5, { failOn: 1, space: small });
+    const path = failed.findings.find((f) => f.severity === 'error')!.path!;
+    const replayed = await runOf(5, { failOn: 1, space: small, novel: () => false, replayPath: path });
+    // The replayed case runs (then fast-check tries to shrink it further, as in any replay).
+    expect(replayed.seen[0]).toBe(1);
   });
 });

@@ -111,7 +111,7 @@ describe('misbehaving targets', () => {
     const holder: { server?: Server } = {};
     const { server, targetFile } = await startProxy(upstream, () => {
       // After enough requests for setup and a few tests, the target goes away for good.
-      if (++served === 150) {
+      if (++served === 80) {
         holder.server!.close();
         for (const s of sockets) s.destroy();
       }

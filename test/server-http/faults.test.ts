@@ -10,8 +10,8 @@ interface FaultCase {
   options?: Partial<AppOptions<StubState>>;
   request: InjectOptions;
   /** What the response looks like with the fault off, and with it on. */
-  off: (res: LightMyRequestResponse) => void;
-  on: (res: LightMyRequestResponse) => void;
+  off: (res: LightMyRequestResponse, state: StubState) => void;
+  on: (res: LightMyRequestResponse, state: StubState) => void;
 }
 
 const createFolder: InjectOptions = {
@@ -69,6 +69,17 @@ const cases: Record<string, FaultCase> = {
   'unknown-wastebin-500': { request: { method: 'GET', url: '/rest/folder/getFiles/1?wastebin=all' }, off: status(400), on: status(500) },
   // `name: 5` converts ("What the server accepts", reference notes); an object for a string cannot.
   'invalid-body-500': { request: { ...createFolder, payload: { name: { wrong: 'type' } } }, off: status(400), on: status(500) },
+  'refused-create-applied': {
+    request: { ...createFolder, payload: { name: 'N', description: { wrong: 'type' } } },
+    off: (res, state) => {
+      expect(res.statusCode).toBe(400);
+      expect(state.calls).toEqual([]);
+    },
+    on: (res, state) => {
+      expect(res.statusCode).toBe(400);
+      expect(state.calls.map((c) => [c.operationId, c.body])).toEqual([['folder.create', { name: 'N' }]]);
+    },
+  },
   'oversized-body-500': {
     options: { limits: { bodyBytes: 512 } },
     request: { ...createFolder, payload: { name: 'x'.repeat(1024) } },
@@ -91,10 +102,10 @@ describe('HTTP-level planted faults', () => {
 
   it.each(httpFaults.map((f) => [f.name, f] as const))('%s changes the behaviour it claims', async (name) => {
     const c = cases[name]!;
-    const clean = stubApp(c.options).app;
-    const faulty = stubApp({ ...c.options, faults: new Set([name]) }).app;
-    c.off(await clean.inject(c.request));
-    c.on(await faulty.inject(c.request));
+    const { app: clean, state: cleanState } = stubApp(c.options);
+    const { app: faulty, state: faultyState } = stubApp({ ...c.options, faults: new Set([name]) });
+    c.off(await clean.inject(c.request), cleanState);
+    c.on(await faulty.inject(c.request), faultyState);
     await Promise.all([clean.close(), faulty.close()]);
   });
 });
