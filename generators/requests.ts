@@ -34,6 +34,8 @@ export interface World {
   fixtureFolders?: readonly number[];
   /** Files of the target's fixture; requests only read them. */
   fixtureFiles?: readonly number[];
+  /** Pages of the target's fixture; requests only read them (GET /file/disinherit: "a list of ids (described as page IDs)"). */
+  fixturePages?: readonly number[];
   /** Global ids by local id, for path ids the contract calls "local or global". */
   globalIds?: Readonly<Record<number, string>>;
   /** Sandbox files (their master ids) localized in fixture.channelNodeId: what unlocalize and push2master act on. */
@@ -683,7 +685,7 @@ const builders: Record<string, Builder> = {
           raw: { contentType: mediaTypeOf(name), data },
         }),
       ),
-  'file.disinherit.get': (w, op) => onIds(op, w, idsInView(w, op, readableFiles(w), w.files)),
+  'file.disinherit.get': (w, op) => onIds(op, w, idsInView(w, op, [...readableFiles(w), ...(w.fixturePages ?? [])], w.files)),
   'file.disinherit.set': (w, op) => onIds(op, w, idsInView(w, op, w.files), () => disinheritBody(w, op)),
   'file.load': readFile,
   'file.localizationinfo': readFile,
@@ -828,6 +830,7 @@ function idKinds(w: World): Map<string, string> {
     ['localized-file', w.localizedFiles ?? []],
     ['fixture-folder', w.fixtureFolders ?? []],
     ['fixture-file', w.fixtureFiles ?? []],
+    ['fixture-page', w.fixturePages ?? []],
     ['root', [f.masterRootFolderId, f.channelRootFolderId]],
     ['sandbox-parent', [f.sandboxParentFolderId]],
     ['pages-folder', [f.pagesFolderId]],

@@ -102,6 +102,16 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFiles', folder: 'Files', query: { folder: true } },
   },
   {
+    name: 'usedin-unknown-500',
+    breaks: ['ENV-08'],
+    description: 'a usedIn value naming no node escapes as a 500 FAILURE instead of being ignored or refused',
+  },
+  {
+    name: 'copy-globalid-500',
+    breaks: ['ENV-08'],
+    description: 'a copy whose file is named by its globalId alone escapes as a 500 FAILURE',
+  },
+  {
     name: 'usedin-ignored',
     needs: 'multichannelling',
     breaks: ['USE-05'],

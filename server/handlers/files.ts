@@ -82,7 +82,10 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
   const views = [
     view,
     // Planted: used checks the current channel alone, as if usedIn were not given.
-    ...(faults.has('usedin-ignored') ? [] : qInts(req, 'usedIn')).filter((id) => state.nodes.has(id)).map((id) => viewOf(state, id)),
+    ...(faults.has('usedin-ignored') ? [] : qInts(req, 'usedIn'))
+      // Planted: a usedIn naming no node reaches viewOf, which throws.
+      .filter((id) => faults.has('usedin-unknown-500') || state.nodes.has(id))
+      .map((id) => viewOf(state, id)),
   ];
   if (broken === undefined && online === undefined && !niceurl && used === undefined) return undefined;
   return (f) =>
@@ -231,7 +234,11 @@ export function takenFileNames(state: State, folder: FolderObj, nodeId: number, 
  */
 export const copyFile: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<FileCopyRequest>(req);
-  const ref = member(b.file, 'id', 'integer', 'file.id') ?? member(b.file, 'globalId', 'string', 'file.globalId');
+  const byId = member(b.file, 'id', 'integer', 'file.id');
+  // Planted: a file named by its globalId alone is read as if the globalId were a record, which throws.
+  if (byId === undefined && b.file?.globalId !== undefined && ctx.faults.has('copy-globalid-500'))
+    throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(b.file.globalId)}`);
+  const ref = byId ?? member(b.file, 'globalId', 'string', 'file.globalId');
   if (ref === undefined) throw new Refusal('INVALIDDATA', 'file: the id of the file to copy is required', 'file.id');
   const view = nodeView(state, b.nodeId);
   const { obj: source, view: srcView } = resolveObject(state, ref, {

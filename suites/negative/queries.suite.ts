@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { BAD_QUERY_VALUES } from '../../generators/invalid.ts';
 import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { checkHandled, checkNo5xx, checkRefused, finding, responseCode, type Finding } from '../../harness/checks.ts';
-import { conformance } from '../../harness/suite.ts';
+import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
 import { onlyReads, operations } from '../../schemas/operations.ts';
 import { BASES, withBench } from './bench.ts';
@@ -160,15 +160,39 @@ conformance(
     // (`null`, which a reader may take for an object that has no members), an object with no members (the contract
     // shows no member mandatory: "which of them are mandatory: not shown") and the valid body with a member the
     // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
-    // sent as bytes, judged as the operation's answer.
+    // sent as bytes, judged as the operation's answer. Also a `usedIn` naming no channel ("usedIn (int, multivalued;
+    // channel IDs extending `used`)": a filter, which NEG-03's refusal does not bind), and a record member that names
+    // its object by `globalId` alone (the File record's "globalId | string"; FileCopyRequest "`file` (File)").
     for (const op of operations) {
       if (op.feature !== null && !t.config.target.features.includes(op.feature)) continue;
       const id = op.id as OperationId;
       const spec = await BASES[id].spec(b);
       if (Object.keys(spec.query ?? {}).length) await t.try(id, { ...spec, query: {} });
-      if (op.requestBody?.contentTypes.includes('application/json'))
+      if (op.parameters.some((p) => p.in === 'query' && p.name === 'usedIn'))
+        await t.try(id, { ...spec, query: { ...spec.query, used: true, usedIn: [UNKNOWN_IDS.number] } });
+      if (op.requestBody?.contentTypes.includes('application/json')) {
         for (const data of ['null', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
+        for (const json of await byGlobalId(t, spec.json)) await t.try(id, { ...spec, json });
+      }
     }
   }),
 );
+
+/** The record members of a body that name a file or folder by `id` (file.copy's `file` and `targetFolder`). */
+const NAMED_BY_ID: Record<string, 'file.load' | 'folder.load'> = { file: 'file.load', targetFolder: 'folder.load' };
+
+/** The body once per member of NAMED_BY_ID it has, with that member naming its object by the object's `globalId` alone. */
+async function byGlobalId(t: ConformanceContext, json: unknown): Promise<Record<string, unknown>[]> {
+  if (!isRecord(json)) return [];
+  const out: Record<string, unknown>[] = [];
+  for (const [member, load] of Object.entries(NAMED_BY_ID)) {
+    const named = json[member];
+    if (!isRecord(named) || typeof named.id !== 'number') continue;
+    const answer = (await t.call(load, { path: { id: named.id } })).body as
+      { file?: { globalId?: string }; folder?: { globalId?: string } } | undefined;
+    const globalId = answer?.file?.globalId ?? answer?.folder?.globalId;
+    if (globalId) out.push({ ...json, [member]: { globalId } });
+  }
+  return out;
+}

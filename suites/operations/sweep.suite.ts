@@ -27,6 +27,7 @@ interface Created {
 interface Discovery {
   fixtureFolders: number[];
   fixtureFiles: number[];
+  fixturePages: number[];
   globalIds: Record<number, string>;
   userIds: number[];
   templateIds: number[];
@@ -65,6 +66,7 @@ function discover(t: ConformanceContext): Promise<Discovery> {
     const found: Discovery = {
       fixtureFolders: [],
       fixtureFiles: [],
+      fixturePages: [],
       globalIds: {},
       userIds: [],
       templateIds: [],
@@ -98,6 +100,7 @@ function discover(t: ConformanceContext): Promise<Discovery> {
     }
     if (f.pagesFolderId !== undefined) {
       for (const page of (await t.try('folder.getPages', { path: { id: f.pagesFolderId } })).body?.pages ?? []) {
+        if (found.fixturePages.length < 3) add(found.fixturePages, page.id);
         add(found.languages, page.language);
         add(found.userIds, page.publisher?.id);
       }

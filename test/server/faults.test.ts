@@ -621,6 +621,19 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         },
       })
     ).file.name,
+  'usedin-unknown-500': async (run, s) =>
+    run('folder.getFiles', {
+      path: { folderId: named(s, 'folder', 'Multichannel').id },
+      query: { used: true, usedIn: 2_000_000_017 },
+    }).then(
+      (body) => pick(body.files),
+      (err: Error) => `threw ${err.name}`,
+    ),
+  'copy-globalid-500': async (run, s) =>
+    run('file.copy', { body: { file: { globalId: named(s, 'file', 'terms.txt').globalId }, newFilename: 'copy.txt' } }).then(
+      (body) => body.file.name,
+      (err: Error) => `threw ${err.name}`,
+    ),
   'save-file-urls-dropped': async (run, s) => {
     const id = named(s, 'file', 'notes.txt').id;
     await run('file.save.json', { path: { id }, body: { file: { id, niceUrl: '/saved/notes', alternateUrls: ['/saved/a'] } } });
