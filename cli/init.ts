@@ -160,6 +160,17 @@ async function pagesAndTemplates(r: Reader, root: Folder, d: Discovery): Promise
   }
 }
 
+/** A file of the master some object uses (getFiles `used=true`): the usage tests then fail where its users are not listed. */
+async function usedFile(r: Reader, root: Folder, d: Discovery): Promise<void> {
+  const list = await r.get(`/folder/getFiles/${root.id}`, { recursive: true, used: true, maxItems: -1 });
+  const file = (Array.isArray(list.body.files) ? list.body.files : []).find((f) => typeof (f as { id?: unknown }).id === 'number') as
+    { id: number; name?: string } | undefined;
+  if (file) {
+    d.fixture.usedFileId = file.id;
+    d.found.push(`used file: ${file.id} ${JSON.stringify(file.name ?? '')} (getFiles used=true); the usage tests must find its users`);
+  } else d.undecided.push('used file: getFiles used=true lists no file under the root; the usage tests will have nothing to judge');
+}
+
 /** The wastebin, and the sandbox parent: a folder under the root named for tests, else the root itself. */
 async function wastebinAndSandbox(r: Reader, root: Folder, d: Discovery): Promise<void> {
   const bin = await r.get('/folder', { folderId: root.id, wastebin: 'only' });
@@ -203,6 +214,7 @@ async function discover(target: Target, timeoutMs: number): Promise<Discovery> {
     const root = await masterRoot(r, d);
     await channel(r, root, d);
     await pagesAndTemplates(r, root, d);
+    await usedFile(r, root, d);
     await wastebinAndSandbox(r, root, d);
     await authFeature(target, timeoutMs, d);
   } finally {

@@ -25,6 +25,11 @@ export interface TargetFixture {
   pagesFolderId?: number;
   /** A folder with templates linked into it (needed by feature templates). */
   templatesFolderId?: number;
+  /**
+   * A file of the master that a folder, file or page uses (its object tags refer to it). With it, usage queries
+   * that name no user of it fail USE-01; without it, a target whose usage finds nothing has nothing to judge.
+   */
+  usedFileId?: number;
 }
 
 /** Credentials added to every request; they never appear in reports. */

@@ -235,7 +235,14 @@ export interface Dataset {
   pages: DatasetPage[];
   templates: DatasetTemplate[];
   /** Fixture roles the target file names; absent roles fall back (see state.fixtureIds). */
-  roles?: { channelNodeId?: number; sandboxParentFolderId?: number; pagesFolderId?: number; templatesFolderId?: number };
+  roles?: {
+    channelNodeId?: number;
+    sandboxParentFolderId?: number;
+    pagesFolderId?: number;
+    templatesFolderId?: number;
+    /** A master file some folder, file or page uses (usage queries must name its users). */
+    usedFileId?: number;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1167,6 +1174,8 @@ export function defaultDataset(): Dataset {
     sandboxParentFolderId: sandbox.id,
     pagesFolderId: pagesFolder.id,
     templatesFolderId: templates.folder.id,
+    // Used by the Annual report page; the first used file getFiles lists by name, so init declares the same one.
+    usedFileId: files.report.id,
   };
   return b.ds;
 }

@@ -102,6 +102,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFiles', folder: 'Files', query: { folder: true } },
   },
   {
+    name: 'usage-finds-no-users',
+    breaks: ['USE-01'],
+    description:
+      'usage/file, usage/folder and usage/page list no user of any file (total 0): only a declared used file tells it from data without usage',
+  },
+  {
     name: 'usedin-unknown-500',
     breaks: ['ENV-08'],
     description: 'a usedIn value naming no node escapes as a 500 FAILURE instead of being ignored or refused',

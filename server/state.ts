@@ -738,6 +738,7 @@ export function fixtureIds(state: State): {
   sandboxParentFolderId: number;
   pagesFolderId: number;
   templatesFolderId: number;
+  usedFileId?: number;
 } {
   const master = [...state.nodes.values()].find((n) => n.masterId === undefined)!;
   const channelId = state.roles.channelNodeId ?? master.channels[0] ?? master.id;
@@ -750,6 +751,7 @@ export function fixtureIds(state: State): {
     sandboxParentFolderId: state.roles.sandboxParentFolderId ?? master.rootFolderId,
     pagesFolderId: state.roles.pagesFolderId ?? master.rootFolderId,
     templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
+    ...(state.roles.usedFileId === undefined ? {} : { usedFileId: state.roles.usedFileId }),
   };
 }
 

@@ -46,7 +46,8 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
   const repeated: Obj[] = [];
   const fileSets = new Set(files.map((f) => f.channelSetId));
   for (const set of fileSets) {
-    for (const id of state.referrers.get(set) ?? []) {
+    // Planted: references are read from the wrong index, which holds none, so no file has users.
+    for (const id of faults.has('usage-finds-no-users') ? [] : (state.referrers.get(set) ?? [])) {
       const ref = state.objects.get(id);
       if (!ref || ref.kind !== kind || ref.channelSetId === set) continue;
       // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.

@@ -120,7 +120,11 @@ async function discover(t: ConformanceContext): Promise<Discovery> {
   const master = t.fixture.masterNodeId;
   const scope = (await fixtureTree(t, t.fixture.masterRootFolderId, master)).ids;
   const { files } = await treeFiles(t, t.fixture.masterRootFolderId, { used: true });
-  const usedFiles = idsOf(files.filter((f) => inFixture(scope, 'file', f)));
+  const declared = t.fixture.usedFileId;
+  // The file the target file names as used is asked about whatever used=true lists (FLT-07 judges that filter).
+  const usedFiles = [
+    ...new Set([...(declared === undefined ? [] : [declared]), ...idsOf(files.filter((f) => inFixture(scope, 'file', f)))]),
+  ];
   const images = new Set<number>();
   const fileUsers = new Set<number>();
   for (const id of usedFiles) {
@@ -153,10 +157,16 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
   if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');
   const findings: Finding[] = [];
   let users = 0;
+  const declared = t.fixture.usedFileId;
+  let declaredUsers = 0;
+  const exchanges: Exchange[] = [];
   for (const kind of kinds) {
     const full = await mustUsage(t, kind, idsFor[kind], t.fixture.masterNodeId, { maxItems: -1 });
     const list = full.list ?? [];
     users += list.length;
+    exchanges.push(full.exchange);
+    if (declared !== undefined)
+      declaredUsers += (await mustUsage(t, kind, [declared], t.fixture.masterNodeId, { maxItems: -1 })).list?.length ?? 0;
     // "usage/file, usage/folder, usage/page list the objects using the given files; total counts them before paging"
     const hidden = full.withoutPermission ?? 0;
     if (full.total !== list.length && full.total !== list.length + hidden)
@@ -172,7 +182,18 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
     if (new Set(ids).size !== ids.length)
       findings.push(finding('USE-01', 'relation', `usage/${kind} lists a user more than once: ${brief(ids)}`, full.exchange));
   }
-  if (!users) t.nothingToJudge(`the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`);
+  // The target file names a file some folder, file or page uses (fixture.usedFileId): "usage/file, usage/folder,
+  // usage/page list the objects using the given files", so one of them lists a user of it.
+  if (declared !== undefined && declaredUsers === 0)
+    findings.push(
+      finding(
+        'USE-01',
+        'declared',
+        `the target file names file ${declared} as used (fixture.usedFileId), yet usage/file, usage/folder and usage/page list no user of it`,
+        exchanges[0],
+      ),
+    );
+  else if (!users) t.nothingToJudge(`the ${used.length} used files of the master have no users in usage/file, usage/folder or usage/page`);
   t.record(findings);
 });
 

@@ -26,10 +26,12 @@ vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 /** The default fixture without its files, images, pages and every folder the roles do not name. */
 function freshInstall(): Dataset {
   const ds = defaultDataset();
-  const roles = ds.roles ?? {};
+  // No file is left to be used, so the target file names none (fixture.usedFileId).
+  const { usedFileId: _used, ...roles } = ds.roles ?? {};
   const kept = new Set([...ds.nodes.map((n) => n.rootFolderId), roles.sandboxParentFolderId, roles.pagesFolderId, roles.templatesFolderId]);
   return {
     ...ds,
+    roles,
     // Tags may refer to files and pages that are gone.
     folders: ds.folders.filter((f) => kept.has(f.id)).map(({ tags: _, ...f }) => f),
     templates: ds.templates.map(({ tags: _, templateTags: __, ...t }) => t),

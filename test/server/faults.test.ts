@@ -621,6 +621,7 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         },
       })
     ).file.name,
+  'usage-finds-no-users': async (run, s) => (await run('file.usage.page', { query: { id: [named(s, 'file', 'manual-en.pdf').id] } })).total,
   'usedin-unknown-500': async (run, s) =>
     run('folder.getFiles', {
       path: { folderId: named(s, 'folder', 'Multichannel').id },
