@@ -34,6 +34,8 @@ export interface World {
   fixtureFolders?: readonly number[];
   /** Files of the target's fixture; requests only read them. */
   fixtureFiles?: readonly number[];
+  /** Sandbox folders (also in `folders`) made with a start page: a page of the test's own, which getExternalLinks and getPages list. */
+  startPageFolders?: readonly number[];
   /** Pages of the target's fixture; requests only read them (GET /file/disinherit: "a list of ids (described as page IDs)"). */
   fixturePages?: readonly number[];
   /** Global ids by local id, for path ids the contract calls "local or global". */
@@ -826,6 +828,7 @@ function idKinds(w: World): Map<string, string> {
   const f = w.fixture;
   const named: [string, readonly (number | undefined)[]][] = [
     ['sandbox-folder', w.folders],
+    ['start-page-folder', w.startPageFolders ?? []],
     ['sandbox-file', w.files],
     ['localized-file', w.localizedFiles ?? []],
     ['fixture-folder', w.fixtureFolders ?? []],

@@ -30,7 +30,7 @@ export async function createFolder(
   send: Sender,
   motherId: number,
   name: string,
-  extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {},
+  extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean; startpage?: boolean; templateId?: number } = {},
 ): Promise<Folder & { id: number }> {
   const exchange = await send({ ...requestOf('folder.create', { json: { motherId: String(motherId), name, ...extra } }) });
   const folder = (exchange.response?.json as FolderLoadResponse | undefined)?.folder;

@@ -16,7 +16,7 @@ export function createFolderStep(
   t: ConformanceContext,
   motherId: number,
   name: string,
-  extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean } = {},
+  extra: { nodeId?: number; description?: string; failOnDuplicate?: boolean; startpage?: boolean; templateId?: number } = {},
 ): Promise<Folder & { id: number }> {
   return createFolder((spec) => t.send(spec, 'folder.create'), motherId, name, extra);
 }

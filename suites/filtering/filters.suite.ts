@@ -755,6 +755,11 @@ conformance(
       },
       { novel: unseen() },
     );
+    // "niceurl (string; regular expression)": one that does not compile, over records that have nice URLs, is refused or
+    // answered, never with a server error (ENV-08, which the judge applies to every answer); getPages too, on the pages.
+    for (const op of ['folder.getFiles', 'file.list'] as const) await fetchList(t, op, folderId, { niceurl: '(' });
+    if (hasFeature(t, 'pages') && t.fixture.pagesFolderId !== undefined)
+      await fetchList(t, 'folder.getPages', t.fixture.pagesFolderId, { recursive: true, niceurl: '(' });
   },
   { operation: 'folder.getFiles' },
 );

@@ -160,7 +160,7 @@ conformance(
     // (`null`, which a reader may take for an object that has no members), an object with no members (the contract
     // shows no member mandatory: "which of them are mandatory: not shown") and the valid body with a member the
     // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
-    // sent as bytes, judged as the operation's answer. Also a `usedIn` naming no channel ("usedIn (int, multivalued;
+    // sent as bytes, judged as the operation's answer. Also filters naming ids that do not exist, a `usedIn` naming no channel ("usedIn (int, multivalued;
     // channel IDs extending `used`)": a filter, which NEG-03's refusal does not bind), and a record member that names
     // its object by `globalId` alone (the File record's "globalId | string"; FileCopyRequest "`file` (File)").
     for (const op of operations) {
@@ -170,6 +170,11 @@ conformance(
       if (Object.keys(spec.query ?? {}).length) await t.try(id, { ...spec, query: {} });
       if (op.parameters.some((p) => p.in === 'query' && p.name === 'usedIn'))
         await t.try(id, { ...spec, query: { ...spec.query, used: true, usedIn: [UNKNOWN_IDS.number] } });
+      // Filters by the id of a user, template or markup language (creatorId, template_id, includeMlId, ...) that names
+      // nothing: what they then list is theirs to say, a server error never.
+      const filters = op.parameters.filter((p) => p.in === 'query' && p.type === 'integer' && p.multivalued && /(Id|_id)$/.test(p.name));
+      if (filters.length)
+        await t.try(id, { ...spec, query: { ...spec.query, ...Object.fromEntries(filters.map((p) => [p.name, [UNKNOWN_IDS.number]])) } });
       if (op.requestBody?.contentTypes.includes('application/json')) {
         for (const data of ['null', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);

@@ -130,14 +130,21 @@ async function localize(t: ConformanceContext, fileId: number): Promise<void> {
 
 /**
  * The world of one test: the fixture as discovered, plus a test folder in the run's sandbox with a
- * sub-folder, and one file in each.
+ * sub-folder, and one file in each. The world of the operations that only read also has a folder made
+ * with a start page where a template is known (FolderCreateRequest "`startpage` (boolean), `templateId`"),
+ * so that the page lists (getExternalLinks, getPages) have a page of the test's own to answer.
  */
-async function prepareWorld(t: ConformanceContext, plan: Plan): Promise<World> {
+async function prepareWorld(t: ConformanceContext, plan: Plan, withStartPage = false): Promise<World> {
   const found = await discover(t);
   const load = await createFolderStep(t, await t.sandbox(), t.uniqueName('op'));
   const top = load.id;
   const sub = await newFolder(t, top);
   const files = [await newFile(t, top), await newFile(t, sub.id)];
+  const templateId = found.templateIds[0];
+  const start =
+    withStartPage && templateId !== undefined
+      ? await createFolderStep(t, top, t.uniqueName('start'), { startpage: true, templateId })
+      : undefined;
   if (plan.localizeFiles) for (const file of files) await localize(t, file.id);
   const globalIds: Record<number, string> = { ...found.globalIds };
   for (const { id, globalId } of [{ id: top, globalId: load?.globalId }, sub, ...files]) if (globalId) globalIds[id] = globalId;
@@ -145,8 +152,9 @@ async function prepareWorld(t: ConformanceContext, plan: Plan): Promise<World> {
     ...found,
     fixture: t.fixture,
     features: t.config.target.features,
-    folders: [top, sub.id],
+    folders: [top, sub.id, ...(start ? [start.id] : [])],
     files: files.map((f) => f.id),
+    ...(start ? { startPageFolders: [start.id] } : {}),
     globalIds,
     ...(plan.localizeFiles ? { localizedFiles: files.map((f) => f.id) } : {}),
   };
@@ -205,7 +213,7 @@ for (const op of operations) {
       const plan = plans[op.id] ?? {};
       const world = onlyReads(op)
         ? await readWorld
-            .get(() => prepareWorld(t, plan))
+            .get(() => prepareWorld(t, plan, true))
             .catch((err: unknown) => {
               readWorld.clear();
               throw err;
