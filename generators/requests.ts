@@ -820,6 +820,9 @@ export function inputClasses(operationId: string, request: RequestSpec, w: World
   for (const part of request.multipart?.files ?? [])
     out.add(`part:${part.name}:${part.contentType}:${part.data.length ? 'bytes' : 'empty'}`);
   if (request.raw) out.add(`raw:${request.raw.contentType}:${request.raw.data.length ? 'bytes' : 'empty'}`);
+  // What an object looks like depends on the view it is seen in: each object named, in each view, is a class too.
+  const view = [...out].find((c) => c.startsWith('query:nodeId='));
+  if (view) for (const c of [...out]) if (c.includes('=id:') && !c.startsWith('query:nodeId=')) out.add(`${c} @${view}`);
   return out;
 }
 
@@ -846,7 +849,10 @@ function idKinds(w: World): Map<string, string> {
   ];
   const kinds = new Map<string, string[]>();
   const add = (key: string, kind: string) => kinds.set(key, [...new Set([...(kinds.get(key) ?? []), kind])].sort());
-  for (const [kind, ids] of named) for (const id of ids) if (id !== undefined) add(String(id), kind);
+  // The test made its sandbox objects alike; the fixture's differ from one another (localized, excluded, deleted, used,
+  // with or without a parent in a channel), so each fixture object is a class of its own.
+  for (const [kind, ids] of named)
+    for (const id of ids) if (id !== undefined) add(String(id), kind.startsWith('fixture-') ? `${kind} ${id}` : kind);
   for (const [id, globalId] of Object.entries(w.globalIds ?? {}))
     for (const kind of kinds.get(id) ?? ['object']) add(globalId, `global-${kind}`);
   return new Map([...kinds].map(([key, list]) => [key, list.join('+')]));
