@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
-import { misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
+import { createAnyway, misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
 import { varyBody } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
 
@@ -409,35 +409,12 @@ function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limi
           return sendSuccess(reply, op, await handler(state, req, { faults }));
         } catch (err) {
           // Planted: a folder.create whose body is refused for one member still creates the folder from the others.
-          if (faults.has('refused-create-applied') && op.id === 'folder.create')
-            await createAnyway(state, op, request, err, handlers[op.id], faults);
+          if (faults.has('refused-create-applied') && err instanceof RequestRefusal && err.fault === 'invalid-body-500')
+            await createAnyway(state, op, request.body, err.property, handlers[op.id], faults);
           return sendFailure(reply, err, op);
         }
       },
     });
-  }
-}
-
-/**
- * Planted-fault code (refused-create-applied): the body a member refusal was about, without that member, given to the
- * handler as if it had been accepted; what it answers or refuses is dropped.
- */
-async function createAnyway<S>(
-  state: S,
-  op: Operation,
-  request: FastifyRequest,
-  err: unknown,
-  handler: Handler<S> | undefined,
-  faults: FaultSet,
-) {
-  if (!(err instanceof RequestRefusal) || err.fault !== 'invalid-body-500' || !err.property || !handler) return;
-  try {
-    const body = JSON.parse(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '') as Record<string, unknown>;
-    delete body[err.property.replace(/^\//, '').split(/[/.[]/)[0]!];
-    const req: OpRequest = { operationId: op.id, path: {}, query: {}, rawQuery: {}, body: readRequestBody(op.requestBody!.schema!, body) };
-    await handler(state, req, { faults });
-  } catch {
-    // Whatever the handler makes of it, the answer stays the refusal.
   }
 }
 

@@ -6,7 +6,9 @@ import { getSchema } from '../schemas/index.ts';
 import { operations, type Operation } from '../schemas/operations.ts';
 import type { Feature } from '../schemas/requirements.ts';
 import type { ResponseTypeName } from '../schemas/types.ts';
+import { readRequestBody } from './coerce.ts';
 import { faultDefs, type FaultDef } from './fault-def.ts';
+import type { FaultSet, Handler, OpRequest } from './types.ts';
 
 /** The HTTP layer's planted faults. */
 export const httpFaults = faultDefs([
@@ -188,3 +190,27 @@ export function nestingDepth(text: string): number {
 
 /** The operations whose successful answers the deployed implementation sends without responseInfo: the `success-without-responseinfo` fault's. */
 export const WITHOUT_RESPONSEINFO: ReadonlySet<string> = new Set(['folder.findFiles', 'folder.findPages', 'folder.getExternalLinks']);
+
+/**
+ * Planted fault refused-create-applied: a folder.create body refused for one member, without that member, given to
+ * the handler as if it had been accepted; what the handler answers or refuses is dropped, the answer stays the
+ * refusal. Here, beside the faults, so that mutation runs over the server's logic never count it.
+ */
+export async function createAnyway<S>(
+  state: S,
+  op: Operation,
+  raw: unknown,
+  property: string | undefined,
+  handler: Handler<S> | undefined,
+  faults: FaultSet,
+): Promise<void> {
+  if (op.id !== 'folder.create' || !property || !handler || !Buffer.isBuffer(raw)) return;
+  try {
+    const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    delete body[property.replace(/^\//, '').split(/[/.[]/)[0]!];
+    const req: OpRequest = { operationId: op.id, path: {}, query: {}, rawQuery: {}, body: readRequestBody(op.requestBody!.schema!, body) };
+    await handler(state, req, { faults });
+  } catch {
+    // Whatever the handler makes of it, the answer stays the refusal.
+  }
+}
