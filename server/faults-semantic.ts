@@ -102,6 +102,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFiles', folder: 'Files', query: { folder: true } },
   },
   {
+    name: 'syncable-dependencies-dropped',
+    needs: 'multichannelling',
+    breaks: ['USE-04'],
+    description: 'syncableObjects reports no indirect dependencies: what the linked pages and files link in turn is missing',
+  },
+  {
     name: 'usage-finds-no-users',
     breaks: ['USE-01'],
     description:

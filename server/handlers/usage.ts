@@ -141,7 +141,8 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
     .filter((o, i, all) => !given.has(o.channelSetId) && all.indexOf(o) === i);
   const directSets = new Set(direct.map((o) => o.channelSetId));
   const dependencies: Record<string, Record<string, Record<string, unknown>>> = {};
-  for (const o of direct) {
+  // Planted: only the direct links are followed, so no indirect dependency is reported.
+  for (const o of ctx.faults.has('syncable-dependencies-dropped') ? [] : direct) {
     for (const dep of referencedObjects(state, o, view)) {
       if (directSets.has(dep.channelSetId) || given.has(dep.channelSetId)) continue;
       (dependencies[dep.kind] ??= {})[String(dep.id)] = { id: dep.id, globalId: dep.globalId, name: dep.name, type: dep.kind };

@@ -14,7 +14,7 @@ import { brief, idsOf, setDifference, valuesOrdered, type Direction } from '../.
 import { attempt, deleteFolderStep } from '../../harness/steps.ts';
 import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
-import type { File, Item } from '../../schemas/types.ts';
+import type { File, Item, Page } from '../../schemas/types.ts';
 import { chunks, tagReferences } from './relations.ts';
 
 /** The usage lists of contract 4.3 and the member that holds each list. */
@@ -453,6 +453,37 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
         );
       }
     }
+    // "objects linked directly or indirectly by the given files", "`dependencies` (map string to map string to object;
+    // indirect dependencies)": what the linked pages and files refer to in turn, beyond the file and its direct links, is
+    // in one of the inner maps (named by its id, as key or member; what the outer keys are is not shown).
+    const direct = new Set([id, ...refs.pages, ...refs.files, ...refs.images]);
+    const indirect = new Set<number>();
+    for (const ref of refs.files.filter((f) => f !== id)) {
+      const next = tagReferences((await t.call('file.load', { path: { id: ref } })).body?.file?.tags);
+      for (const x of [...next.pages, ...next.files, ...next.images]) if (!direct.has(x)) indirect.add(x);
+    }
+    for (const ref of refs.pages) {
+      const next = tagReferences((await masterPages(t)).get(ref)?.tags);
+      for (const x of [...next.pages, ...next.files, ...next.images]) if (!direct.has(x)) indirect.add(x);
+    }
+    const named = new Set<number>();
+    for (const inner of Object.values((body.dependencies ?? {}) as Record<string, Record<string, unknown>>))
+      for (const [key, value] of Object.entries(inner ?? {})) {
+        named.add(Number(key));
+        const member = (value as { id?: unknown } | null)?.id;
+        if (typeof member === 'number') named.add(member);
+      }
+    const missing = [...indirect].filter((x) => !named.has(x));
+    if (missing.length)
+      findings.push(
+        finding(
+          'USE-04',
+          'relation',
+          `file ${id} links ${brief([...refs.pages, ...refs.files.filter((f) => f !== id)])}, which refer in turn to ${brief(missing)}; ` +
+            `syncableObjects names none of them in dependencies (named: ${brief([...named])})`,
+          got.exchange,
+        ),
+      );
   }
   if (!judged)
     t.nothingToJudge(
@@ -460,6 +491,22 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     );
   t.record(findings);
 });
+
+const pagesOfMaster = new PerRun<Promise<Map<number, Page>>>();
+
+/** Every page of the master tree by id, read once per suite file and run (their tags name what they link). */
+function masterPages(t: ConformanceContext): Promise<Map<number, Page>> {
+  const pending = pagesOfMaster.get(async () => {
+    // "objecttags (boolean, false): attach object tags": the tags that link other objects.
+    const res = await t.call('folder.getPages', {
+      path: { id: t.fixture.masterRootFolderId },
+      query: { recursive: true, maxItems: -1, objecttags: true },
+    });
+    return new Map((res.body?.pages ?? []).filter((p) => typeof p.id === 'number').map((p) => [p.id!, p]));
+  });
+  pending.catch(() => pagesOfMaster.clear());
+  return pending;
+}
 
 /**
  * The master's files that refer to other files or images: the users (usage/file) of the used files and of

@@ -621,6 +621,12 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         },
       })
     ).file.name,
+  'syncable-dependencies-dropped': async (run, s) =>
+    (
+      await run('file.usage.syncableObjects', {
+        query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 },
+      })
+    ).dependencies,
   'usage-finds-no-users': async (run, s) => (await run('file.usage.page', { query: { id: [named(s, 'file', 'manual-en.pdf').id] } })).total,
   'usedin-unknown-500': async (run, s) =>
     run('folder.getFiles', {
