@@ -102,6 +102,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFiles', folder: 'Files', query: { folder: true } },
   },
   {
+    name: 'template-id-copy-ignored',
+    needs: 'multichannelling',
+    breaks: ['FLT-09'],
+    description: "getPages template_id given a channel's localized copy of a template lists none of the pages that name it",
+  },
+  {
     name: 'syncable-dependencies-dropped',
     needs: 'multichannelling',
     breaks: ['USE-04'],

@@ -132,7 +132,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   if (faults.has('getpages-online-filter-inverted') && flags.online !== undefined) flags.online = !flags.online;
   let tids = faults.has('getpages-template-id-ignored') ? [] : qInts(req, 'template_id');
   if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
-  const tsets = tids.length > 0 ? templateSets(state, tids) : undefined;
+  // Planted: template ids compared as they are, so a localized template copy's id names no page.
+  const tsets = tids.length > 0 ? (faults.has('template-id-copy-ignored') ? new Set(tids) : templateSets(state, tids)) : undefined;
   const include = faults.has('getpages-includemlid-ignored') ? [] : qInts(req, 'includeMlId');
   const exclude = faults.has('getpages-excludemlid-ignored') ? [] : qInts(req, 'excludeMlId');
   const priority = qInt(req, 'priority', 0);

@@ -23,6 +23,7 @@ import {
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
 import { requestingUserStep } from '../../harness/steps.ts';
+import { hasFeature } from '../../harness/fixture.ts';
 import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
 import { termMatches, userTexts } from './terms.ts';
@@ -441,6 +442,23 @@ conformance(
         ),
       { novel: unseen() },
     );
+    // In the channel, pages may name the channel's own copy of a template (a localized template): template_id takes
+    // the ids the channel's records carry as well.
+    const channel = hasFeature(t, 'multichannelling') ? t.fixture.channelNodeId : undefined;
+    if (channel === undefined) return;
+    const inChannel = await mustList(t, 'folder.getPages', t.fixture.pagesFolderId!, { ...BASE, nodeId: channel });
+    for (const id of distinct(inChannel.records.map((p) => p.templateId)).filter((id) => !templates.includes(id)))
+      t.record(
+        await judged(fetchList(t, 'folder.getPages', t.fixture.pagesFolderId!, { ...BASE, nodeId: channel, template_id: [id] }), (l) =>
+          expectSet(
+            'FLT-09',
+            'template_id',
+            idsWhere(inChannel.records, (p) => p.templateId === id),
+            l,
+            `in channel ${channel}, template_id=${id} (a template the channel's pages name) must list exactly those pages`,
+          ),
+        ),
+      );
   },
   { operation: 'folder.getPages' },
 );

@@ -621,6 +621,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         },
       })
     ).file.name,
+  'template-id-copy-ignored': async (run, s) =>
+    pick(
+      (
+        await run('folder.getPages', {
+          path: { id: named(s, 'folder', 'Pages').id },
+          query: { recursive: true, nodeId: 2, template_id: [332] },
+        })
+      ).pages,
+    ),
   'syncable-dependencies-dropped': async (run, s) =>
     (
       await run('file.usage.syncableObjects', {
