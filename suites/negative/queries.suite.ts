@@ -175,6 +175,9 @@ conformance(
       const filters = op.parameters.filter((p) => p.in === 'query' && p.type === 'integer' && p.multivalued && /(Id|_id)$/.test(p.name));
       if (filters.length)
         await t.try(id, { ...spec, query: { ...spec.query, ...Object.fromEntries(filters.map((p) => [p.name, [UNKNOWN_IDS.number]])) } });
+      // A request of an operation that takes a body, sent without one and so without a Content-Type ("Request bodies,
+      // where present, are JSON with `Content-Type: application/json`": here none is present).
+      if (op.requestBody) await t.send(requestOf(id, { path: spec.path, query: spec.query }), id);
       if (op.requestBody?.contentTypes.includes('application/json')) {
         for (const data of ['null', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
