@@ -42,8 +42,8 @@ interface Seen {
   /** A JSON request body that does not parse: Prism answers such a request itself, unforwarded. */
   malformedJson: boolean;
   /**
-   * A JSON request body that is ENV-08's probe: `null` (no object, which Prism finds missing) or a valid
-   * body with the member `notInTheContract` (which Prism finds not allowed).
+   * A request body that is ENV-08's probe: `null` (no object, which Prism finds missing), a valid body with
+   * the member `notInTheContract` (which Prism finds not allowed), or no body at all.
    */
   probeJson: boolean;
   status: number;
@@ -149,8 +149,10 @@ async function startRecorder(prismUrl: string): Promise<{ server: Server; url: s
               path: (req.url ?? '').split('?')[0]!,
               malformedJson: isMalformedJson(req.headers['content-type'], requestBody),
               probeJson:
-                /json/i.test(req.headers['content-type'] ?? '') &&
-                (requestBody.toString('utf8').trim() === 'null' || requestBody.toString('utf8').includes('"notInTheContract"')),
+                // ENV-08 also sends a POST of an operation that takes a body with none at all (Prism finds it missing).
+                (req.method === 'POST' && requestBody.length === 0) ||
+                (/json/i.test(req.headers['content-type'] ?? '') &&
+                  (requestBody.toString('utf8').trim() === 'null' || requestBody.toString('utf8').includes('"notInTheContract"'))),
               status: answer.statusCode ?? 0,
               envelope: Array.isArray(json?.messages) && typeof json?.responseInfo === 'object',
               responseCode: json?.responseInfo?.responseCode,
