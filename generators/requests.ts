@@ -868,7 +868,8 @@ function valueClass(value: unknown, kinds: ReadonlyMap<string, string> | undefin
   if (inNode && kinds) return `id:${kinds.get(inNode[1]!) ?? 'unknown'}/${kinds.get(inNode[2]!) ?? 'unknown'}`;
   if (typeof value === 'number' || /^-?\d+$/.test(text)) {
     const n = Number(text);
-    return n < 0 || n <= 10 ? String(n) : n >= 2_147_483_647 ? 'max' : 'number';
+    // Negative and small numbers are each their own (-1 for all, 0 for none, 1 for the first page); large ones alike.
+    return n <= 10 ? String(n) : n >= 2_147_483_647 ? 'max' : 'number';
   }
   if (typeof value === 'string') return value === '' ? 'empty' : 'text';
   return typeof value;
