@@ -67,7 +67,7 @@ const fileFolders = new PerRun<Promise<{ folderId: number; files: File[] }[]>>()
 
 /** Fixture folders that hold files (of the first 40 fixture folders), with their files (master view, unfiltered), most files first. */
 export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: number; files: File[] }[]> {
-  const once = fileFolders.get(async () => {
+  return fileFolders.retrying(async () => {
     const out: { folderId: number; files: File[] }[] = [];
     // A bounded look: a vendor's fixture may hold thousands of folders.
     for (const f of (await fixtureFolders(t)).slice(0, 40)) {
@@ -76,8 +76,6 @@ export function fixtureFileFolders(t: ConformanceContext): Promise<{ folderId: n
     }
     return out.sort((a, b) => b.files.length - a.files.length);
   });
-  once.catch(() => fileFolders.clear());
-  return once;
 }
 
 /** A fixture folder with files to filter and sort: the fullest one holding at most `max` files (else the smallest), so lists stay quick. */

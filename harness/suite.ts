@@ -179,6 +179,13 @@ export class PerRun<T> {
     return value;
   }
 
+  /** As `get`, for a value made asynchronously: one whose making fails is dropped, so the next test makes it again. */
+  retrying<U>(this: PerRun<Promise<U>>, make: () => Promise<U>): Promise<U> {
+    const pending = this.get(make);
+    pending.catch(() => this.clear());
+    return pending;
+  }
+
   /** Drops the value of the current configuration and file. */
   clear(): void {
     this.values.get(currentRun)?.delete(currentFile);

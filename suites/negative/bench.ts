@@ -11,9 +11,10 @@ import { startFileHost, type FileHost } from '../../harness/filehost.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { PerRun, type ConformanceContext } from '../../harness/suite.ts';
 
-/** What the tests' requests act on: a sandbox folder with a sub-folder and a file, a localized file, and fresh folders to delete. */
 /** Objects of a bench whose test sends only requests that read (schemas/operations.ts onlyReads): made once per suite file and run. */
 const readObjects = new PerRun<Promise<{ top: number; sub: number; file: number }>>();
+
+/** What the tests' requests act on: a sandbox folder with a sub-folder and a file, a localized file, and fresh folders to delete. */
 
 export class Bench {
   private made?: Promise<{ top: number; sub: number; file: number }>;
@@ -50,13 +51,7 @@ export class Bench {
       const file = (await uploadFileStep(this.t, top, this.fileName(), 'negative input\n', 'text/plain')).id!;
       return { top, sub, file };
     };
-    this.made ??= this.shared
-      ? readObjects.get(make).catch((err: unknown) => {
-          // Objects that could not be made are tried again by the next test.
-          readObjects.clear();
-          throw err;
-        })
-      : make();
+    this.made ??= this.shared ? readObjects.retrying(make) : make();
     return this.made;
   }
 

@@ -179,7 +179,7 @@ function derivedContent(path: string): HostedFile {
 
 /**
  * The world of the operations that only read (every GET, and getFolders by body): made once per suite file and run and
- * read by all of them, since none of them changes it; a world that failed to be made is made again by the next test.
+ * read by all of them, since none of them changes it.
  */
 const readWorld = new PerRun<Promise<World>>();
 
@@ -211,14 +211,7 @@ for (const op of operations) {
     `${op.method} ${op.path} answers valid requests with the success status and a body that validates`,
     async (t) => {
       const plan = plans[op.id] ?? {};
-      const world = onlyReads(op)
-        ? await readWorld
-            .get(() => prepareWorld(t, plan, true))
-            .catch((err: unknown) => {
-              readWorld.clear();
-              throw err;
-            })
-        : await prepareWorld(t, plan);
+      const world = onlyReads(op) ? await readWorld.retrying(() => prepareWorld(t, plan, true)) : await prepareWorld(t, plan);
       const host = plan.fileHost ? await startFileHost({ fallback: derivedContent }) : undefined;
       try {
         const requests = validRequest(op.id, host ? { ...world, sourceUrl: `${host.url}/files` } : world);

@@ -99,9 +99,7 @@ const inFixture = (scope: ReadonlySet<number>, kind: Kind, item: Item & { folder
  */
 async function usedInMaster(t: ConformanceContext): Promise<Discovery> {
   // The fixture does not change during a run: the tests of this file share one discovery (only a complete one).
-  const pending = discovery.get(() => discover(t));
-  pending.catch(() => discovery.clear());
-  return pending;
+  return discovery.retrying(() => discover(t));
 }
 
 /** What usedInMaster finds. */
@@ -496,7 +494,7 @@ const pagesOfMaster = new PerRun<Promise<Map<number, Page>>>();
 
 /** Every page of the master tree by id, read once per suite file and run (their tags name what they link). */
 function masterPages(t: ConformanceContext): Promise<Map<number, Page>> {
-  const pending = pagesOfMaster.get(async () => {
+  return pagesOfMaster.retrying(async () => {
     // "objecttags (boolean, false): attach object tags": the tags that link other objects.
     const res = await t.call('folder.getPages', {
       path: { id: t.fixture.masterRootFolderId },
@@ -504,8 +502,6 @@ function masterPages(t: ConformanceContext): Promise<Map<number, Page>> {
     });
     return new Map((res.body?.pages ?? []).filter((p) => typeof p.id === 'number').map((p) => [p.id!, p]));
   });
-  pending.catch(() => pagesOfMaster.clear());
-  return pending;
 }
 
 /**
