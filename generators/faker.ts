@@ -197,3 +197,59 @@ export function searchTerm(): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fakerValue((f) => `${f.word.noun().slice(0, 3)}${f.helpers.arrayElement(SPECIAL)}`) },
   );
 }
+
+/** The Unicode block a character stands for among the generated texts: each is handled by different code in a server. */
+function charClass(ch: string): string {
+  const c = ch.codePointAt(0)!;
+  if (c >= 0x61 && c <= 0x7a) return 'lower';
+  if (c >= 0x41 && c <= 0x5a) return 'upper';
+  if (c >= 0x30 && c <= 0x39) return 'digit';
+  if (c === 0x20) return 'space';
+  // Each ASCII punctuation mark alone: %, _, \, ', [ and . each mean something to some layer (LIKE, globs, quoting, extensions).
+  if (c < 0x80) return `ascii:${ch}`;
+  if (c > 0xffff) return 'astral';
+  if ((c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) return 'joining';
+  if (c < 0x250) return 'latin';
+  if (c < 0x2000) return 'script';
+  return c >= 0x3000 ? 'cjk' : 'symbol';
+}
+
+/**
+ * The input classes of a generated text (a name, a description): its length band, the kinds of character
+ * it holds, several lines, several dots. Two texts of the same classes meet the same code in a server;
+ * a property over names sends a text only when it brings a class an earlier one did not (issue 34).
+ */
+export function textClasses(text: string): string[] {
+  const out = new Set<string>();
+  // UTF-16 units, as the 255 of MAX_NAME_LENGTH counts them.
+  out.add(
+    text.length === 0 ? 'empty' : text.length <= 16 ? 'short' : text.length <= 64 ? 'medium' : text.length < 250 ? 'long' : 'longest',
+  );
+  for (const ch of text) out.add(charClass(ch));
+  if (text.includes('\n')) out.add('lines');
+  if (text.split('.').length > 2) out.add('dots');
+  return [...out];
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The input classes of generated file content: empty, its size band, NUL, CR, valid UTF-8 or not, a multipart boundary look-alike. */
+export function bytesClasses(data: Uint8Array): string[] {
+  if (!data.length) return ['empty'];
+  const out = new Set<string>([data.length <= 256 ? 'bytes' : data.length <= 64 * 1024 ? 'kilobytes' : 'megabyte']);
+  if (data.includes(0)) out.add('nul');
+  if (data.includes(0x0d)) out.add('cr');
+  try {
+    strictUtf8.decode(data);
+    out.add('utf-8');
+  } catch {
+    out.add('not-utf-8');
+  }
+  if (/^--\S+\r\n/m.test(Buffer.from(data.subarray(0, 1024)).toString('latin1'))) out.add('boundary');
+  return [...out];
+}
+
+/** The input classes of a value made of several generated parts: each part's classes, named by the part. */
+export function partClasses(parts: Record<string, readonly string[]>): string[] {
+  return Object.entries(parts).flatMap(([part, classes]) => classes.map((c) => `${part}:${c}`));
+}

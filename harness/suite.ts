@@ -213,6 +213,23 @@ export function unseen<T>(key: (value: T) => unknown = (value) => value): (value
   };
 }
 
+/**
+ * A `novel` for t.property by input classes: a value is sent when one of its classes (what `classesOf` names)
+ * is new to the test, so every class is explored once and a value of explored classes only passes unsent.
+ */
+export function novelClasses<T>(classesOf: (value: T) => Iterable<string>): (value: T) => boolean {
+  const seen = new Set<string>();
+  return (value) => {
+    let fresh = false;
+    for (const c of classesOf(value)) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      fresh = true;
+    }
+    return fresh;
+  };
+}
+
 export class ConformanceContext {
   readonly findings: ReportedFinding[] = [];
   /** Answers the judge validated in this test. */

@@ -4,12 +4,12 @@
  * four operations that return them (metamorphic: the same file looks the same everywhere).
  */
 import fc from 'fast-check';
-import { description, fileName } from '../../generators/faker.ts';
+import { bytesClasses, description, fileName, partClasses, textClasses } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { attempt, fileSummary, filesOf, uploadFileStep } from '../../harness/steps.ts';
 import { brief } from '../../harness/oracles.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
 
@@ -106,7 +106,10 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
         );
       return findings;
     },
-    { runs: Math.min(t.config.runs, 10) },
+    {
+      runs: Math.min(t.config.runs, 10),
+      novel: novelClasses(([wanted, data]) => partClasses({ name: textClasses(wanted), data: bytesClasses(data) })),
+    },
   );
 });
 
@@ -176,7 +179,10 @@ conformance('FIL-03', 'save (JSON) updates name and description, visible on load
       }
       return loaded.findings;
     },
-    { runs: Math.min(t.config.runs, 10) },
+    {
+      runs: Math.min(t.config.runs, 10),
+      novel: novelClasses(([wanted, text]) => partClasses({ name: textClasses(wanted), description: textClasses(text) })),
+    },
   );
 });
 

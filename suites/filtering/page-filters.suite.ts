@@ -24,12 +24,15 @@ import {
 import { brief, partOf } from '../../harness/oracles.ts';
 import { requestingUserStep } from '../../harness/steps.ts';
 import { hasFeature } from '../../harness/fixture.ts';
-import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
 import { termMatches, userTexts } from './terms.ts';
 
 /** The pages folder and its sub-folders: every getPages call of this suite lists them. */
 const BASE: Query = { recursive: true };
+
+/** The unfiltered listing of the fixture's pages, read once per file: the suite never changes the fixture. */
+const unfiltered = new PerRun<Promise<Listing<Page>>>();
 
 /**
  * The fixture's pages, unfiltered, and a getPages call with more parameters; undefined, said as nothing
@@ -39,7 +42,7 @@ async function pagesOf(
   t: ConformanceContext,
 ): Promise<{ pages: Page[]; unset: Listing<Page>; list: (query: Query) => Promise<Listing<Page> | Finding> } | undefined> {
   const folderId = t.fixture.pagesFolderId!;
-  const unset = await mustList(t, 'folder.getPages', folderId, BASE);
+  const unset = await unfiltered.retrying(() => mustList(t, 'folder.getPages', folderId, BASE));
   if (!unset.records.length) return void t.nothingToJudge('the pages folder and its sub-folders hold no page');
   return { pages: unset.records, unset, list: (query) => fetchList(t, 'folder.getPages', folderId, { ...BASE, ...query }) };
 }

@@ -4,13 +4,13 @@
  * test creates are judged by the model; the fixture's pages and templates by metamorphic relations.
  */
 import fc from 'fast-check';
-import { folderName } from '../../generators/faker.ts';
+import { folderName, textClasses } from '../../generators/faker.ts';
 import { SetupError } from '../../harness/api.ts';
 import { fixtureFolders } from '../../harness/fixture.ts';
 import { checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { brief, duplicates, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { attempt, createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder, Page, ResponseOf, Tag } from '../../schemas/types.ts';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, type TreeModel } from './tree.ts';
@@ -50,73 +50,78 @@ conformance('FLD-01', 'create makes a folder under the mother, listed by it and 
   const top = await t.folder();
   t.judged('folder.create', 'name', 'motherId');
   const used = new Set<string>();
-  await t.property(folderName(), async (name) => {
-    // Two generated names alike would be renamed: a case for FLD-02, not this property.
-    if (used.has(name.toLowerCase())) return [];
-    used.add(name.toLowerCase());
-    const created = await attempt(t, 'folder.create', { json: { motherId: String(top), name } });
-    const folder = created.body?.folder;
-    if (!folder)
-      return created.findings.length
-        ? created.findings
-        : [finding('FLD-01', 'create', 'the FolderLoadResponse carries no folder', created.exchange)];
-    const out: Finding[] = [];
-    // "create makes a folder under `motherId`, returned in FolderLoadResponse"
-    if (typeof folder.id !== 'number' || folder.name !== name || (folder.motherId !== undefined && folder.motherId !== top)) {
-      out.push(
-        finding(
-          'FLD-01',
-          'create',
-          `created ${JSON.stringify({ name })} under ${top}, ` +
-            `answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`,
-          created.exchange,
-        ),
-      );
+  await t.property(
+    folderName(),
+    async (name) => {
+      // Two generated names alike would be renamed: a case for FLD-02, not this property.
+      if (used.has(name.toLowerCase())) return [];
+      used.add(name.toLowerCase());
+      const created = await attempt(t, 'folder.create', { json: { motherId: String(top), name } });
+      const folder = created.body?.folder;
+      if (!folder)
+        return created.findings.length
+          ? created.findings
+          : [finding('FLD-01', 'create', 'the FolderLoadResponse carries no folder', created.exchange)];
+      const out: Finding[] = [];
+      // "create makes a folder under `motherId`, returned in FolderLoadResponse"
+      if (typeof folder.id !== 'number' || folder.name !== name || (folder.motherId !== undefined && folder.motherId !== top)) {
+        out.push(
+          finding(
+            'FLD-01',
+            'create',
+            `created ${JSON.stringify({ name })} under ${top}, ` +
+              `answered folder ${JSON.stringify({ id: folder.id, name: folder.name, motherId: folder.motherId })}`,
+            created.exchange,
+          ),
+        );
+        return out;
+      }
+      // "listed by the mother"
+      const listed = await attempt(t, 'folder.getFolders', { path: { id: top } });
+      out.push(...listed.findings);
+      const entry = listed.body?.folders?.find((f) => f.id === folder.id);
+      if (listed.body && entry?.name !== name)
+        out.push(
+          finding(
+            'FLD-01',
+            'listing',
+            `getFolders of the mother ${top} lists ${JSON.stringify(entry ?? null)} for the new folder ${folder.id} "${name}"`,
+            listed.exchange,
+          ),
+        );
+      // "loadable by id and globalId"
+      const byId = await attempt(t, 'folder.load', { path: { id: folder.id } });
+      out.push(...byId.findings);
+      if (byId.body && (byId.body.folder?.id !== folder.id || byId.body.folder?.name !== name))
+        out.push(
+          finding(
+            'FLD-01',
+            'load',
+            `load of ${folder.id} answers folder ${JSON.stringify({ id: byId.body.folder?.id, name: byId.body.folder?.name })}`,
+            byId.exchange,
+          ),
+        );
+      const globalId = folder.globalId ?? byId.body?.folder?.globalId;
+      if (typeof globalId !== 'string') {
+        out.push(finding('FLD-01', 'globalId', `folder ${folder.id} carries no globalId to load it by`, byId.exchange));
+        return out;
+      }
+      const byGlobal = await attempt(t, 'folder.load', { path: { id: globalId } });
+      out.push(...byGlobal.findings);
+      if (byGlobal.body && byGlobal.body.folder?.id !== folder.id)
+        out.push(
+          finding(
+            'FLD-01',
+            'load',
+            `load by globalId ${globalId} answers folder ${byGlobal.body.folder?.id}, not ${folder.id}`,
+            byGlobal.exchange,
+          ),
+        );
       return out;
-    }
-    // "listed by the mother"
-    const listed = await attempt(t, 'folder.getFolders', { path: { id: top } });
-    out.push(...listed.findings);
-    const entry = listed.body?.folders?.find((f) => f.id === folder.id);
-    if (listed.body && entry?.name !== name)
-      out.push(
-        finding(
-          'FLD-01',
-          'listing',
-          `getFolders of the mother ${top} lists ${JSON.stringify(entry ?? null)} for the new folder ${folder.id} "${name}"`,
-          listed.exchange,
-        ),
-      );
-    // "loadable by id and globalId"
-    const byId = await attempt(t, 'folder.load', { path: { id: folder.id } });
-    out.push(...byId.findings);
-    if (byId.body && (byId.body.folder?.id !== folder.id || byId.body.folder?.name !== name))
-      out.push(
-        finding(
-          'FLD-01',
-          'load',
-          `load of ${folder.id} answers folder ${JSON.stringify({ id: byId.body.folder?.id, name: byId.body.folder?.name })}`,
-          byId.exchange,
-        ),
-      );
-    const globalId = folder.globalId ?? byId.body?.folder?.globalId;
-    if (typeof globalId !== 'string') {
-      out.push(finding('FLD-01', 'globalId', `folder ${folder.id} carries no globalId to load it by`, byId.exchange));
-      return out;
-    }
-    const byGlobal = await attempt(t, 'folder.load', { path: { id: globalId } });
-    out.push(...byGlobal.findings);
-    if (byGlobal.body && byGlobal.body.folder?.id !== folder.id)
-      out.push(
-        finding(
-          'FLD-01',
-          'load',
-          `load by globalId ${globalId} answers folder ${byGlobal.body.folder?.id}, not ${folder.id}`,
-          byGlobal.exchange,
-        ),
-      );
-    return out;
-  });
+    },
+    // A name of the same character classes as an earlier one meets the same code: each class once.
+    { novel: novelClasses(textClasses) },
+  );
 });
 
 conformance('FLD-01', 'the created folder, loaded back, has the description, publish directory and translations sent', async (t) => {
@@ -184,7 +189,7 @@ conformance('FLD-02', 'create with failOnDuplicate refuses a name a sibling has 
       }
       return out;
     },
-    { runs: Math.min(t.config.runs, 10) },
+    { runs: Math.min(t.config.runs, 10), novel: novelClasses(textClasses) },
   );
 });
 

@@ -10,7 +10,7 @@ import { inputClasses, validRequest, mediaTypeOf, type World } from '../../gener
 import type { OperationId } from '../../harness/api.ts';
 import { checkSucceeded } from '../../harness/checks.ts';
 import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { PerRun, conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { RequestSpec } from '../../harness/transport.ts';
 import { onlyReads, operations } from '../../schemas/operations.ts';
 
@@ -216,13 +216,7 @@ for (const op of operations) {
       try {
         const requests = validRequest(op.id, host ? { ...world, sourceUrl: `${host.url}/files` } : world);
         // A request whose every input class an earlier one explored proves nothing more (issue 34): it is not sent.
-        const seen = new Set<string>();
-        const novel = (request: RequestSpec) => {
-          const classes = [...inputClasses(op.id, request, world)];
-          const fresh = classes.some((c) => !seen.has(c));
-          for (const c of classes) seen.add(c);
-          return fresh;
-        };
+        const novel = novelClasses((request: RequestSpec) => inputClasses(op.id, request, world));
         await t.property(
           requests,
           async (request) => {

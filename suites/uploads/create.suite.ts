@@ -4,13 +4,13 @@
  * reports the size the server stored (the contract has no download, so fileSize is the byte oracle).
  */
 import fc from 'fast-check';
-import { fileContent, fileName } from '../../generators/faker.ts';
+import { bytesClasses, fileContent, fileName, partClasses, textClasses } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
-import { conformance, type ConformanceContext } from '../../harness/suite.ts';
+import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import { checkCreated, uploadWith, UPLOAD_FORMS } from './forms.ts';
 import { boundaryFor, multipartBody, multipartType } from '../../harness/multipart.ts';
 import { boundaryLookalike } from './lookalikes.ts';
@@ -39,14 +39,18 @@ function bulkBytes(size: number, seed: number): Uint8Array {
 conformance('UPL-01', 'multipart create answers success with the file of the given name, folder and size', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(fc.tuple(fileName(), fileContent()), async ([name, data]) => {
-    // A run number keeps names unique in the folder when fast-check repeats a value while shrinking.
-    const unique = `${++run}-${name}`;
-    const created = await uploadWith(t, 'file.create.multipart', folderId, unique, data);
-    // "POST /file/create (multipart) ... Response 201 FileUploadResponse": a success (checkCreated); the
-    // exact status, 201 and not 200, is the convention ENV-03, which its own tests and OP-file.create.multipart judge.
-    return checkCreated(t, 'UPL-01', created, { name: unique, folderId, size: data.byteLength });
-  });
+  await t.property(
+    fc.tuple(fileName(), fileContent()),
+    async ([name, data]) => {
+      // A run number keeps names unique in the folder when fast-check repeats a value while shrinking.
+      const unique = `${++run}-${name}`;
+      const created = await uploadWith(t, 'file.create.multipart', folderId, unique, data);
+      // "POST /file/create (multipart) ... Response 201 FileUploadResponse": a success (checkCreated); the
+      // exact status, 201 and not 200, is the convention ENV-03, which its own tests and OP-file.create.multipart judge.
+      return checkCreated(t, 'UPL-01', created, { name: unique, folderId, size: data.byteLength });
+    },
+    { novel: novelClasses(([name, data]) => partClasses({ name: textClasses(name), data: bytesClasses(data) })) },
+  );
 });
 
 conformance('UPL-01', 'multipart create keeps a name without an extension for application/octet-stream data', async (t) => {
@@ -252,10 +256,16 @@ conformance('UPL-07', 'empty, NUL, invalid UTF-8 and CRLF contents keep their ex
 conformance('UPL-07', 'generated contents keep their exact size in every create form', async (t) => {
   const folderId = await t.folder();
   let run = 0;
-  await t.property(fc.tuple(fc.constantFrom(...UPLOAD_FORMS), fileContent()), async ([form, data]) => {
-    const name = `${++run}-${uniqueName(t, 'upl07')}`;
-    return checkCreated(t, 'UPL-07', await uploadWith(t, form, folderId, name, data), { name, folderId, size: data.byteLength });
-  });
+  await t.property(
+    fc.tuple(fc.constantFrom(...UPLOAD_FORMS), fileContent()),
+    async ([form, data]) => {
+      const name = `${++run}-${uniqueName(t, 'upl07')}`;
+      return checkCreated(t, 'UPL-07', await uploadWith(t, form, folderId, name, data), { name, folderId, size: data.byteLength });
+    },
+    // Every form and every class of content; the pairs that break a form's encoding (empty, NUL, CRLF, invalid UTF-8, a boundary
+    // look-alike) are the cases of the tests beside this one, in every form.
+    { novel: novelClasses(([form, data]) => partClasses({ form: [form], data: bytesClasses(data) })) },
+  );
 });
 
 conformance('UPL-07', 'content that imitates the multipart boundary keeps its exact size', async (t) => {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import * as fc from 'fast-check';
-import { description, fileContent, fileName, folderName, searchTerm, userLogin } from '../../generators/faker.ts';
+import {
+  bytesClasses,
+  description,
+  fileContent,
+  fileName,
+  folderName,
+  partClasses,
+  searchTerm,
+  textClasses,
+  userLogin,
+} from '../../generators/faker.ts';
 
 const SEED = 20_240_601;
 const sample = <T>(arb: fc.Arbitrary<T>, numRuns = 1000): T[] => fc.sample(arb, { numRuns, seed: SEED });
@@ -94,5 +104,35 @@ describe('faker arbitraries', () => {
     const first = check();
     expect(first.failed).toBe(true);
     expect(check().counterexample).toEqual(first.counterexample);
+  });
+});
+
+describe('input classes of generated values', () => {
+  it('textClasses tells the kinds of generated names apart', () => {
+    expect(textClasses('')).toEqual(['empty']);
+    expect(textClasses('Akte')).toEqual(['short', 'upper', 'lower']);
+    expect(textClasses('Straße 📁')).toEqual(expect.arrayContaining(['latin', 'space', 'astral']));
+    expect(textClasses('Q&A')).toContain('ascii:&');
+    expect(textClasses('a.v2.final.pdf')).toContain('dots');
+    expect(textClasses('x'.repeat(255))).toContain('longest');
+    expect(textClasses('eins\nzwei')).toContain('lines');
+  });
+
+  it('every branch of folderName shows in the classes of a sample', () => {
+    const classes = new Set(sample(folderName(), 300).flatMap(textClasses));
+    for (const c of ['latin', 'astral', 'long', 'short', 'space']) expect(classes).toContain(c);
+  });
+
+  it('bytesClasses tells the generated contents apart', () => {
+    expect(bytesClasses(new Uint8Array(0))).toEqual(['empty']);
+    expect(bytesClasses(new TextEncoder().encode('a\r\nb'))).toEqual(['bytes', 'cr', 'utf-8']);
+    expect(bytesClasses(Uint8Array.of(0x61, 0, 0xff))).toEqual(['bytes', 'nul', 'not-utf-8']);
+    expect(bytesClasses(new TextEncoder().encode('--XYZ\r\npart'))).toContain('boundary');
+    const classes = new Set(sample(fileContent(), 300).flatMap(bytesClasses));
+    for (const c of ['empty', 'kilobytes', 'nul', 'cr', 'not-utf-8', 'boundary']) expect(classes).toContain(c);
+  });
+
+  it('partClasses names each class by its part', () => {
+    expect(partClasses({ name: ['short'], data: ['empty'] })).toEqual(['name:short', 'data:empty']);
   });
 });

@@ -7,7 +7,7 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../harness/config.ts';
-import { ConformanceContext, unseen } from '../../harness/suite.ts';
+import { ConformanceContext, novelClasses, unseen } from '../../harness/suite.ts';
 import { Transport } from '../../harness/transport.ts';
 import type { Finding } from '../../harness/checks.ts';
 
@@ -88,6 +88,16 @@ describe('t.property with novel', () => {
     const firsts = all.seen.filter((v, i) => all.seen.indexOf(v) === i);
     expect(all.seen.length).toBeGreaterThan(firsts.length);
     expect((await runOf(3, { space: small, novel: unseen() })).seen).toEqual(firsts);
+  });
+
+  it('novelClasses runs a value only when one of its classes is new', async () => {
+    const classes = (v: number) => [v % 2 ? 'odd' : 'even', v > 50 ? 'large' : 'small'];
+    const run = await runOf(20, { novel: novelClasses(classes) });
+    const explored = new Set(run.seen.flatMap(classes));
+    expect(run.seen.length).toBeLessThanOrEqual(explored.size);
+    expect(run.seen.length).toBeGreaterThan(1);
+    // Each value sent brought a class no earlier one had.
+    run.seen.forEach((v, i) => expect(classes(v).some((c) => !run.seen.slice(0, i).flatMap(classes).includes(c))).toBe(true));
   });
 
   it('unseen by a key skips the values whose key an earlier one had', async () => {
