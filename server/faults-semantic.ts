@@ -114,6 +114,18 @@ export const semanticFaults = faultDefs([
     description: 'syncableObjects reports no indirect dependencies: what the linked pages and files link in turn is missing',
   },
   {
+    name: 'syncable-dependencies-flag-set',
+    needs: 'multichannelling',
+    breaks: ['USE-04'],
+    description: 'syncableObjects says haveDependencies true whatever it lists, also for a file that links nothing',
+  },
+  {
+    name: 'syncable-shared-links-repeated',
+    needs: 'multichannelling',
+    breaks: ['USE-04'],
+    description: 'syncableObjects lists an object once for each given file that links it',
+  },
+  {
     name: 'usage-finds-no-users',
     breaks: ['USE-01'],
     description:

@@ -138,7 +138,8 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   const given = new Set(files.map((f) => f.channelSetId));
   const direct = files
     .flatMap((f) => referencedObjects(state, f, view))
-    .filter((o, i, all) => !given.has(o.channelSetId) && all.indexOf(o) === i);
+    // Planted: a link shared by several given files is listed for each of them.
+    .filter((o, i, all) => !given.has(o.channelSetId) && (ctx.faults.has('syncable-shared-links-repeated') || all.indexOf(o) === i));
   const directSets = new Set(direct.map((o) => o.channelSetId));
   const dependencies: Record<string, Record<string, Record<string, unknown>>> = {};
   // Planted: only the direct links are followed, so no indirect dependency is reported.
@@ -156,7 +157,8 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   );
   const images = ctx.faults.has('syncable-missing-images') ? [] : direct.filter((o): o is FileObj => o.kind === 'image');
   return {
-    haveDependencies: Object.keys(dependencies).length > 0,
+    // Planted: the flag set whatever the answer holds.
+    haveDependencies: ctx.faults.has('syncable-dependencies-flag-set') || Object.keys(dependencies).length > 0,
     dependencies,
     pages: pages.map((p) => pageRecord(rctx, p)),
     pagesTotal: pages.length,

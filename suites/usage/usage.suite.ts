@@ -10,11 +10,11 @@ import { finding, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { listingOf } from '../../harness/rules/answer.ts';
-import { brief, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
-import { attempt, deleteFolderStep } from '../../harness/steps.ts';
+import { brief, duplicates, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
+import { attempt, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
-import type { File, Item, Page } from '../../schemas/types.ts';
+import type { File, Item, Page, ResponseOf } from '../../schemas/types.ts';
 import { chunks, tagReferences } from './relations.ts';
 
 /** The usage lists of contract 4.3 and the member that holds each list. */
@@ -396,11 +396,13 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
   const { fileUsers: referrers } = await usedInMaster(t);
   const findings: Finding[] = [];
   let judged = 0;
+  const linked = new Map<number, References>();
   for (const id of [...referrers].slice(0, 8)) {
     const loaded = await t.call('file.load', { path: { id } });
     const refs = tagReferences(loaded.body?.file?.tags);
     if (!refs.pages.length && !refs.files.length && !refs.images.length) continue;
     judged++;
+    linked.set(id, refs);
     // "objects linked directly or indirectly by the given files ... Direct dependencies are the members pages, files, images."
     const got = await t.call('file.usage.syncableObjects', {
       query: { ids: [id], srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId },
@@ -408,6 +410,7 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     t.judged('file.usage.syncableObjects', 'ids');
     if (!got.body) continue;
     const body = got.body;
+    findings.push(...dependencyFlag(body, got.exchange, `file ${id}`));
     const lists: [string, number[], unknown[] | undefined, number | undefined, number | undefined][] = [
       ['pages', refs.pages, body.pages, body.pagesTotal, body.pagesWithoutPermission],
       ['files', refs.files.filter((f) => f !== id), body.files, body.filesTotal, body.filesWithoutPermission],
@@ -487,8 +490,104 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     t.nothingToJudge(
       'no file of the master that uses another file refers to pages, files or images in its tags: syncableObjects cannot be judged',
     );
+  findings.push(...(await sharedLinks(t, linked)), ...(await linkingNothing(t)));
   t.record(findings);
 });
+
+type References = ReturnType<typeof tagReferences>;
+type Syncable = ResponseOf['file.usage.syncableObjects'];
+
+/** syncableObjects from the channel to the master, as USE-04 asks it. */
+function syncable(t: ConformanceContext, ids: number[]) {
+  return t.call('file.usage.syncableObjects', {
+    query: { ids: ids.map(String), srcNodeId: t.fixture.channelNodeId, dstNodeId: t.fixture.masterNodeId },
+  });
+}
+
+/**
+ * "`haveDependencies` (boolean), `dependencies` (...; indirect dependencies)": whether the flag speaks of every dependency
+ * or of the indirect ones, an answer that names an indirect dependency has dependencies, and one that lists nothing at all
+ * (no page, file or image, none left out for lack of permission, no indirect dependency) has none.
+ */
+function dependencyFlag(body: Syncable, exchange: Exchange, what: string): Finding[] {
+  if (typeof body.haveDependencies !== 'boolean') return [];
+  const indirect = Object.values(body.dependencies ?? {}).some((inner) => Object.keys(inner ?? {}).length > 0);
+  const direct =
+    [body.pages, body.files, body.images].some((list) => (list?.length ?? 0) > 0) ||
+    [body.pagesTotal, body.filesTotal, body.pagesWithoutPermission, body.filesWithoutPermission].some((n) => (n ?? 0) > 0);
+  if (indirect && !body.haveDependencies)
+    return [
+      finding('USE-04', 'relation', `syncableObjects of ${what} names indirect dependencies, yet haveDependencies is false`, exchange),
+    ];
+  if (!indirect && !direct && body.haveDependencies)
+    return [
+      finding(
+        'USE-04',
+        'relation',
+        `syncableObjects of ${what} lists no page, file, image or dependency, yet haveDependencies is true`,
+        exchange,
+      ),
+    ];
+  return [];
+}
+
+/**
+ * Given files that link one object: "objects linked directly or indirectly by the given files" are the objects, each
+ * listed once in the member of its kind. Two files sharing a link where the fixture has them, else one file named twice
+ * (the given files are the same, and so are the objects they link).
+ */
+async function sharedLinks(t: ConformanceContext, linked: ReadonlyMap<number, References>): Promise<Finding[]> {
+  const kinds = ['pages', 'files', 'images'] as const;
+  const entries = [...linked];
+  const common = (a: number, refsA: References, b: number, refsB: References) =>
+    kinds.flatMap((kind) => refsA[kind].filter((x) => x !== a && x !== b && refsB[kind].includes(x)).map((x) => [kind, x] as const));
+  const pairs = entries.flatMap(([a, refsA], i) =>
+    entries.slice(i + 1).map(([b, refsB]) => ({ a, b, shared: common(a, refsA, b, refsB) })),
+  );
+  const pick = pairs.find((p) => p.shared.length) ?? entries.map(([a, refs]) => ({ a, b: a, shared: common(a, refs, a, refs) }))[0];
+  if (!pick?.shared.length) return [];
+  const { a, b, shared } = pick;
+  const what = a === b ? `file ${a} named twice` : `files ${a} and ${b}`;
+  const got = await syncable(t, [a, b]);
+  if (!got.body) return [];
+  const out = dependencyFlag(got.body, got.exchange, what);
+  for (const kind of kinds) {
+    const ids = idsOf((got.body[kind] ?? []) as { id?: unknown }[]);
+    const twice = duplicates(ids);
+    if (twice.length)
+      out.push(finding('USE-04', 'relation', `syncableObjects of ${what} lists ${kind} ${brief(twice)} more than once`, got.exchange));
+    const missing = shared.filter(([k, x]) => k === kind && !ids.includes(x)).map(([, x]) => x);
+    if (missing.length)
+      out.push(
+        finding(
+          'USE-04',
+          'relation',
+          `${what} refer to ${kind} ${brief(missing)}, but syncableObjects of them does not list them (listed: ${brief(ids)})`,
+          got.exchange,
+        ),
+      );
+  }
+  return out;
+}
+
+/** A file of the test's own, which links nothing: syncableObjects lists nothing for it, and it has no dependencies. */
+async function linkingNothing(t: ConformanceContext): Promise<Finding[]> {
+  const file = await uploadFileStep(t, await t.folder(), 'use04-links-nothing.txt', 'links nothing\n');
+  const got = await syncable(t, [file.id!]);
+  if (!got.body) return [];
+  const listed = [...(got.body.pages ?? []), ...(got.body.files ?? []), ...((got.body.images ?? []) as { id?: unknown }[])];
+  const out = dependencyFlag(got.body, got.exchange, `file ${file.id}, which links nothing`);
+  if (listed.length)
+    out.push(
+      finding(
+        'USE-04',
+        'relation',
+        `file ${file.id} links nothing, yet syncableObjects lists ${brief(idsOf(listed as { id?: unknown }[]))}`,
+        got.exchange,
+      ),
+    );
+  return out;
+}
 
 const pagesOfMaster = new PerRun<Promise<Map<number, Page>>>();
 

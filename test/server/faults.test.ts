@@ -636,6 +636,13 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 },
       })
     ).dependencies,
+  'syncable-dependencies-flag-set': async (run, s) =>
+    (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'brochure.pdf').id], srcNodeId: 2, dstNodeId: 1 } }))
+      .haveDependencies,
+  'syncable-shared-links-repeated': async (run, s) => {
+    const id = named(s, 'file', 'product-sheet.pdf').id;
+    return (await run('file.usage.syncableObjects', { query: { ids: [id, id], srcNodeId: 2, dstNodeId: 1 } })).pages.length;
+  },
   'usage-finds-no-users': async (run, s) => (await run('file.usage.page', { query: { id: [named(s, 'file', 'manual-en.pdf').id] } })).total,
   'usedin-unknown-500': async (run, s) =>
     run('folder.getFiles', {
