@@ -898,6 +898,9 @@ function addFiles(b: FixtureBuilder, root: DatasetFolder, standard: DatasetTempl
   });
   const productSheet = b.file(filesFolder, 'product-sheet.pdf', pdf('Product sheet'), { niceUrl: '/products/sheet' });
   const downloads = b.folder(filesFolder, 'Downloads');
+  // Edited after Bulk, though made before it: siblings whose order by edate is not their order by cdate, so that a sort by
+  // one date that gives the other's order shows (SRT-04).
+  downloads.edate = downloads.cdate + 20 * DAY;
   const manuals = b.folder(downloads, 'Manuals');
   const manualEn = b.file(downloads, 'manual-en.pdf', pdf('Manual'), { niceUrl: '/downloads/manual-en' });
   b.file(downloads, 'manual-de.pdf', pdf('Handbuch'), { niceUrl: '/downloads/handbuch' });

@@ -453,8 +453,11 @@ conformance(
   'GET /folder sorts by the folder attributes id, globalId, description, publishDir, cdate and edate',
   async (t) => {
     const top = await t.folder();
+    // cdate and edate need folders made at different seconds, best siblings whose two orders differ (a server that sorts by the
+    // other date then shows): the fixture's folders were made so, where it has them; the test's own spare a second's wait then.
+    const dated = datedSiblings(await fixtureFolders(t));
     // Created in an order that is none of the orders asked for: names backwards, descriptions and publish directories shuffled,
-    // and the last two a second later than the first two, so that the creation dates differ.
+    // and, where the fixture's folders cannot show the dates, the last two a second later than the first two.
     const layout = [
       { name: 'Delta', description: 'b second', dir: 'c' },
       { name: 'Charlie', description: 'd fourth', dir: 'a' },
@@ -462,7 +465,7 @@ conformance(
       { name: 'Alpha', description: 'c third', dir: 'b' },
     ];
     for (const [i, f] of layout.entries()) {
-      if (i === 2) await new Promise((resolve) => setTimeout(resolve, 1100));
+      if (i === 2 && dated === undefined) await new Promise((resolve) => setTimeout(resolve, 1100));
       await t.must('folder.create', {
         json: { motherId: String(top), name: f.name, description: f.description, publishDir: `/srt04-${top}/${f.dir}/` },
       });
@@ -470,11 +473,33 @@ conformance(
     // Group P "`sort` (string, `name`; comma-separated attribute names, each optionally prefixed `+` ascending or `-` descending)":
     // the attributes are the folder record's; the order of each answer is the registry's SRT-04 rule.
     for (const attribute of ['id', 'globalId', 'description', 'publishDir', 'cdate', 'edate'])
-      for (const sort of [`+${attribute}`, `-${attribute}`]) await t.call('folder.list', { query: { folderId: String(top), sort } });
+      for (const sort of [`+${attribute}`, `-${attribute}`]) {
+        const folderId = dated !== undefined && (attribute === 'cdate' || attribute === 'edate') ? dated : top;
+        await t.call('folder.list', { query: { folderId: String(folderId), sort } });
+      }
     t.expectRuled('SRT-04');
   },
   { operation: 'folder.list' },
 );
+
+/**
+ * The fixture folder whose sub-folders best show a sort by cdate and by edate: two dates each at least, and where it can be,
+ * the order by one date not the order by the other. Undefined when no folder's sub-folders differ in both.
+ */
+function datedSiblings(folders: readonly Folder[]): number | undefined {
+  const siblings = new Map<number, Folder[]>();
+  for (const f of folders) if (typeof f.motherId === 'number') siblings.set(f.motherId, [...(siblings.get(f.motherId) ?? []), f]);
+  const order = (kids: Folder[], key: 'cdate' | 'edate') =>
+    JSON.stringify([...kids].sort((a, b) => (a[key] ?? 0) - (b[key] ?? 0)).map((f) => f.id));
+  const spread = (kids: Folder[], key: 'cdate' | 'edate') => new Set(kids.map((f) => f[key]).filter((v) => typeof v === 'number')).size > 1;
+  let best: [number, number] | undefined;
+  for (const [mother, kids] of siblings) {
+    if (!spread(kids, 'cdate') || !spread(kids, 'edate')) continue;
+    const score = order(kids, 'cdate') === order(kids, 'edate') ? 1 : 2;
+    if (!best || score > best[1]) best = [mother, score];
+  }
+  return best?.[0];
+}
 
 /** Nested ids in answer order, for comparing two answers of one server. */
 function ordered(folders: Folder[] | undefined): unknown[] {
