@@ -7,7 +7,8 @@
  * and of the server (the server in a process of its own), the proxy's added latency
  * and throughput against the server directly (`--proxy-only` runs that part alone), time to verdict
  * against a live target 5 and 20 ms away, one request at a time and with `--concurrency auto`
- * (`--verdict-only` runs that part alone), and bench:server's table.
+ * (`--verdict-only` runs that part alone), and bench:server's table. `--undici-only` runs the default runs beside
+ * undici alone, the suite's own cost, alone.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -729,6 +730,12 @@ async function main(): Promise<void> {
   if (process.argv.includes('--verdict-only')) {
     console.log('bench: time to verdict against a live target 5 and 20 ms away ...');
     await timeToVerdict(say);
+    return;
+  }
+
+  // `npm run bench -- --undici-only`: the default runs beside undici alone sending their requests (issue 34's ratio), in a few minutes.
+  if (process.argv.includes('--undici-only')) {
+    await suiteAgainstUndici(say);
     return;
   }
 
