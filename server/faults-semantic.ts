@@ -114,6 +114,11 @@ export const semanticFaults = faultDefs([
     description: 'syncableObjects reports no indirect dependencies: what the linked pages and files link in turn is missing',
   },
   {
+    name: 'copied-tag-ids-lost',
+    breaks: ['FIL-01'],
+    description: 'a copied file carries its tags without ids (null in JSON)',
+  },
+  {
     name: 'syncable-dependencies-flag-set',
     needs: 'multichannelling',
     breaks: ['USE-04'],

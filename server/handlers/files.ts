@@ -279,6 +279,8 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   });
   delete copy.niceUrl;
   delete copy.alternateUrls;
+  // Planted: the copy's tags lose their ids, as a tag table copied without its key would.
+  if (ctx.faults.has('copied-tag-ids-lost')) for (const tag of copy.tags ?? []) tag.id = Number.NaN;
   return { success: true, file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
 };
 

@@ -391,6 +391,33 @@ conformance('WST-01', 'a deleted file that used another leaves the usage list of
   t.nothingToJudge('no copy of a file that uses another file uses it in turn (copies may leave the tags out)');
 });
 
+conformance('FIL-01', 'a copy of a file with object tags is a new file whose tags carry numeric ids', async (t) => {
+  // The fixture's files that use another file do so by object tags (reference notes): copied, they are files with tags.
+  const { fileUsers } = await usedInMaster(t);
+  const source = fileUsers[0];
+  if (source === undefined) return t.nothingToJudge('no file of the master uses another file: none carries object tags to copy');
+  const copied = await t.must('file.copy', { json: { file: { id: source }, targetFolder: { id: await t.folder() } } });
+  const copy = copied.file?.id;
+  // FIL-01: "copy creates a new file (new id) in the target folder".
+  if (typeof copy !== 'number' || copy === source)
+    return void t.record([finding('FIL-01', 'copy', `the copy of file ${source} came back with id ${JSON.stringify(copy)}, not a new id`)]);
+  // Whether a copy keeps the tags is not said; those it has are Tags: "`id` (number), `name` (string), ..." (contract 2.8).
+  const loaded = await t.call('file.load', { path: { id: copy } });
+  const tags = Object.entries(loaded.body?.file?.tags ?? {});
+  const wrong = tags
+    .filter(([, tag]) => typeof tag.id !== 'number' || !Number.isFinite(tag.id))
+    .map(([name, tag]) => `${name}: ${JSON.stringify(tag.id)}`);
+  if (wrong.length)
+    t.record([
+      finding(
+        'FIL-01',
+        'copy',
+        `the copy ${copy} of file ${source} carries tags without a numeric id: ${wrong.join(', ')}`,
+        loaded.exchange,
+      ),
+    ]);
+});
+
 conformance('USE-04', 'syncableObjects reports the pages, files and images the given file refers to, with totals', async (t) => {
   // The files that refer to other objects: the fixture's files that use a used file or image.
   const { fileUsers: referrers } = await usedInMaster(t);

@@ -636,6 +636,13 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 },
       })
     ).dependencies,
+  'copied-tag-ids-lost': async (run, s) => {
+    const copied = await run('file.copy', {
+      body: { file: { id: named(s, 'file', 'product-sheet.pdf').id }, targetFolder: { id: named(s, 'folder', 'Downloads').id } },
+    });
+    const tags = (await run('file.load', { path: { id: copied.file.id } })).file.tags as Record<string, Body>;
+    return Object.values(tags).map((tag) => tag.id);
+  },
   'syncable-dependencies-flag-set': async (run, s) =>
     (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'brochure.pdf').id], srcNodeId: 2, dstNodeId: 1 } }))
       .haveDependencies,
