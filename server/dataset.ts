@@ -1172,6 +1172,12 @@ export function defaultDataset(): Dataset {
   const press = b.ds.folders.find((f) => f.name === 'Press' && f.motherId === pagesFolder.id)!;
   const jobs = b.page(press, 'Stellenangebote', templates.standard, { language: 'de' });
   b.page(press, 'Job offers', templates.standard, { language: 'en', contentSetId: jobs.id });
+  // Links that reach no syncable object, added last so that no earlier tag id moves: the product sheet links a deleted page
+  // (WST-01: absent from every listing), and the Product overview page it links links a folder (contract 4.3: "Linked
+  // objects are pages, files and images").
+  const retired = b.ds.pages.find((p) => p.name === 'Retired page')!;
+  files.productSheet.tags!.push(b.tag('object.retired', 'link', { url: { pageId: retired.id } }));
+  overview.tags!.push(b.tag('object.folder', 'folderlink', { folder: { folderId: files.downloads.id } }));
   b.ds.roles = {
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,

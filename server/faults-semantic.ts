@@ -119,6 +119,18 @@ export const semanticFaults = faultDefs([
     description: 'a copied file carries its tags without ids (null in JSON)',
   },
   {
+    name: 'syncable-folder-links-followed',
+    needs: 'multichannelling',
+    breaks: ['USE-04'],
+    description: 'syncableObjects follows folder links too: a folder that a linked page links is named in dependencies',
+  },
+  {
+    name: 'syncable-deleted-links-followed',
+    needs: 'multichannelling',
+    breaks: ['WST-01'],
+    description: 'syncableObjects lists a deleted page that a given file links',
+  },
+  {
     name: 'syncable-dependencies-flag-set',
     needs: 'multichannelling',
     breaks: ['USE-04'],

@@ -112,13 +112,15 @@ export const usageFolder: Handler<State> = (state, req, ctx) => usageList(state,
 export const usagePage: Handler<State> = (state, req, ctx) => usageList(state, req, ctx.faults, 'page', 'pages');
 
 /** The pages, files and images an object's tags reference in URL-type parts, as the view sees them. */
-function referencedObjects(state: State, obj: Obj, view: View): Obj[] {
+function referencedObjects(state: State, obj: Obj, view: View, faults: FaultSet): Obj[] {
   const out: Obj[] = [];
   for (const id of referencedIds(obj.tags)) {
     const found = lookup(state, id);
-    if (!found || found.kind === 'folder' || found.kind === 'template') continue;
+    // Planted: a folder link followed as if folders were linked objects.
+    if (!found || (found.kind === 'folder' && !faults.has('syncable-folder-links-followed')) || found.kind === 'template') continue;
     const v = resolveInView(state, found.channelSetId, view) ?? masterVariant(state, found.channelSetId);
-    if (v && !inWastebin(state, v, view) && !out.includes(v)) out.push(v);
+    // Planted: the wastebin left out of the links followed.
+    if (v && (faults.has('syncable-deleted-links-followed') || !inWastebin(state, v, view)) && !out.includes(v)) out.push(v);
   }
   return out;
 }
@@ -137,14 +139,14 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   nodeView(state, qInt(req, 'dstNodeId'), 'dstNodeId');
   const given = new Set(files.map((f) => f.channelSetId));
   const direct = files
-    .flatMap((f) => referencedObjects(state, f, view))
+    .flatMap((f) => referencedObjects(state, f, view, ctx.faults))
     // Planted: a link shared by several given files is listed for each of them.
     .filter((o, i, all) => !given.has(o.channelSetId) && (ctx.faults.has('syncable-shared-links-repeated') || all.indexOf(o) === i));
   const directSets = new Set(direct.map((o) => o.channelSetId));
   const dependencies: Record<string, Record<string, Record<string, unknown>>> = {};
   // Planted: only the direct links are followed, so no indirect dependency is reported.
   for (const o of ctx.faults.has('syncable-dependencies-dropped') ? [] : direct) {
-    for (const dep of referencedObjects(state, o, view)) {
+    for (const dep of referencedObjects(state, o, view, ctx.faults)) {
       if (directSets.has(dep.channelSetId) || given.has(dep.channelSetId)) continue;
       (dependencies[dep.kind] ??= {})[String(dep.id)] = { id: dep.id, globalId: dep.globalId, name: dep.name, type: dep.kind };
     }

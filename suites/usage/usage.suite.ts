@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { SetupError } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
+import { fixtureFolders, fixtureTree, hasFeature } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { listingOf } from '../../harness/rules/answer.ts';
 import { brief, duplicates, idsOf, setDifference, valuesOrdered, type Direction } from '../../harness/oracles.ts';
@@ -391,6 +391,36 @@ conformance('WST-01', 'a deleted file that used another leaves the usage list of
   t.nothingToJudge('no copy of a file that uses another file uses it in turn (copies may leave the tags out)');
 });
 
+conformance(
+  'WST-01',
+  'syncableObjects leaves out a deleted page that a given file links',
+  async (t) => {
+    if (!hasFeature(t, 'multichannelling')) return t.nothingToJudge('syncableObjects needs a channel to synchronise from');
+    // The deleted pages of the master tree, as the wastebin lists them.
+    const { body } = await t.call('folder.getPages', {
+      path: { id: t.fixture.masterRootFolderId },
+      query: { recursive: true, maxItems: -1, wastebin: 'only' },
+    });
+    const deleted = new Set(idsOf(body?.pages ?? []));
+    const { fileUsers } = await usedInMaster(t);
+    for (const id of fileUsers.slice(0, 8)) {
+      const gone = tagReferences((await t.call('file.load', { path: { id } })).body?.file?.tags).pages.filter((p) => deleted.has(p));
+      if (!gone.length) continue;
+      const got = await syncable(t, [id]);
+      // WST-01: "a deleted item is absent from every listing with `wastebin` absent or `exclude`"; syncableObjects lists pages, files
+      // and images and takes no wastebin parameter.
+      const listed = idsOf(got.body?.pages ?? []).filter((p) => gone.includes(p));
+      if (listed.length)
+        t.record([
+          finding('WST-01', 'absent', `syncableObjects of file ${id} lists the deleted pages ${brief(listed)} it links`, got.exchange),
+        ]);
+      return;
+    }
+    t.nothingToJudge('no file of the master that uses another file links a deleted page');
+  },
+  { operation: 'file.usage.syncableObjects' },
+);
+
 conformance('FIL-01', 'a copy of a file with object tags is a new file whose tags carry numeric ids', async (t) => {
   // The fixture's files that use another file do so by object tags (reference notes): copied, they are files with tags.
   const { fileUsers } = await usedInMaster(t);
@@ -426,7 +456,10 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
   const linked = new Map<number, References>();
   for (const id of [...referrers].slice(0, 8)) {
     const loaded = await t.call('file.load', { path: { id } });
-    const refs = tagReferences(loaded.body?.file?.tags);
+    const tagged = tagReferences(loaded.body?.file?.tags);
+    // A linked page that is no live page of the master (a deleted one: WST-01's test of syncableObjects) is no object to synchronise.
+    const live = await masterPages(t);
+    const refs = { ...tagged, pages: tagged.pages.filter((p) => live.has(p)) };
     if (!refs.pages.length && !refs.files.length && !refs.images.length) continue;
     judged++;
     linked.set(id, refs);
@@ -486,13 +519,17 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
     // in one of the inner maps (named by its id, as key or member; what the outer keys are is not shown).
     const direct = new Set([id, ...refs.pages, ...refs.files, ...refs.images]);
     const indirect = new Set<number>();
-    for (const ref of refs.files.filter((f) => f !== id)) {
-      const next = tagReferences((await t.call('file.load', { path: { id: ref } })).body?.file?.tags);
+    const folders = new Set<number>();
+    const followed = [
+      ...(await Promise.all(
+        refs.files.filter((f) => f !== id).map(async (ref) => (await t.call('file.load', { path: { id: ref } })).body?.file?.tags),
+      )),
+      ...refs.pages.map((ref) => live.get(ref)?.tags),
+    ];
+    for (const tags of followed) {
+      const next = tagReferences(tags);
       for (const x of [...next.pages, ...next.files, ...next.images]) if (!direct.has(x)) indirect.add(x);
-    }
-    for (const ref of refs.pages) {
-      const next = tagReferences((await masterPages(t)).get(ref)?.tags);
-      for (const x of [...next.pages, ...next.files, ...next.images]) if (!direct.has(x)) indirect.add(x);
+      for (const f of next.folders) folders.add(f);
     }
     const named = new Set<number>();
     for (const inner of Object.values((body.dependencies ?? {}) as Record<string, Record<string, unknown>>))
@@ -501,6 +538,18 @@ conformance('USE-04', 'syncableObjects reports the pages, files and images the g
         const member = (value as { id?: unknown } | null)?.id;
         if (typeof member === 'number') named.add(member);
       }
+    // "Linked objects are pages, files and images": a folder that a linked object links is no dependency (unless its id names one too).
+    const strays = [...folders].filter((f) => named.has(f) && !direct.has(f) && !indirect.has(f));
+    if (strays.length)
+      findings.push(
+        finding(
+          'USE-04',
+          'relation',
+          `syncableObjects of file ${id} names folders ${brief(strays)}, which its linked objects link, in dependencies: ` +
+            'linked objects are pages, files and images',
+          got.exchange,
+        ),
+      );
     const missing = [...indirect].filter((x) => !named.has(x));
     if (missing.length)
       findings.push(

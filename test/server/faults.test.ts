@@ -643,6 +643,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const tags = (await run('file.load', { path: { id: copied.file.id } })).file.tags as Record<string, Body>;
     return Object.values(tags).map((tag) => tag.id);
   },
+  'syncable-folder-links-followed': async (run, s) =>
+    Object.keys(
+      (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 } }))
+        .dependencies,
+    ),
+  'syncable-deleted-links-followed': async (run, s) =>
+    (
+      await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id], srcNodeId: 2, dstNodeId: 1 } })
+    ).pages.map((p: Body) => p.name),
   'syncable-dependencies-flag-set': async (run, s) =>
     (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'brochure.pdf').id], srcNodeId: 2, dstNodeId: 1 } }))
       .haveDependencies,

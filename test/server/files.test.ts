@@ -11,7 +11,7 @@ describe('file record and load', () => {
     const res = await call(s, 'file.load', { path: { id: named(s, 'file', 'brochure.pdf').id } });
     expect(res.stagingStatus).toEqual({ included: false });
     const sheet = (await call(s, 'file.load', { path: { id: named(s, 'file', 'product-sheet.pdf').id } })).file;
-    expect(Object.keys(sheet.tags).sort()).toEqual(['object.image', 'object.page', 'object.terms']);
+    expect(Object.keys(sheet.tags).sort()).toEqual(['object.image', 'object.page', 'object.retired', 'object.terms']);
     const withPackage = await call(s, 'file.load', { path: { id: named(s, 'file', 'brochure.pdf').id }, raw: { package: 'release' } });
     expect(withPackage.stagingStatus).toEqual({ packageName: 'release', included: false });
   });

@@ -28,13 +28,13 @@ describe('usage relations', () => {
     expect(sliceDisagreement(full, [full[0]!, full[1]!], 1, 2)).toMatch(/position 2 holds "a"/);
   });
 
-  test('tagReferences collects page, file and image ids once each', () => {
+  test('tagReferences collects page, file and image ids once each, and folder ids apart', () => {
     const tags = {
       a: { properties: { url: { pageId: 7 }, file: { fileId: 3 } } },
       b: { properties: { image: { imageId: 5 }, again: { fileId: 3 }, none: { pageId: 0 }, folder: { folderId: 9 } } },
     };
-    expect(tagReferences(tags)).toEqual({ pages: [7], files: [3], images: [5] });
-    expect(tagReferences(undefined)).toEqual({ pages: [], files: [], images: [] });
+    expect(tagReferences(tags)).toEqual({ pages: [7], files: [3], images: [5], folders: [9] });
+    expect(tagReferences(undefined)).toEqual({ pages: [], files: [], images: [], folders: [] });
   });
 
   test('chunks splits into pieces of at most the size', () => {
