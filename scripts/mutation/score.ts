@@ -171,6 +171,22 @@ export function keyed(report: Report): { key: string; place: string; line: strin
   return out;
 }
 
+/** Mutant by mutant, per file in both reports: the kills a newer report lost and gained (a timeout counts as a kill). */
+export function compareReports(older: Report, newer: Report): { file: string; lost: string[]; gained: string[] }[] {
+  const killed = (m: ReportMutant) => m.status === 'Killed' || m.status === 'Timeout';
+  const before = new Map(keyed(older).map((k) => [k.key, killed(k.mutant)]));
+  const out = new Map<string, { file: string; lost: string[]; gained: string[] }>();
+  for (const k of keyed({ ...newer, files: Object.fromEntries(Object.entries(newer.files).filter(([f]) => f in older.files)) })) {
+    const file = k.place.slice(0, k.place.indexOf(':'));
+    const entry = out.get(file) ?? { file, lost: [], gained: [] };
+    out.set(file, entry);
+    const was = before.get(k.key);
+    if (was === true && !killed(k.mutant)) entry.lost.push(`${k.key} (${k.mutant.status})`);
+    if (was === false && killed(k.mutant)) entry.gained.push(k.key);
+  }
+  return [...out.values()];
+}
+
 /** The score of a report under the classified survivors. */
 export function score(report: Report, classified: readonly Classified[]): Score {
   const byKey = new Map(classified.map((c) => [c.key, c]));
@@ -256,17 +272,28 @@ export const survivorsFile = (source: string): string =>
   join(survivorsDir, `${source.replace(/^server\/(handlers\/)?/, '').replace(/\.ts$/, '')}.json`);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // score.ts [REPORT] [--file SOURCE] [--stubs] [--prune]: --file lists one source's unexplained survivors with
-  // their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one; --prune
-  // removes the classifications of mutants the report no longer has as survivors.
+  // score.ts [REPORT] [--file SOURCE] [--stubs] [--prune] [--compare OLDER]: --file lists one source's unexplained
+  // survivors with their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one;
+  // --prune removes the classifications of mutants the report no longer has as survivors; --compare lists, per file,
+  // the kills the report lost and gained against an older one (a suite change that proves less loses kills).
   const args = process.argv.slice(2);
+  const compareAt = args.indexOf('--compare');
   const fileAt = args.indexOf('--file');
   const only = fileAt >= 0 ? args[fileAt + 1] : undefined;
   const stubs = args.includes('--stubs');
   const prune = args.includes('--prune');
   const reportPath =
-    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--file') ??
+    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--file' && args[i - 1] !== '--compare') ??
     fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
+  if (compareAt >= 0) {
+    const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
+    for (const { file, lost, gained } of compareReports(read(args[compareAt + 1] ?? ''), read(reportPath))) {
+      if (only && file !== only) continue;
+      console.log(`${file}: ${lost.length} kills lost, ${gained.length} gained`);
+      for (const k of lost) console.log(`  lost ${k}`);
+    }
+    process.exit(0);
+  }
   const s = score(JSON.parse(readFileSync(reportPath, 'utf8')) as Report, loadClassified());
   const shown = s.unexplained.filter((u) => !only || u.key.startsWith(`${only}|`));
   if (stubs) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  compareReports,
   enclosing,
   keyed,
   loadClassified,
@@ -77,6 +78,20 @@ describe('the mutation score', () => {
         ['9', ['USE-01 a']],
       ]),
     );
+  });
+
+  it('compares two reports mutant by mutant: the kills lost and gained, whatever lines moved', () => {
+    const newer = report(2);
+    const [m1, , m3] = newer.files['server/x.ts'].mutants;
+    Object.assign(m1!, { status: 'Timeout' });
+    Object.assign(m3!, { status: 'Survived' });
+    expect(compareReports(report(), newer)).toEqual([
+      {
+        file: 'server/x.ts',
+        lost: ['server/x.ts|UnaryOperator|+a|-a (Survived)'],
+        gained: ['server/x.ts|EqualityOperator|a >= 0|a > 0'],
+      },
+    ]);
   });
 
   it('warns when a classified key now names a mutant on another line than the one it was written for', () => {
