@@ -198,7 +198,6 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** The context a conformance test body works with. */
 /**
  * A `novel` for t.property over a read-only world: a value already run, or one whose `key` (what the
  * case sends, when several values send the same) an earlier value had, proves nothing the second time
@@ -206,11 +205,7 @@ function fnv1a(text: string): number {
  * run to run, where the same value meets another state.
  */
 export function unseen<T>(key: (value: T) => unknown = (value) => value): (value: T) => boolean {
-  const seen = new Set<string>();
-  return (value) => {
-    const k = fc.stringify(key(value));
-    return !seen.has(k) && Boolean(seen.add(k));
-  };
+  return novelClasses((value: T) => [fc.stringify(key(value))]);
 }
 
 /**
@@ -230,6 +225,7 @@ export function novelClasses<T>(classesOf: (value: T) => Iterable<string>): (val
   };
 }
 
+/** The context a conformance test body works with. */
 export class ConformanceContext {
   readonly findings: ReportedFinding[] = [];
   /** Answers the judge validated in this test. */

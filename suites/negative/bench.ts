@@ -15,7 +15,6 @@ import { PerRun, type ConformanceContext } from '../../harness/suite.ts';
 const readObjects = new PerRun<Promise<{ top: number; sub: number; file: number }>>();
 
 /** What the tests' requests act on: a sandbox folder with a sub-folder and a file, a localized file, and fresh folders to delete. */
-
 export class Bench {
   private made?: Promise<{ top: number; sub: number; file: number }>;
   private localized?: Promise<{ master: number; copy: number }>;
