@@ -30,6 +30,19 @@ export interface TargetFixture {
    * that name no user of it fail USE-01; without it, a target whose usage finds nothing has nothing to judge.
    */
   usedFileId?: number;
+  /**
+   * Objects of the master that use usedFileId, by kind: usage/file, usage/folder and usage/page of it list each
+   * (USE-01). Declared, not asked: a usage query that leaves out every user of one kind cannot pass for data
+   * without such users then.
+   */
+  usedFileUsers?: UsedFileUsers;
+}
+
+/** The users of a declared used file, by the kind each usage query lists. */
+export interface UsedFileUsers {
+  files?: number[];
+  folders?: number[];
+  pages?: number[];
 }
 
 /** Credentials added to every request; they never appear in reports. */

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileProblem } from '../schemas/files.ts';
+import type { UsedFileUsers } from '../schemas/target.ts';
 
 /** The `format` member every dataset carries; a file without it is not a dataset. */
 export const DATASET_FORMAT = 'cms-conformance-dataset/1';
@@ -242,6 +243,8 @@ export interface Dataset {
     templatesFolderId?: number;
     /** A master file some folder, file or page uses (usage queries must name its users). */
     usedFileId?: number;
+    /** The objects that use usedFileId, by kind (the fixture's usedFileUsers). */
+    usedFileUsers?: UsedFileUsers;
   };
 }
 
@@ -1178,13 +1181,18 @@ export function defaultDataset(): Dataset {
   const retired = b.ds.pages.find((p) => p.name === 'Retired page')!;
   files.productSheet.tags!.push(b.tag('object.retired', 'link', { url: { pageId: retired.id } }));
   overview.tags!.push(b.tag('object.folder', 'folderlink', { folder: { folderId: files.downloads.id } }));
+  // The annual report used by a folder and a file as well as a page, so that the target file can name a user of each kind.
+  const profile = b.ds.pages.find((p) => p.name === 'Company profile')!;
+  files.filesFolder.tags!.push(b.tag('object.report', 'filelink', { file: { fileId: files.report.id } }));
+  files.guide.tags = [b.tag('object.report', 'filelink', { file: { fileId: files.report.id } })];
   b.ds.roles = {
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,
     pagesFolderId: pagesFolder.id,
     templatesFolderId: templates.folder.id,
-    // Used by the Annual report page; the first used file getFiles lists by name, so init declares the same one.
+    // The first used file getFiles lists by name, so init declares the same one.
     usedFileId: files.report.id,
+    usedFileUsers: { files: [files.guide.id], folders: [files.filesFolder.id], pages: [profile.id] },
   };
   return b.ds;
 }

@@ -149,6 +149,12 @@ export const semanticFaults = faultDefs([
       'usage/file, usage/folder and usage/page list no user of any file (total 0): only a declared used file tells it from data without usage',
   },
   {
+    name: 'usage-file-finds-no-files',
+    breaks: ['USE-01'],
+    description:
+      'usage/file lists no user of any file while usage/folder and usage/page still do: only users declared by kind tell it from data without file users',
+  },
+  {
     name: 'usedin-unknown-500',
     breaks: ['ENV-08'],
     description: 'a usedIn value naming no node escapes as a 500 FAILURE instead of being ignored or refused',

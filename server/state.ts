@@ -22,6 +22,7 @@ import {
   type DatasetTemplate,
   type DatasetUser,
 } from './dataset.ts';
+import type { UsedFileUsers } from '../schemas/target.ts';
 
 /** The kinds of stored objects. Ids are unique across all kinds. */
 export type Kind = 'folder' | 'file' | 'image' | 'page' | 'template';
@@ -739,6 +740,7 @@ export function fixtureIds(state: State): {
   pagesFolderId: number;
   templatesFolderId: number;
   usedFileId?: number;
+  usedFileUsers?: UsedFileUsers;
 } {
   const master = [...state.nodes.values()].find((n) => n.masterId === undefined)!;
   const channelId = state.roles.channelNodeId ?? master.channels[0] ?? master.id;
@@ -752,6 +754,7 @@ export function fixtureIds(state: State): {
     pagesFolderId: state.roles.pagesFolderId ?? master.rootFolderId,
     templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
     ...(state.roles.usedFileId === undefined ? {} : { usedFileId: state.roles.usedFileId }),
+    ...(state.roles.usedFileUsers === undefined ? {} : { usedFileUsers: state.roles.usedFileUsers }),
   };
 }
 

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeEach } from 'vitest';
 import { openSession, type Session } from '../../cli/session.ts';
 import { DEFAULT_SEED, RUN_DEFAULTS } from '../../harness/config.ts';
 import { runInWorker, shareThrough } from '../../harness/suite.ts';
-import { SILENT_FILE } from './score.ts';
+import { SILENT_FILE, seenByWarning } from './score.ts';
 // The server's modules, evaluated as the worker starts, outside every test: their module-level code (tables,
 // constants, handlers made by other functions) runs once per worker, so a mutant of it must be switched on before
 // they load. Stryker runs such a mutant, reached outside every test, with the worker reloaded and against every test;
@@ -114,15 +114,11 @@ afterEach(({ task }) => {
     appendFileSync(silentFile, `${JSON.stringify({ mutant, test: task.name })}\n`);
 });
 
-// A warning is a deviation the suite reports without failing the run: a SHOULD requirement's finding ("reported as
-// a warning, never fails a run by itself"), or a rule's finding in a test of another requirement. The suite saw the
-// mutant then, so the test fails here, where Stryker counts it. Not counted: nothing to judge (the data's lack, not
-// a deviation), an answer too large to read, and unknown members (warnings only, reference notes). On the clean
-// server a default run has no warning at all, so Stryker's first run, which must pass, proves none of these is noise.
+// A warning is a deviation the suite reports without failing the run (seenByWarning says which warnings are). The
+// suite saw the mutant then, so the test fails here, where Stryker counts it. On the clean server a default run has
+// no warning at all, so Stryker's first run, which must pass, proves none of these is noise.
 afterEach(({ task }) => {
-  const seen = task.meta.cms?.findings.filter(
-    (f) => f.severity === 'warning' && f.check !== 'fixture' && f.check !== 'step' && !f.requirement.startsWith('OP-'),
-  );
+  const seen = task.meta.cms?.findings.filter(seenByWarning);
   if (seen?.length) throw new Error(`the suite warned: ${seen.map((f) => `${f.requirement} ${f.check}: ${f.message}`).join('; ')}`);
 });
 

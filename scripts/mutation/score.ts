@@ -31,8 +31,19 @@ export function silentTests(path = silentPath): Map<string, string[]> {
   return out;
 }
 
+/**
+ * Whether a finding is a warning by which the suite saw a deviation: a SHOULD requirement's finding ("reported as a
+ * warning, never fails a run by itself"), or a rule's finding in a test of another requirement. Not one: nothing to
+ * judge (the data's lack, not a deviation), a step that could not be taken, an operation's own (OP-) finding such as an
+ * answer too large to read, and unknown members (warnings only, reference notes). A mutation run fails the test on
+ * such a warning (in-worker.ts); the sample (sample.ts) names them, since a default run does not fail on them.
+ */
+export function seenByWarning(f: { severity: string; check: string; requirement: string }): boolean {
+  return f.severity === 'warning' && f.check !== 'fixture' && f.check !== 'step' && !f.requirement.startsWith('OP-');
+}
+
 /** One mutant as Stryker's JSON report gives it (mutation-testing-report-schema), the members read here. */
-interface ReportMutant {
+export interface ReportMutant {
   id: string;
   mutatorName: string;
   replacement?: string;
@@ -122,16 +133,24 @@ export interface Score {
   moved: { key: string; was: string; now: string }[];
 }
 
-/** The text a mutant replaces, from its file's source and its location (lines and columns from 1). */
+/** Where a mutant's location (lines and columns from 1) starts and ends in its file's source, as offsets. */
+function offsets(source: string, m: ReportMutant): [number, number] {
+  const lineStarts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const at = ({ line, column }: { line: number; column: number }) => lineStarts[line - 1]! + column - 1;
+  return [at(m.location.start), at(m.location.end)];
+}
+
+/** The text a mutant replaces, from its file's source and its location. */
 function original(source: string, m: ReportMutant): string {
-  const lines = source.split('\n');
-  const { start, end } = m.location;
-  if (start.line === end.line) return lines[start.line - 1]!.slice(start.column - 1, end.column - 1);
-  return [
-    lines[start.line - 1]!.slice(start.column - 1),
-    ...lines.slice(start.line, end.line - 1),
-    lines[end.line - 1]!.slice(0, end.column - 1),
-  ].join('\n');
+  const [start, end] = offsets(source, m);
+  return source.slice(start, end);
+}
+
+/** The source with the mutant applied: its replacement in place of the text it replaces. */
+export function applied(source: string, m: ReportMutant): string {
+  const [start, end] = offsets(source, m);
+  return `${source.slice(0, start)}${m.replacement ?? ''}${source.slice(end)}`;
 }
 
 const DECLARATION = /^(?:export\s+)?(?:async\s+)?(?:function\*?\s+(\w+)|(?:const|let)\s+(\w+)\s*(?::[^=]+)?=|class\s+(\w+))/;

@@ -41,6 +41,8 @@ function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj
  * does not use itself: "an object tag of another object refers to it" (reference notes).
  */
 function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View, faults: FaultSet): Obj[] {
+  // Planted: usage/file asks for users of another kind, which no file is.
+  if (faults.has('usage-file-finds-no-files') && kind === 'file') return [];
   const out = new Map<number, Obj>();
   // Planted: a user is listed once for each given file it uses (a join without distinct).
   const repeated: Obj[] = [];

@@ -142,6 +142,8 @@ async function discover(t: ConformanceContext): Promise<Discovery> {
   for (const id of images)
     for (const user of (await mustUsage(t, 'file', [id], master)).list ?? [])
       if (inFixture(scope, 'file', user)) fileUsers.add(user.id as number);
+  // The files the target file names as users of its used file are users whatever usage/file says (USE-01 judges that).
+  for (const id of t.fixture.usedFileUsers?.files ?? []) fileUsers.add(id);
   const idsFor = { file: used, folder: used, page: used };
   return { used, idsFor, kinds: KIND_NAMES.filter((kind) => idsFor[kind].length > 0), scope, fileUsers: [...fileUsers] };
 }
@@ -163,8 +165,23 @@ conformance('USE-01', 'usage lists list every user of the given files once and c
     const list = full.list ?? [];
     users += list.length;
     exchanges.push(full.exchange);
-    if (declared !== undefined)
-      declaredUsers += (await mustUsage(t, kind, [declared], t.fixture.masterNodeId, { maxItems: -1 })).list?.length ?? 0;
+    if (declared !== undefined) {
+      const ofDeclared = await mustUsage(t, kind, [declared], t.fixture.masterNodeId, { maxItems: -1 });
+      declaredUsers += ofDeclared.list?.length ?? 0;
+      // The target file names users of it by kind (fixture.usedFileUsers): "usage/file, usage/folder, usage/page list the
+      // objects using the given files", so each is in its kind's list.
+      const listed = new Set(idsOf(ofDeclared.list ?? []));
+      const missing = (t.fixture.usedFileUsers?.[KINDS[kind].member] ?? []).filter((id) => !listed.has(id));
+      if (missing.length)
+        findings.push(
+          finding(
+            'USE-01',
+            'declared',
+            `usage/${kind} of file ${declared} leaves out ${brief(missing)}, which the target file names as its users (fixture.usedFileUsers)`,
+            ofDeclared.exchange,
+          ),
+        );
+    }
     // "usage/file, usage/folder, usage/page list the objects using the given files; total counts them before paging"
     const hidden = full.withoutPermission ?? 0;
     if (full.total !== list.length && full.total !== list.length + hidden)

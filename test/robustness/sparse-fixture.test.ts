@@ -26,8 +26,8 @@ vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 /** The default fixture without its files, images, pages and every folder the roles do not name. */
 function freshInstall(): Dataset {
   const ds = defaultDataset();
-  // No file is left to be used, so the target file names none (fixture.usedFileId).
-  const { usedFileId: _used, ...roles } = ds.roles ?? {};
+  // No file is left to be used, so the target file names none (fixture.usedFileId) and no user of it.
+  const { usedFileId: _used, usedFileUsers: _users, ...roles } = ds.roles ?? {};
   const kept = new Set([...ds.nodes.map((n) => n.rootFolderId), roles.sandboxParentFolderId, roles.pagesFolderId, roles.templatesFolderId]);
   return {
     ...ds,

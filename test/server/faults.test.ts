@@ -660,6 +660,8 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     return (await run('file.usage.syncableObjects', { query: { ids: [id, id], srcNodeId: 2, dstNodeId: 1 } })).pages.length;
   },
   'usage-finds-no-users': async (run, s) => (await run('file.usage.page', { query: { id: [named(s, 'file', 'manual-en.pdf').id] } })).total,
+  'usage-file-finds-no-files': async (run, s) =>
+    (await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } })).total,
   'usedin-unknown-500': async (run, s) =>
     run('folder.getFiles', {
       path: { folderId: named(s, 'folder', 'Multichannel').id },
