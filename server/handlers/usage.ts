@@ -41,15 +41,15 @@ function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj
  * does not use itself: "an object tag of another object refers to it" (reference notes).
  */
 function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', view: View, faults: FaultSet): Obj[] {
-  // Planted: usage/file asks for users of another kind, which no file is.
-  if (faults.has('usage-file-finds-no-files') && kind === 'file') return [];
   const out = new Map<number, Obj>();
   // Planted: a user is listed once for each given file it uses (a join without distinct).
   const repeated: Obj[] = [];
   const fileSets = new Set(files.map((f) => f.channelSetId));
   for (const set of fileSets) {
-    // Planted: references are read from the wrong index, which holds none, so no file has users.
-    for (const id of faults.has('usage-finds-no-users') ? [] : (state.referrers.get(set) ?? [])) {
+    // Planted: references are read from the wrong index, which holds none, so no file has users (usage-finds-no-users), or
+    // only usage/file reads it (usage-file-finds-no-files).
+    const noUsers = faults.has('usage-finds-no-users') || (faults.has('usage-file-finds-no-files') && kind === 'file');
+    for (const id of noUsers ? [] : (state.referrers.get(set) ?? [])) {
       const ref = state.objects.get(id);
       if (!ref || ref.kind !== kind || ref.channelSetId === set) continue;
       // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.
