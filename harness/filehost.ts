@@ -12,14 +12,16 @@ import type { AddressInfo } from 'node:net';
 export interface HostedFile {
   data: Uint8Array;
   contentType: string;
+  /** The status of the answer (default 200); 204 answers with no body at all. */
+  status?: number;
 }
 
 /** A running file host. */
 export interface FileHost {
   /** The host's origin, e.g. `http://127.0.0.1:40123`; paths under it reach the fallback. */
   url: string;
-  /** Serves `data` under a fresh random path ending in `name` and returns its URL. */
-  serve(name: string, data: Uint8Array, contentType?: string): string;
+  /** Serves `data` under a fresh random path ending in `name` (with `status`, default 200) and returns its URL. */
+  serve(name: string, data: Uint8Array, contentType?: string, status?: number): string;
   /** How many times the URL was downloaded (a GET answered with the bytes). */
   downloads(url: string): number;
   close(): Promise<void>;
@@ -50,7 +52,12 @@ export async function startFileHost(options: FileHostOptions = {}): Promise<File
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.byteLength });
+    if (file.status === 204) {
+      counts.set(path, (counts.get(path) ?? 0) + 1);
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(file.status ?? 200, { 'content-type': file.contentType, 'content-length': file.data.byteLength });
     if (req.method === 'HEAD') {
       res.end();
       return;
@@ -68,9 +75,9 @@ export async function startFileHost(options: FileHostOptions = {}): Promise<File
   const pathOf = (url: string): string => (url.startsWith(origin) ? url.slice(origin.length) : url);
   return {
     url: origin,
-    serve(name, data, contentType = 'application/octet-stream') {
+    serve(name, data, contentType = 'application/octet-stream', status = 200) {
       const path = `/${randomBytes(8).toString('hex')}/${encodeURIComponent(name)}`;
-      files.set(path, { data, contentType });
+      files.set(path, { data, contentType, status });
       return origin + path;
     },
     downloads: (url) => counts.get(pathOf(url)) ?? 0,

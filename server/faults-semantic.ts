@@ -214,6 +214,12 @@ export const semanticFaults = faultDefs([
     description: 'a JSON create whose sourceURL answers 404 creates the file from the error page instead of refusing',
   },
   {
+    name: 'source-no-content-filled',
+    needs: 'sourceUrl',
+    breaks: ['UPL-02a'],
+    description: 'a JSON create whose sourceURL answers 204 No Content stores the status line as the file instead of nothing',
+  },
+  {
     name: 'url-create-overwrite-ignored',
     needs: 'sourceUrl',
     breaks: ['UPL-05'],

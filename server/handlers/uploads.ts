@@ -331,7 +331,9 @@ async function download(state: State, source: string, faults: FaultSet): Promise
     if (declared > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body ?? []) {
+    // Planted (source-no-content-filled): an answer without a body stands in for its content with its status line.
+    const noBody = faults.has('source-no-content-filled') ? [Buffer.from(`HTTP ${res.status}`)] : [];
+    for await (const chunk of res.body ?? noBody) {
       size += (chunk as Uint8Array).length;
       if (size > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
       chunks.push(Buffer.from(chunk as Uint8Array));

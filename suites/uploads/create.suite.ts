@@ -149,6 +149,39 @@ conformance('UPL-02a', 'a JSON create whose sourceURL has no file to load is ref
   }
 });
 
+conformance(
+  'UPL-02a',
+  'a JSON create whose sourceURL answers 204 No Content creates an empty file, or is refused and creates nothing',
+  async (t) => {
+    const folderId = await t.folder();
+    const host = await startFileHost();
+    try {
+      const name = uniqueName(t, 'nocontent');
+      const sourceURL = host.serve('no-content.bin', new Uint8Array(0), 'application/octet-stream', 204);
+      const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL } });
+      // UPL-02a: "POST /file/create (JSON): create a file with binary data loaded from a URL"; an answer 204 carries no data,
+      // so a file made from it holds none. The contract does not say that a source without content makes a file: a
+      // refusal is allowed, and then nothing is created (ENV-08, a 5xx, the judge fails on its own).
+      if (created.body) {
+        t.record(await checkCreated(t, 'UPL-02a', created, { name, folderId, size: 0 }));
+        return;
+      }
+      const listed = ((await filesOf(t, folderId)).body ?? []).filter((f) => f.name === name);
+      if (listed.length)
+        t.record([
+          finding(
+            'UPL-02a',
+            'model',
+            `the create from ${sourceURL} (204) was refused, yet folder ${folderId} lists ${fileSummary(listed[0]!)}`,
+            created.exchange,
+          ),
+        ]);
+    } finally {
+      await host.close();
+    }
+  },
+);
+
 conformance('UPL-03', 'a raw createSimple creates the file named by qqfile in folderId', async (t) => {
   const folderId = await t.folder();
   let run = 0;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  applied,
   compareReports,
   enclosing,
   keyed,
@@ -51,6 +52,17 @@ describe('the mutation score', () => {
     expect(keys).toContain('server/x.ts|EqualityOperator|a >= 0|a > 0');
     expect(keys).toContain('server/x.ts|EqualityOperator|a >= 0|a > 0#2');
     expect(keyed(report(3)).map((k) => k.key)).toEqual(keys);
+  });
+
+  it('applies a mutant where its location says, on one line or across several (sample.ts runs each so)', () => {
+    const r = report();
+    const [m1, m2, m3] = r.files['server/x.ts'].mutants;
+    expect(applied(source, m1!).split('\n')[1]).toBe('  return a >= 0 ? a : -a;');
+    expect(applied(source, m2!).split('\n')[3]).toBe('export const g = (a: number) => a >= 0;');
+    expect(applied(source, m3!).split('\n')[1]).toBe('  return a > 0 ? a : +a;');
+    const block = { ...m1!, replacement: '{}', location: { start: { line: 1, column: 30 }, end: { line: 3, column: 2 } } };
+    expect(applied(source, block).split('\n')[0]).toBe('export function f(a: number) {}');
+    expect(applied(source, block).split('\n')[1]).toBe('export const g = (a: number) => a > 0;');
   });
 
   it('scores killed over killed plus unexplained survivors, a survivor reached by no test among them', () => {

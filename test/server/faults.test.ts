@@ -247,6 +247,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       },
       404,
     ),
+  'source-no-content-filled': async (run, s) =>
+    withHost(
+      '',
+      async (base) => {
+        const body = { folderId: named(s, 'folder', 'Files').id, name: 'nothing.txt', sourceURL: `${base}/nothing.txt` };
+        return (await run('file.create.json', { body })).file.fileSize;
+      },
+      204,
+    ),
   'url-create-overwrite-ignored': async (run, s) =>
     withHost('replaced', async (base) => {
       const body = { folderId: named(s, 'folder', 'Files').id, name: 'terms.txt', sourceURL: `${base}/t.txt`, overwriteExisting: true };
