@@ -16,12 +16,21 @@ const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\
 // gain was measured on two cores only; from six cores on, V8 keeps its four.
 // Not on Windows, where a child in a process group of its own would open a console window of its own.
 const helpers = Math.min(4, Math.max(1, availableParallelism() - 2));
+// The CLI started again below keeps a channel to the process that started it: when that one is gone without handing a
+// signal on (killed outright: SIGKILL), the run stops as on SIGTERM and removes its sandbox, instead of running on alone.
+const RESTARTED = 'CMS_CONFORMANCE_RESTARTED';
+if (process.env[RESTARTED] && process.channel) {
+  delete process.env[RESTARTED];
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
 if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.some((g) => g.startsWith('--v8-pool-size'))) {
   // A process group of its own: a Ctrl-C reaches this process alone, which hands it on once (a second
   // SIGINT during the child's clean-up would stop it before its sandbox is removed).
   const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...process.argv.slice(1)], {
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true,
+    env: { ...process.env, [RESTARTED]: '1' },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   const [code, signal] = await new Promise((resolve) => child.on('exit', (...end) => resolve(end)));

@@ -84,7 +84,9 @@ process.on('SIGINT', () => {
 /** Runs the default suite in the copy; resolves with its exit code (null when it had to be stopped). */
 function defaultRun(out: string): Promise<{ exitCode: number | null; hung: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(copy, 'bin/cms-conformance.mjs'), 'run', '--out', out], {
+    // A V8 pool size given keeps the CLI from starting itself again in a process group of its own (bin/cms-conformance.mjs),
+    // which killing this child would leave running, a hung mutant's loop and all.
+    const child = spawn(process.execPath, ['--v8-pool-size=1', join(copy, 'bin/cms-conformance.mjs'), 'run', '--out', out], {
       cwd: copy,
       stdio: 'ignore',
     });

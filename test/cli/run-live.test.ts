@@ -109,6 +109,21 @@ describe('run against a served target', () => {
     expect(await sandboxes(server)).toEqual([]);
   });
 
+  // The CLI started again in a group of its own (bin/cms-conformance.mjs) outlives the process started, if that one is
+  // killed outright and so cannot hand a signal on: it notices that process gone and stops as on SIGTERM.
+  it('stops and removes its sandbox when the process started is killed outright (SIGKILL)', async () => {
+    server = await startReferenceServer({ port: 0 });
+    const out = join(dir, 'killed');
+    const r = await runCli(['--target', targetFileOf(server, 'killed.json'), '--only', 'OP', '--out', out], {
+      pattern: /✓ OP-/,
+      signal: 'SIGKILL',
+    });
+    // The output pipes close once the run started again has ended too: it reported the stop before.
+    expect(r.output).toMatch(/SIGTERM: stopping; writing the reports/);
+    expect(expectInterruptedReports(out, 'SIGTERM').tests.length).toBeGreaterThan(0);
+    expect(await sandboxes(server)).toEqual([]);
+  });
+
   // Against a target that takes its time, a signal while the sandbox is being made: the run waits for the
   // folder, removes it, and replaces the earlier run's reports with its own (no test, interrupted).
   it('removes a sandbox a signal caught being made on a slow target, and leaves no earlier report', async () => {
