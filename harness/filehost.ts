@@ -53,7 +53,7 @@ export async function startFileHost(options: FileHostOptions = {}): Promise<File
       return;
     }
     if (file.status === 204) {
-      counts.set(path, (counts.get(path) ?? 0) + 1);
+      if (req.method === 'GET') counts.set(path, (counts.get(path) ?? 0) + 1);
       res.writeHead(204).end();
       return;
     }

@@ -32,6 +32,9 @@ export function parseTarget(data: unknown, source: string): Target {
     throw new TargetError(
       `${source}: /fixture/channelNodeId ${fixture.channelNodeId} is the master node: feature "multichannelling" needs a channel of it`,
     );
+  // Users of no file would be checked against nothing: the usage tests would pass over the declaration unseen.
+  if (fixture.usedFileUsers && fixture.usedFileId === undefined)
+    throw new TargetError(`${source}: /fixture/usedFileUsers names the users of /fixture/usedFileId, which is missing`);
   return {
     baseUrl: t.baseUrl.replace(/\/+$/, ''),
     auth: { query: { ...(t.auth?.query ?? {}) }, headers: { ...(t.auth?.headers ?? {}) } },

@@ -26,6 +26,15 @@ describe('parseTarget', () => {
     // Without the feature the ids are not used.
     expect(parseTarget(target([], { channelNodeId: 1 }), 't.json').features).toEqual([]);
   });
+
+  it('refuses users of a used file without the used file, and keeps them with it', () => {
+    const users = { ...target([]), fixture: { ...fixture, usedFileUsers: { files: [5] } } };
+    expect(() => parseTarget(users, 't.json')).toThrow(
+      't.json: /fixture/usedFileUsers names the users of /fixture/usedFileId, which is missing',
+    );
+    const declared = parseTarget({ ...users, fixture: { ...users.fixture, usedFileId: 4 } }, 't.json');
+    expect(declared.fixture.usedFileUsers).toEqual({ files: [5] });
+  });
 });
 
 describe('loadTargetFile', () => {
