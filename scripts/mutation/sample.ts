@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { UsageError, intOption, parseOptions, seedValue } from '../../cli/args.ts';
 import { loadResults } from '../../reports/results.ts';
 import { applied, keyed, loadClassified, seenByWarning, type Report } from './score.ts';
 
@@ -36,22 +37,30 @@ interface Sampled {
   seconds: number;
 }
 
-/** The value after a flag, or the default. */
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
+/** The options as the CLI reads its own (cli/args.ts); a mistake in them ends the script with one line, exit 2. */
+function readOptions(): { seed: number; count: number; reportPath: string } {
+  try {
+    const { values } = parseOptions(process.argv.slice(2), {
+      seed: { type: 'string' },
+      count: { type: 'string' },
+      report: { type: 'string' },
+    });
+    return {
+      seed: values.seed === undefined ? 31 : seedValue('seed', values.seed),
+      count: intOption('count', values.count, 60, 1),
+      reportPath: values.report ?? join(root, 'reports/out/mutation/mutation.json'),
+    };
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`sample: ${err.message}`);
+    process.exit(2);
+  }
 }
 
-const seed = Number(option('--seed', '31'));
-const count = Number(option('--count', '60'));
-const reportPath = option('--report', join(root, 'reports/out/mutation/mutation.json'));
+const { seed, count, reportPath } = readOptions();
 // A default run takes seconds (under 30 on a busy machine); a mutant that keeps a request or a loop from ending gets this
 // long, then counts as failing, as Stryker counts its timeout.
 const HANG_MS = 90_000;
-if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
-  console.error('sample: --seed and --count take whole numbers (count at least 1)');
-  process.exit(2);
-}
 if (!existsSync(reportPath)) {
   console.error(`sample: no Stryker report at ${reportPath}: run \`npm run mutation\` first`);
   process.exit(2);
