@@ -2,7 +2,7 @@
  * `npm run mutation [-- STRYKER OPTIONS]`: Stryker over the reference server's contract logic with the
  * conformance suites as the test (stryker.config.mjs), then the score against the classified survivors
  * (score.ts). First a default run says which checks find nothing to judge on the data the mutants run
- * against. Options go to Stryker as given: `--incremental` reuses the last run's results for code and
+ * against. Options go to Stryker as given: `--incremental` reuses the last whole (or incremental) run's results for code and
  * tests that did not change, `--mutate server/handlers/usage.ts` narrows the run to one file: its results
  * replace that file's in the last report, and the other files keep theirs (each stamped with its run's date),
  * so that the score stays the whole server's.
@@ -60,6 +60,16 @@ const reportPath = join(root, 'reports/out/mutation/mutation.json');
 const previous = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
 const started = new Date().toISOString();
 
+// Stryker writes its incremental file (what a later --incremental run reuses) only in incremental mode: a whole run
+// is run in it with --force (every mutant runs), so that it leaves the file behind. A narrowed run would leave a file
+// of its own files alone, so the whole one is put back after it: stale for the narrowed files, which only means
+// that an --incremental run reruns more of them.
+const args = process.argv.slice(2);
+const narrowed = args.some((a) => a === '--mutate' || a.startsWith('--mutate='));
+const incrementalPath = join(root, 'reports/out/mutation/incremental.json');
+const incrementalBefore = narrowed && existsSync(incrementalPath) ? readFileSync(incrementalPath, 'utf8') : undefined;
+const strykerArgs = narrowed || args.includes('--incremental') ? args : [...args, '--incremental', '--force'];
+
 // Each mutant's tests that had nothing to judge (in-worker.ts writes them; score.ts names them beside its survivors).
 rmSync(silentPath, { force: true });
 const stryker = spawnSync(
@@ -68,10 +78,11 @@ const stryker = spawnSync(
     fileURLToPath(new URL('../../node_modules/@stryker-mutator/core/bin/stryker.js', import.meta.url)),
     'run',
     'scripts/mutation/stryker.config.mjs',
-    ...process.argv.slice(2),
+    ...strykerArgs,
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, [SILENT_FILE]: silentPath } },
 );
+if (incrementalBefore !== undefined) writeFileSync(incrementalPath, incrementalBefore);
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 if (previous !== undefined) {
   const kept = mergeReports(
