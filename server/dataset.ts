@@ -1185,6 +1185,10 @@ export function defaultDataset(): Dataset {
   const profile = b.ds.pages.find((p) => p.name === 'Company profile')!;
   files.filesFolder.tags!.push(b.tag('object.report', 'filelink', { file: { fileId: files.report.id } }));
   files.guide.tags = [b.tag('object.report', 'filelink', { file: { fileId: files.report.id } })];
+  // A third file user, whose name sorts before the other two and whose cdate and edate fall between theirs: usage/file
+  // of the used files then answers another order for each sortby (USE-03).
+  const readme = b.ds.files.find((f) => f.name === 'README.md' && f.folderId === files.filesFolder.id)!;
+  readme.tags = [b.tag('object.report', 'filelink', { file: { fileId: files.report.id } })];
   b.ds.roles = {
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,
