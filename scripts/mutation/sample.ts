@@ -80,9 +80,7 @@ if (changed.size === Object.keys(report.files).length) {
 }
 if (changed.size) console.log(`sample: left out, changed since the report's run of them: ${[...changed].join(', ')}`);
 const classified = new Map(loadClassified().map((c) => [c.key, c.class]));
-const candidates = keyed(report).filter(
-  (k) => k.mutant.status !== 'Ignored' && k.mutant.status !== 'Pending' && !changed.has(k.place.slice(0, k.place.indexOf(':'))),
-);
+const candidates = keyed(report).filter((k) => k.mutant.status !== 'Ignored' && k.mutant.status !== 'Pending' && !changed.has(k.file));
 const picked = fc.sample(fc.shuffledSubarray(candidates, { minLength: Math.min(count, candidates.length), maxLength: count }), {
   seed,
   numRuns: 1,
@@ -123,9 +121,8 @@ const sampled: Sampled[] = [];
 try {
   for (const [i, k] of picked.entries()) {
     if (stopping) break;
-    const file = k.place.slice(0, k.place.indexOf(':'));
-    const source = report.files[file]!.source;
-    const target = join(copy, file);
+    const source = report.files[k.file]!.source;
+    const target = join(copy, k.file);
     writeFileSync(target, applied(source, k.mutant));
     const out = join(copy, 'out', String(i));
     const started = performance.now();

@@ -166,8 +166,8 @@ export function enclosing(source: string, line: number): string {
 }
 
 /** Every mutant of a report with its stable key: file, mutator, replacement, replaced text, and that text's occurrence. */
-export function keyed(report: Report): { key: string; place: string; line: string; mutant: ReportMutant }[] {
-  const out: { key: string; place: string; line: string; mutant: ReportMutant }[] = [];
+export function keyed(report: Report): { key: string; file: string; place: string; line: string; mutant: ReportMutant }[] {
+  const out: { key: string; file: string; place: string; line: string; mutant: ReportMutant }[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const seen = new Map<string, number>();
     const lines = source.split('\n');
@@ -181,6 +181,7 @@ export function keyed(report: Report): { key: string; place: string; line: strin
       seen.set(base, n);
       out.push({
         key: n === 1 ? base : `${base}#${n}`,
+        file,
         place: `${file}:${m.location.start.line}:${m.location.start.column}`,
         line: (lines[m.location.start.line - 1] ?? '').trim(),
         mutant: m,
@@ -196,9 +197,8 @@ export function compareReports(older: Report, newer: Report): { file: string; lo
   const before = new Map(keyed(older).map((k) => [k.key, killed(k.mutant)]));
   const out = new Map<string, { file: string; lost: string[]; gained: string[] }>();
   for (const k of keyed({ ...newer, files: Object.fromEntries(Object.entries(newer.files).filter(([f]) => f in older.files)) })) {
-    const file = k.place.slice(0, k.place.indexOf(':'));
-    const entry = out.get(file) ?? { file, lost: [], gained: [] };
-    out.set(file, entry);
+    const entry = out.get(k.file) ?? { file: k.file, lost: [], gained: [] };
+    out.set(k.file, entry);
     const was = before.get(k.key);
     if (was === true && !killed(k.mutant)) entry.lost.push(`${k.key} (${k.mutant.status})`);
     if (was === false && killed(k.mutant)) entry.gained.push(k.key);
