@@ -143,7 +143,7 @@ function busiestFolder(records: unknown): { id: number; count: number; total: nu
 
 /** Pages and templates: each declared when its list answers, with the folder holding the most of them. */
 async function pagesAndTemplates(r: Reader, root: Folder, d: Discovery): Promise<void> {
-  const kinds: [Feature, string, 'pages' | 'templates', keyof TargetFixture][] = [
+  const kinds: [Feature, string, 'pages' | 'templates', 'pagesFolderId' | 'templatesFolderId'][] = [
     ['pages', 'getPages', 'pages', 'pagesFolderId'],
     ['templates', 'getTemplates', 'templates', 'templatesFolderId'],
   ];
@@ -215,6 +215,10 @@ async function discover(target: Target, timeoutMs: number): Promise<Discovery> {
     await channel(r, root, d);
     await pagesAndTemplates(r, root, d);
     await usedFile(r, root, d);
+    // The contract has no operation that lists staging packages or what they hold: only the vendor can name one.
+    d.undecided.push(
+      'staging package: not discoverable; declare /fixture/stagingPackage (name, folderIds) to have folder load judge package',
+    );
     await wastebinAndSandbox(r, root, d);
     await authFeature(target, timeoutMs, d);
   } finally {

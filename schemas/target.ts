@@ -36,6 +36,18 @@ export interface TargetFixture {
    * without such users then.
    */
   usedFileUsers?: UsedFileUsers;
+  /**
+   * A staging package of the target and folders it includes: folder load with `package` of it must answer the status
+   * `included` for these, and not for a folder the run itself made (FLD-11). Declared, not asked: the contract has no
+   * operation that lists packages or their content.
+   */
+  stagingPackage?: StagingPackage;
+}
+
+/** A declared staging package: its name and folders of the fixture that it includes. */
+export interface StagingPackage {
+  name: string;
+  folderIds: number[];
 }
 
 /** The users of a declared used file, by the kind each usage query lists. */

@@ -151,11 +151,51 @@ export interface DatasetObject {
   tags?: DatasetTag[];
 }
 
-/** A folder; roots have `motherId` null. `templateIds` are the templates linked into it. */
+/**
+ * Privileges of the requesting user on folders (contract 2.3): the fixture's admin has all of them, but where a folder
+ * withholds some (`withheldPrivileges`).
+ */
+export const FOLDER_PRIVILEGES = [
+  'view',
+  'viewfolder',
+  'viewfile',
+  'viewpage',
+  'viewtemplate',
+  'createfolder',
+  'createfile',
+  'createpage',
+  'createtemplate',
+  'updatefolder',
+  'updatefile',
+  'updatepage',
+  'updatetemplate',
+  'updateform',
+  'updatetagtypes',
+  'deletefolder',
+  'deletefile',
+  'deletepage',
+  'deletetemplate',
+  'deletetemplates',
+  'publishpage',
+  'importpage',
+  'translatepage',
+  'linktemplate',
+  'linkworkflow',
+  'inheritance',
+  'synchronizechannel',
+  'assignpermissions',
+  'wastebin',
+];
+
+/**
+ * A folder; roots have `motherId` null. `templateIds` are the templates linked into it; `withheldPrivileges` are the
+ * names of FOLDER_PRIVILEGES the requesting user lacks on it (the getPages `permission` filter drops its pages).
+ */
 export interface DatasetFolder extends DatasetObject {
   motherId: number | null;
   publishDir: string;
   templateIds?: number[];
+  withheldPrivileges?: string[];
   nameI18n?: Record<string, string>;
   descriptionI18n?: Record<string, string>;
   publishDirI18n?: Record<string, string>;
@@ -235,8 +275,12 @@ export interface Dataset {
   images: DatasetImage[];
   pages: DatasetPage[];
   templates: DatasetTemplate[];
+  /** Content staging packages: each names the objects it includes (the stagingStatus `included` of them). */
+  stagingPackages?: { name: string; objectIds: number[] }[];
   /** Fixture roles the target file names; absent roles fall back (see state.fixtureIds). */
   roles?: {
+    /** A staging package of stagingPackages that the target file declares, with the folders it includes. */
+    stagingPackage?: string;
     channelNodeId?: number;
     sandboxParentFolderId?: number;
     pagesFolderId?: number;
@@ -352,12 +396,35 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     list('folders').forEach((f, i) => {
       if (f.motherId !== null) ref(`folders[${i}].motherId`, f.motherId, 'folders');
       for (const t of (f.templateIds as unknown[] | undefined) ?? []) ref(`folders[${i}].templateIds`, t, 'templates');
+      ((f.withheldPrivileges as unknown[] | undefined) ?? []).forEach((p, j) =>
+        check(
+          FOLDER_PRIVILEGES.includes(p as string),
+          `folders[${i}].withheldPrivileges[${j}]`,
+          `${JSON.stringify(p)} is no folder privilege name`,
+        ),
+      );
     });
     for (const kind of ['files', 'images'] as const) {
       list(kind).forEach((f, i) => {
         ref(`${kind}[${i}].folderId`, f.folderId, 'folders');
       });
     }
+    const packages = (ds.stagingPackages as Json[] | undefined) ?? [];
+    packages.forEach((p, i) => {
+      check(
+        packages.findIndex((q) => q.name === p.name) === i,
+        `stagingPackages[${i}].name`,
+        `${JSON.stringify(p.name)} names two packages`,
+      );
+      (p.objectIds as unknown[]).forEach((id, j) => ref(`stagingPackages[${i}].objectIds[${j}]`, id, [...kinds]));
+    });
+    const role = (ds.roles as Json | undefined)?.stagingPackage;
+    if (role !== undefined)
+      check(
+        packages.some((p) => p.name === role),
+        'roles.stagingPackage',
+        `${JSON.stringify(role)} names no package of stagingPackages`,
+      );
     list('pages').forEach((p, i) => {
       ref(`pages[${i}].folderId`, p.folderId, 'folders');
       ref(`pages[${i}].templateId`, p.templateId, 'templates');
@@ -611,7 +678,11 @@ class FixtureBuilder {
     };
   }
 
-  folder(mother: DatasetFolder, name: string, o: ObjOpts & { publishDir?: string; templates?: DatasetTemplate[] } = {}): DatasetFolder {
+  folder(
+    mother: DatasetFolder,
+    name: string,
+    o: ObjOpts & { publishDir?: string; templates?: DatasetTemplate[]; withheld?: string[] } = {},
+  ): DatasetFolder {
     const slug = name
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
@@ -621,6 +692,7 @@ class FixtureBuilder {
       motherId: mother.id,
       publishDir: o.publishDir ?? `${mother.publishDir}${slug}/`,
       templateIds: (o.templates ?? []).map((t) => t.id),
+      ...(o.withheld ? { withheldPrivileges: o.withheld } : {}),
     };
     this.ds.folders.push(f);
     return f;
@@ -1051,8 +1123,9 @@ function addPages(
   const { standard, landing, article, rss, php } = t;
   const pagesFolder = b.folder(root, 'Pages', { templates: [standard, landing, article, rss, php] });
   const archive = b.folder(pagesFolder, 'Archive', { templates: [standard, article] });
-  const archive2022 = b.folder(archive, '2022', { templates: [article] });
-  const press = b.folder(pagesFolder, 'Press', { templates: [article, standard] });
+  // Privileges the requesting user lacks on two folders of pages, so that the getPages permission filter has pages to drop.
+  const archive2022 = b.folder(archive, '2022', { templates: [article], withheld: ['deletetemplates'] });
+  const press = b.folder(pagesFolder, 'Press', { templates: [article, standard], withheld: ['updateform', 'deletetemplates'] });
   const page = addStatusPages(b, pagesFolder, t);
   decorateStatusPages(b, page, f);
   addTranslations(b, pagesFolder, page, t);
@@ -1189,7 +1262,10 @@ export function defaultDataset(): Dataset {
   // of the used files then answers another order for each sortby (USE-03).
   const readme = b.ds.files.find((f) => f.name === 'README.md' && f.folderId === files.filesFolder.id)!;
   readme.tags = [b.tag('object.report', 'filelink', { file: { fileId: files.report.id } })];
+  // A staging package holding the pages folder and its press folder (folder load with package answers included for them).
+  b.ds.stagingPackages = [{ name: 'Spring campaign', objectIds: [pagesFolder.id, press.id] }];
   b.ds.roles = {
+    stagingPackage: 'Spring campaign',
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,
     pagesFolderId: pagesFolder.id,

@@ -409,6 +409,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { excludeMlId: 1 } },
   },
   {
+    name: 'getpages-permission-ignored',
+    breaks: ['FLT-09'],
+    description: 'getPages ignores permission and lists the pages of folders that withhold it too',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true, permission: 'updateform' } },
+  },
+  {
     name: 'getpages-wfown-ignored',
     breaks: ['FLT-09'],
     description: 'getPages ignores wfown and lists pages in no workflow too',
@@ -555,6 +561,12 @@ export const semanticFaults = faultDefs([
     description: 'folder load with update=true locks the folder: a second such load and a new sub-folder are refused',
   },
   { name: 'privileges-missing', breaks: ['FLD-11'], description: 'folder load with privileges=true omits the privileges' },
+  {
+    name: 'load-package-ignored',
+    breaks: ['FLD-11'],
+    description: 'folder load ignores package and answers the status in no package',
+    probe: { op: 'folder.load', folder: 'Pages', query: { package: 'Spring campaign' } },
+  },
   {
     name: 'load-construct-ignored',
     breaks: ['FLD-11'],

@@ -22,7 +22,7 @@ import {
   type DatasetTemplate,
   type DatasetUser,
 } from './dataset.ts';
-import type { UsedFileUsers } from '../schemas/target.ts';
+import type { StagingPackage, UsedFileUsers } from '../schemas/target.ts';
 
 /** The kinds of stored objects. Ids are unique across all kinds. */
 export type Kind = 'folder' | 'file' | 'image' | 'page' | 'template';
@@ -71,6 +71,8 @@ export interface FolderObj extends StoredBase {
   nameI18n?: Record<string, string>;
   descriptionI18n?: Record<string, string>;
   publishDirI18n?: Record<string, string>;
+  /** Privileges the requesting user lacks on the folder (dataset `withheldPrivileges`). */
+  withheld?: readonly string[];
 }
 
 /** A stored file or image; `data` null means the binary is missing (broken). */
@@ -164,6 +166,8 @@ export interface State {
   /** Channel set of a referenced object -> ids of the objects whose object tags reference it. */
   readonly referrers: Map<number, Set<number>>;
   readonly roles: NonNullable<Dataset['roles']>;
+  /** Staging package name -> ids of the objects it includes. */
+  readonly packages: Map<string, Set<number>>;
   nextId: number;
   nextTagId: number;
   /**
@@ -221,6 +225,7 @@ function emptyState(ds: Dataset, nodes: Map<number, NodeRec>, options: StateOpti
     templateLinks: new Map(),
     referrers: new Map(),
     roles: ds.roles ?? {},
+    packages: new Map((ds.stagingPackages ?? []).map((p) => [p.name, new Set(p.objectIds)])),
     nextId: 1,
     nextTagId: 1,
     version: 0,
@@ -280,6 +285,7 @@ function insertFolders(state: State, ds: Dataset, { setOfId, parentSet }: SetLoo
         ...(f.nameI18n ? { nameI18n: f.nameI18n } : {}),
         ...(f.descriptionI18n ? { descriptionI18n: f.descriptionI18n } : {}),
         ...(f.publishDirI18n ? { publishDirI18n: f.publishDirI18n } : {}),
+        ...(f.withheldPrivileges?.length ? { withheld: [...f.withheldPrivileges] } : {}),
       },
       false,
     );
@@ -741,10 +747,15 @@ export function fixtureIds(state: State): {
   templatesFolderId: number;
   usedFileId?: number;
   usedFileUsers?: UsedFileUsers;
+  stagingPackage?: StagingPackage;
 } {
   const master = [...state.nodes.values()].find((n) => n.masterId === undefined)!;
   const channelId = state.roles.channelNodeId ?? master.channels[0] ?? master.id;
   const channel = state.nodes.get(channelId)!;
+  const name = state.roles.stagingPackage;
+  const included = name === undefined ? undefined : state.packages.get(name);
+  const folders = included && [...included].filter((id) => state.objects.get(id)?.kind === 'folder');
+  const pkg = name !== undefined && folders?.length ? { name, folderIds: folders } : undefined;
   return {
     masterNodeId: master.id,
     masterRootFolderId: master.rootFolderId,
@@ -755,6 +766,7 @@ export function fixtureIds(state: State): {
     templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
     ...(state.roles.usedFileId === undefined ? {} : { usedFileId: state.roles.usedFileId }),
     ...(state.roles.usedFileUsers === undefined ? {} : { usedFileUsers: state.roles.usedFileUsers }),
+    ...(pkg === undefined ? {} : { stagingPackage: pkg }),
   };
 }
 

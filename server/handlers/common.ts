@@ -195,14 +195,19 @@ export function checkName(name: unknown, property: string, what: string): string
 }
 
 /** A staging status map for list responses: empty without a package, else one entry per object's global id. */
-export function stagingMap(objs: readonly Obj[], pkg: string | undefined): Record<string, { packageName: string; included: boolean }> {
+export function stagingMap(
+  state: State,
+  objs: readonly Obj[],
+  pkg: string | undefined,
+): Record<string, { packageName: string; included: boolean }> {
   if (!pkg) return {};
-  return Object.fromEntries(objs.map((o) => [o.globalId, { packageName: pkg, included: false }]));
+  const included = state.packages.get(pkg);
+  return Object.fromEntries(objs.map((o) => [o.globalId, { packageName: pkg, included: included?.has(o.id) ?? false }]));
 }
 
-/** The FolderLoadResponse `stagingStatus`: one object, naming the package when one was given. */
-export function stagingStatus(pkg: string | undefined): { packageName?: string; included: boolean } {
-  return pkg ? { packageName: pkg, included: false } : { included: false };
+/** The FolderLoadResponse `stagingStatus`: one object, naming the package when one was given, and whether it includes `obj`. */
+export function stagingStatus(state: State, obj: Obj, pkg: string | undefined): { packageName?: string; included: boolean } {
+  return pkg ? { packageName: pkg, included: state.packages.get(pkg)?.has(obj.id) ?? false } : { included: false };
 }
 
 /**

@@ -162,7 +162,7 @@ export const fileList: Handler<State> = (state, req, ctx) => {
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     perms: Object.fromEntries(paged.items.map((f) => [String(f.id), ITEM_PERMISSIONS])),
-    stagingStatus: stagingMap(paged.items, qStr(req, 'package')),
+    stagingStatus: stagingMap(state, paged.items, qStr(req, 'package')),
   };
 };
 
@@ -181,7 +181,7 @@ export const getFiles: Handler<State> = (state, req, ctx) => {
     files: paged.items.map((f) => keptFileRecord(rctx, f, { folder })),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
-    stagingStatus: stagingMap(paged.items, qStr(req, 'package')),
+    stagingStatus: stagingMap(state, paged.items, qStr(req, 'package')),
   };
 };
 
@@ -220,7 +220,7 @@ export const loadFile: Handler<State> = (state, req, ctx) => {
   const record = fileRecord({ state, view, faults: ctx.faults }, file, { tags: true, folder: qBool(req, 'folder', false) });
   return ctx.faults.has('load-missing-stagingstatus')
     ? { file: record }
-    : { file: record, stagingStatus: stagingStatus(qStr(req, 'package')) };
+    : { file: record, stagingStatus: stagingStatus(state, file, qStr(req, 'package')) };
 };
 
 /** Lower-cased names a new or renamed file must not take in a folder, for a node. */

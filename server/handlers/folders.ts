@@ -163,7 +163,7 @@ export const folderList: Handler<State> = (state, req, ctx) => {
     numItems: paged.numItems,
     deleted: l.deleted,
     perms: Object.fromEntries(paged.items.map((f) => [String(f.id), ITEM_PERMISSIONS])),
-    stagingStatus: stagingMap(paged.items, p.pkg),
+    stagingStatus: stagingMap(state, paged.items, p.pkg),
   };
 };
 
@@ -185,7 +185,7 @@ function legacyFolderList(
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     deleted: l.deleted,
-    stagingStatus: stagingMap(paged.items, p.pkg),
+    stagingStatus: stagingMap(state, paged.items, p.pkg),
   };
 }
 
@@ -387,7 +387,8 @@ export const loadFolder: Handler<State> = (state, req, ctx) => {
       construct: qBool(req, 'construct', false) && !ctx.faults.has('load-construct-ignored'),
       privileges,
     }),
-    stagingStatus: stagingStatus(qStr(req, 'package')),
+    // Planted: the status asked in no package, whichever was named.
+    stagingStatus: stagingStatus(state, obj, ctx.faults.has('load-package-ignored') ? undefined : qStr(req, 'package')),
   };
 };
 
@@ -477,7 +478,10 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
   if (ctx.faults.has('created-folder-globalid-unknown')) state.byGlobalId.delete(folder.globalId);
   for (const set of links) linkTemplate(state, folder.channelSetId, set);
   if (startTemplate !== undefined) createPage(state, folder, startTemplate, finalName, b.language);
-  return { folder: folderRecord({ state, view, faults: ctx.faults }, folder, { tags: true }), stagingStatus: stagingStatus(undefined) };
+  return {
+    folder: folderRecord({ state, view, faults: ctx.faults }, folder, { tags: true }),
+    stagingStatus: stagingStatus(state, folder, undefined),
+  };
 };
 
 /**

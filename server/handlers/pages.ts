@@ -19,7 +19,7 @@ import {
   type View,
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
-import { nodeView, qBool, qInt, qInts, qStr, qWastebin, resolveObject, stagingMap } from './common.ts';
+import { nodeView, qBool, qInt, qInts, qStr, qStrs, qWastebin, resolveObject, stagingMap } from './common.ts';
 import {
   collectChildren,
   compareValues,
@@ -161,6 +161,12 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   const me = state.requesterId;
   const myGroups = state.users.get(me)?.groupIds ?? [];
   const ml = (p: PageObj) => (resolveInView(state, p.templateSet, view, true) as TemplateObj | undefined)?.markupLanguageId;
+  const permission = faults.has('getpages-permission-ignored') ? [] : qStrs(req, 'permission');
+  // "folder permissions that must be granted": the requesting user holds every permission but those a folder withholds.
+  const granted = (p: PageObj) => {
+    const withheld = (resolveInView(state, p.parentSet, view, true) as FolderObj | undefined)?.withheld;
+    return !withheld || !permission.some((name) => withheld.includes(name));
+  };
   return (p) => {
     const f = pageFlags(p, faults);
     return (
@@ -182,7 +188,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (insync === undefined || (p.translation?.inSync ?? true) === insync) &&
       (!wfown || p.workflow?.userId === me) &&
       (!wfwatch || (p.workflow?.groupIds.some((g) => myGroups.includes(g)) ?? false)) &&
-      (!niceurl || niceurl(p.niceUrl))
+      (!niceurl || niceurl(p.niceUrl)) &&
+      granted(p)
     );
   };
 }
@@ -257,13 +264,15 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     translationStatus:
       qBool(req, 'translationstatus', false) ||
       (qBool(req, 'insync') !== undefined && !ctx.faults.has('insync-adds-no-translation-status')),
-    workflow: qBool(req, 'wfown', false) || qBool(req, 'wfwatch', false),
+    // The Page record lists `workflow` with no condition: every page in one shows it, so that a client (and wfown and wfwatch's
+    // check) can tell the pages in a workflow from those in none.
+    workflow: true,
   };
   return {
     pages: paged.items.map((p) => keptPageRecord(rctx, p, add)),
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
-    stagingStatus: stagingMap(paged.items, qStr(req, 'package')),
+    stagingStatus: stagingMap(state, paged.items, qStr(req, 'package')),
   };
 };
 

@@ -19,7 +19,7 @@ import type {
   TranslationStatus,
   User,
 } from '../../schemas/types.ts';
-import type { DatasetTag } from '../dataset.ts';
+import { FOLDER_PRIVILEGES, type DatasetTag } from '../dataset.ts';
 import {
   deletedAbove,
   folderChain,
@@ -75,39 +75,6 @@ function perRequest<T>(memos: Memos<T>, ctx: RenderCtx, key: number, make: () =>
   if (value === undefined) memo.byKey.set(key, (value = make()));
   return value;
 }
-
-/** Privileges of the requesting user on folders (contract 2.3; the fixture's admin has all of them). */
-export const FOLDER_PRIVILEGES = [
-  'view',
-  'viewfolder',
-  'viewfile',
-  'viewpage',
-  'viewtemplate',
-  'createfolder',
-  'createfile',
-  'createpage',
-  'createtemplate',
-  'updatefolder',
-  'updatefile',
-  'updatepage',
-  'updatetemplate',
-  'updateform',
-  'updatetagtypes',
-  'deletefolder',
-  'deletefile',
-  'deletepage',
-  'deletetemplate',
-  'deletetemplates',
-  'publishpage',
-  'importpage',
-  'translatepage',
-  'linktemplate',
-  'linkworkflow',
-  'inheritance',
-  'synchronizechannel',
-  'assignpermissions',
-  'wastebin',
-];
 
 /** Permission names per object in the `perms` map of list responses (kept: written from its JSON, server/json.ts). */
 export const ITEM_PERMISSIONS = keepJson(['view', 'create', 'edit', 'delete', 'publish']);
@@ -371,11 +338,13 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
   record.nodeId = view.nodeId;
   if (o.tags) record.tags = tagMap(state, f.tags ?? [], o.construct);
   record.hasSubfolders = hasSubfolders(ctx, f);
+  const granted = (p: string) => !f.withheld?.includes(p);
   if (o.privileges) {
-    record.privileges = FOLDER_PRIVILEGES;
-    record.privilegeBits = '1'.repeat(FOLDER_PRIVILEGES.length);
+    record.privileges = FOLDER_PRIVILEGES.filter(granted);
+    record.privilegeBits = FOLDER_PRIVILEGES.map((p) => (granted(p) ? '1' : '0')).join('');
   }
-  if (o.privilegeMap) record.privilegeMap = { privileges: Object.fromEntries(FOLDER_PRIVILEGES.map((p) => [p, true])), languages: [] };
+  if (o.privilegeMap)
+    record.privilegeMap = { privileges: Object.fromEntries(FOLDER_PRIVILEGES.map((p) => [p, granted(p)])), languages: [] };
   record.path = `/${chain.map((c) => c.name).join('/')}/`;
   record.masterId = master.id;
   record.channelsetId = f.channelSetId;

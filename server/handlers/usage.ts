@@ -100,7 +100,7 @@ function usageList(
     [member]: records,
     hasMoreItems: paged.hasMoreItems,
     ...(kind === 'folder' ? { deleted: [] } : {}),
-    stagingStatus: stagingMap(paged.items, undefined),
+    stagingStatus: stagingMap(state, paged.items, undefined),
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
 import { requestingUserStep } from '../../harness/steps.ts';
+import { getOperation } from '../../schemas/operations.ts';
 import { hasFeature } from '../../harness/fixture.ts';
 import { PerRun, conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { Page } from '../../schemas/types.ts';
@@ -404,19 +405,27 @@ conformance(
   async (t) => {
     const fixture = await pagesOf(t);
     if (!fixture) return;
+    // An answer that shows no page's workflow cannot tell which pages are in one; one that shows some shows the rest in none.
+    const shownIn = (records: readonly Page[]) =>
+      records.some((p) => p.workflow !== undefined) ? idsWhere(records, (p) => p.workflow !== undefined) : undefined;
+    const known = shownIn(fixture.pages);
     let shown = false;
     for (const flag of ['wfown', 'wfwatch'] as const) {
       const l = await fixture.list({ [flag]: true });
       if (!isListing(l)) return void t.record([l]);
-      // An answer that shows no page's workflow cannot tell which pages are in one.
-      const inWorkflow = idsWhere(l.records, (p) => p.workflow !== undefined);
-      if (!inWorkflow.length) continue;
-      shown = true;
       // getPages: "wfown (boolean, false): pages owned by the user in a workflow", "wfwatch (boolean, false): pages watched by the
-      // user in a workflow": a page the answer shows in no workflow, where it shows other pages' workflows, is neither.
-      t.record(expectSubset('FLT-09', flag, inWorkflow, l, `${flag}=true must list only pages in a workflow`));
+      // user in a workflow": a page shown in no workflow, by this answer or by the unfiltered list, is neither.
+      for (const [inWorkflow, where] of [
+        [shownIn(l.records), 'this answer'],
+        [known, 'the list without it'],
+      ] as const) {
+        if (!inWorkflow) continue;
+        shown = true;
+        t.judged('folder.getPages', flag);
+        t.record(expectSubset('FLT-09', flag, inWorkflow, l, `${flag}=true must list only pages in a workflow (as ${where} shows them)`));
+      }
     }
-    if (!shown) return t.nothingToJudge('no page listed with wfown or wfwatch shows its workflow');
+    if (!shown) return t.nothingToJudge('no page listed with or without wfown or wfwatch shows its workflow');
   },
   { operation: 'folder.getPages' },
 );
@@ -828,6 +837,50 @@ conformance(
             [p.id!],
             l,
             `timedue=${long} must list page ${p.id}, whose status changes a day within the span`,
+          ),
+        ),
+      );
+    }
+  },
+  { operation: 'folder.getPages' },
+);
+
+conformance(
+  'FLT-09',
+  'permission lists no page of a folder that withholds it',
+  async (t) => {
+    const fixture = await pagesOf(t);
+    if (!fixture) return;
+    const { pages, list } = fixture;
+    const root = t.fixture.pagesFolderId!;
+    const top = (await t.must('folder.load', { path: { id: root }, query: { privileges: true } })).folder;
+    const below = (await t.must('folder.getFolders', { path: { id: root }, query: { recursive: true, addPrivileges: true, maxItems: -1 } }))
+      .folders;
+    const held = new Map<number, readonly string[]>();
+    for (const f of [top, ...(below ?? [])]) if (f?.id !== undefined && f.privileges) held.set(f.id, f.privileges);
+    // A filter name is a privilege name when some folder's record grants it (contract 2.3 "privileges: array of string (privilege
+    // names)"); a folder whose record shows privileges without it withholds it from the requesting user.
+    const names = (getOperation('folder.getPages').parameters.find((p) => p.name === 'permission')?.enum ?? []).filter((n) =>
+      [...held.values()].some((granted) => granted.includes(n)),
+    );
+    const cases = names
+      .map((name) => ({
+        name,
+        withheld: idsWhere(pages, (p) => p.folderId !== undefined && held.get(p.folderId)?.includes(name) === false),
+      }))
+      .filter((c) => c.withheld.length > 0);
+    if (!cases.length) return t.nothingToJudge('no folder of the pages folder shows privileges that withhold a permission from the user');
+    t.judged('folder.getPages', 'permission');
+    for (const { name, withheld } of cases) {
+      // getPages: "permission (string, multivalued): folder permissions that must be granted".
+      t.record(
+        await judged(list({ permission: name }), (l) =>
+          expectSubset(
+            'FLT-09',
+            'permission',
+            pages.map((p) => p.id!).filter((id) => !withheld.includes(id)),
+            l,
+            `permission=${name} must list no page of a folder whose privileges withhold ${name}`,
           ),
         ),
       );

@@ -1460,6 +1460,31 @@ conformance('FLD-11', 'load with privileges=true adds the privileges', async (t)
   }
 });
 
+conformance('FLD-11', 'load with package answers the status in that staging package', async (t) => {
+  const pkg = t.fixture.stagingPackage;
+  if (!pkg) return t.nothingToJudge('the target file declares no staging package (/fixture/stagingPackage)');
+  // The declared folders are in the package; a folder this run made cannot be.
+  const cases = [...pkg.folderIds.slice(0, 2).map((id) => ({ id, included: true })), { id: await t.folder(), included: false }];
+  for (const { id, included } of cases) {
+    const r = await t.call('folder.load', { path: { id }, query: { package: pkg.name } });
+    if (!r.body) continue;
+    t.judged('folder.load', 'package');
+    const status = r.body.stagingStatus;
+    // folder load: "package (string; staging package to check the status in)"; stagingStatus: "{packageName (string), included
+    // (boolean)}": the status of the folder in that package, so a package named is that one.
+    if (status?.included !== included || (status.packageName !== undefined && status.packageName !== pkg.name))
+      t.record([
+        finding(
+          'FLD-11',
+          'package',
+          `load of folder ${id} with package=${pkg.name} answers stagingStatus ${JSON.stringify(status ?? null)}; ` +
+            `expected included ${included} in package ${pkg.name} (${included ? 'declared in it by the target file' : 'a folder this run made'})`,
+          r.exchange,
+        ),
+      ]);
+  }
+});
+
 conformance('FLD-11', 'load with construct=true adds the construct to every tag of the folder', async (t) => {
   const folders = [t.fixture.sandboxParentFolderId, t.fixture.pagesFolderId, t.fixture.templatesFolderId].filter(
     (id): id is number => id !== undefined,

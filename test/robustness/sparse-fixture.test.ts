@@ -26,12 +26,14 @@ vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 /** The default fixture without its files, images, pages and every folder the roles do not name. */
 function freshInstall(): Dataset {
   const ds = defaultDataset();
-  // No file is left to be used, so the target file names none (fixture.usedFileId) and no user of it.
-  const { usedFileId: _used, usedFileUsers: _users, ...roles } = ds.roles ?? {};
+  // No file is left to be used, so the target file names none (fixture.usedFileId) and no user of it; a fresh install has no
+  // staging package either.
+  const { usedFileId: _used, usedFileUsers: _users, stagingPackage: _package, ...roles } = ds.roles ?? {};
   const kept = new Set([...ds.nodes.map((n) => n.rootFolderId), roles.sandboxParentFolderId, roles.pagesFolderId, roles.templatesFolderId]);
   return {
     ...ds,
     roles,
+    stagingPackages: [],
     // Tags may refer to files and pages that are gone.
     folders: ds.folders.filter((f) => kept.has(f.id)).map(({ tags: _, ...f }) => f),
     templates: ds.templates.map(({ tags: _, templateTags: __, ...t }) => t),

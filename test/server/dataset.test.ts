@@ -140,12 +140,31 @@ describe('createState', () => {
       images: [],
       pages: [],
       templates: [],
+      stagingPackages: [],
       roles: {},
     };
     const state = createState(minimal);
     const f = fixtureIds(state);
     expect(f.channelNodeId).toBe(f.masterNodeId);
     expect(f.sandboxParentFolderId).toBe(f.masterRootFolderId);
+  });
+});
+
+describe('staging packages', () => {
+  it('refuses a package object that names no object, and a role that names no package', () => {
+    const ds = defaultDataset();
+    ds.stagingPackages![0]!.objectIds.push(999_999);
+    expect(() => validateDataset(ds)).toThrow(/\/stagingPackages\/0\/objectIds\/2: 999999 does not name an object/);
+    const other = defaultDataset();
+    other.roles!.stagingPackage = 'Autumn campaign';
+    expect(() => validateDataset(other)).toThrow(/\/roles\/stagingPackage: "Autumn campaign" names no package/);
+  });
+
+  it('names the folders of the declared package in the target fixture', () => {
+    const ds = defaultDataset();
+    const f = fixtureIds(createState(ds));
+    expect(f.stagingPackage?.name).toBe(ds.roles!.stagingPackage);
+    expect(f.stagingPackage?.folderIds).toContain(f.pagesFolderId);
   });
 });
 
