@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileProblem } from '../schemas/files.ts';
-import type { UsedFileUsers } from '../schemas/target.ts';
+import type { StagingPackage, UsedFileUsers } from '../schemas/target.ts';
 
 /** The `format` member every dataset carries; a file without it is not a dataset. */
 export const DATASET_FORMAT = 'cms-conformance-dataset/1';
@@ -279,8 +279,8 @@ export interface Dataset {
   stagingPackages?: { name: string; objectIds: number[] }[];
   /** Fixture roles the target file names; absent roles fall back (see state.fixtureIds). */
   roles?: {
-    /** A staging package of stagingPackages that the target file declares, with the folders it includes. */
-    stagingPackage?: string;
+    /** A package of stagingPackages and folders it includes, declared as they are (the fixture's stagingPackage). */
+    stagingPackage?: StagingPackage;
     channelNodeId?: number;
     sandboxParentFolderId?: number;
     pagesFolderId?: number;
@@ -418,13 +418,18 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
       );
       (p.objectIds as unknown[]).forEach((id, j) => ref(`stagingPackages[${i}].objectIds[${j}]`, id, [...kinds]));
     });
-    const role = (ds.roles as Json | undefined)?.stagingPackage;
-    if (role !== undefined)
-      check(
-        packages.some((p) => p.name === role),
-        'roles.stagingPackage',
-        `${JSON.stringify(role)} names no package of stagingPackages`,
+    const role = (ds.roles as Json | undefined)?.stagingPackage as Json | undefined;
+    if (role !== undefined) {
+      const named = packages.find((p) => p.name === role.name);
+      check(named !== undefined, 'roles.stagingPackage.name', `${JSON.stringify(role.name)} names no package of stagingPackages`);
+      (role.folderIds as unknown[]).forEach((id, i) =>
+        check(
+          (named!.objectIds as unknown[]).includes(id) && objectIds.get(id as number) === 'folders',
+          `roles.stagingPackage.folderIds[${i}]`,
+          `${JSON.stringify(id)} is no folder the package includes`,
+        ),
       );
+    }
     list('pages').forEach((p, i) => {
       ref(`pages[${i}].folderId`, p.folderId, 'folders');
       ref(`pages[${i}].templateId`, p.templateId, 'templates');
@@ -1265,7 +1270,7 @@ export function defaultDataset(): Dataset {
   // A staging package holding the pages folder and its press folder (folder load with package answers included for them).
   b.ds.stagingPackages = [{ name: 'Spring campaign', objectIds: [pagesFolder.id, press.id] }];
   b.ds.roles = {
-    stagingPackage: 'Spring campaign',
+    stagingPackage: { name: 'Spring campaign', folderIds: [pagesFolder.id, press.id] },
     channelNodeId: 2,
     sandboxParentFolderId: sandbox.id,
     pagesFolderId: pagesFolder.id,

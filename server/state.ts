@@ -752,10 +752,6 @@ export function fixtureIds(state: State): {
   const master = [...state.nodes.values()].find((n) => n.masterId === undefined)!;
   const channelId = state.roles.channelNodeId ?? master.channels[0] ?? master.id;
   const channel = state.nodes.get(channelId)!;
-  const name = state.roles.stagingPackage;
-  const included = name === undefined ? undefined : state.packages.get(name);
-  const folders = included && [...included].filter((id) => state.objects.get(id)?.kind === 'folder');
-  const pkg = name !== undefined && folders?.length ? { name, folderIds: folders } : undefined;
   return {
     masterNodeId: master.id,
     masterRootFolderId: master.rootFolderId,
@@ -766,7 +762,7 @@ export function fixtureIds(state: State): {
     templatesFolderId: state.roles.templatesFolderId ?? master.rootFolderId,
     ...(state.roles.usedFileId === undefined ? {} : { usedFileId: state.roles.usedFileId }),
     ...(state.roles.usedFileUsers === undefined ? {} : { usedFileUsers: state.roles.usedFileUsers }),
-    ...(pkg === undefined ? {} : { stagingPackage: pkg }),
+    ...(state.roles.stagingPackage === undefined ? {} : { stagingPackage: state.roles.stagingPackage }),
   };
 }
 

@@ -275,6 +275,36 @@ export function score(report: Report, classified: readonly Classified[]): Score 
   return s;
 }
 
+/**
+ * New keys for classifications an edit moved: a `#n` key counts the occurrences of the same text above the mutant, so
+ * one more occurrence above shifts every key below it to a neighbour's mutant. Within each group of keys that differ
+ * only in `#n`, a classification stays where its key still names a survivor on its own line, and else goes to the
+ * survivor of the group, not yet taken, that is on its line. Returns old key to new key, for the ones that change.
+ */
+export function rekey(report: Report, classified: readonly Classified[]): Map<string, string> {
+  const base = (key: string) => key.replace(/#\d+$/, '');
+  const survivors = new Map<string, { key: string; line: string }[]>();
+  for (const k of keyed(report))
+    if (k.mutant.status === 'Survived' || k.mutant.status === 'NoCoverage')
+      survivors.set(base(k.key), [...(survivors.get(base(k.key)) ?? []), k]);
+  const out = new Map<string, string>();
+  const groups = new Map<string, Classified[]>();
+  for (const c of classified) groups.set(base(c.key), [...(groups.get(base(c.key)) ?? []), c]);
+  for (const [group, cs] of groups) {
+    const candidates = survivors.get(group) ?? [];
+    const lineOf = new Map(candidates.map((s) => [s.key, s.line]));
+    const taken = new Set(cs.filter((c) => c.line === undefined || lineOf.get(c.key) === c.line).map((c) => c.key));
+    for (const c of cs) {
+      if (taken.has(c.key) && (c.line === undefined || lineOf.get(c.key) === c.line)) continue;
+      const to = candidates.find((s) => s.line === c.line && !taken.has(s.key));
+      if (!to) continue;
+      taken.add(to.key);
+      out.set(c.key, to.key);
+    }
+  }
+  return out;
+}
+
 /** Where the classified survivors are committed: one JSON file per mutated source. */
 export const survivorsDir = fileURLToPath(new URL('./survivors/', import.meta.url));
 
@@ -291,8 +321,9 @@ export const survivorsFile = (source: string): string =>
   join(survivorsDir, `${source.replace(/^server\/(handlers\/)?/, '').replace(/\.ts$/, '')}.json`);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // score.ts [REPORT] [--file SOURCE] [--stubs] [--prune] [--compare OLDER]: --file lists one source's unexplained
+  // score.ts [REPORT] [--file SOURCE] [--stubs] [--rekey] [--prune] [--compare OLDER]: --file lists one source's unexplained
   // survivors with their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one;
+  // --rekey gives the classifications an edit moved the keys of their own survivors again (before --prune);
   // --prune removes the classifications of mutants the report no longer has as survivors; --compare lists, per file,
   // the kills the report lost and gained against an older one (a suite change that proves less loses kills).
   const args = process.argv.slice(2);
@@ -313,7 +344,22 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }
     process.exit(0);
   }
-  const s = score(JSON.parse(readFileSync(reportPath, 'utf8')) as Report, loadClassified());
+  const read = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  if (args.includes('--rekey')) {
+    const moves = rekey(read, loadClassified());
+    for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
+      const path = join(survivorsDir, f);
+      const file = JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] };
+      const changed = file.survivors.filter((c) => moves.has(c.key)).length;
+      if (!changed) continue;
+      writeFileSync(
+        path,
+        `${JSON.stringify({ ...file, survivors: file.survivors.map((c) => ({ ...c, key: moves.get(c.key) ?? c.key })) }, null, 2)}\n`,
+      );
+      console.log(`rekeyed ${changed} classifications of ${f}`);
+    }
+  }
+  const s = score(read, loadClassified());
   const shown = s.unexplained.filter((u) => !only || u.key.startsWith(`${only}|`));
   if (stubs) {
     const entries = shown.map((u) => ({ key: u.key, class: '?', reason: '?', section: '?', line: u.line, within: u.within }));

@@ -10,6 +10,7 @@ import {
   keyed,
   loadClassified,
   mergeReports,
+  rekey,
   score,
   silentTests,
   survivorsDir,
@@ -112,6 +113,41 @@ describe('the mutation score', () => {
     expect(ok.moved).toEqual([]);
     const moved = score(report(), [{ key, class: 'equivalent', reason: 'g is never called', line: 'return a > 0 ? a : -a;' }]);
     expect(moved.moved).toEqual([{ key, was: 'return a > 0 ? a : -a;', now: 'export const g = (a: number) => a > 0;' }]);
+  });
+
+  it('rekeys a classification an edit above moved to its own survivor again, and leaves one still in place', () => {
+    // One more `a > 0` above both: each survivor's occurrence number grows by one.
+    const edited = report();
+    const file = edited.files['server/x.ts'];
+    file.source = `const h = (a: number) => a > 0;\n${source}`;
+    for (const m of file.mutants)
+      m.location = at(m.location.start.line + 1, m.location.start.column, m.location.end.column - m.location.start.column);
+    file.mutants.push({ id: '6', mutatorName: 'EqualityOperator', replacement: 'a >= 0', status: 'Killed', location: at(1, 26, 5) });
+    const g = {
+      key: 'server/x.ts|EqualityOperator|a >= 0|a > 0#2',
+      class: 'equivalent' as const,
+      reason: 'g',
+      line: 'export const g = (a: number) => a > 0;',
+    };
+    const f = {
+      key: 'server/x.ts|EqualityOperator|a >= 0|a > 0',
+      class: 'equivalent' as const,
+      reason: 'f',
+      line: 'return a > 0 ? a : -a;',
+    };
+    const moves = rekey(edited, [g, f]);
+    expect([...moves]).toEqual([
+      [g.key, 'server/x.ts|EqualityOperator|a >= 0|a > 0#3'],
+      [f.key, 'server/x.ts|EqualityOperator|a >= 0|a > 0#2'],
+    ]);
+    const after = score(
+      edited,
+      [g, f].map((c) => ({ ...c, key: moves.get(c.key) ?? c.key })),
+    );
+    // Mutant 4 (reached by no test) was never classified.
+    expect(after.unexplained.map((u) => u.id)).toEqual(['4']);
+    expect(after.moved).toEqual([]);
+    expect(rekey(report(), [g, f]).size).toBe(0);
   });
 
   it('reads the classifications of every committed file, each in the file its source names', () => {

@@ -156,14 +156,17 @@ describe('staging packages', () => {
     ds.stagingPackages![0]!.objectIds.push(999_999);
     expect(() => validateDataset(ds)).toThrow(/\/stagingPackages\/0\/objectIds\/2: 999999 does not name an object/);
     const other = defaultDataset();
-    other.roles!.stagingPackage = 'Autumn campaign';
-    expect(() => validateDataset(other)).toThrow(/\/roles\/stagingPackage: "Autumn campaign" names no package/);
+    other.roles!.stagingPackage = { name: 'Autumn campaign', folderIds: [] };
+    expect(() => validateDataset(other)).toThrow(/\/roles\/stagingPackage\/name: "Autumn campaign" names no package/);
+    const file = defaultDataset();
+    file.roles!.stagingPackage!.folderIds.push(file.files[0]!.id);
+    expect(() => validateDataset(file)).toThrow(/\/roles\/stagingPackage\/folderIds\/2: \d+ is no folder the package includes/);
   });
 
   it('names the folders of the declared package in the target fixture', () => {
     const ds = defaultDataset();
     const f = fixtureIds(createState(ds));
-    expect(f.stagingPackage?.name).toBe(ds.roles!.stagingPackage);
+    expect(f.stagingPackage).toEqual(ds.roles!.stagingPackage);
     expect(f.stagingPackage?.folderIds).toContain(f.pagesFolderId);
   });
 });
