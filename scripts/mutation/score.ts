@@ -279,28 +279,36 @@ export function score(report: Report, classified: readonly Classified[]): Score 
  * New keys for classifications an edit moved: a `#n` key counts the occurrences of the same text above the mutant, so
  * one more occurrence above shifts every key below it to a neighbour's mutant. Within each group of keys that differ
  * only in `#n`, a classification stays where its key still names a survivor on its own line, and else goes to the
- * survivor of the group, not yet taken, that is on its line. Returns old key to new key, for the ones that change.
+ * survivor of the group, not yet taken, that is on its line. One whose line is on no survivor any more keeps its key,
+ * unless another now holds that key: then it is null (its code is gone; the other is the survivor's own). Returns the
+ * new key of each classification, in order.
  */
-export function rekey(report: Report, classified: readonly Classified[]): Map<string, string> {
+export function rekey(report: Report, classified: readonly Classified[]): (string | null)[] {
   const base = (key: string) => key.replace(/#\d+$/, '');
   const survivors = new Map<string, { key: string; line: string }[]>();
   for (const k of keyed(report))
     if (k.mutant.status === 'Survived' || k.mutant.status === 'NoCoverage')
       survivors.set(base(k.key), [...(survivors.get(base(k.key)) ?? []), k]);
-  const out = new Map<string, string>();
-  const groups = new Map<string, Classified[]>();
-  for (const c of classified) groups.set(base(c.key), [...(groups.get(base(c.key)) ?? []), c]);
-  for (const [group, cs] of groups) {
+  const out: (string | null)[] = classified.map((c) => c.key);
+  const groups = new Map<string, number[]>();
+  classified.forEach((c, i) => groups.set(base(c.key), [...(groups.get(base(c.key)) ?? []), i]));
+  for (const [group, members] of groups) {
     const candidates = survivors.get(group) ?? [];
     const lineOf = new Map(candidates.map((s) => [s.key, s.line]));
-    const taken = new Set(cs.filter((c) => c.line === undefined || lineOf.get(c.key) === c.line).map((c) => c.key));
-    for (const c of cs) {
-      if (taken.has(c.key) && (c.line === undefined || lineOf.get(c.key) === c.line)) continue;
-      const to = candidates.find((s) => s.line === c.line && !taken.has(s.key));
-      if (!to) continue;
+    const inPlace = (i: number) => classified[i]!.line === undefined || lineOf.get(classified[i]!.key) === classified[i]!.line;
+    const taken = new Set(members.filter(inPlace).map((i) => classified[i]!.key));
+    const unmatched: number[] = [];
+    for (const i of members) {
+      if (inPlace(i)) continue;
+      const to = candidates.find((s) => s.line === classified[i]!.line && !taken.has(s.key));
+      if (!to) {
+        unmatched.push(i);
+        continue;
+      }
       taken.add(to.key);
-      out.set(c.key, to.key);
+      out[i] = to.key;
     }
+    for (const i of unmatched) if (taken.has(classified[i]!.key)) out[i] = null;
   }
   return out;
 }
@@ -346,17 +354,26 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   const read = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
   if (args.includes('--rekey')) {
-    const moves = rekey(read, loadClassified());
-    for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
-      const path = join(survivorsDir, f);
-      const file = JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] };
-      const changed = file.survivors.filter((c) => moves.has(c.key)).length;
+    const files = readdirSync(survivorsDir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .map((f) => ({
+        f,
+        path: join(survivorsDir, f),
+        data: JSON.parse(readFileSync(join(survivorsDir, f), 'utf8')) as { survivors: Classified[] },
+      }));
+    const keys = rekey(
+      read,
+      files.flatMap((x) => x.data.survivors),
+    );
+    let at = 0;
+    for (const { f, path, data } of files) {
+      const mine = keys.slice(at, (at += data.survivors.length));
+      const changed = mine.filter((k, i) => k !== data.survivors[i]!.key).length;
       if (!changed) continue;
-      writeFileSync(
-        path,
-        `${JSON.stringify({ ...file, survivors: file.survivors.map((c) => ({ ...c, key: moves.get(c.key) ?? c.key })) }, null, 2)}\n`,
-      );
-      console.log(`rekeyed ${changed} classifications of ${f}`);
+      const survivors = data.survivors.flatMap((c, i) => (mine[i] === null ? [] : [{ ...c, key: mine[i]! }]));
+      writeFileSync(path, `${JSON.stringify({ ...data, survivors }, null, 2)}\n`);
+      console.log(`rekeyed ${changed} classifications of ${f} (${data.survivors.length - survivors.length} of them gone with their code)`);
     }
   }
   const s = score(read, loadClassified());
