@@ -3,7 +3,7 @@
  * Writes reports/out/bench.md and prints a summary: the full default run against the embedded server,
  * the fault-detection score, schema validation and generator throughput, undici alone against the
  * reference server (the ceilings the suite's requests/s is compared with: GET folder/load, and the
- * default run's own requests recorded and sent again), CPU per request of the suite
+ * default run's own requests recorded and sent again, hot and from a cold start), CPU per request of the suite
  * and of the server (the server in a process of its own), the proxy's added latency
  * and throughput against the server directly (`--proxy-only` runs that part alone), time to verdict
  * against a live target 5 and 20 ms away, one request at a time and with `--concurrency auto`
@@ -30,6 +30,7 @@ import { getOperation, operations } from '../schemas/operations.ts';
 import type { Results } from '../schemas/results.ts';
 import { validateResponse } from '../schemas/validate.ts';
 import { faults } from '../server/faults.ts';
+import { coldReplay, replay, withFetch, type Fetched, type Recorded, type Recording, type Replayed } from './bench-replay.ts';
 import { startReferenceServer } from '../server/index.ts';
 
 const exec = promisify(execFile);
@@ -252,17 +253,6 @@ async function cpuPerRequest(): Promise<string[]> {
   }
 }
 
-/** One request of a run as the server received it, with the status it was answered with. */
-interface Recorded {
-  method: Dispatcher.HttpMethod;
-  path: string;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-  status: number;
-  /** How many answers had been sent when it arrived: the requests it may depend on. */
-  after: number;
-}
-
 /** Headers without the proxy's hop-by-hop ones, nor host and content-length, which undici writes for each connection and body. */
 function endToEnd(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -271,53 +261,12 @@ function endToEnd(headers: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-/** What the reference server fetched for a sourceURL while the run was recorded, by URL, in order. */
-type Fetched = Map<string, ({ status: number; headers: [string, string][]; body: Buffer } | { error: string; ms: number })[]>;
-
-/** The URL a fetch was asked for. */
-const fetchedUrl = (input: Parameters<typeof fetch>[0]): string => (input instanceof Request ? input.url : String(input));
-
-/**
- * Runs `body` with this process's fetch (the reference server's, for sourceURL) recording each answer,
- * or answering from a recording: the suite's file server is gone once its run ends.
- */
-async function withFetch<T>(fetched: Fetched, mode: 'record' | 'replay', body: () => Promise<T>): Promise<T> {
-  const real = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
-    const url = fetchedUrl(input);
-    if (mode === 'replay') {
-      const kept = fetched.get(url)?.shift();
-      if (!kept || 'error' in kept) {
-        await new Promise((resolve) => setTimeout(resolve, kept?.ms ?? 0));
-        throw new TypeError(kept?.error ?? 'fetch failed');
-      }
-      return new Response(kept.body.length ? kept.body : null, { status: kept.status, headers: kept.headers });
-    }
-    const list = fetched.get(url) ?? fetched.set(url, []).get(url)!;
-    const started = performance.now();
-    try {
-      const res = await real(input, init);
-      const body = Buffer.from(await res.arrayBuffer());
-      list.push({ status: res.status, headers: [...res.headers], body });
-      return new Response(body.length ? body : null, { status: res.status, headers: res.headers });
-    } catch (err) {
-      list.push({ error: (err as Error).message, ms: performance.now() - started });
-      throw err;
-    }
-  };
-  try {
-    return await body();
-  } finally {
-    globalThis.fetch = real;
-  }
-}
-
 /**
  * The default suite's own requests: the suite against a fresh reference server (in this process) as
  * against a live target (one worker, 8 in flight), through a relay here that keeps every request with
  * its whole body in the order the server received them, and the order their answers went back in.
  */
-async function recordRun(): Promise<{ recorded: Recorded[]; answered: number[]; fetched: Fetched; authToken: string }> {
+async function recordRun(): Promise<Recording> {
   // A token, as the embedded server of a default run requires one: the run then has its auth tests too.
   const authToken = randomBytes(16).toString('hex');
   const server = await startReferenceServer({ port: 0, authToken });
@@ -370,54 +319,6 @@ async function recordRun(): Promise<{ recorded: Recorded[]; answered: number[]; 
     await new Promise((resolve) => relay.close(resolve));
     await server.close();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Undici alone sending a recorded run's requests to a fresh reference server in this process, in the
- * recorded order, up to 8 in flight, each only once every answer it may depend on has come (every answer
- * the recorded server had sent when it arrived): the ceiling of the suite's own requests, with the
- * parallelism they allow. The server's ids are counters, so the objects the run made get the same ids
- * again; the share of answers with the recorded status shows how faithful the replay was.
- */
-async function replay(run: Awaited<ReturnType<typeof recordRun>>): Promise<{ rate: number; sameStatus: number }> {
-  const { recorded, answered } = run;
-  // Each replay answers the server's fetches from its own copy of the recording.
-  const fetched: Fetched = new Map([...run.fetched].map(([url, list]) => [url, [...list]]));
-  const server = await startReferenceServer({ port: 0, authToken: run.authToken });
-  const url = new URL(server.baseUrl);
-  const pool = new Pool(url.origin, { connections: 8 });
-  const done = new Uint8Array(recorded.length);
-  // How many of the recorded answers, in the recorded order, have come in this replay.
-  let prefix = 0;
-  let waiting: (() => void)[] = [];
-  let next = 0;
-  let same = 0;
-  try {
-    const started = performance.now();
-    await withFetch(fetched, 'replay', () =>
-      Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < recorded.length) {
-            const index = next++;
-            const r = recorded[index]!;
-            while (prefix < r.after) await new Promise<void>((resolve) => waiting.push(resolve));
-            const answer = await pool.request({ method: r.method, path: r.path, headers: r.headers, body: r.body.length ? r.body : null });
-            await answer.body.dump();
-            if (answer.statusCode === r.status) same++;
-            done[index] = 1;
-            while (prefix < answered.length && done[answered[prefix]!]) prefix++;
-            const woken = waiting;
-            waiting = [];
-            woken.forEach((wake) => wake());
-          }
-        }),
-      ),
-    );
-    return { rate: (recorded.length * 1000) / (performance.now() - started), sameStatus: same / Math.max(recorded.length, 1) };
-  } finally {
-    await pool.close();
-    await server.close();
   }
 }
 
@@ -503,32 +404,39 @@ async function suiteAgainstUndici(say: (line: string) => void): Promise<string[]
   const recording = await recordRun();
   if (recording.recorded.length === 0) throw new Error('bench: the recorded run sent no request');
   const ceilings: number[] = [];
-  const replays: Awaited<ReturnType<typeof replay>>[] = [];
+  const replays: Replayed[] = [];
+  const colds: Replayed[] = [];
   const runs: Awaited<ReturnType<typeof fullRun>>[] = [];
-  for (let k = 0; k < DEFAULT_RUNS; k++) {
-    console.log(`bench: undici alone against the reference server, before default run ${k + 1} of ${DEFAULT_RUNS} ...`);
+  const undiciMeasures = async () => {
     ceilings.push(await undiciAlone());
     replays.push(await replay(recording));
+    colds.push(await coldReplay(recording));
+  };
+  for (let k = 0; k < DEFAULT_RUNS; k++) {
+    console.log(`bench: undici alone against the reference server, before default run ${k + 1} of ${DEFAULT_RUNS} ...`);
+    await undiciMeasures();
     console.log(`bench: full default run ${k + 1} of ${DEFAULT_RUNS} against the embedded server ...`);
     runs.push(await fullRun());
   }
   console.log('bench: undici alone against the reference server, after the default runs ...');
-  ceilings.push(await undiciAlone());
-  replays.push(await replay(recording));
+  await undiciMeasures();
   const middle = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(DEFAULT_RUNS / 2)]!;
   const rows = [...middle.rows];
   middle.rows.forEach(say);
   const suiteRate = middle.requestsPerSecond;
   const ceiling = ceilings.reduce((a, c) => a + c, 0) / ceilings.length;
-  const replayed = replays.reduce((a, r) => a + r.rate, 0) / replays.length;
-  const shares = replays.map((r) => `${(r.sameStatus * 100).toFixed(1)}%`);
+  const mean = (list: Replayed[]) => list.reduce((a, r) => a + r.rate, 0) / list.length;
+  const replayed = mean(replays);
+  const cold = mean(colds);
+  const shares = [...replays, ...colds].map((r) => `${(r.sameStatus * 100).toFixed(1)}%`);
   const statusShare = new Set(shares).size === 1 ? `${shares[0]} in every replay)` : `${shares.join(', ')})`;
   rows.push(
     `| the ${DEFAULT_RUNS} default runs (the median run is the one above) | ${runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')} requests/s; peak memory ${runs.map((r) => r.peakMiB.toFixed(0)).join(', ')} MiB |`,
     `| undici alone, GET folder/load, 8 in flight (before, between and after the default runs) | ${ceiling.toFixed(0)} requests/s (${ceilings.map((c) => c.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / ceiling) * 100).toFixed(0)}% of their mean, ratio ${(ceiling / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
-    `| undici alone, the default suite's own requests: the ${recording.recorded.length} requests of one run, recorded in front of a fresh server, sent again in their order to a fresh server each time, up to 8 in flight, each once the answers it may depend on have come (answered with their recorded status: ${statusShare} | ${replayed.toFixed(0)} requests/s (${replays.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / replayed) * 100).toFixed(0)}% of their mean, ratio ${(replayed / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
+    `| undici alone, the default suite's own requests: the ${recording.recorded.length} requests of one run, recorded in front of a fresh server, sent again in their order to a fresh server each time, up to 8 in flight, each once the answers it may depend on have come (answered with their recorded status: ${statusShare}; in the bench's own thread, its code hot from the recording and the earlier replays | ${replayed.toFixed(0)} requests/s (${replays.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / replayed) * 100).toFixed(0)}% of their mean, ratio ${(replayed / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
+    `| undici alone, the same requests from a cold start: each replay in a worker thread of its own (a fresh V8 isolate: the server and undici loaded anew, their code cold, as in a default run; the clock starts once the server listens) | ${cold.toFixed(0)} requests/s (${colds.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / cold) * 100).toFixed(0)}% of their mean, ratio ${(cold / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
   );
-  rows.slice(-3).forEach(say);
+  rows.slice(-4).forEach(say);
   return rows;
 }
 
