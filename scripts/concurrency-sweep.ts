@@ -1,0 +1,135 @@
+/**
+ * `npm run concurrency-sweep`: whether `--concurrency auto` gives every test the status it gets one request
+ * at a time (issue 34 item 2), beyond the sample test/cli/concurrency.test.ts compares: the whole suite on
+ * the clean reference server, and under every planted fault the tests of the ids it breaks; a status counts
+ * its warnings (a SHOULD finding), so that faults of SHOULD ids are compared too. Each pair of runs goes to
+ * two fresh reference servers as live targets, side by side, requiring a token (as the embedded server
+ * does, so that the auth tests run) and holding each answer 10 ms
+ * (`--latency MS`): well above this machine's jitter of a few ms, so that auto sizes as against a real
+ * server, where at 2 ms it often stayed at 1 and compared nothing side by side. About half an hour on two cores; `--fault NAME` (repeatable) narrows it. Writes
+ * reports/out/concurrency-sweep.json and prints every difference; exit 1 when there is one.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '../cli/project.ts';
+import type { Results } from '../schemas/results.ts';
+import { faults, type FaultName } from '../server/faults.ts';
+import { startReferenceServer } from '../server/index.ts';
+
+const exec = promisify(execFile);
+const option = (name: string) => process.argv.flatMap((a, i, all) => (all[i - 1] === name ? [a] : []));
+const latencyMs = Number(option('--latency')[0] ?? 10);
+const dir = mkdtempSync(join(tmpdir(), 'cms-concurrency-sweep-'));
+
+/** One run's statuses by test id (with " with warnings" where it has any), and how many requests in flight auto chose. */
+interface Statuses {
+  byTest: Map<string, string>;
+  inFlight?: number;
+}
+
+/** Runs `only` (all tests when empty) against a fresh reference server with `fault`, as a live target. */
+async function statuses(name: string, fault: FaultName | undefined, concurrency: '1' | 'auto', only: string[]): Promise<Statuses> {
+  const server = await startReferenceServer({
+    faults: fault ? [fault] : [],
+    pace: { latencyMs },
+    authToken: randomBytes(16).toString('hex'),
+  });
+  const targetFile = join(dir, `${name}.target.json`);
+  const out = join(dir, name);
+  writeFileSync(targetFile, JSON.stringify(server.target));
+  try {
+    const args = [
+      'run',
+      '--target',
+      targetFile,
+      '--concurrency',
+      concurrency,
+      '--out',
+      out,
+      ...(only.length ? ['--only', only.join(',')] : []),
+    ];
+    const run = await exec(process.execPath, [join(projectRoot, 'bin/cms-conformance.mjs'), ...args], {
+      cwd: projectRoot,
+      maxBuffer: 64 * 2 ** 20,
+    }).catch((err: { code?: number; stdout?: string; stderr?: string }) => {
+      // Exit 1 is a run with a failed test, which a fault is for; anything else is a run that did not happen.
+      if (err.code === 1) return { stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+      throw new Error(`${name}: run exited ${err.code}: ${(err.stderr ?? '').slice(-1500)}`);
+    });
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
+    const sized = /--concurrency auto: .*: (\d+) in flight/.exec(run.stdout)?.[1];
+    const status = (t: Results['tests'][number]) =>
+      `${t.status}${t.findings.some((f) => f.severity === 'warning') ? ' with warnings' : ''}`;
+    return { byTest: new Map(results.tests.map((t) => [t.id, status(t)])), ...(sized ? { inFlight: Number(sized) } : {}) };
+  } finally {
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** One case's differences: every test whose status differs, or that only one of the runs has. */
+function differences(one: Statuses, auto: Statuses): { test: string; one: string; auto: string }[] {
+  const ids = [...new Set([...one.byTest.keys(), ...auto.byTest.keys()])].sort();
+  return ids
+    .map((test) => ({ test, one: one.byTest.get(test) ?? 'absent', auto: auto.byTest.get(test) ?? 'absent' }))
+    .filter((d) => d.one !== d.auto);
+}
+
+const picked = option('--fault');
+const cases: { name: string; fault?: FaultName; only: string[] }[] = [
+  ...(picked.length ? [] : [{ name: 'clean', only: [] }]),
+  ...faults.filter((f) => !picked.length || picked.includes(f.name)).map((f) => ({ name: f.name, fault: f.name, only: f.breaks })),
+];
+const report: {
+  case: string;
+  tests: number;
+  failedAtOne: number;
+  warnedAtOne: number;
+  inFlight?: number;
+  differences: ReturnType<typeof differences>;
+}[] = [];
+const started = performance.now();
+try {
+  for (const [i, c] of cases.entries()) {
+    const [one, auto] = await Promise.all([
+      statuses(`${c.name}-1`, c.fault, '1', c.only),
+      statuses(`${c.name}-auto`, c.fault, 'auto', c.only),
+    ]);
+    const diff = differences(one, auto);
+    const failedAtOne = [...one.byTest.values()].filter((s) => s.startsWith('failed')).length;
+    const warnedAtOne = [...one.byTest.values()].filter((s) => s.endsWith(' with warnings')).length;
+    report.push({
+      case: c.name,
+      tests: one.byTest.size,
+      failedAtOne,
+      warnedAtOne,
+      ...(auto.inFlight ? { inFlight: auto.inFlight } : {}),
+      differences: diff,
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(
+      `[${i + 1}/${cases.length}, ${seconds} s] ${c.name}: ${one.byTest.size} tests, ${failedAtOne} failed and ${warnedAtOne} warned at 1, auto at ${auto.inFlight ?? '?'} in flight: ` +
+        (diff.length
+          ? `${diff.length} DIFFER: ${diff.map((d) => `${d.test} (${d.one} at 1, ${d.auto} with auto)`).join('; ')}`
+          : 'the same statuses'),
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const out = join(projectRoot, 'reports/out');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'concurrency-sweep.json'), `${JSON.stringify({ at: new Date().toISOString(), cases: report }, null, 2)}\n`);
+const differing = report.filter((r) => r.differences.length);
+// At 1 in flight auto ran the files one at a time too: such a case compares nothing side by side, and says so.
+const alone = report.filter((r) => (r.inFlight ?? 1) < 2).map((r) => r.case);
+console.log(
+  `concurrency sweep: ${report.length} cases, ${report.reduce((n, r) => n + r.tests, 0)} test statuses compared, ` +
+    `${differing.length} case(s) differ${differing.length ? `: ${differing.map((r) => r.case).join(', ')}` : ''}` +
+    `${alone.length ? `; auto sized ${alone.length} at 1 in flight (nothing side by side): ${alone.join(', ')}` : ''}; reports/out/concurrency-sweep.json`,
+);
+process.exitCode = differing.length ? 1 : 0;
