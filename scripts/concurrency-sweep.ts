@@ -4,10 +4,11 @@
  * the clean reference server, and under every planted fault the tests of the ids it breaks; a status counts
  * its warnings (a SHOULD finding), so that faults of SHOULD ids are compared too. Each pair of runs goes to
  * two fresh reference servers as live targets, side by side, requiring a token (as the embedded server
- * does, so that the auth tests run) and holding each answer 10 ms
- * (`--latency MS`): well above this machine's jitter of a few ms, so that auto sizes as against a real
- * server, where at 2 ms it often stayed at 1 and compared nothing side by side. About half an hour on two cores; `--fault NAME` (repeatable) narrows it. Writes
- * reports/out/concurrency-sweep.json and prints every difference; exit 1 when there is one.
+ * does, so that the auth tests run) and holding each answer 10 ms (`--latency MS`): well above this
+ * machine's jitter of a few ms, so that auto sizes as against a real server (at 2 ms it often stayed at 1
+ * and compared nothing side by side). About a quarter of an hour on two cores; `--fault NAME` (repeatable)
+ * narrows it. Writes reports/out/concurrency-sweep.json and prints every difference; exit 1 when there is
+ * one, 2 for options it cannot use.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,16 @@ import { startReferenceServer } from '../server/index.ts';
 const exec = promisify(execFile);
 const option = (name: string) => process.argv.flatMap((a, i, all) => (all[i - 1] === name ? [a] : []));
 const latencyMs = Number(option('--latency')[0] ?? 10);
+const picked = option('--fault');
+const unknown = picked.filter((name) => !faults.some((f) => f.name === name));
+if (!Number.isFinite(latencyMs) || latencyMs < 0 || unknown.length) {
+  console.error(
+    unknown.length
+      ? `concurrency-sweep: no planted fault is named ${unknown.join(', ')} (cms-conformance serve --list-faults lists them)`
+      : `concurrency-sweep: --latency must be a number of milliseconds, got "${option('--latency')[0]}"`,
+  );
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'cms-concurrency-sweep-'));
 
 /** One run's statuses by test id (with " with warnings" where it has any), and how many requests in flight auto chose. */
@@ -79,7 +90,6 @@ function differences(one: Statuses, auto: Statuses): { test: string; one: string
     .filter((d) => d.one !== d.auto);
 }
 
-const picked = option('--fault');
 const cases: { name: string; fault?: FaultName; only: string[] }[] = [
   ...(picked.length ? [] : [{ name: 'clean', only: [] }]),
   ...faults.filter((f) => !picked.length || picked.includes(f.name)).map((f) => ({ name: f.name, fault: f.name, only: f.breaks })),
