@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { projectRoot } from '../cli/project.ts';
 import type { Results } from '../schemas/results.ts';
@@ -22,30 +23,36 @@ import { faults, type FaultName } from '../server/faults.ts';
 import { startReferenceServer } from '../server/index.ts';
 
 const exec = promisify(execFile);
-const option = (name: string) => process.argv.flatMap((a, i, all) => (all[i - 1] === name ? [a] : []));
-const latencyMs = Number(option('--latency')[0] ?? 10);
-const picked = option('--fault');
-const unknown = picked.filter((name) => !faults.some((f) => f.name === name));
-if (!Number.isFinite(latencyMs) || latencyMs < 0 || unknown.length) {
-  console.error(
-    unknown.length
-      ? `concurrency-sweep: no planted fault is named ${unknown.join(', ')} (cms-conformance serve --list-faults lists them)`
-      : `concurrency-sweep: --latency must be a number of milliseconds, got "${option('--latency')[0]}"`,
-  );
-  process.exit(2);
-}
-const dir = mkdtempSync(join(tmpdir(), 'cms-concurrency-sweep-'));
 
 /** One run's statuses by test id (with " with warnings" where it has any), and how many requests in flight auto chose. */
-interface Statuses {
+export interface Statuses {
   byTest: Map<string, string>;
   inFlight?: number;
 }
 
-/** Runs `only` (all tests when empty) against a fresh reference server with `fault`, as a live target. */
-async function statuses(name: string, fault: FaultName | undefined, concurrency: '1' | 'auto', only: string[]): Promise<Statuses> {
+/** How one run of a comparison is made: where its files go, the server's faults and pace, the run's options. */
+export interface StatusRun {
+  /** A folder of the caller's: the run's target file and reports go in it, the reports removed after. */
+  dir: string;
+  /** Unique within `dir`. */
+  name: string;
+  faults: readonly FaultName[];
+  concurrency: '1' | 'auto';
+  /** Requirement ids or prefixes (`--only`); all tests when empty. */
+  only: readonly string[];
+  /** What the server holds each answer for (server/pace.ts). */
+  latencyMs: number;
+}
+
+/**
+ * Runs the suite against a fresh reference server with `faults` as a live target (it requires a token, as the
+ * embedded one does), and gives every test's status. A run that exits other than 0 or 1 throws with its output,
+ * as does an auto run that does not say how many requests in flight it chose.
+ */
+export async function statuses(run: StatusRun): Promise<Statuses> {
+  const { dir, name, concurrency, only, latencyMs } = run;
   const server = await startReferenceServer({
-    faults: fault ? [fault] : [],
+    faults: [...run.faults],
     pace: { latencyMs },
     authToken: randomBytes(16).toString('hex'),
   });
@@ -63,7 +70,7 @@ async function statuses(name: string, fault: FaultName | undefined, concurrency:
       out,
       ...(only.length ? ['--only', only.join(',')] : []),
     ];
-    const run = await exec(process.execPath, [join(projectRoot, 'bin/cms-conformance.mjs'), ...args], {
+    const done = await exec(process.execPath, [join(projectRoot, 'bin/cms-conformance.mjs'), ...args], {
       cwd: projectRoot,
       maxBuffer: 64 * 2 ** 20,
     }).catch((err: { code?: number; stdout?: string; stderr?: string }) => {
@@ -72,7 +79,9 @@ async function statuses(name: string, fault: FaultName | undefined, concurrency:
       throw new Error(`${name}: run exited ${err.code}: ${(err.stderr ?? '').slice(-1500)}`);
     });
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
-    const sized = /--concurrency auto: .*: (\d+) in flight/.exec(run.stdout)?.[1];
+    const sized = /--concurrency auto: .*: (\d+) in flight, so \d+ suite file\(s\) side by side/.exec(done.stdout)?.[1];
+    if (concurrency === 'auto' && !sized)
+      throw new Error(`${name}: the run did not say what --concurrency auto chose: ${done.stdout.slice(-1500)}`);
     const status = (t: Results['tests'][number]) =>
       `${t.status}${t.findings.some((f) => f.severity === 'warning') ? ' with warnings' : ''}`;
     return { byTest: new Map(results.tests.map((t) => [t.id, status(t)])), ...(sized ? { inFlight: Number(sized) } : {}) };
@@ -83,63 +92,79 @@ async function statuses(name: string, fault: FaultName | undefined, concurrency:
 }
 
 /** One case's differences: every test whose status differs, or that only one of the runs has. */
-function differences(one: Statuses, auto: Statuses): { test: string; one: string; auto: string }[] {
+export function differences(one: Statuses, auto: Statuses): { test: string; one: string; auto: string }[] {
   const ids = [...new Set([...one.byTest.keys(), ...auto.byTest.keys()])].sort();
   return ids
     .map((test) => ({ test, one: one.byTest.get(test) ?? 'absent', auto: auto.byTest.get(test) ?? 'absent' }))
     .filter((d) => d.one !== d.auto);
 }
 
-const cases: { name: string; fault?: FaultName; only: string[] }[] = [
-  ...(picked.length ? [] : [{ name: 'clean', only: [] }]),
-  ...faults.filter((f) => !picked.length || picked.includes(f.name)).map((f) => ({ name: f.name, fault: f.name, only: f.breaks })),
-];
-const report: {
-  case: string;
-  tests: number;
-  failedAtOne: number;
-  warnedAtOne: number;
-  inFlight?: number;
-  differences: ReturnType<typeof differences>;
-}[] = [];
-const started = performance.now();
-try {
-  for (const [i, c] of cases.entries()) {
-    const [one, auto] = await Promise.all([
-      statuses(`${c.name}-1`, c.fault, '1', c.only),
-      statuses(`${c.name}-auto`, c.fault, 'auto', c.only),
-    ]);
-    const diff = differences(one, auto);
-    const failedAtOne = [...one.byTest.values()].filter((s) => s.startsWith('failed')).length;
-    const warnedAtOne = [...one.byTest.values()].filter((s) => s.endsWith(' with warnings')).length;
-    report.push({
-      case: c.name,
-      tests: one.byTest.size,
-      failedAtOne,
-      warnedAtOne,
-      ...(auto.inFlight ? { inFlight: auto.inFlight } : {}),
-      differences: diff,
-    });
-    const seconds = ((performance.now() - started) / 1000).toFixed(0);
-    console.log(
-      `[${i + 1}/${cases.length}, ${seconds} s] ${c.name}: ${one.byTest.size} tests, ${failedAtOne} failed and ${warnedAtOne} warned at 1, auto at ${auto.inFlight ?? '?'} in flight: ` +
-        (diff.length
-          ? `${diff.length} DIFFER: ${diff.map((d) => `${d.test} (${d.one} at 1, ${d.auto} with auto)`).join('; ')}`
-          : 'the same statuses'),
+// Run as a script (npm run concurrency-sweep); test/cli/concurrency.test.ts imports the comparison above.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const option = (name: string) => process.argv.flatMap((a, i, all) => (all[i - 1] === name ? [a] : []));
+  const latencyMs = Number(option('--latency')[0] ?? 10);
+  const picked = option('--fault');
+  const unknown = picked.filter((name) => !faults.some((f) => f.name === name));
+  if (!Number.isFinite(latencyMs) || latencyMs < 0 || unknown.length) {
+    console.error(
+      unknown.length
+        ? `concurrency-sweep: no planted fault is named ${unknown.join(', ')} (cms-conformance serve --list-faults lists them)`
+        : `concurrency-sweep: --latency must be a number of milliseconds, got "${option('--latency')[0]}"`,
     );
+    process.exit(2);
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  const dir = mkdtempSync(join(tmpdir(), 'cms-concurrency-sweep-'));
+  const cases: { name: string; fault?: FaultName; only: string[] }[] = [
+    ...(picked.length ? [] : [{ name: 'clean', only: [] }]),
+    ...faults.filter((f) => !picked.length || picked.includes(f.name)).map((f) => ({ name: f.name, fault: f.name, only: f.breaks })),
+  ];
+  const report: {
+    case: string;
+    tests: number;
+    failedAtOne: number;
+    warnedAtOne: number;
+    inFlight?: number;
+    differences: ReturnType<typeof differences>;
+  }[] = [];
+  const started = performance.now();
+  try {
+    for (const [i, c] of cases.entries()) {
+      const [one, auto] = await Promise.all([
+        statuses({ dir, name: `${c.name}-1`, faults: c.fault ? [c.fault] : [], concurrency: '1', only: c.only, latencyMs }),
+        statuses({ dir, name: `${c.name}-auto`, faults: c.fault ? [c.fault] : [], concurrency: 'auto', only: c.only, latencyMs }),
+      ]);
+      const diff = differences(one, auto);
+      const failedAtOne = [...one.byTest.values()].filter((s) => s.startsWith('failed')).length;
+      const warnedAtOne = [...one.byTest.values()].filter((s) => s.endsWith(' with warnings')).length;
+      report.push({
+        case: c.name,
+        tests: one.byTest.size,
+        failedAtOne,
+        warnedAtOne,
+        ...(auto.inFlight ? { inFlight: auto.inFlight } : {}),
+        differences: diff,
+      });
+      const seconds = ((performance.now() - started) / 1000).toFixed(0);
+      console.log(
+        `[${i + 1}/${cases.length}, ${seconds} s] ${c.name}: ${one.byTest.size} tests, ${failedAtOne} failed and ${warnedAtOne} warned at 1, auto at ${auto.inFlight ?? '?'} in flight: ` +
+          (diff.length
+            ? `${diff.length} DIFFER: ${diff.map((d) => `${d.test} (${d.one} at 1, ${d.auto} with auto)`).join('; ')}`
+            : 'the same statuses'),
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const out = join(projectRoot, 'reports/out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'concurrency-sweep.json'), `${JSON.stringify({ at: new Date().toISOString(), cases: report }, null, 2)}\n`);
+  const differing = report.filter((r) => r.differences.length);
+  // At 1 in flight auto ran the files one at a time too: such a case compares nothing side by side, and says so.
+  const alone = report.filter((r) => (r.inFlight ?? 1) < 2).map((r) => r.case);
+  console.log(
+    `concurrency sweep: ${report.length} cases, ${report.reduce((n, r) => n + r.tests, 0)} test statuses compared, ` +
+      `${differing.length} case(s) differ${differing.length ? `: ${differing.map((r) => r.case).join(', ')}` : ''}` +
+      `${alone.length ? `; auto sized ${alone.length} at 1 in flight (nothing side by side): ${alone.join(', ')}` : ''}; reports/out/concurrency-sweep.json`,
+  );
+  process.exitCode = differing.length ? 1 : 0;
 }
-const out = join(projectRoot, 'reports/out');
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'concurrency-sweep.json'), `${JSON.stringify({ at: new Date().toISOString(), cases: report }, null, 2)}\n`);
-const differing = report.filter((r) => r.differences.length);
-// At 1 in flight auto ran the files one at a time too: such a case compares nothing side by side, and says so.
-const alone = report.filter((r) => (r.inFlight ?? 1) < 2).map((r) => r.case);
-console.log(
-  `concurrency sweep: ${report.length} cases, ${report.reduce((n, r) => n + r.tests, 0)} test statuses compared, ` +
-    `${differing.length} case(s) differ${differing.length ? `: ${differing.map((r) => r.case).join(', ')}` : ''}` +
-    `${alone.length ? `; auto sized ${alone.length} at 1 in flight (nothing side by side): ${alone.join(', ')}` : ''}; reports/out/concurrency-sweep.json`,
-);
-process.exitCode = differing.length ? 1 : 0;

@@ -5,17 +5,17 @@
  * run with it, suite files side by side, gives every test the status it gets one request at a time, on
  * the clean server and under planted faults.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONCURRENCY_MAX, asFast, sizeConcurrency } from '../../cli/concurrency.ts';
 import { requestOf } from '../../harness/api.ts';
 import { Transport, type Exchange } from '../../harness/transport.ts';
-import type { Results } from '../../schemas/results.ts';
 import type { FaultName } from '../../server/faults.ts';
 import { startReferenceServer } from '../../server/index.ts';
 import type { Pace } from '../../server/pace.ts';
+import { differences, statuses } from '../../scripts/concurrency-sweep.ts';
 import { cli } from '../support/cli.ts';
 
 vi.setConfig({ testTimeout: 300_000 });
@@ -133,23 +133,6 @@ describe('the paced reference server', () => {
   });
 });
 
-/** Every test's status in a run of `only` against a fresh reference server with `faults`, as a live target. */
-async function statuses(name: string, faults: FaultName[], concurrency: string, only: string): Promise<Map<string, string>> {
-  const server = await startReferenceServer({ faults, pace: { latencyMs: 2 } });
-  const targetFile = join(dir, `${name}.target.json`);
-  writeFileSync(targetFile, JSON.stringify(server.target));
-  try {
-    const out = join(dir, name);
-    const run = await cli('run', '--target', targetFile, '--only', only, '--concurrency', concurrency, '--out', out);
-    expect([0, 1], run.stderr.slice(-2000)).toContain(run.code);
-    if (concurrency === 'auto') expect(run.stdout).toMatch(/--concurrency auto: .*: \d+ in flight, so \d+ suite file\(s\) side by side/);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
-    return new Map(results.tests.map((t) => [t.id, t.status]));
-  } finally {
-    await server.close();
-  }
-}
-
 describe('run --concurrency auto', () => {
   // Suite files that read, delete and list the whole tree's wastebin beside each other.
   const ONLY = 'SRT-03,WST,DEL,FLD-06';
@@ -157,11 +140,18 @@ describe('run --concurrency auto', () => {
     it(`gives every test the status it gets one request at a time (${faults.join(', ') || 'the clean server'})`, async () => {
       const name = faults[0] ?? 'clean';
       // Each against a server of its own: side by side, they cost the time of one.
-      const [one, auto] = await Promise.all([statuses(`${name}-1`, faults, '1', ONLY), statuses(`${name}-auto`, faults, 'auto', ONLY)]);
-      expect(one.size).toBeGreaterThan(15);
-      expect(Object.fromEntries(auto)).toEqual(Object.fromEntries(one));
-      if (faults.length) expect([...one.values()]).toContain('failed');
-      else expect([...one.values()]).not.toContain('failed');
+      const run = { dir, faults, only: ONLY.split(','), latencyMs: 2 };
+      // statuses() throws for a run that did not happen, or an auto run that does not say what it chose.
+      const [one, auto] = await Promise.all([
+        statuses({ ...run, name: `${name}-1`, concurrency: '1' }),
+        statuses({ ...run, name: `${name}-auto`, concurrency: 'auto' }),
+      ]);
+      expect(one.byTest.size).toBeGreaterThan(15);
+      expect(differences(one, auto)).toEqual([]);
+      expect(Object.fromEntries(auto.byTest)).toEqual(Object.fromEntries(one.byTest));
+      const failed = [...one.byTest.values()].filter((s) => s.startsWith('failed'));
+      if (faults.length) expect(failed).not.toEqual([]);
+      else expect(failed).toEqual([]);
     });
   }
 });
