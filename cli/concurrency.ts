@@ -1,8 +1,8 @@
 /**
- * `--concurrency auto`: how many requests in flight a live target takes. A target far away answers
- * each request late but may answer several at once; one that is busy answers later the more it gets,
- * or says so with 429 or 503. The run then sends that many at once: as many suite files side by side,
- * each with its own sandbox folder and one request at a time.
+ * `--concurrency auto`, the default for a live target: how many requests in flight it takes. A target far
+ * away answers each request late but may answer several at once; one that is busy answers later the more
+ * it gets, or says so with 429 or 503. The run then sends that many at once: as many suite files side by
+ * side, each with its own sandbox folder and one request at a time.
  */
 import type { Exchange } from '../harness/transport.ts';
 
@@ -76,6 +76,24 @@ export async function sizeConcurrency(send: () => Promise<Exchange>, max: number
     inFlight = level.inFlight;
   }
   return { inFlight, levels };
+}
+
+/**
+ * Answers at 1 in flight within this many milliseconds come from a target on this machine or next to it: the
+ * run then waits little and is bound by this machine's own work.
+ */
+export const LOCAL_MS = 2;
+
+/**
+ * How many suite files to run side by side for a sizing: as many as the target takes in flight, but for a
+ * target that answers within LOCAL_MS no more than this machine's cores. A file waits on the target only
+ * while a request is out; when answers come that fast, files beyond the cores only share them, each with an
+ * isolate of its own to start and fill (on two cores against the reference server on loopback, 8 files side
+ * by side took 6.8 s, 11 CPU-s and 570 MiB, 2 files 4.8 s, 7 CPU-s and 305 MiB: BENCHMARKS.md 2026-11-28).
+ */
+export function filesSideBySide(s: Sizing, cores: number): number {
+  const base = s.levels[0];
+  return base && base.medianMs <= LOCAL_MS ? Math.max(1, Math.min(s.inFlight, cores)) : s.inFlight;
 }
 
 /** The search in one line, for the run's output: each level's median, then what was chosen. */

@@ -558,8 +558,8 @@ class InFlight {
 /**
  * Time to verdict against a live target: the default run against the reference server (a process of its own, fresh
  * for each run) through a relay here that holds every request `latencyMs` before passing it on, as a server farther
- * away would answer, and counts the requests in flight. At the live default (one request at a time) and with
- * `--concurrency auto`.
+ * away would answer, and counts the requests in flight. One request at a time (`--concurrency 1`, for a fragile
+ * server) and with `--concurrency auto`, the live default.
  */
 async function timeToVerdict(say: (line: string) => void): Promise<string[]> {
   const rows: string[] = [];

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CONCURRENCY_MAX, asFast, sizeConcurrency } from '../../cli/concurrency.ts';
+import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, asFast, filesSideBySide, sizeConcurrency, type Level } from '../../cli/concurrency.ts';
 import { requestOf } from '../../harness/api.ts';
 import { Transport, type Exchange } from '../../harness/transport.ts';
 import type { FaultName } from '../../server/faults.ts';
@@ -51,6 +51,21 @@ function simulated(options: { latencyMs: number; slots?: number; pushBackAbove?:
   };
   return { send, most: () => most };
 }
+
+describe('filesSideBySide', () => {
+  const level = (inFlight: number, medianMs: number): Level => ({ inFlight, medianMs, pushedBack: false, requests: 3 });
+  it("a target that answers within LOCAL_MS gets no more files side by side than the machine's cores", () => {
+    const local = { inFlight: 8, levels: [level(1, LOCAL_MS), level(8, LOCAL_MS + 1)] };
+    expect(filesSideBySide(local, 2)).toBe(2);
+    expect(filesSideBySide(local, 16)).toBe(8);
+    expect(filesSideBySide({ inFlight: 1, levels: [level(1, 0)] }, 4)).toBe(1);
+  });
+  it('a target farther away gets as many as it takes in flight, whatever the cores', () => {
+    const far = { inFlight: 8, levels: [level(1, 20), level(8, 21)] };
+    expect(filesSideBySide(far, 2)).toBe(8);
+    expect(filesSideBySide({ ...far, levels: [level(1, LOCAL_MS + 0.5)] }, 1)).toBe(8);
+  });
+});
 
 describe('sizeConcurrency', () => {
   it('a target that answers every request as fast however many come gets the ceiling, and never more', async () => {
@@ -159,7 +174,11 @@ describe('run --concurrency auto', () => {
 describe('usage', () => {
   it.each([
     [['run', '--concurrency', 'fast'], '--concurrency must be a number of requests in flight or auto, got "fast"'],
-    [['run', '--concurrency', '2', '--concurrency-max', '4'], '--concurrency-max goes with --concurrency auto'],
+    [['run', '--target', 'x.json', '--concurrency', '2', '--concurrency-max', '4'], '--concurrency-max goes with --concurrency auto'],
+    [
+      ['run', '--concurrency-max', '4'],
+      '--concurrency-max goes with --target: a live target is sized (--concurrency auto), the embedded server is not',
+    ],
     [['serve', '--port', '0', '--shed'], '--shed needs --capacity: with no limit, no request is ever turned away'],
     [['serve', '--port', '0', '--latency', 'slow'], '--latency must be an integer, got "slow"'],
   ])('%j: exit 2 and one line', async (args, message) => {

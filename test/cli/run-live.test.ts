@@ -209,6 +209,10 @@ describe('run against a served target', () => {
     ]);
     expect(r.output).toMatch(/2 passed, 0 failed/);
     expect(r.code).toBe(0);
+    // A live target without --concurrency is sized, and the run says how to go back to one request at a time.
+    expect(r.output).toMatch(
+      /--concurrency auto: 1 in flight [^]*, so \d suite file\(s\) side by side[^]*; --concurrency 1 for a fragile server/,
+    );
     for (const report of ['results.json', 'junit.xml', 'report.html', 'summary.md'])
       expect(readFileSync(join(out, report), 'utf8')).not.toContain('T0K3N-s3cr3t');
     expect(r.output).not.toContain('T0K3N-s3cr3t');
