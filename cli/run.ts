@@ -59,7 +59,7 @@ open-source server's behaviour, see \`cms-conformance help serve\`).
                      suite files holding their tests are loaded
   --strict           members the contract does not name are errors, not warnings
   --timeout MS       per request (default ${RUN_DEFAULTS.timeoutMs})
-  --rate N           at most N requests per second (default: no cap)
+  --rate N           at most N requests per second, auto's sizing included (default: no cap)
   --concurrency auto the default for --target: find how many requests in flight the target takes
                      (from 1, doubling while answers stay as fast and no 429 or 503 comes), then run
                      that many suite files side by side, each in its own sandbox folder with one
@@ -319,9 +319,13 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   };
 }
 
-/** Sizes a live target for --concurrency auto with harmless reads of the run's sandbox folder, each sent once. */
-async function sizeTarget(session: Session, timeoutMs: number, max: number): Promise<Sizing> {
-  const probe = new Transport(session.target, { timeoutMs, concurrency: max, maxRetries: 0 });
+/**
+ * Sizes a live target for --concurrency auto with harmless reads of the run's sandbox folder, each sent once,
+ * no faster than --rate: a target that asked for a rate gets no burst from the sizing either.
+ */
+async function sizeTarget(session: Session, connection: Pick<SessionOptions, 'timeoutMs' | 'rate'>, max: number): Promise<Sizing> {
+  const { timeoutMs, rate } = connection;
+  const probe = new Transport(session.target, { timeoutMs, concurrency: max, maxRetries: 0, ...(rate ? { rate } : {}) });
   try {
     const load = requestOf('folder.load', { path: { id: session.sandboxFolderId } });
     return await sizeConcurrency(() => probe.send(load), max);
@@ -391,7 +395,7 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
   const { target } = session;
   let { workers } = run;
   if (run.autoMax !== undefined) {
-    const sizing = await sizeTarget(session, connection.timeoutMs, run.autoMax);
+    const sizing = await sizeTarget(session, connection, run.autoMax);
     const cores = availableParallelism();
     workers = filesSideBySide(sizing, cores);
     const capped = workers < sizing.inFlight ? ` (answers within ${LOCAL_MS} ms: no more than this machine's ${cores} cores)` : '';

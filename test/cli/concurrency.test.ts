@@ -5,7 +5,7 @@
  * run with it, suite files side by side, gives every test the status it gets one request at a time, on
  * the clean server and under planted faults.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -169,6 +169,24 @@ describe('run --concurrency auto', () => {
       else expect(failed).toEqual([]);
     });
   }
+});
+
+describe('run against a live target without --concurrency', () => {
+  it('is sized, and the sizing keeps to --rate: a target that asked for 10 requests a second stays at 1 in flight', async () => {
+    // 20 ms an answer: unpaced, the sizing would find 8 in flight; at 10 a second each request waits for its slot.
+    const server = await startReferenceServer({ pace: { latencyMs: 20 } });
+    const targetFile = join(dir, 'rate.target.json');
+    writeFileSync(targetFile, JSON.stringify(server.target));
+    try {
+      const r = await cli('run', '--target', targetFile, '--rate', '10', '--only', 'OP-folder.count', '--out', join(dir, 'rate'));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(
+        /--concurrency auto: 1 in flight \d+\.\d ms, 2 in flight \d+\.\d ms: 1 in flight, so 1 suite file\(s\) side by side/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('usage', () => {
