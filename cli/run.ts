@@ -321,15 +321,24 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
 
 /**
  * Sizes a live target for --concurrency auto with harmless reads of the run's sandbox folder, each sent once,
- * no faster than --rate: a target that asked for a rate gets no burst from the sizing either.
+ * no faster than --rate: a target that asked for a rate gets no burst from the sizing either. A signal
+ * abandons the reads in flight and sends no more: against a target that hangs, the sizing would otherwise
+ * hold the run's clean-up for up to 17 timeouts.
  */
-async function sizeTarget(session: Session, connection: Pick<SessionOptions, 'timeoutMs' | 'rate'>, max: number): Promise<Sizing> {
+async function sizeTarget(
+  session: Session,
+  connection: Pick<SessionOptions, 'timeoutMs' | 'rate'>,
+  max: number,
+  interrupt: RunInterrupt,
+): Promise<Sizing> {
   const { timeoutMs, rate } = connection;
   const probe = new Transport(session.target, { timeoutMs, concurrency: max, maxRetries: 0, ...(rate ? { rate } : {}) });
+  const forget = interrupt.onStop(() => probe.interrupt());
   try {
     const load = requestOf('folder.load', { path: { id: session.sandboxFolderId } });
     return await sizeConcurrency(() => probe.send(load), max);
   } finally {
+    forget();
     await probe.close();
   }
 }
@@ -395,14 +404,16 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
   const { target } = session;
   let { workers } = run;
   if (run.autoMax !== undefined) {
-    const sizing = await sizeTarget(session, connection, run.autoMax);
+    const sizing = await sizeTarget(session, connection, run.autoMax, interrupt);
     const cores = availableParallelism();
     workers = filesSideBySide(sizing, cores);
     const capped = workers < sizing.inFlight ? ` (answers within ${LOCAL_MS} ms: no more than this machine's ${cores} cores)` : '';
-    console.log(
-      `cms-conformance: --concurrency auto: ${sizingText(sizing)}, so ${workers} suite file(s) side by side${capped}` +
-        (values.concurrency === undefined ? '; --concurrency 1 for a fragile server' : ''),
-    );
+    // Stopped while sizing: its figures are of abandoned reads, and no suite runs.
+    if (!interrupt.stopped)
+      console.log(
+        `cms-conformance: --concurrency auto: ${sizingText(sizing)}, so ${workers} suite file(s) side by side${capped}` +
+          (values.concurrency === undefined ? '; --concurrency 1 for a fragile server' : ''),
+      );
   }
   const config: RunConfig = {
     target,

@@ -124,6 +124,36 @@ describe('run against a served target', () => {
     expect(await sandboxes(server)).toEqual([]);
   });
 
+  // A target that never answers the sizing's reads (a live target is sized by default): a signal abandons them at
+  // once, where each would otherwise be waited for up to --timeout, and the run removes its sandbox as ever.
+  it('abandons the sizing of a target that does not answer it when stopped, and removes its sandbox', async () => {
+    const upstream = await startReferenceServer({ port: 0 });
+    server = upstream;
+    let child: ChildProcess | undefined;
+    // The session checks the target (a folder/load of a fixture folder) and makes the sandbox; every folder/load
+    // after that, before the suites run, is the sizing's.
+    let made = false;
+    const relay = await startProxy(upstream, (req) => {
+      if (req.method === 'POST' && req.url?.includes('/folder/create')) made = true;
+      if (!made || req.method !== 'GET' || !req.url?.includes('/folder/load/')) return false;
+      child?.kill('SIGTERM');
+      return true; // never answered
+    });
+    const out = join(dir, 'sizing');
+    try {
+      const started = performance.now();
+      const r = await runCli(['--target', relay.targetFile, '--timeout', '60000', '--out', out], undefined, (c) => (child = c));
+      // One read waited out would take the whole minute.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect(r.code).toBe(143);
+      expect(r.output).not.toMatch(/--concurrency auto:/);
+      expect(expectInterruptedReports(out, 'SIGTERM').tests).toEqual([]);
+      expect(await sandboxes(upstream)).toEqual([]);
+    } finally {
+      relay.server.close();
+    }
+  });
+
   // Against a target that takes its time, a signal while the sandbox is being made: the run waits for the
   // folder, removes it, and replaces the earlier run's reports with its own (no test, interrupted).
   it('removes a sandbox a signal caught being made on a slow target, and leaves no earlier report', async () => {
