@@ -11,7 +11,7 @@ import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun, removeReports } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
 import { makeStatement, writeStatement } from '../reports/statement.ts';
-import type { Results, SeedSource } from '../schemas/results.ts';
+import type { Results, SeedSource, TestResult } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
@@ -33,7 +33,7 @@ import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
-import { SessionError, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
+import { SessionError, SessionStopped, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
 
 const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
                           [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
@@ -343,11 +343,12 @@ async function sizeTarget(
   }
 }
 
-/** Opens the session, or says on stderr why not and gives the exit code. */
-async function openOrExit(options: SessionOptions): Promise<Session | number> {
+/** Opens the session, or says on stderr why not and gives the exit code, or says that a signal stopped it. */
+async function openOrExit(options: SessionOptions): Promise<Session | number | SessionStopped> {
   try {
     return await openSession(options);
   } catch (err) {
+    if (err instanceof SessionStopped) return err;
     if (!(err instanceof SessionError)) throw err;
     console.error(`cms-conformance: ${err.message}`);
     return err.exitCode;
@@ -440,6 +441,12 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
   const suiteRun = interrupt.stopped
     ? { tests: [], runErrors: [] }
     : await runSuites(config, run.testNamePattern, workers, run.shard, interrupt);
+  return reportRun(run, target, suiteRun, startedAt);
+}
+
+/** Writes and prints a run's reports (marked interrupted when a signal stopped it); gives the run's exit code. */
+function reportRun(run: OpenRun, target: Target, suiteRun: { tests: TestResult[]; runErrors: string[] }, startedAt: Date): number {
+  const { values, seed, seedSource, runs, interrupt } = run;
   const stopped = interrupt.stopped;
   const results: Results = {
     tool: { name: 'cms-conformance', version: SUITE_VERSION },
@@ -511,25 +518,30 @@ export const command: Command = {
         ? `the sandbox ${sandbox} may be left on the target: \`cms-conformance clean --target ${values.target} --name ${sandbox}\` removes it`
         : undefined,
     );
+    const open: OpenRun = {
+      values,
+      connection,
+      seed,
+      seedSource,
+      runs,
+      workers,
+      autoMax,
+      shard,
+      testNamePattern,
+      outDir,
+      statementDir,
+      baseline,
+      interrupt,
+    };
     try {
-      const session = await openOrExit({ ...connection, faults, sandboxName: sandbox });
+      const session = await openOrExit({ ...connection, faults, sandboxName: sandbox, interrupt });
       if (typeof session === 'number') return interrupt.exitCode ?? session;
+      if (session instanceof SessionStopped) {
+        console.error(`cms-conformance: ${session.message}`);
+        return reportRun(open, session.target, { tests: [], runErrors: [] }, new Date());
+      }
       try {
-        return await runOpen(session, {
-          values,
-          connection,
-          seed,
-          seedSource,
-          runs,
-          workers,
-          autoMax,
-          shard,
-          testNamePattern,
-          outDir,
-          statementDir,
-          baseline,
-          interrupt,
-        });
+        return await runOpen(session, open);
       } finally {
         const removed = await session.close();
         if (interrupt.stopped && removed) console.error(`cms-conformance: the sandbox ${sandbox} is removed`);

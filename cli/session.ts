@@ -31,6 +31,11 @@ export interface SessionOptions {
   timeoutMs: number;
   concurrency: number;
   rate?: number;
+  /**
+   * The run's signals (cli/interrupt.ts): a signal abandons the check that the target answers. The sandbox,
+   * once asked for, is waited for, so that it can be removed.
+   */
+  interrupt?: { onStop(stop: () => unknown): () => void; readonly stopped?: unknown };
   /** How often a throttled request is repeated; absent: the transport's default. */
   maxRetries?: number;
   /** The most one request waits for Retry-After in all, in milliseconds; absent: the transport's default. */
@@ -39,6 +44,17 @@ export interface SessionOptions {
   maxBodyBytes?: number;
   /** The sandbox folder's name (default: a fresh one), known to the caller before the folder exists. */
   sandboxName?: string;
+}
+
+/**
+ * A signal came while the session checked that the target answers, before the sandbox was asked for: the
+ * check is abandoned and nothing is made on the target. Carries the target, for the run's reports.
+ */
+export class SessionStopped extends Error {
+  override name = 'SessionStopped';
+  constructor(readonly target: Target) {
+    super('stopped before the sandbox was made: nothing is left on the target');
+  }
 }
 
 /** Why a session could not be opened: the exit code and a one-line message. */
@@ -112,7 +128,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     await transport.close();
     await stopServer();
   };
+  const forget = options.interrupt?.onStop(() => transport.interrupt());
   const unreachable = await unreachableReason(transport);
+  forget?.();
+  if (options.interrupt?.stopped) {
+    await abandon();
+    throw new SessionStopped(target);
+  }
   if (unreachable) {
     await abandon();
     throw new SessionError(`target unreachable: ${unreachable}`, 3);
