@@ -147,11 +147,10 @@ describe('run against a served target', () => {
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'results.json'), '{"an earlier run": true}');
     try {
-      const started = performance.now();
       const r = await runCli(['--target', relay.targetFile, '--timeout', '60000', '--out', out], undefined, (c) => (child = c));
-      expect(performance.now() - started).toBeLessThan(25_000);
       expect(r.code).toBe(143);
-      expect(r.output).not.toMatch(/--concurrency auto:|may be left/);
+      // A read waited for would outlast the stop limit, and the run would end saying what "may be left".
+      expect(r.output).not.toMatch(/--concurrency auto:|no end after|may be left/);
       if (!afterSandbox) expect(r.output).toMatch(/stopped before the sandbox was made: nothing is left on the target/);
       expect(made).toBe(afterSandbox);
       expect(expectInterruptedReports(out, 'SIGTERM').tests).toEqual([]);
