@@ -12,6 +12,7 @@ import type { FaultName } from '../server/faults.ts';
 import type { VariationName } from '../server/variations.ts';
 import type { Target } from '../schemas/target.ts';
 import { UsageError } from './args.ts';
+import type { RunInterrupt } from './interrupt.ts';
 
 /** How to reach the target. */
 export interface SessionOptions {
@@ -35,7 +36,7 @@ export interface SessionOptions {
    * The run's signals (cli/interrupt.ts): a signal abandons the check that the target answers. The sandbox,
    * once asked for, is waited for, so that it can be removed.
    */
-  interrupt?: { onStop(stop: () => unknown): () => void; readonly stopped?: unknown };
+  interrupt?: Pick<RunInterrupt, 'onStop' | 'stopped'>;
   /** How often a throttled request is repeated; absent: the transport's default. */
   maxRetries?: number;
   /** The most one request waits for Retry-After in all, in milliseconds; absent: the transport's default. */

@@ -24,10 +24,14 @@ import { startReferenceServer } from '../server/index.ts';
 
 const exec = promisify(execFile);
 
-/** One run's statuses by test id (with " with warnings" where it has any), and how many requests in flight auto chose. */
+/**
+ * One run's statuses by test id (with " with warnings" where it has any), and with auto how many requests in
+ * flight it found and how many suite files it ran side by side (fewer on a target within LOCAL_MS: the cores).
+ */
 export interface Statuses {
   byTest: Map<string, string>;
   inFlight?: number;
+  files?: number;
 }
 
 /** How one run of a comparison is made: where its files go, the server's faults and pace, the run's options. */
@@ -79,12 +83,15 @@ export async function statuses(run: StatusRun): Promise<Statuses> {
       throw new Error(`${name}: run exited ${err.code}: ${(err.stderr ?? '').slice(-1500)}`);
     });
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
-    const sized = /--concurrency auto: .*: (\d+) in flight, so \d+ suite file\(s\) side by side/.exec(done.stdout)?.[1];
+    const sized = /--concurrency auto: .*: (\d+) in flight, so (\d+) suite file\(s\) side by side/.exec(done.stdout);
     if (concurrency === 'auto' && !sized)
       throw new Error(`${name}: the run did not say what --concurrency auto chose: ${done.stdout.slice(-1500)}`);
     const status = (t: Results['tests'][number]) =>
       `${t.status}${t.findings.some((f) => f.severity === 'warning') ? ' with warnings' : ''}`;
-    return { byTest: new Map(results.tests.map((t) => [t.id, status(t)])), ...(sized ? { inFlight: Number(sized) } : {}) };
+    return {
+      byTest: new Map(results.tests.map((t) => [t.id, status(t)])),
+      ...(sized ? { inFlight: Number(sized[1]), files: Number(sized[2]) } : {}),
+    };
   } finally {
     await server.close();
     rmSync(out, { recursive: true, force: true });
@@ -124,6 +131,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     failedAtOne: number;
     warnedAtOne: number;
     inFlight?: number;
+    files?: number;
     differences: ReturnType<typeof differences>;
   }[] = [];
   const started = performance.now();
@@ -141,12 +149,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         tests: one.byTest.size,
         failedAtOne,
         warnedAtOne,
-        ...(auto.inFlight ? { inFlight: auto.inFlight } : {}),
+        ...(auto.inFlight ? { inFlight: auto.inFlight, files: auto.files } : {}),
         differences: diff,
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
       console.log(
-        `[${i + 1}/${cases.length}, ${seconds} s] ${c.name}: ${one.byTest.size} tests, ${failedAtOne} failed and ${warnedAtOne} warned at 1, auto at ${auto.inFlight ?? '?'} in flight: ` +
+        `[${i + 1}/${cases.length}, ${seconds} s] ${c.name}: ${one.byTest.size} tests, ${failedAtOne} failed and ${warnedAtOne} warned at 1, auto at ${auto.inFlight ?? '?'} in flight, ${auto.files ?? '?'} file(s) side by side: ` +
           (diff.length
             ? `${diff.length} DIFFER: ${diff.map((d) => `${d.test} (${d.one} at 1, ${d.auto} with auto)`).join('; ')}`
             : 'the same statuses'),
@@ -159,12 +167,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'concurrency-sweep.json'), `${JSON.stringify({ at: new Date().toISOString(), cases: report }, null, 2)}\n`);
   const differing = report.filter((r) => r.differences.length);
-  // At 1 in flight auto ran the files one at a time too: such a case compares nothing side by side, and says so.
-  const alone = report.filter((r) => (r.inFlight ?? 1) < 2).map((r) => r.case);
+  // Auto ran one file at a time (sized at 1 in flight, or capped at one core): such a case compares nothing side by side, and says so.
+  const alone = report.filter((r) => (r.files ?? 1) < 2).map((r) => r.case);
   console.log(
     `concurrency sweep: ${report.length} cases, ${report.reduce((n, r) => n + r.tests, 0)} test statuses compared, ` +
       `${differing.length} case(s) differ${differing.length ? `: ${differing.map((r) => r.case).join(', ')}` : ''}` +
-      `${alone.length ? `; auto sized ${alone.length} at 1 in flight (nothing side by side): ${alone.join(', ')}` : ''}; reports/out/concurrency-sweep.json`,
+      `${alone.length ? `; auto ran ${alone.length} one file at a time (nothing side by side): ${alone.join(', ')}` : ''}; reports/out/concurrency-sweep.json`,
   );
   process.exitCode = differing.length ? 1 : 0;
 }
