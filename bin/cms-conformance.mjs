@@ -16,6 +16,8 @@ const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\
 // gain was measured on two cores only; from six cores on, V8 keeps its four.
 // Not on Windows, where a child in a process group of its own would open a console window of its own.
 const helpers = Math.min(4, Math.max(1, availableParallelism() - 2));
+// The young generation of a run's and prove's isolates (see workerFlags below).
+const YOUNG = '--max-semi-space-size=4';
 // The CLI started again below keeps a channel to the process that started it: when that one is gone without handing a
 // signal on (killed outright: SIGKILL), the run stops as on SIGTERM and removes its sandbox, instead of running on alone.
 const RESTARTED = 'CMS_CONFORMANCE_RESTARTED';
@@ -27,7 +29,10 @@ if (process.env[RESTARTED] && process.channel) {
 if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.some((g) => g.startsWith('--v8-pool-size'))) {
   // A process group of its own: a Ctrl-C reaches this process alone, which hands it on once (a second
   // SIGINT during the child's clean-up would stop it before its sandbox is removed).
-  const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...process.argv.slice(1)], {
+  // A run's main thread, which serves the embedded server, gets its workers' young generation too: the server loses
+  // nothing by it, and the run's peak memory keeps under its 400 MiB.
+  const young = given.some((g) => g.startsWith(YOUNG.split('=')[0])) ? [] : [YOUNG];
+  const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...young, ...process.argv.slice(1)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true,
     env: { ...process.env, [RESTARTED]: '1' },
@@ -46,15 +51,14 @@ if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.s
 // Help needs none of it: the commands import their engine only when they start one.
 if (['run', 'prove', 'requirements'].includes(command)) await import('vitest/node');
 
-// A run's worker threads, made later, get young generations of 1 MB and heaps that grow by a tenth at a
-// time: a default run then peaks at far less memory in the same time (the main thread, which serves the embedded
-// server, keeps its young generation). V8 reads these when it makes a heap, so they are set before any
-// worker starts; flags the user gives win. Prove's workers run test after test against many servers in one
-// run: there a run's flags saved memory at a clear cost in CPU, while young generations of 4 MB alone cost
-// no CPU and save less. Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md.
+// The worker threads of a run and of prove, made later, get young generations of 4 MB (V8 grows them up to 16):
+// a default run then peaks at far less memory in about the same time. V8 reads the flag when it makes a heap, so
+// it is set before any worker starts; flags the user gives win. Smaller still (1 MB, and heaps that grow by a tenth
+// at a time) saved a run about 20 MiB more at a tenth more time and CPU, and cost prove a quarter more CPU.
+// Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md (2026-11-28 06:20-06:50).
 const workerFlags = new Map([
-  ['run', ['--max-semi-space-size=1', '--heap-growing-percent=10']],
-  ['prove', ['--max-semi-space-size=4']],
+  ['run', [YOUNG]],
+  ['prove', [YOUNG]],
 ]).get(command);
 if (workerFlags) {
   for (const flag of workerFlags) if (!given.some((g) => g.startsWith(flag.split('=')[0]))) setFlagsFromString(flag);
