@@ -254,4 +254,19 @@ describe('run against a served target', () => {
     expect(r.output).not.toContain('T0K3N-s3cr3t');
     expect(await sandboxes(server)).toEqual([]);
   });
+
+  it.each(['status', 'body'] as const)(
+    'says that the target refused its credentials when they are wrong (refusals as %s), and shows none of them',
+    async (refusalStyle) => {
+      server = await startReferenceServer({ port: 0, authToken: 'T0K3N-s3cr3t', refusalStyle });
+      const file = join(dir, `wrong-${refusalStyle}.json`);
+      writeFileSync(file, JSON.stringify({ ...server.target, auth: { query: { sid: 'wr0ng-T0K3N' }, headers: {} } }));
+      const r = await runCli(['--target', file, '--only', 'OP-folder.load', '--out', join(dir, `wrong-${refusalStyle}`)]);
+      expect(r.code).toBe(2);
+      expect(r.output).toMatch(
+        /cannot create the sandbox .*AUTHREQUIRED.*; the target refused the run's credentials or rights: check `auth`/,
+      );
+      expect(r.output).not.toMatch(/T0K3N/);
+    },
+  );
 });
