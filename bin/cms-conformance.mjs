@@ -52,10 +52,10 @@ if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.s
 if (['run', 'prove', 'requirements'].includes(command)) await import('vitest/node');
 
 // The worker threads of a run and of prove, made later, get young generations of 4 MB (V8 grows them up to 16):
-// a default run then peaks at far less memory in about the same time. V8 reads the flag when it makes a heap, so
-// it is set before any worker starts; flags the user gives win. Smaller still (1 MB, and heaps that grow by a tenth
-// at a time) saved a run about 20 MiB more at a tenth more time and CPU, and cost prove a quarter more CPU.
-// Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md (2026-11-28 06:20-06:50).
+// far less memory at their peak than with V8's own, and at 8 MB a run was no quicker. V8 reads the flag when it
+// makes a heap, so it is set before any worker starts; flags the user gives win. Smaller still (1 MB, and heaps that
+// grow by a tenth at a time) saved a run about 20 MiB more at a tenth more time and CPU, and cost prove a quarter
+// more CPU. Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md (2026-11-28 05:50-07:00).
 const workerFlags = new Map([
   ['run', [YOUNG]],
   ['prove', [YOUNG]],
