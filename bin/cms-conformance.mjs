@@ -8,12 +8,12 @@ import { setFlagsFromString } from 'node:v8';
 const command = process.argv[2] ?? '';
 const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((g) => g.replace(/_/g, '-'));
 
-// V8 keeps four helper threads (optimizing compiler, parallel GC) whatever the machine. A run keeps three
-// JavaScript threads busy (the embedded server and two suite workers), and on a small machine the helpers
+// V8 keeps four helper threads (optimizing compiler, parallel GC) whatever the machine. A run or a proof keeps
+// three JavaScript threads busy (the embedded servers and two suite workers), and on a small machine the helpers
 // take cores from them at every young-generation collection: with fewer, a default run sends more requests
-// per second (BENCHMARKS.md). Prove gained nothing from it, so only run is started again. The pool's size is
-// fixed when Node starts, so the CLI starts itself again with a smaller one; a size the user gives wins. The
-// gain was measured on two cores only; from six cores on, V8 keeps its four.
+// per second, and a proof ends a tenth sooner for the same CPU (BENCHMARKS.md). The pool's size is fixed when
+// Node starts, so the CLI starts itself again with a smaller one; a size the user gives wins. The gain was
+// measured on two cores only; from six cores on, V8 keeps its four.
 // Not on Windows, where a child in a process group of its own would open a console window of its own.
 const helpers = Math.min(4, Math.max(1, availableParallelism() - 2));
 // The young generation of a run's and prove's isolates (see workerFlags below).
@@ -26,12 +26,17 @@ if (process.env[RESTARTED] && process.channel) {
   process.channel.unref();
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
-if (command === 'run' && helpers < 4 && process.platform !== 'win32' && !given.some((g) => g.startsWith('--v8-pool-size'))) {
+if (
+  ['run', 'prove'].includes(command) &&
+  helpers < 4 &&
+  process.platform !== 'win32' &&
+  !given.some((g) => g.startsWith('--v8-pool-size'))
+) {
   // A process group of its own: a Ctrl-C reaches this process alone, which hands it on once (a second
   // SIGINT during the child's clean-up would stop it before its sandbox is removed).
   // A run's main thread, which serves the embedded server, gets its workers' young generation too: the server loses
   // nothing by it, and the run's peak memory keeps under its 400 MiB.
-  const young = given.some((g) => g.startsWith(YOUNG.split('=')[0])) ? [] : [YOUNG];
+  const young = command === 'run' && !given.some((g) => g.startsWith(YOUNG.split('=')[0])) ? [YOUNG] : [];
   const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...young, ...process.argv.slice(1)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true,
