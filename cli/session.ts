@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SetupError, problemOf } from '../harness/api.ts';
-import { responseCode } from '../harness/checks.ts';
+import { refusesAccess } from '../harness/checks.ts';
 import { createFolder, removeFolder, sandboxName } from '../harness/sandbox.ts';
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
-import { Transport, type Exchange } from '../harness/transport.ts';
+import { Transport } from '../harness/transport.ts';
 import type { RefusalStyle } from '../server/app.ts';
 import type { FaultName } from '../server/faults.ts';
 import type { VariationName } from '../server/variations.ts';
@@ -86,16 +86,6 @@ export interface Session {
 const ACCESS_HINT =
   "the target refused the run's credentials or rights: check `auth` in the target file, and that its user may create folders under fixture.sandboxParentFolderId";
 
-/**
- * Whether an answer refuses access: HTTP's 401 or 403, or the deployed implementation's AUTHREQUIRED or PERMISSION
- * answered with 200 (reference notes: refusals as 200 with the code in the body).
- */
-function refusedAccess(exchange: Exchange): boolean {
-  const status = exchange.response?.status;
-  const code = responseCode(exchange);
-  return status === 401 || status === 403 || code === 'AUTHREQUIRED' || code === 'PERMISSION';
-}
-
 /** Resolves the target of a session without sending anything (for --dry-run too). */
 export function loadTarget(options: Pick<SessionOptions, 'targetFile' | 'baseUrl'>): Target | undefined {
   if (options.baseUrl !== undefined && !/^https?:\/\/[^/]/.test(options.baseUrl))
@@ -165,7 +155,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     const exchange = err instanceof SetupError ? err.exchange : undefined;
     // The step's own message speaks of a test; here no test has started.
     const why = exchange ? `folder.create failed: ${problemOf(exchange) ?? 'the answer has no folder id'}` : (err as Error).message;
-    const refused = exchange && refusedAccess(exchange) ? `; ${ACCESS_HINT}` : '';
+    const refused = exchange && refusesAccess(exchange) ? `; ${ACCESS_HINT}` : '';
     throw new SessionError(
       `cannot create the sandbox ${name} under fixture.sandboxParentFolderId ${target.fixture.sandboxParentFolderId}: ${why}${refused}`,
       2,

@@ -59,6 +59,13 @@ export function isRefusal(exchange: Exchange): boolean {
   return status >= 400 || (responseCode(exchange) !== undefined && responseCode(exchange) !== 'OK');
 }
 
+/** NEG-06: a request without the configured credentials "is refused with 401/403 or AUTHREQUIRED/PERMISSION." */
+export function refusesAccess(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  const code = responseCode(exchange);
+  return status === 401 || status === 403 || code === 'AUTHREQUIRED' || code === 'PERMISSION';
+}
+
 /** A transport failure (timeout, reset, refused connection) is a finding of the test that sent the request. */
 export function checkAnswered(exchange: Exchange, requirement: string): Finding[] {
   if (!exchange.error) return [];

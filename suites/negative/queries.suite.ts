@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { BAD_QUERY_VALUES } from '../../generators/invalid.ts';
 import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
-import { checkHandled, checkNo5xx, checkRefused, finding, responseCode, type Finding } from '../../harness/checks.ts';
+import { checkHandled, checkNo5xx, checkRefused, finding, refusesAccess, responseCode, type Finding } from '../../harness/checks.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
 import { onlyReads, operations } from '../../schemas/operations.ts';
@@ -125,15 +125,13 @@ for (const op of operations) {
         const spec = await BASES[op.id as OperationId].spec(b, lacking ? UNKNOWN_IDS.number : undefined);
         const exchange = await t.send({ ...requestOf(op.id as OperationId, spec), withoutCredentials: true }, op.id as OperationId);
         const findings = checkNo5xx(exchange, t.requirement);
-        const status = exchange.response?.status;
-        const code = responseCode(exchange);
         // NEG-06: "refused with 401/403 or AUTHREQUIRED/PERMISSION."
-        if (!findings.length && status !== 401 && status !== 403 && code !== 'AUTHREQUIRED' && code !== 'PERMISSION') {
+        if (!findings.length && !refusesAccess(exchange)) {
           findings.push(
             finding(
               t.requirement,
               'auth',
-              `without credentials the request got status ${status}, responseCode ${JSON.stringify(code)}; ` +
+              `without credentials the request got status ${exchange.response?.status}, responseCode ${JSON.stringify(responseCode(exchange))}; ` +
                 'expected 401/403 or AUTHREQUIRED/PERMISSION',
               exchange,
             ),
