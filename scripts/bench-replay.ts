@@ -5,8 +5,11 @@
  * of the suite is a process that starts cold and ends after seconds, so its code, and the reference
  * server's, runs interpreted or half-optimized for a good part of it (V8's helper thread, compiling and
  * collecting, takes over a quarter of a default run's CPU time); a replay in a hot thread has none of that
- * cost, which is no more the suite's than the server's. Both are reported: the hot one is the bare client's
- * best, the cold one the same work started as a run starts.
+ * cost, which is no more the suite's than the server's. And a run's layout: a run serves on its main thread
+ * and sends from its suite files' threads, so every request and answer goes between threads, which both
+ * replays above are spared (client and server in one thread). All three are reported: the hot one is the
+ * bare client's best, the cold one the same work started as a run starts, the layout one the same work
+ * started and laid out as a run is.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool, type Dispatcher } from 'undici';
@@ -72,12 +75,19 @@ export async function withFetch<T>(fetched: Fetched, mode: 'record' | 'replay', 
  * again; the share of answers with the recorded status shows how faithful the replay was.
  */
 export async function replay(run: Recording): Promise<Replayed> {
-  const { recorded, answered } = run;
   // Each replay answers the server's fetches from its own copy of the recording.
   const fetched: Fetched = new Map([...run.fetched].map(([url, list]) => [url, [...list]]));
   const server = await startReferenceServer({ port: 0, authToken: run.authToken });
-  const url = new URL(server.baseUrl);
-  const pool = new Pool(url.origin, { connections: 8 });
+  try {
+    return await withFetch(fetched, 'replay', () => sendAll(run, server.baseUrl));
+  } finally {
+    await server.close();
+  }
+}
+
+/** Sends a recorded run's requests to the server at `baseUrl` as `replay` says; the clock runs from the first request to the last answer. */
+async function sendAll({ recorded, answered }: Pick<Recording, 'recorded' | 'answered'>, baseUrl: string): Promise<Replayed> {
+  const pool = new Pool(new URL(baseUrl).origin, { connections: 8 });
   const done = new Uint8Array(recorded.length);
   // How many of the recorded answers, in the recorded order, have come in this replay.
   let prefix = 0;
@@ -86,29 +96,31 @@ export async function replay(run: Recording): Promise<Replayed> {
   let same = 0;
   try {
     const started = performance.now();
-    await withFetch(fetched, 'replay', () =>
-      Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < recorded.length) {
-            const index = next++;
-            const r = recorded[index]!;
-            while (prefix < r.after) await new Promise<void>((resolve) => waiting.push(resolve));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < recorded.length) {
+          const index = next++;
+          const r = recorded[index]!;
+          while (prefix < r.after) await new Promise<void>((resolve) => waiting.push(resolve));
+          // The server may answer a large body before it has read all of it and close the connection: with the
+          // server on another thread the client can still be writing it (EPIPE), where in one thread the write
+          // ended first. It counts as an answer without its recorded status.
+          try {
             const answer = await pool.request({ method: r.method, path: r.path, headers: r.headers, body: r.body.length ? r.body : null });
             await answer.body.dump();
             if (answer.statusCode === r.status) same++;
-            done[index] = 1;
-            while (prefix < answered.length && done[answered[prefix]!]) prefix++;
-            const woken = waiting;
-            waiting = [];
-            woken.forEach((wake) => wake());
-          }
-        }),
-      ),
+          } catch {}
+          done[index] = 1;
+          while (prefix < answered.length && done[answered[prefix]!]) prefix++;
+          const woken = waiting;
+          waiting = [];
+          woken.forEach((wake) => wake());
+        }
+      }),
     );
     return { rate: (recorded.length * 1000) / (performance.now() - started), sameStatus: same / Math.max(recorded.length, 1) };
   } finally {
     await pool.close();
-    await server.close();
   }
 }
 
@@ -129,26 +141,64 @@ export interface Replayed {
 
 const COLD = 'cms-bench-cold-replay';
 
+/** A fresh worker thread running this module (TypeScript, through tsx's API: a worker gets none of its parent's module hooks). */
+function freshThread(data: Record<string, unknown>): Worker {
+  const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const self = JSON.stringify(import.meta.url);
+  return new Worker(`import(${api}).then(({ tsImport }) => tsImport(${self}, ${self}))`, { eval: true, workerData: data });
+}
+
+/** A thread's first message; its error, or its end without one, fails it. */
+function firstMessage<T>(worker: Worker, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`${what} ended (exit ${code}) without a result`)));
+  });
+}
+
 /**
  * The replay in a worker thread of its own: a fresh isolate, with the reference server and undici loaded
  * anew and every function starting in the interpreter, as in a default run. The recording is copied to it
  * before the clock starts.
  */
 export function coldReplay(run: Recording): Promise<Replayed> {
-  return new Promise((resolve, reject) => {
-    // A worker gets none of its parent's module hooks: it loads this module, TypeScript, through tsx's API itself.
-    const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-    const self = JSON.stringify(import.meta.url);
-    const worker = new Worker(`import(${api}).then(({ tsImport }) => tsImport(${self}, ${self}))`, {
-      eval: true,
-      workerData: { [COLD]: run },
-    });
-    worker.once('message', (m: Replayed) => resolve(m));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the cold replay's worker ended (exit ${code}) without a result`)));
-  });
+  return firstMessage<Replayed>(freshThread({ [COLD]: run }), "the cold replay's worker");
 }
 
-if (!isMainThread && (workerData as Record<string, unknown> | undefined)?.[COLD]) {
-  parentPort!.postMessage(await replay((workerData as Record<string, Recording>)[COLD]!));
+const LAYOUT_SERVER = 'cms-bench-layout-server';
+const LAYOUT_CLIENT = 'cms-bench-layout-client';
+
+/**
+ * The same requests in a run's layout: from a cold start, the server in a fresh thread of its own (as a run's
+ * main thread) and the requests sent from another fresh thread (as a suite file's), so that every request and
+ * every answer goes from one thread to another, as in a run; each thread on its own core while the other
+ * works. A default run has two sending threads, but the recorded order makes every request wait for the
+ * answers before it, which two threads would have to pass to each other, a cost no run pays. The suite over
+ * this replay is its own cost over a bare client's in the same layout; what separates this replay from the
+ * cold one is the layout's.
+ */
+export async function layoutReplay(run: Recording): Promise<Replayed> {
+  const server = freshThread({ [LAYOUT_SERVER]: { fetched: run.fetched, authToken: run.authToken } });
+  try {
+    const { baseUrl } = await firstMessage<{ baseUrl: string }>(server, "the layout replay's server thread");
+    const client = freshThread({ [LAYOUT_CLIENT]: { recorded: run.recorded, answered: run.answered, baseUrl } });
+    return await firstMessage<Replayed>(client, "the layout replay's client thread");
+  } finally {
+    await server.terminate();
+  }
+}
+
+const data = (isMainThread ? undefined : workerData) as Record<string, unknown> | undefined;
+if (data?.[COLD]) parentPort!.postMessage(await replay(data[COLD] as Recording));
+if (data?.[LAYOUT_SERVER]) {
+  const { fetched, authToken } = data[LAYOUT_SERVER] as Pick<Recording, 'fetched' | 'authToken'>;
+  const server = await startReferenceServer({ port: 0, authToken });
+  // The server's fetches are answered from the recording for as long as the thread lives: it is ended, never closed.
+  void withFetch(fetched, 'replay', () => new Promise(() => {}));
+  parentPort!.postMessage({ baseUrl: server.baseUrl });
+}
+if (data?.[LAYOUT_CLIENT]) {
+  const { baseUrl, ...run } = data[LAYOUT_CLIENT] as Pick<Recording, 'recorded' | 'answered'> & { baseUrl: string };
+  parentPort!.postMessage(await sendAll(run, baseUrl));
 }

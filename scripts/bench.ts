@@ -3,7 +3,8 @@
  * Writes reports/out/bench.md and prints a summary: the full default run against the embedded server,
  * the fault-detection score, schema validation and generator throughput, undici alone against the
  * reference server (the ceilings the suite's requests/s is compared with: GET folder/load, and the
- * default run's own requests recorded and sent again, hot and from a cold start), CPU per request of the suite
+ * default run's own requests recorded and sent again, hot, from a cold start, and from a cold start in a run's
+ * layout of threads), CPU per request of the suite
  * and of the server (the server in a process of its own), the proxy's added latency
  * and throughput against the server directly (`--proxy-only` runs that part alone), time to verdict
  * against a live target 5 and 20 ms away, one request at a time and with `--concurrency auto`
@@ -30,7 +31,7 @@ import { getOperation, operations } from '../schemas/operations.ts';
 import type { Results } from '../schemas/results.ts';
 import { validateResponse } from '../schemas/validate.ts';
 import { faults } from '../server/faults.ts';
-import { coldReplay, replay, withFetch, type Fetched, type Recorded, type Recording, type Replayed } from './bench-replay.ts';
+import { coldReplay, layoutReplay, replay, withFetch, type Fetched, type Recorded, type Recording, type Replayed } from './bench-replay.ts';
 import { startReferenceServer } from '../server/index.ts';
 
 const exec = promisify(execFile);
@@ -406,11 +407,13 @@ async function suiteAgainstUndici(say: (line: string) => void): Promise<string[]
   const ceilings: number[] = [];
   const replays: Replayed[] = [];
   const colds: Replayed[] = [];
+  const layouts: Replayed[] = [];
   const runs: Awaited<ReturnType<typeof fullRun>>[] = [];
   const undiciMeasures = async () => {
     ceilings.push(await undiciAlone());
     replays.push(await replay(recording));
     colds.push(await coldReplay(recording));
+    layouts.push(await layoutReplay(recording));
   };
   for (let k = 0; k < DEFAULT_RUNS; k++) {
     console.log(`bench: undici alone against the reference server, before default run ${k + 1} of ${DEFAULT_RUNS} ...`);
@@ -424,19 +427,22 @@ async function suiteAgainstUndici(say: (line: string) => void): Promise<string[]
   const rows = [...middle.rows];
   middle.rows.forEach(say);
   const suiteRate = middle.requestsPerSecond;
-  const ceiling = ceilings.reduce((a, c) => a + c, 0) / ceilings.length;
-  const mean = (list: Replayed[]) => list.reduce((a, r) => a + r.rate, 0) / list.length;
-  const replayed = mean(replays);
-  const cold = mean(colds);
-  const shares = [...replays, ...colds].map((r) => `${(r.sameStatus * 100).toFixed(1)}%`);
+  // Each of undici's measures: its mean, each figure, and the median run beside the mean.
+  const beside = (rates: number[]) => {
+    const mean = rates.reduce((a, r) => a + r, 0) / rates.length;
+    return `${mean.toFixed(0)} requests/s (${rates.map((r) => r.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / mean) * 100).toFixed(0)}% of their mean, ratio ${(mean / Math.max(suiteRate, 1)).toFixed(1)}x)`;
+  };
+  const rates = (list: Replayed[]) => list.map((r) => r.rate);
+  const shares = [...replays, ...colds, ...layouts].map((r) => `${(r.sameStatus * 100).toFixed(1)}%`);
   const statusShare = new Set(shares).size === 1 ? `${shares[0]} in every replay)` : `${shares.join(', ')})`;
   rows.push(
     `| the ${DEFAULT_RUNS} default runs (the median run is the one above) | ${runs.map((r) => r.requestsPerSecond.toFixed(0)).join(', ')} requests/s; peak memory ${runs.map((r) => r.peakMiB.toFixed(0)).join(', ')} MiB |`,
-    `| undici alone, GET folder/load, 8 in flight (before, between and after the default runs) | ${ceiling.toFixed(0)} requests/s (${ceilings.map((c) => c.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / ceiling) * 100).toFixed(0)}% of their mean, ratio ${(ceiling / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
-    `| undici alone, the default suite's own requests: the ${recording.recorded.length} requests of one run, recorded in front of a fresh server, sent again in their order to a fresh server each time, up to 8 in flight, each once the answers it may depend on have come (answered with their recorded status: ${statusShare}; in the bench's own thread, its code hot from the recording and the earlier replays | ${replayed.toFixed(0)} requests/s (${replays.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / replayed) * 100).toFixed(0)}% of their mean, ratio ${(replayed / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
-    `| undici alone, the same requests from a cold start: each replay in a worker thread of its own (a fresh V8 isolate: the server and undici loaded anew, their code cold, as in a default run; the clock starts once the server listens) | ${cold.toFixed(0)} requests/s (${colds.map((r) => r.rate.toFixed(0)).join(', ')}; the median run reaches ${((suiteRate / cold) * 100).toFixed(0)}% of their mean, ratio ${(cold / Math.max(suiteRate, 1)).toFixed(1)}x) |`,
+    `| undici alone, GET folder/load, 8 in flight (before, between and after the default runs) | ${beside(ceilings)} |`,
+    `| undici alone, the default suite's own requests: the ${recording.recorded.length} requests of one run, recorded in front of a fresh server, sent again in their order to a fresh server each time, up to 8 in flight, each once the answers it may depend on have come (answered with their recorded status: ${statusShare}; in the bench's own thread, its code hot from the recording and the earlier replays | ${beside(rates(replays))} |`,
+    `| undici alone, the same requests from a cold start: each replay in a worker thread of its own (a fresh V8 isolate: the server and undici loaded anew, their code cold, as in a default run; the clock starts once the server listens) | ${beside(rates(colds))} |`,
+    `| undici alone, the same requests from a cold start in a run's layout: the server in a fresh thread of its own (as a run's main thread), the requests sent from another (as a suite file's), so that every request and answer goes between threads as in a run | ${beside(rates(layouts))} |`,
   );
-  rows.slice(-4).forEach(say);
+  rows.slice(-5).forEach(say);
   return rows;
 }
 
