@@ -51,11 +51,6 @@ if (
   process.exit(code ?? 1);
 }
 
-// Vitest's node API is large: loaded through tsx's loader it costs much more memory and start-up time than
-// loaded natively, so the commands that start Vitest load it first, before the loader is registered.
-// Help needs none of it: the commands import their engine only when they start one.
-if (['run', 'prove', 'requirements'].includes(command)) await import('vitest/node');
-
 // The worker threads of a run and of prove, made later, get young generations of 4 MB (V8 grows them up to 16):
 // far less memory at their peak than with V8's own, and at 8 MB a run was no quicker. V8 reads the flag when it
 // makes a heap, so it is set before any worker starts; flags the user gives win. Smaller still (1 MB, and heaps that
@@ -74,8 +69,20 @@ if (workerFlags) {
 const sources = new URL('../cli/main.ts', import.meta.url);
 let cli;
 if (existsSync(sources)) {
-  (await import('tsx/esm/api')).register();
+  const { register } = await import('tsx/esm/api');
+  let unregister = register();
   cli = await import(sources.href);
+  // Vitest's node API is large: through tsx's loader it costs about three times the start-up time and more memory
+  // than natively. So it is imported with the loader set aside, once a command is about to start Vitest (never for a
+  // usage error or help), and the loader is set again for the sources the engine imports then.
+  cli.setVitestImport(async () => {
+    await unregister();
+    try {
+      return await import('vitest/node');
+    } finally {
+      unregister = register();
+    }
+  });
 } else cli = await import('../dist/cli/main.js');
 const { main, survivePipeClose } = cli;
 survivePipeClose();

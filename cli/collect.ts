@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { projectRoot, type DeclaredTest } from './project.ts';
+import { loadEngine, projectRoot, type DeclaredTest } from './project.ts';
 
 /** The suite files that hold these tests, each once. */
 export function suiteFilesOf(tests: readonly DeclaredTest[]): string[] {
@@ -85,7 +85,7 @@ export async function declaredTests(collect: () => Promise<DeclaredTest[]>, root
 export async function collectTests(): Promise<DeclaredTest[]> {
   return declaredTests(async () => {
     // Imported here: only a collection that the index cannot answer starts Vitest.
-    const { SuiteEngine } = await import('./engine.ts');
+    const { SuiteEngine } = await loadEngine();
     const engine = await SuiteEngine.create({ workers: 2, progress: null });
     try {
       return await engine.collect();

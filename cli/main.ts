@@ -1,6 +1,8 @@
 /** cms-conformance: the command-line entry point; each subcommand lives in its own module. */
 import { UsageError, type Command } from './args.ts';
 
+export { setVitestImport } from './project.ts';
+
 // Loaded on demand so `cms-conformance validate` does not pay for the server or the suites.
 const commands: Record<string, () => Promise<{ command: Command }>> = {
   validate: () => import('./validate.ts'),

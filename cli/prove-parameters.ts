@@ -13,6 +13,7 @@ import type { Results, TestResult } from '../schemas/results.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
 import { startParameterRelay, type ParameterRelay } from './param-relay.ts';
 import type { ProofCase } from './prove-file.ts';
+import { loadEngine } from './project.ts';
 import { openSession, type Session } from './session.ts';
 
 /** A judged parameter of a run: where it goes in a request, and the ids of the tests that claim it. */
@@ -101,7 +102,7 @@ export async function proveParameters(options: ParameterProofOptions): Promise<P
   const unknown = (options.keys ?? []).filter((k) => !claims.has(k));
   if (unknown.length) throw new Error(`no test of the results claims to judge ${unknown.join(', ')}`);
   const keys = options.keys ?? [...claims.keys()];
-  const { SuiteEngine } = await import('./engine.ts');
+  const { SuiteEngine } = await loadEngine();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   const open: Opened[] = [];
   const closing = new Map<Opened, Promise<unknown>>();

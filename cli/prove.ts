@@ -20,7 +20,7 @@ import type { SuiteEngine } from './engine.ts';
 import type { DeclaredTest } from './project.ts';
 import { mergeIntoProveFile, type ProofCase } from './prove-file.ts';
 import { judgedParameters, proveParameters } from './prove-parameters.ts';
-import { projectRoot } from './project.ts';
+import { loadEngine, projectRoot } from './project.ts';
 import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
@@ -396,7 +396,7 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   if (!profile) throw new UsageError(`unknown profile ${options.profile}`);
   // The run loads only the suite files that hold the cases' tests: start-up is most of a small proof.
   // Vitest comes with the engine, imported when the proof starts: help loads none of it.
-  const { SuiteEngine } = await import('./engine.ts');
+  const { SuiteEngine } = await loadEngine();
   const engine = await SuiteEngine.create({ workers: 2, progress: null });
   try {
     const proof = new Proof(options, engine, await declaredTests(() => engine.collect()), profile);

@@ -29,7 +29,7 @@ import {
 } from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, filesSideBySide, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
-import { projectRoot as root } from './project.ts';
+import { loadEngine, projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
@@ -366,8 +366,8 @@ async function runSuites(
   shard: string | undefined,
   interrupt: RunInterrupt,
 ) {
-  // Vitest comes with the engine, imported when a run starts: help loads none of it.
-  const { SuiteEngine } = await import('./engine.ts');
+  // Loaded with Vitest before the run's clock started (runOpen).
+  const { SuiteEngine } = await loadEngine();
   const engine = await SuiteEngine.create({ workers, ...(shard ? { shard } : {}) });
   const forget = interrupt.onStop(() => engine.cancel());
   try {
@@ -436,6 +436,9 @@ async function runOpen(session: Session, run: OpenRun): Promise<number> {
     `cms-conformance: running against ${target.baseUrl} (features: ${target.features.join(', ') || 'none'}), ` +
       `${seedText({ seed, seedSource })}, ${runs} runs per property`,
   );
+  // Vitest is loaded once the session is open (a usage error, a bad target file or an unreachable target pays
+  // nothing for it) and before the clock starts, which times the suites.
+  if (!interrupt.stopped) await loadEngine();
   const startedAt = new Date();
   // Stopped while the session opened: the reports say so, with no test, and Vitest is never started.
   const suiteRun = interrupt.stopped
