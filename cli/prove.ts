@@ -13,7 +13,7 @@ import { faults as faultCatalogue } from '../server/faults.ts';
 import { getProfile, type ProfileDef } from '../server/profiles.ts';
 import type { FaultDef } from '../server/fault-def.ts';
 import type { FaultName } from '../server/faults.ts';
-import { variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
+import { combinationOf, variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
 import { UsageError, intOption, parseOptions, seedValue, type Command } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
@@ -25,14 +25,17 @@ import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
 
-const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--clean-seeds N,...]
-                              [--seed N] [--runs N] [--json FILE] [--no-faults] [--no-variations]
-                              [--profile default|field]
+const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--seeds N|N,N,...]
+                              [--only IDS] [--seed N] [--runs N] [--json FILE] [--no-faults]
+                              [--no-variations] [--profile default|field]
        cms-conformance prove --parameters [--parameter OPERATION:NAME]... [--results FILE] [--json FILE]
 
 Runs the suite against the reference server with each planted fault switched on (only the tests of
-the requirements the fault breaks): each must be found. Then with each harmless variation (the tests
-of the requirements it touches) and clean under the given seeds (the whole suite): each must pass.
+the requirements the fault breaks): each must be found. Then the whole suite under each variation
+alone (an answer the contract leaves open, played otherwise than by default: serve --list-variations)
+and under all variations that combine at once (one per open choice): each must pass. --seeds 20 runs
+the clean server and the combined variations under seeds 1 to 20 (or the listed seeds): each must
+pass. --only IDS (requirement ids or prefixes, as for run) narrows every case to those tests.
 Prints one line per case and "killed K/N" (a killed fault with the tests that found it). Every case
 with its timings goes to --json FILE, or else into reports/out/prove.json, where it replaces the
 earlier result of the same case and the others stay: \`requirements --coverage\` reads that file.
@@ -126,11 +129,18 @@ function failures(run: { tests: readonly TestResult[]; runErrors: readonly strin
   return `${failed.length} failed, first ${first.id}: ${f ? `[${f.requirement}] ${f.message}` : (first.reason ?? '')}`.slice(0, 300);
 }
 
-/** What to prove: the faults and variations (catalogue entries), the clean seeds, seed and runs. */
+/** The name of the case that plays every variation that combines (at prove's seed; `... seed N` under the others). */
+export const COMBINED = 'combined variations';
+
+/** What to prove: the faults and variations (catalogue entries), the seeds, seed and runs. */
 export interface ProveOptions {
   faults: readonly FaultDef<FaultName>[];
+  /** Each runs the whole suite alone; with two or more, all that combine run it together too. */
   variations: readonly VariationDef[];
-  cleanSeeds: readonly number[];
+  /** Seeds under which the clean server (and the combined variations, where there are variations) run the whole suite. */
+  seeds: readonly number[];
+  /** Narrows every case to these requirement ids or prefixes (run's --only); absent: no narrowing. */
+  only?: readonly string[];
   seed: number;
   runs: number;
   /** The reference server's profile (server/profiles.ts); default: default. */
@@ -193,7 +203,9 @@ class Proof {
     session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
   ): Planned {
     // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
-    const pattern = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
+    const own = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
+    const only = this.options.only?.length ? onlyPattern([...this.options.only]) : undefined;
+    const pattern = own && only ? new RegExp(`^(?=${only.source})(?:${own.source})`) : (own ?? only);
     const mine = pattern ? this.declared.filter((t) => pattern.test(t.id)) : this.declared;
     return {
       kind,
@@ -209,11 +221,18 @@ class Proof {
 
   /** Every case to run, a profile's baseline first; a fault the profile removes is recorded as removed, not run. */
   planAll(): Planned[] {
-    const { seed } = this.options;
+    const { seed, seeds, variations } = this.options;
+    // One alternative per open choice plays at once; a single variation is its own combination.
+    const combined = variations.length > 1 ? combinationOf(variations) : [];
     const planned: Planned[] = [
       ...(this.profile.name !== 'default' ? [this.plan('baseline', `${this.profile.name} baseline`, [], seed, {})] : []),
-      ...this.options.cleanSeeds.map((s) => this.plan('clean', `clean seed ${s}`, [], s, {})),
-      ...this.options.variations.map((v) => this.plan('variation', v.name, v.touches, seed, { variations: [v.name] })),
+      ...seeds.map((s) => this.plan('clean', `clean seed ${s}`, [], s, {})),
+      ...variations.map((v) => this.plan('variation', v.name, [], seed, { variations: [v.name] })),
+      ...(combined.length
+        ? [seed, ...seeds.filter((s) => s !== seed)].map((s) =>
+            this.plan('variation', s === seed ? COMBINED : `${COMBINED} seed ${s}`, [], s, { variations: combined }),
+          )
+        : []),
     ];
     for (const f of this.options.faults) {
       const removed = this.profile.deviations.includes(f.name)
@@ -222,7 +241,9 @@ class Proof {
           ? 'it needs multichannelling, which the profile lacks'
           : this.profile.masks[f.name];
       if (!removed) {
-        planned.push(this.plan('fault', f.name, f.breaks, seed, { faults: [f.name] }));
+        const p = this.plan('fault', f.name, f.breaks, seed, { faults: [f.name] });
+        // --only narrows the proof to some tests: a fault none of them can find is not this proof's.
+        if (p.tests.length || !this.options.only?.length) planned.push(p);
         continue;
       }
       this.cases.push({
@@ -407,6 +428,18 @@ export async function prove(options: ProveOptions): Promise<ProofCase[]> {
   }
 }
 
+/** --seeds: `N` is seeds 1 to N, `A,B,...` the seeds listed; absent: none. */
+function seedsOption(value: string | undefined): number[] {
+  if (value === undefined) return [];
+  if (/^\d+$/.test(value)) {
+    const n = intOption('seeds', value, 0, 1);
+    return Array.from({ length: n }, (_, i) => i + 1);
+  }
+  const listed = value.split(',').map((s) => s.trim());
+  if (listed.some((s) => !/^\d+$/.test(s))) throw new UsageError(`--seeds must be a count N or a list of seeds A,B,..., got "${value}"`);
+  return listed.map((s) => seedValue('seeds', s));
+}
+
 /** `prove --parameters`: the claims of a run's results, each proven by a relay that removes its parameter; prints and records the cases. */
 async function proveParameterClaims(values: { parameter?: string[]; results?: string; json?: string }): Promise<number> {
   let results: Results;
@@ -445,7 +478,8 @@ export const command: Command = {
     const { values } = parseOptions(args, {
       fault: { type: 'string', multiple: true },
       variation: { type: 'string', multiple: true },
-      'clean-seeds': { type: 'string' },
+      seeds: { type: 'string' },
+      only: { type: 'string', multiple: true },
       seed: { type: 'string' },
       runs: { type: 'string' },
       json: { type: 'string' },
@@ -458,7 +492,7 @@ export const command: Command = {
     });
     if (values.parameters || values.parameter) {
       // The claims' seed and runs are the results', and the server is the clean default one.
-      const others = (['fault', 'variation', 'clean-seeds', 'seed', 'runs', 'no-faults', 'no-variations', 'profile'] as const).filter(
+      const others = (['fault', 'variation', 'seeds', 'only', 'seed', 'runs', 'no-faults', 'no-variations', 'profile'] as const).filter(
         (o) => values[o] !== undefined,
       );
       if (others.length) throw new UsageError(`--parameters does not go with --${others.join(', --')}`);
@@ -468,10 +502,8 @@ export const command: Command = {
     const profile = profileOption(values.profile);
     const seed = values.seed === undefined ? 1 : seedValue('seed', values.seed);
     const runs = intOption('runs', values.runs, 10, 1);
-    const cleanSeeds = (values['clean-seeds'] ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map((s) => seedValue('clean-seeds', s));
+    const seeds = seedsOption(values.seeds);
+    const only = values.only?.flatMap((v) => v.split(',')).filter(Boolean);
     const unknownFault = (values.fault ?? []).filter((n) => !faultCatalogue.some((f) => f.name === n));
     if (unknownFault.length) throw new UsageError(`unknown fault ${unknownFault.join(', ')}`);
     const unknownVariation = (values.variation ?? []).filter((n) => !variationCatalogue.some((v) => v.name === n));
@@ -481,7 +513,16 @@ export const command: Command = {
       ? []
       : variationCatalogue.filter((v) => !values.variation || values.variation.includes(v.name));
 
-    const cases = await prove({ faults, variations, cleanSeeds, seed, runs, profile, log: (line) => console.log(line) });
+    const cases = await prove({
+      faults,
+      variations,
+      seeds,
+      ...(only?.length ? { only } : {}),
+      seed,
+      runs,
+      profile,
+      log: (line) => console.log(line),
+    });
     const faultCases = cases.filter((c) => c.kind === 'fault' && !c.removed);
     const killed = faultCases.filter((c) => c.ok).length;
     const removed = cases.length - faultCases.length - cases.filter((c) => c.kind !== 'fault').length;

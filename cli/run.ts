@@ -16,6 +16,7 @@ import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
 import { FEATURES, type Target } from '../schemas/target.ts';
 import type { FaultName } from '../server/faults.ts';
+import type { VariationName } from '../server/variations.ts';
 import {
   MAX_SEED,
   UsageError,
@@ -41,12 +42,14 @@ const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--ou
                           [--max-retry-wait SECONDS] [--max-body MIB]
                           [--dry-run] [--expectations FILE]
                           [--baseline FILE] [--shard i/n] [--statement DIR]
-                          [--fault NAME]... [--refusal-style status|body] [--profile default|field]
+                          [--fault NAME]... [--variation NAME]... [--refusal-style status|body]
+                          [--profile default|field]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
 127.0.0.1 (a free port) with a random token, so it declares every feature, auth included; --fault,
---refusal-style and --profile configure that embedded server (--profile field: the deployed
-open-source server's behaviour, see \`cms-conformance help serve\`).
+--variation, --refusal-style and --profile configure that embedded server (--profile field: the
+deployed open-source server's behaviour; --variation: an answer the contract leaves open, played
+otherwise than by default; see \`cms-conformance help serve\`).
   --target FILE      a target file (as written by \`serve --write-target\`): base URL, credentials,
                      features, fixture ids
   --base-url URL     overrides the target file's base URL
@@ -203,6 +206,7 @@ export const RUN_OPTIONS = {
   target: { type: 'string', replay: true },
   'base-url': { type: 'string', replay: true },
   fault: { type: 'string', multiple: true, replay: true },
+  variation: { type: 'string', multiple: true, replay: true },
   'refusal-style': { type: 'string', replay: true },
   profile: { type: 'string', replay: true },
   runs: { type: 'string', replay: true },
@@ -255,12 +259,15 @@ function shardOption(shard: string | undefined): string | undefined {
   return shard;
 }
 
-/** The --fault names, checked against the planted faults (loaded only when some are given: the server's catalogue). */
-async function faultOption(names: string[] | undefined): Promise<FaultName[]> {
+/**
+ * Names given with --fault or --variation, checked by their catalogue (loaded only when some are given: the
+ * server's modules); an unknown name is a usage error naming the known ones.
+ */
+async function checkedNames<T>(names: string[] | undefined, checker: () => Promise<(names: readonly string[]) => T[]>): Promise<T[]> {
   if (!names?.length) return [];
-  const { faultNamesOf } = await import('../server/faults.ts');
+  const check = await checker();
   try {
-    return faultNamesOf(names);
+    return check(names);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -299,8 +306,8 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
   const maxBodyBytes = intOption('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES / 2 ** 20, 1) * 2 ** 20;
-  if (values.target && (values.fault || values['refusal-style'] || values.profile))
-    throw new UsageError('--fault, --refusal-style and --profile configure the embedded server; they do not go with --target');
+  if (values.target && (values.fault || values.variation || values['refusal-style'] || values.profile))
+    throw new UsageError('--fault, --variation, --refusal-style and --profile configure the embedded server; they do not go with --target');
   const profile = profileOption(values.profile);
   const style = values['refusal-style'];
   if (style !== undefined && style !== 'status' && style !== 'body')
@@ -512,7 +519,11 @@ export const command: Command = {
     if (values['dry-run']) return dryRun(loadTarget(connection), testNamePattern, resolve(values.out ?? defaultOut), runs);
     const outDir = outDirOption(values.out, defaultOut);
     const statementDir = values.statement !== undefined ? outDirOption(values.statement, values.statement) : undefined;
-    const faults = await faultOption(values.fault);
+    const faults = await checkedNames<FaultName>(values.fault, async () => (await import('../server/faults.ts')).faultNamesOf);
+    const variations = await checkedNames<VariationName>(
+      values.variation,
+      async () => (await import('../server/variations.ts')).variationNamesOf,
+    );
     removeReports(outDir);
     const sandbox = sandboxName();
     // Installed before the session opens: a signal while the sandbox is being made waits for it, then removes it.
@@ -537,7 +548,7 @@ export const command: Command = {
       interrupt,
     };
     try {
-      const session = await openOrExit({ ...connection, faults, sandboxName: sandbox, interrupt });
+      const session = await openOrExit({ ...connection, faults, variations, sandboxName: sandbox, interrupt });
       if (typeof session === 'number') return interrupt.exitCode ?? session;
       if (session instanceof SessionStopped) {
         console.error(`cms-conformance: ${session.message}`);

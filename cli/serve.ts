@@ -22,6 +22,9 @@ options:
   --write-target FILE           write the target file for this server (for cms-conformance run --target)
   --fault NAME                  switch on a planted fault; repeatable (see --list-faults)
   --list-faults                 print the planted faults (name, requirement ids, description) and exit
+  --variation NAME              play an answer the contract leaves open otherwise than by default;
+                                repeatable (see --list-variations and schemas/open-choices.json)
+  --list-variations             print the variations (name, open choice, description) and exit
   --profile default|field       default: the contract as written; field: the deployed open-source server
                                 (refusals as 200, successful POSTs as 200, no responseInfo on successful
                                 findFiles/findPages/getExternalLinks, no multichannelling endpoints)
@@ -59,6 +62,8 @@ export const command: Command = {
       'write-target': { type: 'string' },
       fault: { type: 'string', multiple: true },
       'list-faults': { type: 'boolean' },
+      variation: { type: 'string', multiple: true },
+      'list-variations': { type: 'boolean' },
       'refusal-style': { type: 'string' },
       'auth-token': { type: 'string' },
       profile: { type: 'string' },
@@ -68,8 +73,13 @@ export const command: Command = {
     });
     // Loaded here so that `serve --help` and usage errors do not pay for the server.
     const { faults, isFaultName } = await import('../server/faults.ts');
+    const { variations, variationNamesOf } = await import('../server/variations.ts');
     if (values['list-faults']) {
       for (const fault of faults) console.log([fault.name, fault.breaks.join(','), fault.description].join('\t'));
+      return 0;
+    }
+    if (values['list-variations']) {
+      for (const v of variations) console.log([v.name, v.choice, v.description].join('\t'));
       return 0;
     }
     const port = intOption('port', values.port, 8080, 0);
@@ -83,6 +93,12 @@ export const command: Command = {
       if (!isFaultName(name)) throw new UsageError(`unknown fault "${name}" (known: ${faults.map((f) => f.name).join(', ')})`);
       return name;
     });
+    let variationNames;
+    try {
+      variationNames = variationNamesOf(values.variation ?? []);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const authToken = values['auth-token'];
     if (authToken === '') throw new UsageError('--auth-token must not be empty');
     const latencyMs = intOption('latency', values.latency, 0, 0);
@@ -108,6 +124,7 @@ export const command: Command = {
         fixture,
         profile,
         faults: faultNames,
+        variations: variationNames,
         ...(refusalStyle ? { refusalStyle } : {}),
         authToken,
         logger: true,

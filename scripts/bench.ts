@@ -504,7 +504,7 @@ async function validationAndGeneration(say: (line: string) => void): Promise<str
 /** Every planted fault proven: how many were killed, and how soon a fault's own tests failed. */
 async function faultDetection(say: (line: string) => void): Promise<string[]> {
   console.log(`bench: fault detection over ${faults.length} faults ...`);
-  const cases = await prove({ faults, variations: [], cleanSeeds: [], seed: 1, runs: 10 });
+  const cases = await prove({ faults, variations: [], seeds: [], seed: 1, runs: 10 });
   const killed = cases.filter((c) => c.ok);
   const times = killed.map((c) => c.firstFailureMs ?? c.durationMs);
   const worst = killed.reduce(

@@ -5,7 +5,7 @@ import { defaultDataset, loadDataset, validateDataset, type Dataset } from './da
 import { deepFreeze } from './json.ts';
 import { faultNamesOf, type FaultName } from './faults.ts';
 import { getProfile, profiles } from './profiles.ts';
-import { getVariation, variations, type VariationName } from './variations.ts';
+import { variationNamesOf, type VariationName } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { applyPace, type Pace } from './pace.ts';
 import { createState, fixtureIds, type State } from './state.ts';
@@ -77,10 +77,7 @@ function urlHost(host: string): string {
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   // Checked at run time too: JavaScript callers and casts get past the type.
   faultNamesOf(options.faults ?? []);
-  const unknownVariations = (options.variations ?? []).filter((name) => !getVariation(name));
-  if (unknownVariations.length > 0) {
-    throw new Error(`unknown variation ${unknownVariations.join(', ')}; known variations: ${variations.map((v) => v.name).join(', ')}`);
-  }
+  variationNamesOf(options.variations ?? []);
   const profile = getProfile(options.profile ?? 'default');
   if (!profile) throw new Error(`unknown profile ${options.profile}; known profiles: ${profiles.map((p) => p.name).join(', ')}`);
   const fixture = options.fixture ?? 'default';

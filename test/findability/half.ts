@@ -44,7 +44,7 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
   beforeAll(async () => {
     const args = [
       ...(correct.variations ? [] : ['--no-variations']),
-      ...(seeds.length ? ['--clean-seeds', seeds.join(',')] : []),
+      ...(seeds.length ? ['--seeds', seeds.join(',')] : []),
       ...['--seed', '1', '--runs', '10'],
       ...names.flatMap((n) => ['--fault', n]),
     ];
