@@ -16,24 +16,37 @@ export function fakerValue<T>(build: (faker: Faker) => T): fc.Arbitrary<T> {
   });
 }
 
-const MAX_NAME_LENGTH = 255;
+/**
+ * Generated names stay within what every server stores (contract 2.2 gives a name no limit, no alphabet
+ * and no normalisation): at most 60 UTF-16 units of the Basic Multilingual Plane, NFC, trimmed, single
+ * spaces. A database column of 255 bytes, a MySQL utf8 (three-byte) column, NFC storage: none of them
+ * changes such a name. Longer names and emoji are robustness (NEG-05), not what a semantic test judges.
+ */
+const MAX_NAME_LENGTH = 60;
+/** Descriptions stay within a 255-byte column as well. */
+const MAX_DESCRIPTION_LENGTH = 120;
 // Characters with a meaning in SQL LIKE, globs or regular expressions: a search must treat them literally.
 const SPECIAL = ['%', '_', '*', '.', '?', '\\', "'", '"', '[', '(', '^', '$'];
 const ACCENTED = [
   ...['Café', 'Résumé', 'Ångström', 'Straße', 'Niño', 'Crème brûlée', 'Łódź', 'São Paulo', 'Zoë', 'naïve'],
   ...['Ελληνικά', 'Русский', '日本語', 'Ünïcödé'],
 ];
-// Single code points, a variation selector, a flag and a ZWJ sequence: the cases that break naive length counting.
-const EMOJI = ['📁', '🚀', '✅', '🎉', '📷', '❤️', '🇩🇪', '👩‍💻'];
+// Symbols of the Basic Multilingual Plane (stored by every Unicode column, unlike emoji beyond it).
+const SYMBOLS = ['✓', '★', '→', '☂', '♫', '©', '§', '±'];
 const PUNCTUATED = ['Q&A', '50% Rabatt', '#intern', "Kunden's Ordner", 'a+b=c', '(Entwurf)', '[alt]', 'v1.2', 'Preise €'];
+// No image extensions: a server may make an upload named x.png an image (open choice upload-image-kind), which
+// file listings leave out; the tests that upload images say so.
 const EXTENSIONS = [
-  ...['pdf', 'jpg', 'JPG', 'jpeg', 'png', 'gif', 'svg', 'webp', 'txt', 'csv'],
-  ...['html', 'css', 'js', 'json', 'xml', 'docx', 'xlsx', 'zip', 'tar.gz', 'mp4'],
+  ...['pdf', 'PDF', 'txt', 'csv', 'html', 'css', 'js', 'json', 'xml', 'docx'],
+  ...['xlsx', 'zip', 'tar.gz', 'mp4', 'odt', 'md', 'log', 'rtf', 'ics', 'mp3'],
 ];
+const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg', 'webp', 'bmp', 'tif', 'tiff', 'ico', 'heic', 'avif']);
 
 /** Makes generated text usable as a name: no '/', NUL or control characters, single spaces, trimmed, bounded. */
 function asName(text: string, fallback: string, maxLength = MAX_NAME_LENGTH): string {
   const cleaned = text
+    .normalize('NFC')
+    .replace(/[^\u0000-\uffff]/gu, '')
     .replace(/\//g, '-')
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .replace(/\s+/g, ' ')
@@ -49,7 +62,7 @@ function asName(text: string, fallback: string, maxLength = MAX_NAME_LENGTH): st
 
 const capitalised = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** Folder names: words, accents, emoji, punctuation, sometimes long (up to 255); never '/' or NUL. */
+/** Folder names: words, accents, other scripts, symbols, punctuation, sometimes up to 60 characters; never '/' or NUL. */
 export function folderName(): fc.Arbitrary<string> {
   return fc.oneof(
     {
@@ -65,18 +78,18 @@ export function folderName(): fc.Arbitrary<string> {
       }),
     },
     { weight: 2, arbitrary: fakerValue((f) => asName(`${f.helpers.arrayElement(ACCENTED)} ${f.word.noun()}`, 'Café')) },
-    { weight: 1, arbitrary: fakerValue((f) => asName(`${capitalised(f.word.noun())} ${f.helpers.arrayElement(EMOJI)}`, '📁')) },
+    { weight: 1, arbitrary: fakerValue((f) => asName(`${capitalised(f.word.noun())} ${f.helpers.arrayElement(SYMBOLS)}`, 'Ordner ✓')) },
     { weight: 1, arbitrary: fakerValue((f) => asName(`${f.helpers.arrayElement(PUNCTUATED)} ${f.word.noun()}`, 'Q&A')) },
     {
       weight: 1,
       arbitrary: fakerValue((f) => {
-        const target = f.number.int({ min: 100, max: MAX_NAME_LENGTH });
+        const target = f.number.int({ min: 40, max: MAX_NAME_LENGTH });
         let text = capitalised(f.word.noun());
         while (text.length < target) {
           text += ` ${f.helpers.weightedArrayElement([
             { weight: 6, value: f.word.sample() },
             { weight: 1, value: f.helpers.arrayElement(ACCENTED) },
-            { weight: 1, value: f.helpers.arrayElement(EMOJI) },
+            { weight: 1, value: f.helpers.arrayElement(SYMBOLS) },
           ])}`;
         }
         return asName(text, 'Ordner', target);
@@ -85,17 +98,28 @@ export function folderName(): fc.Arbitrary<string> {
   );
 }
 
-/** Descriptions: empty, a sentence, several lines, or text with accents and emoji. */
+/** Descriptions: empty, a sentence, two lines, or text with accents and symbols; at most 120 characters, never padded. */
 export function description(): fc.Arbitrary<string> {
+  const bounded = (text: string) => asDescription(text);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant('') },
-    { weight: 3, arbitrary: fakerValue((f) => f.lorem.sentence()) },
-    { weight: 1, arbitrary: fakerValue((f) => f.lorem.paragraphs({ min: 2, max: 3 }, '\n')) },
+    { weight: 3, arbitrary: fakerValue((f) => bounded(f.lorem.sentence())) },
+    { weight: 1, arbitrary: fakerValue((f) => bounded(`${f.lorem.sentence(4)}\n${f.lorem.sentence(4)}`)) },
     {
       weight: 1,
-      arbitrary: fakerValue((f) => `${f.helpers.arrayElement(ACCENTED)}: ${f.word.words(4)} ${f.helpers.arrayElement(EMOJI)}`),
+      arbitrary: fakerValue((f) => bounded(`${f.helpers.arrayElement(ACCENTED)}: ${f.word.words(4)} ${f.helpers.arrayElement(SYMBOLS)}`)),
     },
   );
+}
+
+/** A description within MAX_DESCRIPTION_LENGTH, cut at a code point, trimmed. */
+function asDescription(text: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFC')) {
+    if (out.length + ch.length > MAX_DESCRIPTION_LENGTH) break;
+    out += ch;
+  }
+  return out.trim();
 }
 
 /** File names with an extension: plain, spaces, accents, several dots, upper case; never '/' or NUL. */
@@ -109,8 +133,9 @@ export function fileName(): fc.Arbitrary<string> {
       () => `${words.join('_')}.v${f.number.int({ min: 1, max: 9 })}.final`,
       () => `${words[0]} (${f.number.int({ min: 1, max: 3 })})`,
     ])();
-    const extension = f.helpers.arrayElement([...EXTENSIONS, f.system.fileExt()]);
-    return `${asName(base, 'datei', 200)}.${extension}`;
+    const drawn = f.helpers.arrayElement([...EXTENSIONS, f.system.fileExt()]);
+    const extension = IMAGE_EXTENSIONS.has(drawn.toLowerCase()) ? 'dat' : drawn;
+    return `${asName(base, 'datei', MAX_NAME_LENGTH - 8)}.${extension}`;
   });
 }
 
@@ -134,15 +159,15 @@ const concat = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 const INVALID_UTF8 = [[0x80], [0xc3, 0x28], [0xe2, 0x82], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]];
 
 /**
- * File contents, weighted small: empty, random bytes, text, CRLF text, bytes with NUL, invalid UTF-8,
- * text that looks like a multipart boundary, and occasionally up to 1 MiB.
+ * File contents, weighted small: random bytes, text, CRLF text, bytes with NUL, invalid UTF-8, text that
+ * looks like a multipart boundary, and occasionally up to 1 MiB. Never empty: whether a server takes an
+ * empty file is an open choice (empty-upload), judged where a test asks it on purpose.
  */
 export function fileContent(): fc.Arbitrary<Uint8Array> {
   const sized = (min: number, max: number): fc.Arbitrary<Uint8Array> =>
     fc.tuple(fc.integer({ min, max }), fc.integer()).map(([size, seed]) => pseudoRandomBytes(size, seed));
   return fc.oneof(
-    { weight: 2, arbitrary: fc.constant(0).map(() => new Uint8Array(0)) },
-    { weight: 8, arbitrary: fc.uint8Array({ maxLength: 256 }) },
+    { weight: 8, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 256 }) },
     { weight: 6, arbitrary: fakerValue((f) => utf8(f.lorem.paragraphs({ min: 1, max: 3 }))) },
     { weight: 4, arbitrary: fakerValue((f) => utf8(`${f.lorem.lines({ min: 2, max: 6 }).split('\n').join('\r\n')}\r\n`)) },
     {

@@ -171,14 +171,14 @@ function cut(text: string, max: number): string {
   return out.trimEnd();
 }
 
-/** Realistic folder names made unique by a tag, within 255 characters. */
+/** Realistic folder names made unique by a tag, within 64 characters. */
 export function uniqueFolderName(): fc.Arbitrary<string> {
-  return fc.tuple(tag(), folderName()).map(([t, name]) => cut(`${t} ${name}`, 255));
+  return fc.tuple(tag(), folderName()).map(([t, name]) => cut(`${t} ${name}`, 64));
 }
 
-/** Realistic file names (with extensions) made unique by a tag. */
+/** Realistic file names (with extensions) made unique by a tag, within 64 characters (the name comes whole: its extension stays). */
 export function uniqueFileName(): fc.Arbitrary<string> {
-  return fc.tuple(tag(), fileName()).map(([t, name]) => cut(`${t}-${name}`, 255));
+  return fc.tuple(tag(), fileName()).map(([t, name]) => `${t}-${name}`);
 }
 
 /** Present or absent (undefined), absent `absentWeight` times as often; shrinks towards absent. */
