@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { RUN_DEFAULTS, type RunConfig } from '../harness/config.ts';
 import type { Results, TestResult } from '../schemas/results.ts';
 import { ReportInputError, hadNothingToJudge, loadResults } from '../reports/results.ts';
+import { getOpenChoice } from '../schemas/open-choices.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import { getProfile, type ProfileDef } from '../server/profiles.ts';
@@ -26,7 +27,8 @@ import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
 
 const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--seeds N|N,N,...]
-                              [--only IDS] [--seed N] [--runs N] [--json FILE] [--no-faults]
+                              [--only IDS] [--choice-tests-only] [--combined-only] [--seed N] [--runs N]
+                              [--json FILE] [--no-faults]
                               [--no-variations] [--profile default|field]
        cms-conformance prove --parameters [--parameter OPERATION:NAME]... [--results FILE] [--json FILE]
 
@@ -35,7 +37,10 @@ the requirements the fault breaks): each must be found. Then the whole suite und
 alone (an answer the contract leaves open, played otherwise than by default: serve --list-variations)
 and under all variations that combine at once (one per open choice): each must pass. --seeds 20 runs
 the clean server and the combined variations under seeds 1 to 20 (or the listed seeds): each must
-pass. --only IDS (requirement ids or prefixes, as for run) narrows every case to those tests.
+pass. --only IDS (requirement ids or prefixes, as for run) narrows every case to those tests;
+--choice-tests-only runs each variation alone on the tests its open choice names
+(schemas/open-choices.json) instead of the whole suite (the combination still runs it all);
+--combined-only runs the combination of the variations alone, no variation by itself.
 Prints one line per case and "killed K/N" (a killed fault with the tests that found it). Every case
 with its timings goes to --json FILE, or else into reports/out/prove.json, where it replaces the
 earlier result of the same case and the others stay: \`requirements --coverage\` reads that file.
@@ -129,6 +134,15 @@ function failures(run: { tests: readonly TestResult[]; runErrors: readonly strin
   return `${failed.length} failed, first ${first.id}: ${f ? `[${f.requirement}] ${f.message}` : (first.reason ?? '')}`.slice(0, 300);
 }
 
+/** The tests a variation's open choice names: test ids exactly, requirement ids and prefixes as --only takes them. */
+function choiceTests(v: VariationDef): RegExp {
+  const named = getOpenChoice(v.choice)?.tests ?? [];
+  if (!named.length) throw new UsageError(`variation ${v.name}: its open choice ${v.choice} names no tests`);
+  const exact = named.filter((n) => n.includes(' ')).map((n) => `${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const byId = onlyPattern(named.filter((n) => !n.includes(' ')))?.source.replace(/^\^/, '');
+  return new RegExp(`^(?:${[...exact, ...(byId ? [byId] : [])].join('|')})`);
+}
+
 /** The name of the case that plays every variation that combines (at prove's seed; `... seed N` under the others). */
 export const COMBINED = 'combined variations';
 
@@ -141,6 +155,13 @@ export interface ProveOptions {
   seeds: readonly number[];
   /** Narrows every case to these requirement ids or prefixes (run's --only); absent: no narrowing. */
   only?: readonly string[];
+  /**
+   * Each variation alone runs only the tests its open choice names (schemas/open-choices.json), not the whole suite;
+   * the combination of all still runs the whole suite. For `npm test`; a proof before a release runs without it.
+   */
+  choiceTestsOnly?: boolean;
+  /** Only the combination of the variations runs (under the seed and every one of `seeds`), no variation alone. */
+  combinedOnly?: boolean;
   seed: number;
   runs: number;
   /** The reference server's profile (server/profiles.ts); default: default. */
@@ -194,16 +215,17 @@ class Proof {
     );
   }
 
-  /** A case to run: its tests (all when no ids) and the suite files that hold them. */
+  /** A case to run: its tests (all when no ids, else those of its ids or, given, of `tests`) and the suite files that hold them. */
   private plan(
     kind: ProofCase['kind'],
     name: string,
     ids: string[],
     caseSeed: number,
     session: Omit<SessionOptions, 'timeoutMs' | 'concurrency'>,
+    tests?: RegExp,
   ): Planned {
     // A fault runs exactly the tests of its ids (WST-04 without WST-04a): a neighbour's finding proves nothing about them.
-    const own = !ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids);
+    const own = tests ?? (!ids.length ? undefined : kind === 'fault' ? exactPattern(ids) : onlyPattern(ids));
     const only = this.options.only?.length ? onlyPattern([...this.options.only]) : undefined;
     const pattern = own && only ? new RegExp(`^(?=${only.source})(?:${own.source})`) : (own ?? only);
     const mine = pattern ? this.declared.filter((t) => pattern.test(t.id)) : this.declared;
@@ -227,7 +249,9 @@ class Proof {
     const planned: Planned[] = [
       ...(this.profile.name !== 'default' ? [this.plan('baseline', `${this.profile.name} baseline`, [], seed, {})] : []),
       ...seeds.map((s) => this.plan('clean', `clean seed ${s}`, [], s, {})),
-      ...variations.map((v) => this.plan('variation', v.name, [], seed, { variations: [v.name] })),
+      ...(this.options.combinedOnly ? [] : variations).map((v) =>
+        this.plan('variation', v.name, [], seed, { variations: [v.name] }, this.options.choiceTestsOnly ? choiceTests(v) : undefined),
+      ),
       ...(combined.length
         ? [seed, ...seeds.filter((s) => s !== seed)].map((s) =>
             this.plan('variation', s === seed ? COMBINED : `${COMBINED} seed ${s}`, [], s, { variations: combined }),
@@ -480,6 +504,8 @@ export const command: Command = {
       variation: { type: 'string', multiple: true },
       seeds: { type: 'string' },
       only: { type: 'string', multiple: true },
+      'choice-tests-only': { type: 'boolean' },
+      'combined-only': { type: 'boolean' },
       seed: { type: 'string' },
       runs: { type: 'string' },
       json: { type: 'string' },
@@ -492,9 +518,21 @@ export const command: Command = {
     });
     if (values.parameters || values.parameter) {
       // The claims' seed and runs are the results', and the server is the clean default one.
-      const others = (['fault', 'variation', 'seeds', 'only', 'seed', 'runs', 'no-faults', 'no-variations', 'profile'] as const).filter(
-        (o) => values[o] !== undefined,
-      );
+      const others = (
+        [
+          'fault',
+          'variation',
+          'seeds',
+          'only',
+          'choice-tests-only',
+          'combined-only',
+          'seed',
+          'runs',
+          'no-faults',
+          'no-variations',
+          'profile',
+        ] as const
+      ).filter((o) => values[o] !== undefined);
       if (others.length) throw new UsageError(`--parameters does not go with --${others.join(', --')}`);
       return proveParameterClaims(values);
     }
@@ -518,6 +556,8 @@ export const command: Command = {
       variations,
       seeds,
       ...(only?.length ? { only } : {}),
+      ...(values['choice-tests-only'] ? { choiceTestsOnly: true } : {}),
+      ...(values['combined-only'] ? { combinedOnly: true } : {}),
       seed,
       runs,
       profile,

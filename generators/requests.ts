@@ -83,16 +83,20 @@ const LEGACY_SORTBY = [
   'excluded',
   'deletedat',
 ];
-// Contract 4.3: GET /file is "sorted by id, name, niceUrl, alternateUrls, fileSize, fileType"; folders by common item fields.
+// Contract 4.3: GET /file is "sorted by id, name, niceUrl, alternateUrls, fileSize, fileType". For GET /folder the
+// contract names only the default, `name`: a server may not know another attribute (open choice folder-sort-attributes).
 const SORT_ATTRIBUTES: Record<string, string[]> = {
   'file.list': ['id', 'name', 'niceUrl', 'alternateUrls', 'fileSize', 'fileType'],
-  'folder.list': ['id', 'name', 'cdate', 'edate'],
+  'folder.list': ['name'],
 };
 // `niceurl` is a regular expression: only ones every engine compiles and runs in linear time.
 const SAFE_REGEX = ['.*', '^/', '/$', 'a|b', '^/[a-z]+', '\\.html$', '[0-9]', '.'];
 const TIMESTAMPS = [0, 1, 946_684_800, 1_700_000_000, 2_147_483_647];
 const SKIP_COUNTS = [0, 1, 2, 10, 1_000_000];
-const MAX_ITEMS = [-1, 0, 1, 2, 10, 100, 2_147_483_647];
+// Contract 8: "maximum page sizes: not shown": a server may have one, so a valid request asks at most 1000 (a page
+// size over any list a test makes); larger values are bad-input probes (NEG), where a refusal is an answer.
+const LARGEST_PAGE = 1000;
+const MAX_ITEMS = [-1, 0, 1, 2, 10, 100, LARGEST_PAGE];
 const OBJECT_TYPES = ['page', 'folder', 'template'];
 const MEDIA_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
@@ -142,6 +146,12 @@ function nonEmpty(list: readonly number[], what: string, op: Operation): readonl
 function fixtureFolders(w: World): number[] {
   const f = w.fixture;
   return unique([f.masterRootFolderId, f.sandboxParentFolderId, f.pagesFolderId, f.templatesFolderId, ...(w.fixtureFolders ?? [])]);
+}
+
+/** The folders of a list other than the nodes' root folders, which cannot be inherited, excluded or disinherited. */
+function withoutRoots(w: World, folders: readonly number[]): number[] {
+  const roots = [w.fixture.masterRootFolderId, w.fixture.channelRootFolderId];
+  return folders.filter((id) => !roots.includes(id));
 }
 
 /** Every folder a read may name in the master view: the sandbox and the fixture. */
@@ -257,9 +267,13 @@ function idsInView(
   return fc.oneof(...options);
 }
 
-/** Values for `recursiveIds`/`recId`: folder ids, some in the `nodeId/folderId` form (reference notes). */
-function recursiveIdValues(w: World): string[] {
-  return [...readableFolders(w).map(String), ...w.folders.map((id) => `${w.fixture.masterNodeId}/${id}`)];
+/**
+ * Values for `recursiveIds`/`recId`: folder ids and, for GET /folder, whose parameter the contract describes so ("ids may
+ * be `nodeId/folderId`"), some in that form; getFolders may not take it (open choice recursive-ids-node-form).
+ */
+function recursiveIdValues(w: World, op: Operation): string[] {
+  const nodeForm = op.id === 'folder.list' ? w.folders.map((id) => `${w.fixture.masterNodeId}/${id}`) : [];
+  return [...readableFolders(w).map(String), ...nodeForm];
 }
 
 /** Group P `sort`: one or two distinct attributes, each with or without a `+`/`-` prefix. */
@@ -310,7 +324,7 @@ function queryValue(p: Parameter, op: Operation, w: World): fc.Arbitrary<QueryVa
     case 'page':
       return pick([1, 2, 3, 1000]);
     case 'pageSize':
-      return pick([-1, 0, 1, 2, 10, 2_147_483_647]);
+      return pick([-1, 0, 1, 2, 10, LARGEST_PAGE]);
     case 'maxItems':
       return pick(MAX_ITEMS);
     case 'skipCount':
@@ -331,7 +345,7 @@ function queryValue(p: Parameter, op: Operation, w: World): fc.Arbitrary<QueryVa
       return sortSpec(SORT_ATTRIBUTES[op.id] ?? ['name']);
     case 'recursiveIds':
     case 'recId':
-      return several(recursiveIdValues(w));
+      return several(recursiveIdValues(w, op));
     case 'niceurl':
       return pick(SAFE_REGEX);
     case 'language':
@@ -459,21 +473,19 @@ function onIds(
 
 const foregroundTime = (): fc.Arbitrary<number> => pick([0, 1, 5]);
 
-/** DisinheritRequest: the channels to disinherit and to reinherit are distinct subsets of the target's channels. */
+/**
+ * DisinheritRequest for an object fresh from creation (neither excluded nor disinherited): it always changes something,
+ * since whether a request that changes nothing succeeds is not said (open choice disinherit-nothing-to-change).
+ * Reinheriting a channel the object was never disinherited in changes nothing, so the sweep never asks it.
+ */
 function disinheritBody(w: World, op: Operation): fc.Arbitrary<DisinheritRequest> {
-  const channels = [requireChannel(w, op)];
-  const roles = fc.array(pick(['disinherit', 'reinherit', 'neither'] as const), { minLength: channels.length, maxLength: channels.length });
+  const channel = requireChannel(w, op);
   return fc
-    .tuple(body<DisinheritRequest>({ exclude: fc.boolean(), recursive: fc.boolean(), disinheritDefault: fc.boolean() }), sometimes(roles))
-    .map(([flags, role]) =>
-      role
-        ? {
-            ...flags,
-            disinherit: channels.filter((_, i) => role[i] === 'disinherit'),
-            reinherit: channels.filter((_, i) => role[i] === 'reinherit'),
-          }
-        : flags,
-    );
+    .tuple(body<DisinheritRequest>({ exclude: fc.boolean(), recursive: fc.boolean(), disinheritDefault: fc.boolean() }), fc.boolean())
+    .map(([flags, disinherit]) => {
+      const changes = flags.exclude === true || flags.disinheritDefault === true || disinherit;
+      return changes && !disinherit ? flags : { ...flags, disinherit: [channel] };
+    });
 }
 
 /** The data part of an upload, named `fileBinaryData` unless a custom name is given (reference notes). */
@@ -504,21 +516,17 @@ const builders: Record<string, Builder> = {
   'folder.create': (w, op) => {
     const languages = w.languages ?? [];
     const i18n = (value: fc.Arbitrary<string>) => fc.dictionary(pick(languages), value, { minKeys: 1, maxKeys: languages.length });
-    // A start page needs a template: with none known, startpage stays false.
-    const start = w.templateIds?.length
-      ? fc.oneof(
-          fc.constant({}),
-          fc.constant({ startpage: false }),
-          pick(w.templateIds).map((templateId) => ({ startpage: true, templateId })),
-        )
-      : fc.oneof(fc.constant({}), fc.constant({ startpage: false }));
-    return fc.tuple(folderSubject(w, op, 'write', true), start).chain(([mother, startpage]) =>
+    // A publish directory of its own, in the notes' form ("normalised to start and end with /"): whether a server
+    // takes one a sibling uses, or one without slashes, is not said. `startpage` and `templateId` are listed with no
+    // effect (contract 4.2), so what a start page needs is not said either: a valid request leaves them out.
+    const publishDir = tag().map((t) => `/cmsconf-${t}/`);
+    return folderSubject(w, op, 'write', true).chain((mother) =>
       body<FolderCreateRequest>(
         {
           name: uniqueFolderName(),
           motherId: fc.constant(String(mother.id)),
           description: description(),
-          publishDir: pick(['/', '/news/', 'archiv', '/a/b/', '']),
+          publishDir,
           failOnDuplicate: fc.boolean(),
           nodeId: fc.constant(w.fixture.masterNodeId),
           ...(languages.length
@@ -526,17 +534,25 @@ const builders: Record<string, Builder> = {
                 language: pick(languages),
                 nameI18n: i18n(uniqueFolderName()),
                 descriptionI18n: i18n(description()),
-                publishDirI18n: i18n(pick(['/', '/en/', '/de/'])),
+                publishDirI18n: i18n(publishDir),
               }
             : {}),
         },
         ['name', 'motherId'],
-      ).map((json) => spec(op, { path: pathOf(op), json: { ...json, ...startpage } })),
+      ).map((json) => spec(op, { path: pathOf(op), json })),
     );
   },
-  'folder.disinherit.getMany': (w, op) => onIds(op, w, idsInView(w, op, readableFolders(w), w.folders)),
+  'folder.disinherit.getMany': (w, op) => onIds(op, w, idsInView(w, op, withoutRoots(w, readableFolders(w)), w.folders)),
   'folder.disinherit.setMany': (w, op) => onIds(op, w, idsInView(w, op, w.folders), () => disinheritBody(w, op)),
-  'folder.disinherit.get': readFolder,
+  'folder.disinherit.get': (w, op) =>
+    onSubject(
+      op,
+      w,
+      fc.oneof(
+        placed(withoutRoots(w, readableFolders(w)), masterViews(w, true), w, true),
+        placed(w.folders, [requireChannel(w, op)], w, true),
+      ),
+    ),
   'folder.disinherit.set': (w, op) => onSubject(op, w, folderSubject(w, op, 'write'), () => disinheritBody(w, op)),
   'folder.findFiles': findIn,
   'folder.findPages': findIn,
@@ -560,7 +576,7 @@ const builders: Record<string, Builder> = {
           createdBefore: pick(TIMESTAMPS),
           createdSince: pick(TIMESTAMPS),
           tree: fc.boolean(),
-          recursiveIds: several(recursiveIdValues(w))!,
+          recursiveIds: several(recursiveIdValues(w, op))!,
           addPrivileges: fc.boolean(),
           privilegeMap: fc.boolean(),
           wastebin: pick(w.features.includes('wastebin') ? (['exclude', 'include', 'only'] as const) : (['exclude'] as const)),
@@ -577,7 +593,15 @@ const builders: Record<string, Builder> = {
   'folder.getFiles': readFolder,
   'folder.getItems': readFolder,
   'folder.getPages': readFolder,
-  'folder.getTemplates': readFolder,
+  // `reduce` is "valid only with `recursive`": without it, a server may ignore or refuse it (open choice
+  // gettemplates-reduce-without-recursive), so a valid request sends it only with recursive=true.
+  'folder.getTemplates': (w, op) =>
+    readFolder(w, op).map((request) => {
+      const query = request.query ?? {};
+      if (query.reduce !== true || query.recursive === true) return request;
+      const { reduce: _alone, ...rest } = query;
+      return { ...request, query: rest };
+    }),
   'folder.load': readFolder,
   'folder.localizationinfo': readFolder,
   'folder.localizations': readFolder,
@@ -589,16 +613,18 @@ const builders: Record<string, Builder> = {
   },
   'file.list': readFolder,
   'file.copy': (w, op) =>
-    fc.tuple(fileSubject(w, op, 'write'), sometimes(folderSubject(w, op, 'write'))).chain(([file, target]) =>
+    fc.tuple(fileSubject(w, op, 'write'), folderSubject(w, op, 'write')).chain(([file, target]) =>
       body<FileCopyRequest>(
         {
           file: fc.constant({ id: file.id }),
-          newFilename: uniqueFileName(),
           nodeId: fc.constant(w.fixture.masterNodeId),
-          // Reference notes: "Copy without a target folder copies into the same folder with a unique name."
-          ...(target ? { targetFolder: fc.constant({ id: target.id }) } : {}),
+          // A name of its own and a target folder: without a target, or onto a name the folder holds, a server may
+          // copy (reference notes: "into the same folder with a unique name") or refuse (open choices
+          // copy-without-target, copy-name-collision).
+          newFilename: uniqueFileName(),
+          targetFolder: fc.constant({ id: target.id }),
         },
-        ['file'],
+        ['file', 'newFilename', 'targetFolder'],
       ).map((json) => spec(op, { path: pathOf(op), json })),
     ),
   'file.create.multipart': (w, op) =>
@@ -634,10 +660,12 @@ const builders: Record<string, Builder> = {
           description: description(),
           nodeId: fc.constant(w.fixture.masterNodeId),
           overwriteExisting: fc.boolean(),
-          niceURL: fc.constant(`/cmsconf/${t}`),
+          // Nice URLs under the test's own folder id: a server may refuse one that another file holds, and on a live
+          // target an earlier run's file (deleted or not) holds those of the same seed.
+          niceURL: fc.constant(`/cmsconf/${folder.id}/${t}`),
           alternateURLs: fc
             .uniqueArray(pick(['a', 'b', 'c']), { maxLength: 2 })
-            .map((suffixes) => suffixes.map((s) => `/cmsconf/${t}-${s}`)),
+            .map((suffixes) => suffixes.map((s) => `/cmsconf/${folder.id}/${t}-${s}`)),
           // `properties` name object properties of the target; none is known to exist, so it stays out.
         },
         ['folderId', 'name', 'sourceURL'],
@@ -687,7 +715,12 @@ const builders: Record<string, Builder> = {
           raw: { contentType: mediaTypeOf(name), data },
         }),
       ),
-  'file.disinherit.get': (w, op) => onIds(op, w, idsInView(w, op, [...readableFiles(w), ...(w.fixturePages ?? [])], w.files)),
+  // The ids are "described as page IDs" on a /file path (open choice file-disinherit-ids): a request names one kind.
+  'file.disinherit.get': (w, op) =>
+    fc.oneof(
+      onIds(op, w, idsInView(w, op, readableFiles(w), w.files)),
+      ...(w.fixturePages?.length ? [onIds(op, w, idsInView(w, op, w.fixturePages))] : []),
+    ),
   'file.disinherit.set': (w, op) => onIds(op, w, idsInView(w, op, w.files), () => disinheritBody(w, op)),
   'file.load': readFile,
   'file.localizationinfo': readFile,
@@ -698,9 +731,11 @@ const builders: Record<string, Builder> = {
       body<LocalizeRequest>({ channelId: fc.constant(channelId), foregroundTime: foregroundTime() }, ['channelId']),
     );
   },
+  // The sweep moves a fresh file of the world's first folder (sweep.suite.ts) into another one: whether a move into the
+  // folder the file is in succeeds is not said (open choice move-to-same-folder).
   'file.move': (w, op) =>
     onSubject(op, w, fileSubject(w, op, 'write'), () =>
-      folderSubject(w, op, 'write').chain((target) =>
+      placed(nonEmpty(w.folders.slice(1), 'second sandbox folder', op), [undefined], w, false).chain((target) =>
         body<ObjectMoveRequest>(
           { folderId: fc.constant(target.id), nodeId: fc.constant(w.fixture.masterNodeId), allLanguages: fc.boolean() },
           ['folderId'],
@@ -710,10 +745,11 @@ const builders: Record<string, Builder> = {
   'file.push2master': (w, op) => {
     const channelId = requireChannel(w, op);
     return onSubject(op, w, fileSubject(w, op, 'write', nonEmpty(w.localizedFiles ?? [], 'localized file', op)), () =>
+      // masterId is left out: whether it names the master node or the master object is not said, and the channel's
+      // master is implied by the channel.
       body<PushToMasterRequest>(
         {
           channelId: fc.constant(channelId),
-          masterId: fc.constant(w.fixture.masterNodeId),
           recursive: fc.boolean(),
           foregroundTime: foregroundTime(),
           types: fc.shuffledSubarray(OBJECT_TYPES),
@@ -726,7 +762,11 @@ const builders: Record<string, Builder> = {
     onSubject(op, w, fileSubject(w, op, 'write'), (s) =>
       body<FileSaveRequest>(
         {
-          file: body<Record<string, unknown>>({ id: fc.constant(s.id), name: uniqueFileName(), description: description() }),
+          // Which members a save needs is not said (open choice save-partial-record): the id and a name always go.
+          file: body<Record<string, unknown>>({ id: fc.constant(s.id), name: uniqueFileName(), description: description() }, [
+            'id',
+            'name',
+          ]),
           failOnDuplicate: fc.boolean(),
         },
         ['file'],
@@ -754,8 +794,9 @@ const builders: Record<string, Builder> = {
   },
   'file.usage.file': (w, op) => usage(w, op, 'id'),
   'file.usage.folder': (w, op) => usage(w, op, 'id'),
-  // Contract 4.3: GET /file/usage/page "Parameters: not shown": the request carries none.
-  'file.usage.page': (_w, op) => fc.constant(spec(op, { path: pathOf(op) })),
+  // Contract 4.3: GET /file/usage/page "Parameters: not shown": the request names the files as its siblings do (`id`);
+  // the sweep reads a refusal as an open choice (usage-page-parameters), not as a failure.
+  'file.usage.page': (w, op) => fc.constant(spec(op, { path: pathOf(op), query: { id: readableFiles(w).slice(0, 2).map(String) } })),
   // Synchronising goes from a channel (source) to its master (destination).
   'file.usage.syncableObjects': (w, op) => usage(w, op, 'ids', { srcNodeId: requireChannel(w, op), dstNodeId: w.fixture.masterNodeId }),
 };

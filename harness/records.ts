@@ -30,3 +30,19 @@ export function mapOf<T = unknown>(record: unknown, member: string): Record<stri
   const value = isRecord(record) ? record[member] : undefined;
   return isRecord(value) ? (value as Record<string, T>) : {};
 }
+
+/**
+ * The records of a list and every record nested in them under `member` (a flat listing may still carry
+ * `subfolders`: open choice flat-listing-subfolders), each once, outermost first.
+ */
+export function withNested<T>(records: readonly T[] | undefined, member: string): T[] {
+  const out: T[] = [];
+  const walk = (list: readonly T[]) => {
+    for (const r of list) {
+      out.push(r);
+      walk(listOf<T>(r, member));
+    }
+  };
+  walk(records ?? []);
+  return out;
+}

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { inject, test } from 'vitest';
 import { getOperation } from '../schemas/operations.ts';
+import { getOpenChoice } from '../schemas/open-choices.ts';
 import { getRequirement } from '../schemas/requirements.ts';
 import { parameterKey, sentParameters } from '../schemas/parameters.ts';
 import type { ParameterUse, ReportedFinding } from '../schemas/results.ts';
@@ -367,6 +368,24 @@ export class ConformanceContext {
   async folder(name = this.requirement.toLowerCase()): Promise<number> {
     const folder = await createFolder((spec) => this.send(spec, 'folder.create'), await this.sandbox(), this.uniqueName(name));
     return folder.id!;
+  }
+
+  /**
+   * Says that the target took an answer to an open choice (schemas/open-choices.json) that leaves a part of this
+   * test nothing to judge: a note, since the contract allows the answer; the rest of the test judges on. An id
+   * the catalogue does not hold is a bug of the suite, not of the target.
+   */
+  openChoice(choice: string, message: string, exchange?: Exchange): void {
+    if (!getOpenChoice(choice)) throw new Error(`open choice ${choice} is not in schemas/open-choices.json`);
+    this.record([finding(this.requirement, 'open-choice', `${message} (open choice ${choice})`, exchange, 'note')]);
+  }
+
+  /**
+   * Says that a part of this test judged nothing, and why (the target's data lacks what it needs): a warning, so that
+   * no part passes silently; the test's other parts judge on, and the test is not counted as having nothing to judge.
+   */
+  notJudged(part: string, why: string, exchange?: Exchange): void {
+    this.record([finding(this.requirement, 'unjudged', `${part} not judged: ${why}`, exchange, 'warning')]);
   }
 
   /**

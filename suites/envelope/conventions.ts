@@ -37,6 +37,34 @@ const NOT_SHOWN: ReadonlySet<string> = new Set([
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
+ * Members that are maps (contract 2: "map string to ..."): their keys are tag names, part keywords, language codes,
+ * privilege names, global ids or copy ids, never member names, so a key ending in `Id` is no identifier. Their values
+ * are judged: `nodeIds` maps "localized-copy ID to node ID", each value an identifier.
+ */
+const MAPS: ReadonlySet<string> = new Set([
+  'tags',
+  'objectTags',
+  'templateTags',
+  'properties',
+  'languageVariants',
+  'privileges',
+  'nameI18n',
+  'descriptionI18n',
+  'publishDirI18n',
+  'stagingStatus',
+  'perms',
+  'nodeIds',
+]);
+
+/**
+ * Whether a record is one whose `channelId` the contract types as a number: a folder (2.3) or a page (2.6). The file's
+ * is "object in the shapes; its type: not shown" (2.4), and a record that shows neither kind may be a file.
+ */
+function numericChannelId(record: Record<string, unknown>): boolean {
+  return ['folder', 'channel', 'node', 'page'].includes(String(record.type)) || 'pdate' in record || 'motherId' in record;
+}
+
+/**
  * What is wrong with the envelope of a JSON body: "`messages`: array of objects", "`responseInfo`:
  * object with `responseCode` (string ...), `responseMessage` (string) and `property` (string)".
  */
@@ -73,7 +101,8 @@ export interface ConventionBreak {
  * Every value of a JSON body that breaks "Identifiers (`id`, `folderId`, `nodeId`, ...) are integers ...
  * `globalId` is a string. Timestamps are numbers (integers)" (contract 2.1). Null values are left out
  * (members without a value), and so are the members the contract does not show (NOT_SHOWN) and the
- * file's `channelId` ("object in the shapes; its type: not shown", 2.4).
+ * `channelId` of a record that may be a file ("object in the shapes; its type: not shown", 2.4). The keys of maps
+ * are not members (MAPS).
  */
 export function conventionBreaks(body: unknown, path = '$'): ConventionBreak[] {
   const out: ConventionBreak[] = [];
@@ -82,13 +111,20 @@ export function conventionBreaks(body: unknown, path = '$'): ConventionBreak[] {
     return out;
   }
   if (!isObject(body)) return out;
-  const fileRecord = 'fileSize' in body || 'fileType' in body;
   for (const [key, value] of Object.entries(body)) {
     const at = `${path}.${key}`;
     if (value === null || value === undefined) continue;
     if (key === 'globalId') {
       if (typeof value !== 'string') out.push({ path: at, value, rule: 'a globalId is a string' });
-    } else if (NOT_SHOWN.has(key) || (key === 'channelId' && fileRecord)) {
+    } else if (NOT_SHOWN.has(key) || (key === 'channelId' && !numericChannelId(body))) {
+      continue;
+    } else if (MAPS.has(key) && isObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        const within = `${at}[${JSON.stringify(k)}]`;
+        if (key === 'nodeIds' && (typeof v !== 'number' || !Number.isInteger(v)))
+          out.push({ path: within, value: v, rule: 'an identifier is an integer' });
+        else out.push(...conventionBreaks(v, within));
+      }
       continue;
     } else if (isIdMember(key)) {
       const values = Array.isArray(value) ? value : [value];

@@ -12,11 +12,11 @@ import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { PerRun, type ConformanceContext } from '../../harness/suite.ts';
 
 /** Objects of a bench whose test sends only requests that read (schemas/operations.ts onlyReads): made once per suite file and run. */
-const readObjects = new PerRun<Promise<{ top: number; sub: number; file: number }>>();
+const readObjects = new PerRun<Promise<{ top: number; sub: number; file: number; fileName: string }>>();
 
 /** What the tests' requests act on: a sandbox folder with a sub-folder and a file, a localized file, and fresh folders to delete. */
 export class Bench {
-  private made?: Promise<{ top: number; sub: number; file: number }>;
+  private made?: Promise<{ top: number; sub: number; file: number; fileName: string }>;
   private localized?: Promise<{ master: number; copy: number }>;
   private host?: Promise<FileHost>;
   private n = 0;
@@ -43,12 +43,13 @@ export class Bench {
   }
 
   /** The test's folder (in the run's sandbox), a sub-folder and a file in it, created on first use. */
-  objects(): Promise<{ top: number; sub: number; file: number }> {
+  objects(): Promise<{ top: number; sub: number; file: number; fileName: string }> {
     const make = async () => {
       const top = await this.t.folder();
       const sub = (await createFolderStep(this.t, top, this.folderName())).id!;
-      const file = (await uploadFileStep(this.t, top, this.fileName(), 'negative input\n', 'text/plain')).id!;
-      return { top, sub, file };
+      const fileName = this.fileName();
+      const uploaded = await uploadFileStep(this.t, top, fileName, 'negative input\n', 'text/plain');
+      return { top, sub, file: uploaded.id!, fileName: uploaded.name ?? fileName };
     };
     this.made ??= this.shared ? readObjects.retrying(make) : make();
     return this.made;
@@ -66,10 +67,12 @@ export class Bench {
       const made = await uploadFileStep(this.t, top, this.fileName(), 'localized\n', 'text/plain');
       const [master, name] = [made.id!, made.name];
       await this.t.must('file.localize', { path: { id: master }, json: { channelId: this.channel } });
+      // The copy is the file of that name under an id of its own: what a copy says in `inherited` is not said
+      // (open choice localized-copy-inherited).
       const listed = await this.t.must('folder.getFiles', { path: { folderId: top }, query: { nodeId: this.channel } });
-      const copy = listed.files?.find((f) => f.name === name && f.inherited !== true)?.id;
+      const copy = listed.files?.find((f) => f.name === name && f.id !== master)?.id;
       if (copy === undefined)
-        throw new SetupError(`after localizing file ${master}, channel ${this.channel} lists no copy of it that is not inherited`);
+        throw new SetupError(`after localizing file ${master}, channel ${this.channel} lists no copy of it under an id of its own`);
       return { master, copy };
     })();
     return this.localized;
@@ -216,14 +219,16 @@ export const BASES: Record<OperationId, Base> = {
     subject: 'path',
     spec: async (b, id) => ({
       path: { id: id ?? (await b.localizedFile()).copy },
-      json: { channelId: b.channel, masterId: b.t.fixture.masterNodeId },
+      // masterId is left out: whether it names the master node or the master object is not said.
+      json: { channelId: b.channel },
     }),
   },
   'file.save.json': {
     subject: 'path',
+    // Which members a save needs is not said (open choice save-partial-record): the file's own name goes along.
     spec: async (b, id) => ({
       path: { id: id ?? (await b.objects()).file },
-      json: { file: { description: 'saved by the negative suite' } },
+      json: { file: { name: (await b.objects()).fileName, description: 'saved by the negative suite' } },
     }),
   },
   'file.save.multipart': {

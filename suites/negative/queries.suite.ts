@@ -6,7 +6,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { BAD_QUERY_VALUES } from '../../generators/invalid.ts';
 import { requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
-import { checkHandled, checkNo5xx, checkRefused, finding, refusesAccess, responseCode, type Finding } from '../../harness/checks.ts';
+import {
+  checkHandled,
+  checkNo5xx,
+  checkRefused,
+  finding,
+  isRefusal,
+  refusesAccess,
+  responseCode,
+  type Finding,
+} from '../../harness/checks.ts';
+import type { Exchange } from '../../harness/transport.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
 import { onlyReads, operations } from '../../schemas/operations.ts';
@@ -52,13 +62,20 @@ for (const op of operations) {
           if (body !== undefined && op.method === 'GET' && !(p.name in (spec.query ?? {}))) {
             const { [p.name]: _, ...without } = spec.query ?? {};
             const plain = await t.try(op.id as OperationId, { ...spec, query: without });
-            if (plain.body !== undefined && !sameContent(body, plain.body))
+            // JAX-RS reads any boolean text but "true" as false (the deployed server's parser, reference notes): that is
+            // a reading of the value, as good as ignoring it.
+            const asFalse =
+              p.type === 'boolean' && plain.body !== undefined && !sameContent(body, plain.body)
+                ? await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, [p.name]: false } })
+                : undefined;
+            if (plain.body !== undefined && !sameContent(body, plain.body) && !(asFalse?.body && sameContent(body, asFalse.body)))
               findings.push(
                 finding(
                   t.requirement,
                   'ignored',
                   `${p.name}=${JSON.stringify(bad)} (not ${p.type === 'integer' ? 'an integer' : p.type === 'number' ? 'a number' : 'true or false'}) ` +
-                    'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored',
+                    'was taken, and the answer differs from the answer without it: the value was neither refused nor ignored' +
+                    (p.type === 'boolean' ? ' nor read as false' : ''),
                   exchange,
                 ),
               );
@@ -73,6 +90,20 @@ for (const op of operations) {
 }
 
 // ---- NEG-03: unknown ids -----------------------------------------------------------------------
+
+/**
+ * Whether a served answer lists nothing: every list of the answer empty (or left out) and no count above 0. An
+ * unknown id that only filters a listing (the folder a listing is asked about in the query, the files whose users
+ * are listed) may select nothing instead of being refused: either says the id names nothing.
+ */
+function listsNothing(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const values = Object.entries(body).filter(([k]) => k !== 'messages' && k !== 'responseInfo');
+  return (
+    values.some(([, v]) => Array.isArray(v)) &&
+    values.every(([k, v]) => (Array.isArray(v) ? v.length === 0 : typeof v !== 'number' || v === 0 || !/^(numItems|total)$/.test(k)))
+  );
+}
 
 /** An id far beyond what a test target holds, a well-formed global id naming nothing, and a malformed one. */
 const UNKNOWN_IDS = { number: 2_000_000_017, global: 'A547.00000000-0000-4000-8000-00000000dead', malformed: 'XXXX.not-a-global-id' };
@@ -94,15 +125,21 @@ for (const op of operations) {
               ? [UNKNOWN_IDS.number]
               : [UNKNOWN_IDS.number, UNKNOWN_IDS.global, UNKNOWN_IDS.malformed];
         const findings: Finding[] = [];
+        // A GET whose subject is a query value filters: answering an empty list is as good as refusing.
+        const filters = op.method === 'GET' && base.subject !== 'path';
+        const refusedOrEmpty = (exchange: Exchange, what: string, filtering: boolean) =>
+          filtering && !isRefusal(exchange) && listsNothing(exchange.response?.json)
+            ? checkHandled(exchange, t.requirement)
+            : checkRefused(exchange, t.requirement, what);
         for (const id of ids) {
           const { exchange } = await t.try(op.id as OperationId, await base.spec(b, id));
           // NEG-03: "an unknown id is refused (not found), never a 5xx."
-          findings.push(...checkRefused(exchange, t.requirement, `the request names ${JSON.stringify(id)}, which does not exist`));
+          findings.push(...refusedOrEmpty(exchange, `the request names ${JSON.stringify(id)}, which does not exist`, filters));
         }
         if (nodeParam) {
           const spec = await base.spec(b);
           const { exchange } = await t.try(op.id as OperationId, { ...spec, query: { ...spec.query, nodeId: UNKNOWN_IDS.number } });
-          findings.push(...checkRefused(exchange, t.requirement, `nodeId ${UNKNOWN_IDS.number} names no node`));
+          findings.push(...refusedOrEmpty(exchange, `nodeId ${UNKNOWN_IDS.number} names no node`, op.method === 'GET'));
         }
         t.record(findings);
       },

@@ -7,25 +7,26 @@
  * parallel, every fault naming an id in the same half, so each half judges its ids by itself;
  * coverage.test.ts checks that every id has a fault at all.
  *
- * And the suite never fails a correct server: the clean reference server passes the whole suite under
- * several seeds (with the second half), and every harmless variation (refusals as 200, extra or
- * reordered members, deleted {at: 0}, code point name order) passes the tests of the requirements it
- * touches (with the first half). They share the halves' prove runs: a variation's tests then share a
- * suite run with faults' tests, where on their own they took three suite runs more.
+ * And the suite never fails a correct server: the clean reference server and all variations at once
+ * (one answer per open choice of schemas/open-choices.json) pass the whole suite under several seeds
+ * (with the second half), and every variation alone passes the tests its open choice names (with the
+ * first half; `prove` without --choice-tests-only runs each on the whole suite, before a release). They
+ * share the halves' prove runs: a variation's tests then share a suite run with faults' tests.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { declaredTests } from '../../cli/collect.ts';
 import type { DeclaredTest } from '../../cli/project.ts';
 import type { ProofCase } from '../../cli/prove-file.ts';
+import { COMBINED } from '../../cli/prove.ts';
 import { faults } from '../../server/faults.ts';
 import { variations } from '../../server/variations.ts';
 import { caseOf, faultHalves, runProve } from './prove.ts';
 
 /** The correct servers a half's prove run carries beside its faults. */
 export interface CorrectServers {
-  /** Seeds under which the clean reference server runs the whole suite. */
-  cleanSeeds?: number[];
-  /** Whether the harmless variations run (their tests pack into the faults' suite runs). */
+  /** Seeds under which the clean reference server and all variations at once run the whole suite. */
+  seeds?: number[];
+  /** Whether each variation runs alone, on the tests its open choice names (they pack into the faults' suite runs). */
   variations?: boolean;
 }
 
@@ -36,14 +37,14 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
   /** The ids that must be proven by their own tests: every non-OP id whose faults lie in this half. */
   const named = [...new Set(mine.flatMap((f) => f.breaks))].sort();
   const judged = named.filter((id) => !id.startsWith('OP-'));
-  const seeds = correct.cleanSeeds ?? [];
+  const seeds = correct.seeds ?? [];
 
   let cases: ProofCase[] = [];
   let output = '';
   let declared: DeclaredTest[] = [];
   beforeAll(async () => {
     const args = [
-      ...(correct.variations ? [] : ['--no-variations']),
+      ...(correct.variations ? ['--choice-tests-only'] : ['--combined-only']),
       ...(seeds.length ? ['--seeds', seeds.join(',')] : []),
       ...['--seed', '1', '--runs', '10'],
       ...names.flatMap((n) => ['--fault', n]),
@@ -62,10 +63,22 @@ export function provesHalf(half: 0 | 1, correct: CorrectServers): void {
       expect(c.unjudged).toEqual([]);
     });
 
-    it.each(correct.variations ? variations.map((v) => v.name) : [])('the harmless variation %s passes', (name) => {
+    it.each(seeds)('all variations at once pass the whole suite with seed %i', (seed) => {
+      const c = caseOf(cases, `${COMBINED} seed ${seed}`, output);
+      expect(c.ok, c.detail).toBe(true);
+      expect(c.tests).toBeGreaterThan(100);
+    });
+
+    it.each(correct.variations ? variations.map((v) => v.name) : [])('the variation %s passes the tests of its open choice', (name) => {
       const c = caseOf(cases, name, output);
       expect(c.ok, c.detail).toBe(true);
       expect(c.tests).toBeGreaterThan(0);
+    });
+
+    it.runIf(correct.variations)('all variations at once pass the whole suite', () => {
+      const c = caseOf(cases, COMBINED, output);
+      expect(c.ok, c.detail).toBe(true);
+      expect(c.tests).toBeGreaterThan(100);
     });
   });
 

@@ -46,13 +46,21 @@ describe('id and timestamp conventions', () => {
       '$.folders[0].id',
       '$.folders[0].cdate',
       '$.folders[0].globalId',
-      '$.folders[0].tags.t.properties.p.fileId',
+      '$.folders[0].tags["t"].properties["p"].fileId',
     ]);
+  });
+
+  it('reads the keys of maps as keys, not members, and judges the copy ids of nodeIds as identifiers', () => {
+    expect(conventionBreaks({ tags: { parentId: { id: 3, name: 'parentId' } }, nameI18n: { sourceId: 'x' } })).toEqual([]);
+    expect(conventionBreaks({ nodeIds: { '41': 2, '42': '3' } }).map((b) => b.path)).toEqual(['$.nodeIds["42"]']);
   });
 
   it('leaves null values and the members whose type is not shown alone', () => {
     expect(conventionBreaks({ motherId: null, startPageId: { id: 'x' }, file: { fileSize: 3, channelId: { id: 'x' } } })).toEqual([]);
     expect(conventionBreaks({ messages: [{ id: 'm1', timestamp: '2024' }], properties: { p: { options: [{ id: 'a' }] } } })).toEqual([]);
-    expect(conventionBreaks({ folder: { channelId: '2' } })).toHaveLength(1);
+    // A record that shows no kind may be a file, whose channelId is "object in the shapes; its type: not shown".
+    expect(conventionBreaks({ file: { channelId: { id: 0 } } })).toEqual([]);
+    expect(conventionBreaks({ folder: { type: 'folder', channelId: '2' } })).toHaveLength(1);
+    expect(conventionBreaks({ page: { pdate: 0, channelId: '2' } })).toHaveLength(1);
   });
 });
