@@ -665,15 +665,26 @@ export const semanticFaults = faultDefs([
     breaks: ['NEG-03', 'ENV-08'],
     description: 'folder create under an unknown motherId escapes as a 500 FAILURE (a null dereference) instead of a refusal',
   },
-  { name: 'load-missing-stagingstatus', breaks: ['FIL-04'], description: 'file load answers without stagingStatus' },
+  {
+    name: 'load-stagingstatus-as-map',
+    breaks: ['FIL-04'],
+    description:
+      "file load answers stagingStatus in the list answers' shape, a map from the file's id to its status, not one stagingStatus object",
+  },
   { name: 'copy-ignores-newfilename', breaks: ['FIL-01'], description: 'file copy keeps the source name instead of newFilename' },
   { name: 'move-keeps-old-listing', breaks: ['FIL-02'], description: 'a moved file is still listed in its old folder' },
   { name: 'save-description-dropped', breaks: ['FIL-03'], description: 'file save (JSON) renames the file but keeps its old description' },
   { name: 'save-failonduplicate-ignored', breaks: ['FIL-03'], description: 'file save with failOnDuplicate renames instead of refusing' },
   {
-    name: 'save-name-ignores-images',
+    name: 'save-refused-name-kept',
     breaks: ['FIL-03'],
-    description: 'file save checks a new name against the files of the folder only: with failOnDuplicate it takes the name of an image',
+    description:
+      'file save with failOnDuplicate refuses a name used in the folder, but has already stored it: the refusal changes the file',
+  },
+  {
+    name: 'save-clears-unsent-urls',
+    breaks: ['FIL-03'],
+    description: 'file save (JSON) whose file gives no niceUrl and no alternateUrls clears both, instead of updating only the given fields',
   },
   { name: 'upload-drops-last-byte', breaks: ['UPL-01', 'UPL-07'], description: 'uploads store all bytes but the last' },
   {
@@ -710,9 +721,10 @@ export const semanticFaults = faultDefs([
     description: 'a raw createSimple requires qqfile but names the file new_file',
   },
   {
-    name: 'createsimple-part-filename-first',
+    name: 'createsimple-multipart-ignores-qqfile',
     breaks: ['UPL-04'],
-    description: "a multipart createSimple names the file by the data part's filename instead of qqfile",
+    description:
+      'a multipart createSimple ignores qqfile and names the file as the multipart create does (fileName, the part filename, new_file)',
   },
   {
     name: 'overwrite-absent-replaces',
@@ -735,9 +747,10 @@ export const semanticFaults = faultDefs([
     description: 'findFiles records carry fileSize 0 instead of the size of the file',
   },
   {
-    name: 'multipart-overwrite-field-ignored',
+    name: 'multipart-overwrite-text-truthy',
     breaks: ['UPL-05'],
-    description: 'a multipart create ignores its overwrite text part: overwrite "true" gives the file of the same name a renamed sibling',
+    description:
+      'a multipart create takes an overwrite text part as true whatever it says: overwrite "false" replaces the file of the same name',
   },
   {
     name: 'overwrite-matches-any-kind',
@@ -758,11 +771,6 @@ export const semanticFaults = faultDefs([
     name: 'extensionless-name-gets-txt',
     breaks: ['UPL-01'],
     description: 'a multipart create gives a name without an extension ".txt", also for application/octet-stream data',
-  },
-  {
-    name: 'save-file-urls-dropped',
-    breaks: ['FIL-03'],
-    description: 'file save (JSON) accepts niceUrl and alternateUrls but stores neither',
   },
   // Multichannelling
   {

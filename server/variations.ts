@@ -67,6 +67,83 @@ export const variations = variationDefs([
   // multichannel (server/handlers/multichannel.ts)
 
   // uploads and files (server/handlers/uploads.ts, files.ts)
+  {
+    name: 'name-keeps-no-extension',
+    choice: 'extension-from-media-type',
+    description: 'an uploaded name without an extension keeps none, whatever the media type of the data part',
+  },
+  {
+    name: 'octet-stream-gets-bin',
+    choice: 'extension-from-media-type',
+    description: 'an uploaded name without an extension gains ".bin" for application/octet-stream data (as mime-db maps it)',
+  },
+  {
+    name: 'image-uploads-are-images',
+    choice: 'upload-image-kind',
+    description:
+      'an upload whose data part has an image/* media type makes an image (type image, typeId 10011), counted and listed as an image, not as a file',
+  },
+  {
+    name: 'empty-upload-refused',
+    choice: 'empty-upload',
+    description: 'an upload of zero bytes is refused (INVALIDDATA) and creates nothing',
+  },
+  {
+    name: 'upload-limit-2mib',
+    choice: 'upload-size-limit',
+    description: 'an upload of more than 2 MiB is refused with 413 and creates nothing',
+  },
+  {
+    name: 'upload-collision-refused',
+    choice: 'upload-name-collision',
+    description: 'an upload without overwrite whose name a file of the folder has is refused instead of renamed base_1.ext',
+  },
+  {
+    name: 'createsimple-part-filename-first',
+    choice: 'createsimple-filename',
+    description: "a multipart createSimple names the file by the data part's filename when it has one, by qqfile otherwise",
+  },
+  {
+    name: 'create-overwrite-part-ignored',
+    choice: 'create-overwrite-part',
+    description:
+      'a multipart create ignores an overwrite text part (the contract names none): a file of the same name gets a renamed sibling',
+  },
+  {
+    name: 'copy-needs-target',
+    choice: 'copy-without-target',
+    description: 'a copy without targetFolder is refused instead of copied into the folder of the source',
+  },
+  {
+    name: 'copy-collision-refused',
+    choice: 'copy-name-collision',
+    description: 'a copy whose name a file of the target folder has is refused instead of renamed base_1.ext',
+  },
+  {
+    name: 'move-same-folder-refused',
+    choice: 'move-to-same-folder',
+    description: 'a move into the folder the file is already in is refused instead of answered as a no-op',
+  },
+  {
+    name: 'save-requires-name',
+    choice: 'save-partial-record',
+    description: 'a JSON save whose file carries no name is refused instead of updating only the members it carries',
+  },
+  {
+    name: 'save-keeps-file-type',
+    choice: 'save-file-type',
+    description: 'a JSON save ignores fileType: the media type stays the one the content was uploaded with',
+  },
+  {
+    name: 'images-own-names',
+    choice: 'file-image-names',
+    description: 'files and images of a folder have names of their own: a file may take the name of an image and the other way round',
+  },
+  {
+    name: 'save-ignores-nice-urls',
+    choice: 'save-nice-urls',
+    description: 'a JSON save ignores niceUrl and alternateUrls, which only the create sets',
+  },
 
   // folders, records and pages (server/handlers/folders.ts, pages.ts, render.ts)
 

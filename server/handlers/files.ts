@@ -218,14 +218,25 @@ function pathFile(state: State, req: OpRequest, faults: FaultSet, nodeId = qInt(
 export const loadFile: Handler<State> = (state, req, ctx) => {
   const { file, view } = pathFile(state, req, ctx.faults);
   const record = fileRecord({ state, view, faults: ctx.faults }, file, { tags: true, folder: qBool(req, 'folder', false) });
-  return ctx.faults.has('load-missing-stagingstatus')
-    ? { file: record }
-    : { file: record, stagingStatus: stagingStatus(state, file, qStr(req, 'package')) };
+  const status = stagingStatus(state, file, qStr(req, 'package'));
+  // Planted: the load answers stagingStatus in the shape of the list answers, a map from the file's id to its status.
+  return { file: record, stagingStatus: ctx.faults.has('load-stagingstatus-as-map') ? { [String(file.id)]: status } : status };
 };
 
-/** Lower-cased names a new or renamed file must not take in a folder, for a node. */
-export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number): TakenNames {
-  return namesInFolder(state, folder.channelSetId, ['file', 'image'], nodeId, exceptSet);
+/**
+ * Lower-cased names a new or renamed file must not take in a folder, for a node: those of its files and
+ * images, or of one kind only (`only`, see ownNames).
+ */
+export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number, only?: 'file' | 'image'): TakenNames {
+  return namesInFolder(state, folder.channelSetId, only ? [only] : ['file', 'image'], nodeId, exceptSet);
+}
+
+/**
+ * The one kind whose names an object of `kind` must not take, where files and images have names of their
+ * own (variation images-own-names of the open choice file-image-names); undefined where they share names.
+ */
+export function ownNames(kind: 'file' | 'image', faults: FaultSet): 'file' | 'image' | undefined {
+  return faults.has('images-own-names') ? kind : undefined;
 }
 
 /**
@@ -261,6 +272,9 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
     });
     [target, targetView] = [r.obj as FolderObj, r.view];
   } else {
+    // Variation copy-needs-target: the contract does not say where a copy without a target goes.
+    if (ctx.faults.has('copy-needs-target'))
+      throw new Refusal('INVALIDDATA', 'targetFolder: the folder to copy into is required', 'targetFolder');
     const parent = resolveInView(state, source.parentSet, srcView, true) as FolderObj | undefined;
     if (!parent) throw new Refusal('NOTFOUND', 'the folder of the file to copy was not found', 'file.id');
     target = parent;
@@ -269,7 +283,11 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
     b.newFilename === undefined || b.newFilename === '' || ctx.faults.has('copy-ignores-newfilename')
       ? source.name
       : checkName(b.newFilename, 'newFilename', 'file copy');
-  const name = uniqueFileName(wanted, takenFileNames(state, target, targetView.nodeId));
+  const taken = takenFileNames(state, target, targetView.nodeId, undefined, ownNames(source.kind as 'file' | 'image', ctx.faults));
+  // Variation copy-name-collision-refused: a name the target folder holds is refused instead of made unique.
+  if (ctx.faults.has('copy-collision-refused') && taken.has(wanted.toLowerCase()))
+    throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${wanted}"`, 'newFilename');
+  const name = uniqueFileName(wanted, taken);
   const copy = copyObject(state, source as FileObj, {
     nodeId: targetView.nodeId,
     parentSet: target.channelSetId,
@@ -297,12 +315,17 @@ export const moveFile: Handler<State> = (state, req, ctx) => {
     property: 'folderId',
   });
   const target = obj as FolderObj;
-  if (target.channelSetId === file.parentSet) return {};
+  if (target.channelSetId === file.parentSet) {
+    // Variation move-same-folder-refused: "move a file to another folder", and this one is not another.
+    if (ctx.faults.has('move-same-folder-refused'))
+      throw new Refusal('INVALIDDATA', `the file is already in folder ${b.folderId}`, 'folderId');
+    return {};
+  }
   const home = viewOf(state, file.nodeId);
   if (!resolveInView(state, target.channelSetId, home) || !ancestorsVisible(state, target, home)) {
     throw new Refusal('INVALIDDATA', `folder ${b.folderId} is not visible in the node of the file`, 'folderId');
   }
-  if (takenFileNames(state, target, file.nodeId).has(file.name.toLowerCase())) {
+  if (takenFileNames(state, target, file.nodeId, undefined, ownNames(file.kind, ctx.faults)).has(file.name.toLowerCase())) {
     throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${file.name}"`, 'folderId');
   }
   if (ctx.faults.has('move-keeps-old-listing')) {
@@ -329,15 +352,17 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
     fileType: member(b.file, 'fileType', 'string', 'file.fileType'),
     forceOnline: member(b.file, 'forceOnline', 'boolean', 'file.forceOnline'),
   };
+  // Variation save-requires-name: the file of the body is taken as the whole record, which names the file.
+  if (f.name === undefined && ctx.faults.has('save-requires-name'))
+    throw new Refusal('INVALIDDATA', 'file.name: the file saved must carry its name', 'file.name');
   let name = file.name;
   if (f.name !== undefined && f.name !== file.name) {
     const wanted = checkName(f.name, 'file.name', 'file');
     const folder = resolveInView(state, file.parentSet, view, true) as FolderObj;
-    // Planted: the name checked against the folder's files alone, as if images had a namespace of their own.
-    const taken = ctx.faults.has('save-name-ignores-images')
-      ? namesInFolder(state, folder.channelSetId, ['file'], file.nodeId, file.channelSetId)
-      : takenFileNames(state, folder, file.nodeId, file.channelSetId);
+    const taken = takenFileNames(state, folder, file.nodeId, file.channelSetId, ownNames(file.kind, ctx.faults));
     if (taken.has(wanted.toLowerCase()) && b.failOnDuplicate && !ctx.faults.has('save-failonduplicate-ignored')) {
+      // Planted: the name is stored before the duplicate is found, and the refusal does not undo it.
+      if (ctx.faults.has('save-refused-name-kept')) renameObject(state, file, wanted);
       throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, 'file.name');
     }
     name = uniqueFileName(wanted, taken);
@@ -347,11 +372,18 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
   else renameObject(state, file, name);
   // Planted: the description is read from the request but never stored.
   if (f.description !== undefined && !ctx.faults.has('save-description-dropped')) file.description = f.description;
-  // Planted: the URLs are read from the request but never stored, as by a save that knows only name and description.
-  const urlsDropped = ctx.faults.has('save-file-urls-dropped');
-  if (f.niceUrl !== undefined && !urlsDropped) file.niceUrl = f.niceUrl;
-  if (f.alternateUrls !== undefined && !urlsDropped) file.alternateUrls = [...f.alternateUrls];
-  if (f.fileType) file.fileType = f.fileType;
+  // Variation save-ignores-nice-urls: the URLs are read from the request but not stored, as by a save that knows only name
+  // and description (open choice save-nice-urls).
+  const urlsIgnored = ctx.faults.has('save-ignores-nice-urls');
+  if (f.niceUrl !== undefined && !urlsIgnored) file.niceUrl = f.niceUrl;
+  if (f.alternateUrls !== undefined && !urlsIgnored) file.alternateUrls = [...f.alternateUrls];
+  // Planted: a save that gives no URLs clears them, as a save that takes its file as the whole record would.
+  if (f.niceUrl === undefined && f.alternateUrls === undefined && ctx.faults.has('save-clears-unsent-urls')) {
+    delete file.niceUrl;
+    delete file.alternateUrls;
+  }
+  // Variation save-keeps-file-type: the media type stays the one the content came with (open choice save-file-type).
+  if (f.fileType && !ctx.faults.has('save-keeps-file-type')) file.fileType = f.fileType;
   if (f.forceOnline !== undefined) file.forceOnline = f.forceOnline;
   file.edate = nowSeconds(state);
   file.editorId = state.requesterId;

@@ -17,7 +17,7 @@ import {
 } from '../state.ts';
 import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
 import { bodyOf, checkName, nodeView, qBool, qInt, qStr, resolveObject } from './common.ts';
-import { takenFileNames } from './files.ts';
+import { ownNames, takenFileNames } from './files.ts';
 import { uniqueFileName } from './mutations.ts';
 import { fileRecord } from './render.ts';
 
@@ -55,11 +55,35 @@ export function typeOfName(name: string): string | undefined {
   return dot > 0 ? TYPES_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] : undefined;
 }
 
-/** The name with an extension from the media type added when it has none (reference notes). */
-function withExtension(name: string, mediaType: string): string {
-  if (name.lastIndexOf('.') > 0) return name;
+/**
+ * The name with an extension from the media type added when it has none (reference notes); the contract
+ * leaves it open (open choice extension-from-media-type), and the variations keep the name or map
+ * application/octet-stream to "bin" as mime-db does.
+ */
+function withExtension(name: string, mediaType: string, faults: FaultSet): string {
+  if (name.lastIndexOf('.') > 0 || faults.has('name-keeps-no-extension')) return name;
+  if (faults.has('octet-stream-gets-bin') && mediaType.toLowerCase() === 'application/octet-stream') return `${name}.bin`;
   const ext = Object.entries(TYPES_BY_EXTENSION).find(([, t]) => t === mediaType.toLowerCase())?.[0];
   return ext ? `${name}.${ext}` : name;
+}
+
+/** The largest upload under the variation upload-limit-2mib (contract 8: "upload size limits ... not shown"). */
+const UPLOAD_LIMIT_2MIB = 2 * 1024 * 1024;
+
+/**
+ * Refuses content the variations of the open choices empty-upload and upload-size-limit do not take;
+ * the reference server takes every size up to its body limit.
+ */
+function checkContent(data: Buffer, faults: FaultSet): void {
+  if (data.length === 0 && faults.has('empty-upload-refused'))
+    throw new Refusal('INVALIDDATA', 'the file data is empty: an empty file is not stored', 'fileBinaryData');
+  if (data.length > UPLOAD_LIMIT_2MIB && faults.has('upload-limit-2mib'))
+    throw new Refusal('INVALIDDATA', `the file data exceeds ${UPLOAD_LIMIT_2MIB} bytes`, 'fileBinaryData', 413);
+}
+
+/** The kind an upload of this media type makes: a file, or an image under the variation image-uploads-are-images. */
+function uploadKind(fileType: string, faults: FaultSet): 'file' | 'image' {
+  return faults.has('image-uploads-are-images') && fileType.toLowerCase().startsWith('image/') ? 'image' : 'file';
 }
 
 /** The bare media type of a Content-Type value. */
@@ -142,14 +166,15 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
   });
   const folder = obj as FolderObj;
   const wanted = checkName(a.name, a.nameProperty, 'file');
-  const taken = takenFileNames(state, folder, view.nodeId);
+  const taken = takenFileNames(state, folder, view.nodeId, undefined, ownNames(uploadKind(a.fileType, ctx.faults), ctx.faults));
   let name = wanted;
   let overwrite: FileObj | undefined;
   if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
     // Planted: the folder's files are taken to exist, so an overwrite into a folder that never held anything fails (a 500).
-    const files = ctx.faults.has('overwrite-empty-folder-fails')
-      ? state.children.get(folder.channelSetId)!.file
-      : state.children.get(folder.channelSetId)?.file;
+    const index = state.children.get(folder.channelSetId);
+    const files = ctx.faults.has('overwrite-empty-folder-fails') ? index!.file : index?.file;
+    // Where uploads make images (variation image-uploads-are-images), the file of that name may be an image.
+    const images = ctx.faults.has('image-uploads-are-images') ? index?.image : undefined;
     // Planted: any node's variant of the name matches, not only the one the view of the upload sees.
     const across = ctx.faults.has('overwrite-matches-across-views');
     const match = (set: number) =>
@@ -157,16 +182,20 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
     // The name index gives the candidates; only several matches need the folder's order (the last one wins).
     // Planted: every object of the name is a candidate, not only the folder's files: a sub-folder of that name is "replaced".
     const anyKind = ctx.faults.has('overwrite-matches-any-kind');
-    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => (anyKind || files?.has(set)) && match(set));
+    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter(
+      (set) => (anyKind || files?.has(set) || images?.has(set)) && match(set),
+    );
     if (found.length === 1) overwrite = match(found[0]!) as FileObj;
     else if (found.length > 1)
-      for (const set of files ?? []) {
+      for (const set of [...(files ?? []), ...(images ?? [])]) {
         const v = match(set);
         if (v) overwrite = v as FileObj;
       }
   }
   if (!overwrite && taken.has(wanted.toLowerCase())) {
-    if (a.failOnDuplicate) throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
+    // Variation upload-collision-refused: a collision is refused, as with failOnDuplicate, instead of renamed.
+    if (a.failOnDuplicate || ctx.faults.has('upload-collision-refused'))
+      throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
     name = uniqueFileName(wanted, taken);
   }
   return {
@@ -184,6 +213,7 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
 
 /** Carries out a validated upload and answers the FileUploadResponse members. */
 function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record<string, unknown> {
+  checkContent(plan.data, faults);
   const now = nowSeconds(state);
   const data = faults.has('upload-drops-last-byte') && plan.data.length > 0 ? plan.data.subarray(0, plan.data.length - 1) : plan.data;
   let file: FileObj;
@@ -193,9 +223,10 @@ function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record
     if (plan.description !== undefined) file.description = plan.description;
   } else {
     const id = allocateId(state);
-    // Uploads always create files (never images), so every upload is listed by getFiles and GET /file.
+    // Uploads create files (never images), so every upload is listed by getFiles and GET /file; under the variation
+    // image-uploads-are-images an image/* upload makes an image instead.
     file = {
-      kind: 'file',
+      kind: uploadKind(plan.fileType, faults),
       id,
       globalId: globalIdFor(id),
       nodeId: plan.view.nodeId,
@@ -237,7 +268,8 @@ export const createMultipart: Handler<State> = (state, req, ctx) => {
   const fileType = part.mimeType || 'application/octet-stream';
   const given = fields.fileName || part.filename || 'new_file';
   // Planted: a name without an extension gets ".txt", whatever the part's media type.
-  const name = ctx.faults.has('extensionless-name-gets-txt') && !given.includes('.') ? `${given}.txt` : withExtension(given, fileType);
+  const name =
+    ctx.faults.has('extensionless-name-gets-txt') && !given.includes('.') ? `${given}.txt` : withExtension(given, fileType, ctx.faults);
   const plan = planUpload(state, ctx, {
     folderId: fields.folderId,
     nodeId: intText(fields.nodeId, 'nodeId'),
@@ -245,8 +277,13 @@ export const createMultipart: Handler<State> = (state, req, ctx) => {
     data: part.data,
     fileType,
     description: fields.description,
-    // Planted: the text part overwrite is not read, so "true" gives a renamed sibling.
-    overwrite: ctx.faults.has('multipart-overwrite-field-ignored') ? undefined : boolText(fields.overwrite, 'overwrite'),
+    // Variation create-overwrite-part-ignored: the contract names no overwrite for this form, so the text part may go unread.
+    // Planted (multipart-overwrite-text-truthy): the part counts as true whatever it says, "false" too.
+    overwrite: ctx.faults.has('create-overwrite-part-ignored')
+      ? undefined
+      : ctx.faults.has('multipart-overwrite-text-truthy')
+        ? fields.overwrite !== undefined || undefined
+        : boolText(fields.overwrite, 'overwrite'),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
@@ -259,9 +296,11 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
   const custom = ctx.faults.has('createsimple-ignores-databodypart') ? undefined : (qStr(req, 'databodypart') ?? fields.databodypart);
   const part = dataPart(req, custom, ctx.faults);
   const fileType = part.mimeType || 'application/octet-stream';
-  // Planted: the part's own file name comes first, as a generic multipart parser gives it.
+  // Variation createsimple-part-filename-first: the part's own file name comes first, as a generic multipart parser gives it.
   const partFirst = ctx.faults.has('createsimple-part-filename-first') ? part.filename : undefined;
-  const name = withExtension(partFirst || qStr(req, 'qqfile') || fields.fileName || part.filename || 'new_file', fileType);
+  // Planted (createsimple-multipart-ignores-qqfile): the name is read as the multipart create reads it, without qqfile.
+  const qqfile = ctx.faults.has('createsimple-multipart-ignores-qqfile') ? undefined : qStr(req, 'qqfile');
+  const name = withExtension(partFirst || qqfile || fields.fileName || part.filename || 'new_file', fileType, ctx.faults);
   const plan = planUpload(state, ctx, {
     folderId: qStr(req, 'folderId') || fields.folderId,
     nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId'),
@@ -298,7 +337,7 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
     folderId: target,
     nodeId: qInt(req, 'nodeId', 0),
     // Planted: qqfile is checked but the file gets the default name.
-    name: ctx.faults.has('createsimple-raw-ignores-qqfile') ? withExtension('new_file', fileType) : qqfile,
+    name: ctx.faults.has('createsimple-raw-ignores-qqfile') ? withExtension('new_file', fileType, ctx.faults) : qqfile,
     data: req.raw?.data ?? Buffer.alloc(0),
     fileType,
     description: ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description'),
@@ -389,6 +428,7 @@ export const createFromUrl: Handler<State> = async (state, req, ctx) => {
   const name = withExtension(
     (ctx.faults.has('url-create-name-from-url') ? got.name || b.name : b.name || got.name) || 'new_file',
     fileType,
+    ctx.faults,
   );
   return executeUpload(state, plan(got.data, name, fileType), ctx.faults);
 };
@@ -400,6 +440,7 @@ export const saveMultipart: Handler<State> = (state, req, ctx) => {
   const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view, what: 'file', faults: ctx.faults, property: 'id' });
   const part = dataPart(req, fields.databodypart, ctx.faults);
   if (ctx.faults.has('save-multipart-ignored')) return {};
+  checkContent(part.data, ctx.faults);
   const file = obj as FileObj;
   file.data = Buffer.from(part.data);
   file.fileType = part.mimeType || file.fileType;

@@ -3,8 +3,8 @@
  * contract has no download operation, so a file's `fileSize` (in the answer and on load) is the oracle.
  */
 import type { CallSpec } from '../../harness/api.ts';
-import { finding, type Finding } from '../../harness/checks.ts';
-import { attempt, type Attempt } from '../../harness/steps.ts';
+import { finding, isRefusal, type Finding } from '../../harness/checks.ts';
+import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
 import type { ConformanceContext } from '../../harness/suite.ts';
 import type { FileUploadResponse } from '../../schemas/types.ts';
 
@@ -60,7 +60,7 @@ export async function checkCreated(
   t: ConformanceContext,
   requirement: string,
   created: Attempt<FileUploadResponse>,
-  expected: { name?: string; folderId: number; size: number },
+  expected: { name?: string; folderId: number; size: number; acceptsName?: (name: string | undefined) => boolean },
 ): Promise<Finding[]> {
   const { exchange, body } = created;
   if (!body) return created.findings;
@@ -74,7 +74,7 @@ export async function checkCreated(
   if (!file || typeof file.id !== 'number')
     return [...findings, finding(requirement, 'model', 'the upload answer carries no file with an id', exchange)];
   const wrong: string[] = [];
-  if (expected.name !== undefined && file.name !== expected.name)
+  if (expected.name !== undefined && !(expected.acceptsName ?? ((name) => name === expected.name))(file.name))
     wrong.push(`name ${JSON.stringify(file.name)} (sent ${JSON.stringify(expected.name)})`);
   if (file.folderId !== expected.folderId) wrong.push(`folderId ${file.folderId} (sent ${expected.folderId})`);
   if (file.fileSize !== expected.size) wrong.push(`fileSize ${file.fileSize} (sent ${expected.size} bytes)`);
@@ -93,4 +93,66 @@ export async function checkCreated(
     );
   }
   return findings;
+}
+
+/**
+ * Whether a create that a correct server may refuse (an open choice: empty content, a size limit) was
+ * refused, said as nothing to judge; a 5xx is no such refusal (the judge reports it, ENV-08). The caller
+ * still checks that the refused create left nothing behind (refusedLeftNothing).
+ */
+export function refusedAsAllowed(t: ConformanceContext, created: Attempt<FileUploadResponse>, what: string, choice: string): boolean {
+  const status = created.exchange.response?.status;
+  if (created.body || status === undefined || status >= 500 || !isRefusal(created.exchange)) return false;
+  t.nothingToJudge(`${what} was refused, as a server may (open choice ${choice})`, created.exchange);
+  return true;
+}
+
+/** After a refused create: the folder lists no file of that name (a refusal creates nothing). */
+export async function refusedLeftNothing(t: ConformanceContext, requirement: string, folderId: number, name: string): Promise<Finding[]> {
+  const listed = await filesOf(t, folderId);
+  const left = (listed.body ?? []).filter((f) => f.name === name);
+  return [
+    ...listed.findings,
+    ...(left.length
+      ? [
+          finding(
+            requirement,
+            'model',
+            `the create of ${JSON.stringify(name)} was refused, yet folder ${folderId} lists ${fileSummary(left[0])}`,
+            listed.exchange,
+          ),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The id of the file a successful create made: from the answer's `file`, else (a server may answer
+ * without it: contract 2.1 shows no presence flags) the file of that name its folder lists; undefined,
+ * with the finding saying so, when neither shows one, or with the create's own findings when it failed.
+ */
+export async function createdId(
+  t: ConformanceContext,
+  requirement: string,
+  created: Attempt<FileUploadResponse>,
+  folderId: number,
+  name: string,
+): Promise<{ id?: number; findings: Finding[] }> {
+  if (!created.body) return { findings: created.findings };
+  const id = created.body.file?.id;
+  if (typeof id === 'number') return { id, findings: [] };
+  const listed = await filesOf(t, folderId);
+  const found = (listed.body ?? []).find((f) => f.name === name)?.id;
+  if (typeof found === 'number') return { id: found, findings: [] };
+  return {
+    findings: [
+      ...listed.findings,
+      finding(
+        requirement,
+        'model',
+        `the create of ${JSON.stringify(name)} succeeded, yet its answer carries no file and folder ${folderId} lists no file of that name`,
+        listed.body ? listed.exchange : created.exchange,
+      ),
+    ],
+  };
 }

@@ -207,8 +207,7 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     pick((await run('folder.getFolders.post', { body: { id: String(ids(s).masterRootFolderId) } })).folders),
   'getfolders-post-recursive-default-true': async (run, s) =>
     pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id) } })).folders),
-  'load-missing-stagingstatus': async (run, s) =>
-    (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
+  'load-stagingstatus-as-map': async (run, s) => (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
   'copy-ignores-newfilename': async (run, s) =>
     (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } })).file.name,
   'move-keeps-old-listing': async (run, s) => {
@@ -441,16 +440,19 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
       })
     ).file.name,
-  'createsimple-part-filename-first': async (run, s) =>
+  'createsimple-multipart-ignores-qqfile': async (run, s) =>
     (
       await run('file.createSimple.multipart', {
         query: { folderId: String(named(s, 'folder', 'Files').id), qqfile: 'by-qqfile.txt' },
         multipart: { files: [part('fileBinaryData', 'probe\n', 'by-part.txt', 'text/plain')] },
       })
     ).file.name,
-  'save-name-ignores-images': async (run, s) => {
+  'save-refused-name-kept': async (run, s) => {
     const file = named(s, 'file', 'inherited.txt').id;
-    await run('file.save.json', { path: { id: file }, body: { file: { id: file, name: 'banner-localized.jpg' }, failOnDuplicate: true } });
+    await run('file.save.json', {
+      path: { id: file },
+      body: { file: { id: file, name: 'banner-localized.jpg' }, failOnDuplicate: true },
+    }).catch((err: unknown) => err);
     return s.objects.get(file)?.name;
   },
   'usage-lists-deleted-users': async (run, s) => {
@@ -586,11 +588,11 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (f: Body) => f.masterDeleted,
     );
   },
-  'multipart-overwrite-field-ignored': async (run, s) =>
+  'multipart-overwrite-text-truthy': async (run, s) =>
     (
       await run('file.create.multipart', {
         multipart: {
-          fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'notes.txt', overwrite: 'true' },
+          fields: { folderId: String(named(s, 'folder', 'Files').id), fileName: 'notes.txt', overwrite: 'false' },
           files: [part('fileBinaryData', 'replaced\n', 'notes.txt', 'text/plain')],
         },
       })
@@ -684,9 +686,10 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (body) => body.file.name,
       (err: Error) => `threw ${err.name}`,
     ),
-  'save-file-urls-dropped': async (run, s) => {
+  'save-clears-unsent-urls': async (run, s) => {
     const id = named(s, 'file', 'notes.txt').id;
     await run('file.save.json', { path: { id }, body: { file: { id, niceUrl: '/saved/notes', alternateUrls: ['/saved/a'] } } });
+    await run('file.save.json', { path: { id }, body: { file: { id, description: 'only this' } } });
     const { file } = await run('file.load', { path: { id } });
     return [file.niceUrl, file.alternateUrls];
   },
