@@ -350,7 +350,8 @@ export const getExternalLinks: Handler<State> = (state, req, ctx) => {
     property: 'folderId',
   });
   // Planted (external-links-recursive-default): recursive defaults to true, so the pages of the sub-folders are reported too.
-  const recursive = qBool(req, 'recursive', ctx.faults.has('external-links-recursive-default'));
+  const unsaid = req.rawQuery.recursive === undefined && ctx.faults.has('external-links-recursive-default');
+  const recursive = unsaid || qBool(req, 'recursive', false);
   const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, recursive, 'exclude', ctx.faults)).sort(
     (a, b) => a.id - b.id,
   );
