@@ -7,7 +7,6 @@
  */
 import type { Feature } from '../schemas/target.ts';
 import type { File, Folder } from '../schemas/types.ts';
-import { subtreeIds } from './steps.ts';
 import { PerRun, makeShared, useShared, type ConformanceContext } from './suite.ts';
 
 /** Whether the target declares a feature (for checks inside a test that only some targets can answer). */
@@ -17,20 +16,36 @@ export function hasFeature(t: ConformanceContext, feature: Feature): boolean {
 
 /** The fixture's folders below one root in one view. */
 export interface FixtureTree {
-  /** The folder records below the root, without the sandboxes, each once. */
+  /** The folder records below the root, without the sandboxes, each once, shallower ones first. */
   folders: Folder[];
   /** Their ids and the root's. */
   ids: Set<number>;
+  /**
+   * The folder each was listed in, by id: its mother as the listings show it. Read from the listings, not from
+   * `motherId`, which a record may leave out (contract 2.1: required/optional flags of such records are not shown).
+   */
+  parentOf: ReadonlyMap<number, number>;
+  /**
+   * The folders holding the sandbox parent (its ancestors, and the root when it holds it): their recursive
+   * listings and counts reach the objects other tests create and delete while a test reads them.
+   */
+  holdingSandbox: ReadonlySet<number>;
+  /** Folders whose sub-folders the reading did not list, the limit reached: what lies below them is not known. */
+  unread: ReadonlySet<number>;
 }
+
+/** How many folders a reading of the tree lists at most: a vendor's fixture may hold thousands. */
+const TREE_LIMIT = 400;
 
 const trees = new PerRun<Map<string, Promise<FixtureTree>>>();
 
 /**
  * The target's own folders under `root` in the view of `nodeId`, without the sandboxes: tests that
  * read the fixture tree-wide skip those, since other tests create, copy and delete files there while
- * they read. The root's sub-folders are listed, then each one's descendants, so the sandbox parent's
- * subtree is never read; when the sandbox parent is the root itself, only the run's sandbox is left out.
- * Folders created after this reading are not in it, so their files are skipped too.
+ * they read. Each folder's sub-folders are listed (getFolders without recursive, which lists "only the
+ * folder itself": FLT-06), level by level, so the tree is known from the listings alone and the
+ * sandbox parent's subtree is never read; when the sandbox parent is the root itself, only the run's
+ * sandbox is left out. Folders created after this reading are not in it, so their files are skipped too.
  */
 export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number): Promise<FixtureTree> {
   const key = `${root}|${nodeId ?? ''}`;
@@ -38,24 +53,52 @@ export function fixtureTree(t: ConformanceContext, root: number, nodeId?: number
   const known = run.get(key);
   if (known) return useShared(known);
   const tree = makeShared(async () => {
-    const sandboxes = [t.config.sandboxFolderId, ...(t.fixture.sandboxParentFolderId === root ? [] : [t.fixture.sandboxParentFolderId])];
+    const parent = t.fixture.sandboxParentFolderId;
+    const sandboxes = new Set([t.config.sandboxFolderId, ...(parent === root ? [] : [parent])]);
     const view = nodeId === undefined ? {} : { nodeId };
-    const top = (await t.must('folder.getFolders', { path: { id: root }, query: { maxItems: -1, ...view } })).folders ?? [];
-    const all = top.filter((f) => f.id === undefined || !sandboxes.includes(f.id));
-    for (const f of [...all]) {
-      if (f.id !== undefined)
-        all.push(
-          ...((await t.must('folder.getFolders', { path: { id: f.id }, query: { recursive: true, maxItems: -1, ...view } })).folders ?? []),
-        );
+    const folders: Folder[] = [];
+    const parentOf = new Map<number, number>();
+    let holder: number | undefined = parent === root ? root : undefined;
+    const queue = [root];
+    while (queue.length && folders.length < TREE_LIMIT) {
+      const mother = queue.shift()!;
+      const listed = (await t.must('folder.getFolders', { path: { id: mother }, query: { maxItems: -1, ...view } })).folders ?? [];
+      for (const f of listed) {
+        if (typeof f.id !== 'number' || f.id === root || parentOf.has(f.id)) continue;
+        if (f.id === parent) holder = mother;
+        if (sandboxes.has(f.id)) continue;
+        folders.push(f);
+        parentOf.set(f.id, mother);
+        // A folder that says it has no sub-folders is not listed; one that does not say is.
+        if (f.hasSubfolders !== false) queue.push(f.id);
+      }
     }
-    const sandboxed = subtreeIds(all, sandboxes);
-    const seen = new Set<number>();
-    const folders = all.filter((f) => f.id !== undefined && !sandboxed.has(f.id) && !seen.has(f.id) && Boolean(seen.add(f.id)));
-    return { folders, ids: new Set([root, ...seen]) };
+    const holdingSandbox = new Set<number>();
+    if (holder !== undefined) for (let id: number | undefined = holder; id !== undefined; id = parentOf.get(id)) holdingSandbox.add(id);
+    else {
+      // Not reached within the limit: the sandbox parent's breadcrumb names its ancestors, in whichever order.
+      const crumbs = await t.try('folder.breadcrumb', { path: { id: parent } });
+      for (const f of crumbs.body?.folders ?? []) if (typeof f.id === 'number' && f.id !== parent) holdingSandbox.add(f.id);
+    }
+    return { folders, ids: new Set([root, ...parentOf.keys()]), parentOf, holdingSandbox, unread: new Set(queue) };
   });
   run.set(key, tree);
   tree.catch(() => run.delete(key));
   return tree;
+}
+
+/** The ids of the folders below `id` in a fixture tree (the folder itself not included); see `unread` for what may lie beyond. */
+export function descendantsOf(tree: FixtureTree, id: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [child, mother] of tree.parentOf) children.set(mother, [...(children.get(mother) ?? []), child]);
+  const out: number[] = [];
+  const queue = [...(children.get(id) ?? [])];
+  while (queue.length) {
+    const next = queue.shift()!;
+    out.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return out;
 }
 
 /** The fixture's folders in the master view: every folder below the master root, without the sandboxes. */

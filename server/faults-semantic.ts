@@ -552,9 +552,18 @@ export const semanticFaults = faultDefs([
     description: 'folder create with failOnDuplicate renames instead of refusing',
   },
   { name: 'tree-not-nested', breaks: ['FLD-03'], description: 'getFolders tree=true returns the top level without subfolders' },
-  { name: 'breadcrumb-reversed', breaks: ['FLD-05'], description: 'the breadcrumb lists the folders from the folder up to the root' },
+  {
+    name: 'breadcrumb-skips-mother',
+    breaks: ['FLD-05'],
+    description: "the breadcrumb leaves out the folder's mother: the chain is walked on from the grandparent",
+    probe: { op: 'folder.breadcrumb', folder: 'Manuals' },
+  },
   { name: 'reduce-ignored', breaks: ['FLD-08'], description: 'getTemplates reduce=true still lists a template once per folder' },
-  { name: 'external-links-any-scheme', breaks: ['FLD-10'], description: 'getExternalLinks also lists ftp: and other non-http links' },
+  {
+    name: 'external-links-recursive-default',
+    breaks: ['FLD-10'],
+    description: 'getExternalLinks without recursive also reports the pages of the sub-folders, as if recursive defaulted to true',
+  },
   {
     name: 'load-update-locks-folder',
     breaks: ['FLD-11'],
@@ -590,9 +599,9 @@ export const semanticFaults = faultDefs([
     description: 'POST getFolders ignores skipCount and maxItems and answers every folder',
   },
   {
-    name: 'getitems-default-pages-only',
+    name: 'getitems-lists-subfolder-content',
     breaks: ['FLD-07'],
-    description: 'getItems without type lists only the pages of the folder, not its files and images',
+    description: 'getItems without recursive also lists the items of the sub-folders, as if recursive defaulted to true',
   },
   {
     name: 'recursiveids-node-form-ignored',
@@ -600,33 +609,10 @@ export const semanticFaults = faultDefs([
     description: 'recursiveIds given as nodeId/folderId name no folder, so no folder of the list has its children fetched',
   },
   {
-    name: 'flat-listing-nests-subfolders',
-    breaks: ['FLD-03'],
-    description: 'getFolders and GET /folder with recursive but without tree attach the sub-folders to their parents anyway',
-    probe: { op: 'folder.getFolders', folder: 'Files', query: { recursive: true } },
-  },
-  {
-    name: 'tree-subfolders-unfiltered',
-    breaks: ['FLT-01'],
-    description: 'a tree answer applies search and the other filters to its top level only: the sub-folders come unfiltered',
-    probe: { op: 'folder.getFolders', folder: 'Files', query: { recursive: true, tree: true, search: 'Downloads' } },
-  },
-  {
     name: 'listing-privileges-ignored',
     breaks: ['FLD-11'],
     description: 'the folder listings ignore addPrivileges (and getFolders privileges): their records come without privileges',
     probe: { op: 'folder.getFolders', folder: 'Files', query: { addPrivileges: true } },
-  },
-  {
-    name: 'folder-sort-attributes-ignored',
-    breaks: ['SRT-04'],
-    description: 'GET /folder sorts by name only: id, globalId, description, publishDir, cdate and edate are ignored as unknown',
-    probe: { op: 'folder.list', folder: 'Files', query: { sort: '-id' } },
-  },
-  {
-    name: 'getfolders-post-recursive-default-true',
-    breaks: ['FLD-04'],
-    description: 'POST getFolders without a recursive member lists recursively, where GET getFolders without recursive does not',
   },
   {
     name: 'count-pages-templates-inherited-ignored',
@@ -978,13 +964,6 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { recursive: true } },
   },
   {
-    name: 'disinherited-channels-missing',
-    needs: 'multichannelling',
-    breaks: ['MCH-06'],
-    description: 'records disinherited in some channel say disinherited true but name no disinheritedChannels',
-    probe: { op: 'folder.getFolders', folder: 'Multichannel' },
-  },
-  {
     name: 'page-master-inverted',
     needs: 'multichannelling',
     breaks: ['MCH-01'],
@@ -1017,9 +996,9 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFolders', folder: 'Multichannel' },
   },
   {
-    name: 'template-tags-without-flags',
+    name: 'template-tag-flags-as-text',
     breaks: ['FLD-08'],
-    description: 'template records carry their templateTags as plain tags, without the booleans mandatory and editableInPage',
+    description: 'template tags carry mandatory and editableInPage as the strings "true" and "false" of the template form, not as booleans',
     probe: { op: 'folder.getTemplates', folder: 'Templates' },
   },
   {

@@ -146,6 +146,67 @@ export const variations = variationDefs([
   },
 
   // folders, records and pages (server/handlers/folders.ts, pages.ts, render.ts)
+  {
+    name: 'folder-sort-name-only',
+    choice: 'folder-sort-attributes',
+    description: 'GET /folder sorts by name only: id, globalId, description, publishDir, cdate and edate are ignored as unknown attributes',
+  },
+  {
+    name: 'breadcrumb-folder-first',
+    choice: 'breadcrumb-order',
+    description: 'the breadcrumb lists the folders from the folder itself up to the root',
+  },
+  {
+    name: 'getitems-pages-only',
+    choice: 'getitems-kinds',
+    description: 'getItems without type lists the pages of the folder only, not its files and images (the page editor default)',
+  },
+  {
+    name: 'getfolders-post-recursive-default',
+    choice: 'getfolders-post-absent-members',
+    description: 'POST getFolders reads a body without a recursive member as recursive (a tree-loading client default)',
+  },
+  {
+    name: 'tree-search-top-level-only',
+    choice: 'tree-search',
+    description: 'a tree answer applies search to its top level only: the sub-folders of a match are all attached',
+  },
+  {
+    name: 'flat-listing-nests-subfolders',
+    choice: 'flat-listing-subfolders',
+    description: 'getFolders and GET /folder with recursive but without tree also attach the sub-folders to each listed folder',
+  },
+  {
+    name: 'getfolders-plain-recursive-ids',
+    choice: 'recursive-ids-node-form',
+    description:
+      'getFolders (GET and POST) takes plain folder ids in recursiveIds and recId: entries in the form nodeId/folderId are ignored',
+  },
+  {
+    name: 'privileges-as-map',
+    choice: 'privileges-members',
+    description: 'addPrivileges, privileges (getFolders, load) add the privilege map instead of the list of privilege names',
+  },
+  {
+    name: 'language-variants-by-id',
+    choice: 'language-variants-key',
+    description: 'languageVariants is keyed by the id of the language (contentGroupId), not by its code',
+  },
+  {
+    name: 'external-links-any-scheme',
+    choice: 'external-links-schemes',
+    description: 'getExternalLinks lists every address of a link part that refers to no page, ftp: and mailto: as well as http(s)',
+  },
+  {
+    name: 'disinherited-channels-omitted',
+    choice: 'disinherited-channels-carried',
+    description: 'records disinherited in some channel say disinherited true but leave disinheritedChannels out',
+  },
+  {
+    name: 'template-tags-without-flags',
+    choice: 'template-tag-booleans-carried',
+    description: 'template tags leave out mandatory and editableInPage (null Booleans of the template editor, left out of the JSON)',
+  },
 
   // usage, listings, filters and sorting (server/handlers/usage.ts, listing.ts)
 

@@ -62,6 +62,8 @@ interface FolderListParams {
   recursive: boolean;
   tree: boolean;
   recursiveIds: string[];
+  /** Variation (getfolders-plain-recursive-ids): getFolders takes plain folder ids only; node-form entries are ignored. */
+  plainRecursiveIds?: boolean;
   wastebin: Wastebin;
   filter: ObjectFilter;
   render: FolderRenderOptions;
@@ -96,7 +98,12 @@ function startFolder(state: State, p: FolderListParams, ctx: HandlerContext): { 
 function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
   const { folder, view } = startFolder(state, p, ctx);
   const keep = objectPredicate(state, view, p.filter, ctx.faults);
-  const descend = p.recursiveIds.length > 0 ? (f: FolderObj) => p.recursiveIds.some((e) => namesFolder(e, f, view, ctx.faults)) : undefined;
+  // Variation (tree-search-top-level-only): search selects the top level of a tree; the other filters hold at every level.
+  const keepNested = ctx.faults.has('tree-search-top-level-only')
+    ? objectPredicate(state, view, { ...p.filter, search: undefined }, ctx.faults)
+    : keep;
+  const recursiveIds = p.plainRecursiveIds ? p.recursiveIds.filter((e) => !e.includes('/')) : p.recursiveIds;
+  const descend = recursiveIds.length > 0 ? (f: FolderObj) => recursiveIds.some((e) => namesFolder(e, f, view, ctx.faults)) : undefined;
   const walk = walkOf(view, p.recursive && !p.tree, p.wastebin, ctx.faults, descend ? { descend } : {});
   const items = collectChildren(state, folder, 'folder', walk).filter(keep);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
@@ -107,13 +114,11 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
     // Planted: the tree answer has its own serialisation path, so only tree=true answers are misshapen.
     if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree'))
       Object.assign(record, { motherId: String(record.motherId) });
-    // Planted (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for.
+    // Variation (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for.
     const nest = (p.tree || ctx.faults.has('flat-listing-nests-subfolders')) && p.recursive;
     if (nest && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
       const children = collectChildren(state, f, 'folder', { ...walk, recursive: false });
-      // Planted: the filters are applied to the top level of a tree only.
-      const subs = ctx.faults.has('tree-subfolders-unfiltered') ? children : children.filter(keep);
-      record.subfolders = order(subs).map((s) => render(s, order));
+      record.subfolders = order(children.filter(keepNested)).map((s) => render(s, order));
     }
     return record;
   };
@@ -122,7 +127,7 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
     const f = lookup(state, e.split('/').pop()!);
     return !f || f.kind !== 'folder' || f.deleted !== undefined;
   };
-  const deleted = p.recursive ? p.recursiveIds.filter(gone) : [];
+  const deleted = p.recursive ? recursiveIds.filter(gone) : [];
   return { folder, view, items, render, deleted };
 }
 
@@ -153,8 +158,8 @@ export const folderList: Handler<State> = (state, req, ctx) => {
     pkg: qStr(req, 'package'),
   };
   const l = folderListing(state, p, ctx);
-  // Planted: GET /folder sorts by name alone, other attributes ignored as unknown.
-  const attributes = ctx.faults.has('folder-sort-attributes-ignored') ? { name: folderAttributes().name! } : folderAttributes();
+  // Variation (folder-sort-name-only): GET /folder knows name alone; the other attributes are ignored as unknown (reference notes).
+  const attributes = ctx.faults.has('folder-sort-name-only') ? { name: folderAttributes().name! } : folderAttributes();
   const order = (fs: FolderObj[]) => sortByAttributes(fs, qStr(req, 'sort') ?? 'name', attributes, ctx.faults);
   const paged = pageNew(order(l.items), qInt(req, 'page', 1), qInt(req, 'pageSize', -1), ctx.faults);
   return {
@@ -197,6 +202,7 @@ export const getFolders: Handler<State> = (state, req, ctx) => {
     recursive: qBool(req, 'recursive', false),
     tree: qBool(req, 'tree', false),
     recursiveIds: [...(ctx.faults.has('getfolders-recid-ignored') ? [] : qStrs(req, 'recId')), ...qStrs(req, 'recursiveIds')],
+    plainRecursiveIds: ctx.faults.has('getfolders-plain-recursive-ids'),
     wastebin: qWastebin(req, ctx.faults),
     filter: filterFromQuery(req),
     render: {
@@ -221,11 +227,12 @@ export const getFoldersPost: Handler<State> = (state, req, ctx) => {
   const p: FolderListParams = {
     id: b.id,
     nodeId: b.nodeId,
-    // Planted: an absent recursive member reads as true.
-    recursive: b.recursive ?? ctx.faults.has('getfolders-post-recursive-default-true'),
+    // Variation (getfolders-post-recursive-default): an absent recursive member reads as true.
+    recursive: b.recursive ?? ctx.faults.has('getfolders-post-recursive-default'),
     tree: b.tree ?? false,
     // Planted: the body's recursiveIds are not read, so every folder's children are fetched.
     recursiveIds: ctx.faults.has('getfolders-post-recursiveids-ignored') ? [] : (b.recursiveIds ?? []),
+    plainRecursiveIds: ctx.faults.has('getfolders-plain-recursive-ids'),
     wastebin,
     filter: {
       createdbefore: b.createdBefore ?? 0,
@@ -274,7 +281,10 @@ export const breadcrumb: Handler<State> = (state, req, ctx) => {
   });
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const chain = folderChain(state, obj as FolderObj, view);
-  if (ctx.faults.has('breadcrumb-reversed')) chain.reverse();
+  // Planted: the chain is walked from the grandparent, so the folder's mother is left out.
+  if (ctx.faults.has('breadcrumb-skips-mother') && chain.length > 2) chain.splice(chain.length - 2, 1);
+  // Variation (breadcrumb-folder-first): the folder first, up to the root.
+  if (ctx.faults.has('breadcrumb-folder-first')) chain.reverse();
   // Planted: hasMoreItems says more folders follow the complete chain.
   const more = ctx.faults.has('breadcrumb-has-more-items');
   return { folders: chain.map((f) => folderRecord(rctx, f)), hasMoreItems: more, numItems: chain.length, deleted: [], stagingStatus: {} };
@@ -500,10 +510,11 @@ export const getItems: Handler<State> = (state, req: OpRequest, ctx) => {
     property: 'folderId',
   });
   const asked = qStrs(req, 'type');
-  // Planted: without type, the page editor's default of pages only.
-  const types = asked.length === 0 && ctx.faults.has('getitems-default-pages-only') ? ['page'] : asked;
+  // Variation (getitems-pages-only): without type, the page editor's default of pages only.
+  const types = asked.length === 0 && ctx.faults.has('getitems-pages-only') ? ['page'] : asked;
   const wanted = (['page', 'file', 'image'] as const).filter((k) => types.length === 0 || types.includes(k));
-  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults);
+  // Planted: recursive defaults to true, so the content of the sub-folders is listed with the folder's own.
+  const walk = walkOf(view, qBool(req, 'recursive', ctx.faults.has('getitems-lists-subfolder-content')), wastebin, ctx.faults);
   const keep = objectPredicate(state, view, filterFromQuery(req), ctx.faults);
   const items: (PageObj | FileObj)[] = wanted.flatMap((k) => collectChildren(state, obj as FolderObj, k, walk)).filter(keep);
   const sorted = sortLegacy(items, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), ctx.faults);

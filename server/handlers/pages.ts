@@ -333,6 +333,7 @@ export function externalLinks(p: PageObj, faults: FaultSet): string[] {
     for (const prop of Object.values(tag.properties)) {
       const url = prop.stringValue;
       if (prop.type !== 'PAGE' || prop.pageId !== undefined || !url) continue;
+      // Variation (external-links-any-scheme): every address that refers to no page is external, ftp: and mailto: too.
       if ((/^https?:\/\//i.test(url) || faults.has('external-links-any-scheme')) && !links.includes(url)) links.push(url);
     }
   }
@@ -348,7 +349,10 @@ export const getExternalLinks: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'folderId',
   });
-  const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, qBool(req, 'recursive', false), 'exclude', ctx.faults)).sort(
+  // Planted (external-links-recursive-default): recursive defaults to true, so the pages of the sub-folders are reported too.
+  const unsaid = req.rawQuery.recursive === undefined && ctx.faults.has('external-links-recursive-default');
+  const recursive = unsaid || qBool(req, 'recursive', false);
+  const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, recursive, 'exclude', ctx.faults)).sort(
     (a, b) => a.id - b.id,
   );
   // Planted: the pages' tags are never searched, so no page is reported.

@@ -221,7 +221,8 @@ function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R)
   r.inheritedFromId = obj.nodeId;
   r.masterNode = state.nodes.get(master.nodeId)?.name;
   r.masterNodeId = master.nodeId;
-  if (disinherit.length > 0 && !faults.has('disinherited-channels-missing'))
+  // Variation (disinherited-channels-omitted): the record says disinherited, without naming the channels.
+  if (disinherit.length > 0 && !faults.has('disinherited-channels-omitted'))
     r.disinheritedChannels = disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
   // Planted (record-excluded-unread): records never say excluded.
   r.excluded = !faults.has('record-excluded-unread') && (master.excluded ?? false);
@@ -339,11 +340,13 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
   if (o.tags) record.tags = tagMap(state, f.tags ?? [], o.construct);
   record.hasSubfolders = hasSubfolders(ctx, f);
   const granted = (p: string) => !f.withheld?.includes(p);
-  if (o.privileges) {
+  // Variation (privileges-as-map): whichever flag asks, the privileges come as the privilege map.
+  const asMap = faults.has('privileges-as-map');
+  if (o.privileges && !asMap) {
     record.privileges = FOLDER_PRIVILEGES.filter(granted);
     record.privilegeBits = FOLDER_PRIVILEGES.map((p) => (granted(p) ? '1' : '0')).join('');
   }
-  if (o.privilegeMap)
+  if (o.privilegeMap || (o.privileges && asMap))
     record.privilegeMap = { privileges: Object.fromEntries(FOLDER_PRIVILEGES.map((p) => [p, granted(p)])), languages: [] };
   record.path = `/${chain.map((c) => c.name).join('/')}/`;
   record.masterId = master.id;
@@ -355,7 +358,7 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
   if (f.descriptionI18n) record.descriptionI18n = f.descriptionI18n;
   if (f.publishDirI18n) record.publishDirI18n = f.publishDirI18n;
   if (faults.has('folder-id-as-string')) (record as Record<string, unknown>).id = String(f.id);
-  if (o.privileges && faults.has('shape-folder-privilegebits'))
+  if (o.privileges && !asMap && faults.has('shape-folder-privilegebits'))
     (record as Record<string, unknown>).privilegeBits = 2 ** FOLDER_PRIVILEGES.length - 1;
   return record;
 }
@@ -459,6 +462,20 @@ export interface TemplateRenderOptions {
   folder?: FolderObj;
 }
 
+/** The template tags of a template (contract 2.7: each with the booleans mandatory and editableInPage). */
+function templateTagMap(ctx: RenderCtx, t: TemplateObj): Record<string, TemplateTag> {
+  const tags = tagMap(ctx.state, t.templateTags) as Record<string, TemplateTag>;
+  // Variation (template-tags-without-flags): the editor's unset Booleans are null, and null members are left out.
+  if (ctx.faults.has('template-tags-without-flags'))
+    return Object.fromEntries(Object.entries(tags).map(([k, { mandatory: _m, editableInPage: _e, ...tag }]) => [k, tag]));
+  // Planted (template-tag-flags-as-text): the flags are passed on as the editor's form values, the strings "true" and "false".
+  if (ctx.faults.has('template-tag-flags-as-text'))
+    for (const tag of Object.values(tags))
+      for (const flag of ['mandatory', 'editableInPage'] as const)
+        if (tag[flag] !== undefined) Object.assign(tag, { [flag]: String(tag[flag]) });
+  return tags;
+}
+
 /** The Template record (contract 2.7). */
 export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRenderOptions = {}): TemplateRecord {
   const { state, view } = ctx;
@@ -496,12 +513,7 @@ export function templateRecord(ctx: RenderCtx, t: TemplateObj, o: TemplateRender
           },
         }
       : {}),
-    // Planted (template-tags-without-flags): the template tags are rendered as plain tags, without mandatory and editableInPage.
-    templateTags: ctx.faults.has('template-tags-without-flags')
-      ? Object.fromEntries(
-          Object.entries(tagMap(state, t.templateTags)).map(([k, { mandatory: _m, editableInPage: _e, ...tag }]) => [k, tag]),
-        )
-      : (tagMap(state, t.templateTags) as Record<string, TemplateTag>),
+    templateTags: templateTagMap(ctx, t),
     objectTags: tagMap(state, t.tags ?? []),
   };
 }
@@ -675,7 +687,10 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (o.template && template) record.template = templateRecord(ctx, template);
   if (o.folder && folder) record.folder = folderRecord(ctx, folder);
   if (p.contentSetId !== undefined) record.contentSetId = p.contentSetId;
-  if (langVariants.length > 0) record.languageVariants = Object.fromEntries(langVariants.map((s) => [s.language!, variant(s)]));
+  // Variation (language-variants-by-id): keyed by the id of the variant's language, not its code.
+  const variantKey = (s: PageObj) =>
+    faults.has('language-variants-by-id') ? String(state.languages.find((l) => l.code === s.language)?.id ?? s.language) : s.language!;
+  if (langVariants.length > 0) record.languageVariants = Object.fromEntries(langVariants.map((s) => [variantKey(s), variant(s)]));
   record.locked = locked;
   record.lockedSince = locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1;
   if (locked) record.lockedBy = userRecord(state, p.lockedBy);

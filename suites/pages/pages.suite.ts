@@ -11,6 +11,7 @@ import type { Exchange } from '../../harness/transport.ts';
 import type { Page } from '../../schemas/types.ts';
 import { validateBody } from '../../schemas/validate.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
+import { mapOf, text } from '../../harness/records.ts';
 
 /** One page record as it came back: the answer, where in it, and whether it is a variant inside another page. */
 interface Seen {
@@ -197,16 +198,25 @@ function versionProblems(page: Page): string[] {
   ];
 }
 
+/** Whether a queued request of a TimeManagement (`queuedPublish`, `queuedOffline`) is one: a time, a user or a version, not `{at: 0}`. */
+function queuedRequest(entry: unknown): boolean {
+  if (!isRecord(entry)) return false;
+  return (typeof entry.at === 'number' && entry.at > 0) || isRecord(entry.user) || isRecord(entry.version);
+}
+
 // Contract 2.6: "planned: time management is set", a time to publish (`at`) or take offline (`offlineAt`), and "queued: in
 // queue for publishing or taking offline", which TimeManagement shows as "queuedPublish and queuedOffline". Where a record
-// carries its timeManagement (optional), the two flags agree with what it shows.
+// carries its timeManagement (optional), the two flags agree with what it shows. A request entry holding nothing is none (as a
+// live object's `deleted: {at: 0}` is no deletion: reference notes), and the time of a queued request may be the time set.
 function timeManagementProblems(page: Page): string[] {
   const tm = page.timeManagement;
   if (!isRecord(tm)) return [];
-  const timed = (typeof tm.at === 'number' && tm.at > 0) || (typeof tm.offlineAt === 'number' && tm.offlineAt > 0);
-  const waiting = tm.queuedPublish !== undefined || tm.queuedOffline !== undefined;
+  const at = (value: unknown) => typeof value === 'number' && value > 0;
+  const timed = at(tm.at) || at(tm.offlineAt);
+  const waiting = queuedRequest(tm.queuedPublish) || queuedRequest(tm.queuedOffline);
+  const queuedTime = [tm.queuedPublish, tm.queuedOffline].some((q) => isRecord(q) && at(q.at));
   const problems: string[] = [];
-  if (typeof page.planned === 'boolean' && page.planned !== timed)
+  if (typeof page.planned === 'boolean' && page.planned !== timed && !(page.planned && queuedTime))
     problems.push(`planned ${page.planned}, yet its timeManagement shows ${timed ? 'a time' : 'no time'} to publish or take offline`);
   if (typeof page.queued === 'boolean' && page.queued !== waiting)
     problems.push(`queued ${page.queued}, yet its timeManagement shows ${waiting ? 'a' : 'no'} queued publish or take-offline request`);
@@ -214,14 +224,17 @@ function timeManagementProblems(page: Page): string[] {
 }
 
 // Contract 2.6: "path: folder path to the page"; getPages `folder` adds "folder info", the record of the page's folder.
-// The folder path to a page ends in the folder the page is in: its last segment is that folder's name. Neither the
+// The folder path to a page ends in the folder the page is in: its last segment names that folder, by its name, by one of
+// its names in other languages (nameI18n) or by its publish directory, whose segments a path may be made of. Neither the
 // path's presence nor the folder record's own `path` (2.3 gives it no meaning) is required.
 function folderPathProblems(page: Page): string[] {
   const folder = page.folder;
   if (!isRecord(folder) || typeof page.path !== 'string' || typeof folder.name !== 'string') return [];
-  return `/${page.path.replace(/^\/+|\/+$/g, '')}`.endsWith(`/${folder.name}`)
-    ? []
-    : [`path ${page.path} does not end in the name of its folder "${folder.name}"`];
+  const path = `/${page.path.replace(/^\/+|\/+$/g, '')}`;
+  const dir = text(folder, 'publishDir').replace(/^\/+|\/+$/g, '');
+  const names = [folder.name, ...Object.values(mapOf(folder, 'nameI18n')).filter((n): n is string => typeof n === 'string')];
+  if (names.some((name) => path.endsWith(`/${name}`)) || (dir !== '' && path.endsWith(`/${dir}`))) return [];
+  return [`path ${page.path} does not end in the name of its folder "${folder.name}"`];
 }
 
 conformance('PGE-01', 'every page record carries the required members with their types', async (t) => {
@@ -307,35 +320,49 @@ conformance(
   'every page getPages lists for a language without fallback carries that language',
   async (t) => {
     const all = await sources(t);
-    // The language codes to ask for: those the pages carry and those their languageVariants are keyed by.
+    const seen = all.flatMap((s) => s.pages);
+    // The language codes to ask for: those the pages and their language variants carry (walk() has put the variants among the
+    // pages). Only where no record names one, the keys languageVariants has: what they are is an open choice
+    // (language-variants-key), so a language asked by a key is tried, and a refusal of it judges nothing.
     const codes = new Set<string>();
-    for (const { page } of all.flatMap((s) => s.pages)) {
-      if (typeof page.language === 'string') codes.add(page.language);
-      for (const key of Object.keys(isRecord(page.languageVariants) ? page.languageVariants : {})) codes.add(key);
-    }
+    for (const { page } of seen) if (typeof page.language === 'string') codes.add(page.language);
+    const byKey = !codes.size;
+    if (byKey) for (const { page } of seen) for (const key of Object.keys(mapOf(page, 'languageVariants'))) codes.add(key);
     if (!codes.size) return t.nothingToJudge('no page record of the fixture names a language');
+    // Pages that are language variants of others ("languageVariants: map string to Page") have a language, whether or not their
+    // records say it.
+    const variants = new Set(seen.filter((s) => s.pointer.includes('/languageVariants/')).map((s) => s.page.id));
     const folder = t.fixture.pagesFolderId!;
     const findings: Finding[] = [];
     let listed = 0;
     for (const language of [...codes].slice(0, 5)) {
-      const r = await t.call('folder.getPages', { path: { id: folder }, query: { recursive: true, language, langfallback: false } });
+      const spec = { path: { id: folder }, query: { recursive: true, language, langfallback: false } };
+      const r = byKey ? await t.try('folder.getPages', spec) : await t.call('folder.getPages', spec);
       if (!r.body) continue;
       const pages = r.body.pages ?? [];
       listed += pages.length;
       // getPages "language: language code", without fallback: the pages listed are in that language. Contract 2.6: "language:
-      // language code, if the page has a language", "languageName: if the page has a language".
+      // language code, if the page has a language", "languageName: if the page has a language", both optional: a page carrying
+      // another language is not in it; one carrying none may be a page valid in every language (open choice
+      // language-languageless), unless it is a language variant; a languageName is a string where carried.
       const bad = pages
-        .filter((p) => p.language !== language || typeof p.languageName !== 'string')
+        .filter(
+          (p) =>
+            (p.language !== undefined && p.language !== language) ||
+            (p.language === undefined && variants.has(p.id)) ||
+            (p.languageName !== undefined && typeof p.languageName !== 'string'),
+        )
         .map(
           (p) =>
-            `page ${JSON.stringify(p.id)}: language ${JSON.stringify(p.language ?? null)}, languageName ${JSON.stringify(p.languageName ?? null)}`,
+            `page ${JSON.stringify(p.id)}: language ${JSON.stringify(p.language ?? null)}, languageName ${JSON.stringify(p.languageName ?? null)}` +
+            `${p.language === undefined ? ' (a language variant of another page)' : ''}`,
         );
       if (bad.length)
         findings.push(
           finding(
             t.requirement,
             'page',
-            `getPages of folder ${folder} with language=${language}&langfallback=false: ${bad.length} of ${pages.length} pages, in that language, do not carry it as language and languageName: ${brief(bad, 5)}`,
+            `getPages of folder ${folder} with language=${language}&langfallback=false: ${bad.length} of ${pages.length} pages, in that language, do not carry it as their language: ${brief(bad, 5)}`,
             r.exchange,
           ),
         );

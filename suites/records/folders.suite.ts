@@ -59,6 +59,8 @@ conformance(
         : [`motherId ${JSON.stringify(f.motherId)}, but it is listed as a sub-folder of folder ${parent}`],
     );
     if (!lists.some((l) => l.folders.length)) t.nothingToJudge('no fixture folder has sub-folders');
+    else if (!lists.some((l) => l.folders.some((f) => f.motherId !== undefined)))
+      t.nothingToJudge('no sub-folder of a fixture folder carries its motherId');
     t.record(findings);
   },
   { operation: 'folder.getFolders' },

@@ -15,23 +15,31 @@ conformance(
     if (folderId === undefined) return t.nothingToJudge('the fixture names no templates folder');
     const r = await t.call('folder.getTemplates', { path: { folderId }, query: { recursive: true } });
     if (!r.body) return;
-    // Contract 2.7: "templateTags: map string to Tag (each with the additional booleans mandatory and editableInPage)".
+    // Contract 2.7: "templateTags: map string to Tag (each with the additional booleans mandatory and editableInPage)". Whether a tag
+    // carries them where the template does not set them is open (template-tag-booleans-carried): each one a tag carries is a boolean.
     const problems: string[] = [];
     let tags = 0;
+    let carried = 0;
     for (const template of r.body.templates ?? []) {
       for (const [name, tag] of Object.entries(isRecord(template.templateTags) ? template.templateTags : {})) {
         tags++;
-        const lacking = (['mandatory', 'editableInPage'] as const).filter((m) => !isRecord(tag) || typeof tag[m] !== 'boolean');
-        if (lacking.length) problems.push(`template ${JSON.stringify(template.id)} tag "${name}": no boolean ${lacking.join(', ')}`);
+        const present = (['mandatory', 'editableInPage'] as const).filter((m) => isRecord(tag) && tag[m] !== undefined);
+        carried += present.length;
+        const wrong = present.filter((m) => typeof (tag as Record<string, unknown>)[m] !== 'boolean');
+        if (wrong.length)
+          problems.push(
+            `template ${JSON.stringify(template.id)} tag "${name}": ${wrong.map((m) => `${m} ${JSON.stringify((tag as Record<string, unknown>)[m])}`).join(', ')}`,
+          );
       }
     }
     if (!tags) return t.nothingToJudge(`the templates of folder ${folderId} have no template tags`, r.exchange);
+    if (!carried) return t.nothingToJudge(`no template tag of folder ${folderId} carries mandatory or editableInPage`, r.exchange);
     const findings: Finding[] = problems.length
       ? [
           finding(
             t.requirement,
             'record',
-            `getTemplates of folder ${folderId}: ${problems.length} of ${tags} template tags lack the booleans mandatory and editableInPage every template tag carries: ${brief(problems, 5)}`,
+            `getTemplates of folder ${folderId}: ${problems.length} of ${tags} template tags carry mandatory or editableInPage as no boolean: ${brief(problems, 5)}`,
             r.exchange,
           ),
         ]

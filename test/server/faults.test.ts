@@ -182,18 +182,16 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   'folder-create-publishdir-derived': async (run, s) =>
     (await run('folder.create', { body: { motherId: String(ids(s).sandboxParentFolderId), name: 'Published', publishDir: '/elsewhere/' } }))
       .folder.publishDir,
-  'getitems-default-pages-only': async (run, s) =>
-    pick((await run('folder.getItems', { path: { folderId: named(s, 'folder', 'Files').id } })).items, 'type'),
+  'getitems-lists-subfolder-content': async (run, s) =>
+    pick((await run('folder.getItems', { path: { folderId: named(s, 'folder', 'Files').id } })).items),
   'tree-not-nested': async (run, s) =>
     (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Files').id }, query: { recursive: true, tree: true } })).folders.map(
       (f: Body) => f.subfolders?.length ?? 0,
     ),
-  'breadcrumb-reversed': async (run, s) =>
-    pick((await run('folder.breadcrumb', { path: { id: named(s, 'folder', 'Manuals').id } })).folders),
   'reduce-ignored': async (run, s) =>
     (await run('folder.getTemplates', { path: { folderId: ids(s).pagesFolderId }, query: { recursive: true, reduce: true } })).numItems,
-  'external-links-any-scheme': async (run, s) =>
-    (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.flatMap((e: Body) => e.links),
+  'external-links-recursive-default': async (run, s) =>
+    (await run('folder.getExternalLinks', { path: { folderId: ids(s).pagesFolderId } })).pages.map((e: Body) => e.pageId),
   'privileges-missing': async (run, s) =>
     (await run('folder.load', { path: { id: named(s, 'folder', 'Files').id }, query: { privileges: true } })).folder.privileges?.length,
   'recursiveids-node-form-ignored': async (run, s) => {
@@ -205,8 +203,6 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     (await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Old campaign').id) } })).folders,
   'getfolders-post-own-folders-only': async (run, s) =>
     pick((await run('folder.getFolders.post', { body: { id: String(ids(s).masterRootFolderId) } })).folders),
-  'getfolders-post-recursive-default-true': async (run, s) =>
-    pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Files').id) } })).folders),
   'load-stagingstatus-as-map': async (run, s) => (await run('file.load', { path: { id: named(s, 'file', 'terms.txt').id } })).stagingStatus,
   'copy-ignores-newfilename': async (run, s) =>
     (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } })).file.name,
