@@ -864,12 +864,6 @@ export const semanticFaults = faultDefs([
     description: 'push2master of a file local to the channel answers OK but leaves the file in the channel only',
   },
   {
-    name: 'push2master-channel-from-id',
-    needs: 'multichannelling',
-    breaks: ['MCH-07'],
-    description: 'push2master ignores channelId and pushes from the node of the object the id names',
-  },
-  {
     name: 'kept-listing-after-change',
     breaks: ['SRT-01'],
     description: 'a file rename marks nothing changed: listings sorted before it are answered again after it, in their old order',

@@ -367,8 +367,7 @@ function pushContent(state: State, from: Obj, to: Obj, faults: FaultSet): void {
 export const push2master: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<PushToMasterRequest>(req);
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
-  // Planted (push2master-channel-from-id): the channel is the node of the object the id names, whatever channelId says.
-  const channel = channelOf(state, ctx.faults.has('push2master-channel-from-id') ? obj.nodeId : (b.channelId ?? obj.nodeId));
+  const channel = channelOf(state, b.channelId ?? obj.nodeId);
   // Variations: only the id of the channel's own object names what to push, or only the master's (with the channel).
   if (ctx.faults.has('push2master-copy-id-only') && obj.nodeId !== channel.id)
     throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not an object of channel ${channel.id}: name the channel's copy`, 'id');

@@ -186,9 +186,11 @@ async function fetchListing(
     return undefined;
   }
   const body = success(r, exchange, requirement, where) as Record<string, unknown>;
-  const list = body.folders ?? body.files ?? body.items;
-  if (!Array.isArray(list)) stop(r, requirement, `${where}: the answer has no list of ${q.kind}s`, exchange);
-  return { exchange, records: list as ListedRecord[], numItems: body.numItems, hasMoreItems: body.hasMoreItems };
+  // An empty list may be left out of the answer (contract 2.1: presence of members not shown): it reads as empty.
+  const member = style === 'paged' ? 'items' : q.kind === 'folder' ? 'folders' : 'files';
+  if (body[member] !== undefined && !Array.isArray(body[member]))
+    stop(r, requirement, `${where}: the answer's ${member} is ${JSON.stringify(body[member])}, not a list of ${q.kind}s`, exchange);
+  return { exchange, records: listOf<ListedRecord>(body, member), numItems: body.numItems, hasMoreItems: body.hasMoreItems };
 }
 
 /** Why a listing or count of a deleted folder's content is not judged where the target refuses to name the folder. */

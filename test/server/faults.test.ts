@@ -343,10 +343,6 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.push2master', { path: { id: local.id }, body: { channelId: 2 } });
     return local.nodeId;
   },
-  'push2master-channel-from-id': async (run, s) => {
-    await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt').id }, body: { channelId: 2 } });
-    return (named(s, 'file', 'localized.txt') as FileObj).data?.toString();
-  },
   // inherited-a.txt is localized in channel 3 only: a copy in channel 2 too, then channel 2's goes.
   'unlocalize-first-copy': async (run, s) => {
     const id = named(s, 'file', 'inherited-a.txt').id;
