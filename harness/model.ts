@@ -6,6 +6,7 @@
  * It knows nothing of any server (it never imports server/).
  */
 import { duplicates } from './oracles.ts';
+import { flag } from './records.ts';
 
 /** Which view a listing sees: the master node, or the channel inheriting from it. */
 export type ViewName = 'master' | 'channel';
@@ -315,13 +316,6 @@ function marksDeletion(info: unknown): boolean {
   return (typeof at === 'number' && at !== 0) || by !== undefined;
 }
 
-/** A DeleteInfo with both members the catalogue asks for: a deletion time and the user. */
-function completeDeleteInfo(info: unknown): boolean {
-  if (info === null || typeof info !== 'object') return false;
-  const { at, by } = info as { at?: unknown; by?: unknown };
-  return typeof at === 'number' && at !== 0 && by !== null && typeof by === 'object';
-}
-
 /** Whether a record says it is deleted: itself, its master or its folder (contract 2.2). */
 export function deletionMarked(record: ListedRecord): boolean {
   return marksDeletion(record.deleted) || marksDeletion(record.folderDeleted) || marksDeletion(record.masterDeleted);
@@ -384,12 +378,15 @@ export function diffListing(m: Model, q: ListingQuery, prediction: Prediction, r
     if (r.name !== e.name) problems.push({ message: `${what} is named ${JSON.stringify(r.name)}, expected "${e.name}"` });
     if (e.size !== undefined && r.fileSize !== e.size)
       problems.push({ message: `${what} has fileSize ${JSON.stringify(r.fileSize)}, expected ${e.size}` });
-    if (e.inherited && r.inherited !== true)
+    // An absent boolean reads false (contract 2.1: presence of members not shown).
+    if (e.inherited && !flag(r, 'inherited'))
       problems.push({
         requirement: 'MCH-01',
         message: `${what} is inherited from the master but listed with inherited ${JSON.stringify(r.inherited)}`,
       });
-    if (!e.inherited && r.inherited === true) {
+    // What a localized copy, told by its id, says in `inherited` is open (open choice localized-copy-inherited).
+    const copy = q.view === 'channel' && objectById(m, e.id)?.localized?.id === e.id;
+    if (!e.inherited && flag(r, 'inherited') && !copy) {
       problems.push(
         q.view === 'channel'
           ? { requirement: 'MCH-02', message: `${what} is localized in the channel but listed as inherited` }
@@ -397,20 +394,17 @@ export function diffListing(m: Model, q: ListingQuery, prediction: Prediction, r
       );
     }
     if (q.wastebin !== 'exclude') {
+      // Contract 3: deleted is "a deleted, masterDeleted or folderDeleted DeleteInfo is present": which one marks an object, and
+      // whether it names `by` (the judge reads a `by` that is there), the contract leaves to the server.
       const parent = parentOf(m, objectById(m, e.id)!);
+      const marks = `deleted ${JSON.stringify(r.deleted)}, folderDeleted ${JSON.stringify(r.folderDeleted)}`;
       if (parent && isDeleted(m, parent)) {
         // WST-05 "items inside a deleted folder, listed with include, carry folderDeleted"
-        if (!marksDeletion(r.folderDeleted))
-          problems.push({
-            requirement: 'WST-05',
-            message: `${what} lies in the deleted folder ${parent.key} but carries folderDeleted ${JSON.stringify(r.folderDeleted)}`,
-          });
-      } else if (e.deleted && !completeDeleteInfo(r.deleted)) {
+        if (!deletionMarked(r))
+          problems.push({ requirement: 'WST-05', message: `${what} lies in the deleted folder ${parent.key} but carries ${marks}` });
+      } else if (e.deleted && !deletionMarked(r)) {
         // WST-02 "deleted ones carry deleted with at and by"
-        problems.push({
-          requirement: 'WST-02',
-          message: `${what} is deleted but carries deleted ${JSON.stringify(r.deleted)}, expected at and by`,
-        });
+        problems.push({ requirement: 'WST-02', message: `${what} is deleted but carries ${marks}` });
       }
       if (!e.deleted && deletionMarked(r))
         problems.push({ requirement: 'WST-02', message: `${what} is not deleted but its record says it is` });

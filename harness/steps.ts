@@ -7,6 +7,7 @@
 import type { File, Folder, ResponseOf } from '../schemas/types.ts';
 import { SetupError, idOf, stepFinding, type CallSpec, type OperationId } from './api.ts';
 import type { Finding } from './checks.ts';
+import { flag } from './records.ts';
 import { createFolder } from './sandbox.ts';
 import type { ConformanceContext } from './suite.ts';
 import type { Exchange } from './transport.ts';
@@ -123,4 +124,147 @@ export async function filesOf(t: ConformanceContext, folderId: number): Promise<
 /** A file record as the model compares it, for messages. */
 export function fileSummary(f: File | undefined): string {
   return f ? `{id ${f.id}, name ${JSON.stringify(f.name)}, folderId ${f.folderId}, fileSize ${f.fileSize}}` : 'no file';
+}
+
+// ---- channel steps ----------------------------------------------------------------------------
+
+/** A folder or a file, as the channel steps name what they localize, unlocalize or push. */
+export type ChannelKind = 'folder' | 'file';
+
+/** Localizes a folder or file in a channel (contract 3: "target channel given in the body"); relies on it succeeding. */
+export async function localizeStep(t: ConformanceContext, kind: ChannelKind, id: number, channel: number): Promise<void> {
+  await t.must(kind === 'folder' ? 'folder.localize' : 'file.localize', { path: { id }, json: { channelId: channel } });
+}
+
+/**
+ * The id under which a channel's listing shows its localized copy of a master object: a record of the master's
+ * name with an id of its own, else the master's id where the record does not say inherited (a copy may keep its
+ * master's id); undefined when the listing shows none. The copy is told by its id, not by `inherited`: what a
+ * copy says there is open (open choice localized-copy-inherited).
+ */
+export function copyIn(records: readonly { id?: unknown; name?: unknown; inherited?: unknown }[], master: { id: number; name: string }) {
+  const named = records.filter((r) => r.name === master.name && typeof r.id === 'number');
+  const own = named.find((r) => r.id !== master.id);
+  if (own) return own.id as number;
+  return named.some((r) => r.id === master.id && !flag(r, 'inherited')) ? master.id : undefined;
+}
+
+/** The id of the localized copy a channel lists of a master object in a folder (getFolders or getFiles in the channel's view). */
+export async function copyIdStep(
+  t: ConformanceContext,
+  kind: ChannelKind,
+  parent: number,
+  master: { id: number; name: string },
+  channel: number,
+): Promise<number> {
+  const listed =
+    kind === 'folder'
+      ? await t.call('folder.getFolders', { path: { id: parent }, query: { nodeId: channel } })
+      : await t.call('folder.getFiles', { path: { folderId: parent }, query: { nodeId: channel } });
+  const records = listed.body
+    ? ((listed.body as { folders?: Folder[]; files?: File[] })[kind === 'folder' ? 'folders' : 'files'] ?? [])
+    : [];
+  const copy = copyIn(records, master);
+  if (copy === undefined)
+    throw new SetupError(
+      `after localizing ${kind} ${master.id} ("${master.name}"), channel ${channel} lists no localized copy of it ` +
+        '(a record of its name with an id of its own, or its id no longer inherited)',
+      listed.exchange,
+    );
+  return copy;
+}
+
+/** The outcome of an operation tried with several ids in turn: the id that succeeded (undefined when every one was refused). */
+export interface EitherId {
+  id?: number;
+  exchange: Exchange;
+  /** Why the last id tried did not succeed, when none did. */
+  problem?: string;
+}
+
+/**
+ * Sends an operation that may name its object by the master's id (the channel in the body) or by the localized
+ * copy's own id (unlocalize, push2master: open choices unlocalize-id and push2master-id), with each id in turn
+ * until one succeeds: a refusal of one form is no finding, for a server may take either. Refused with every
+ * id, the caller decides what that means.
+ */
+export async function eitherIdStep(
+  t: ConformanceContext,
+  operationId: 'file.unlocalize' | 'file.push2master',
+  ids: readonly number[],
+  json: Record<string, unknown>,
+): Promise<EitherId> {
+  let last: EitherId | undefined;
+  for (const id of [...new Set(ids)]) {
+    const { exchange, problem } = await t.try(operationId, { path: { id }, json });
+    if (!problem) return { id, exchange };
+    last = { exchange, problem };
+  }
+  return last!;
+}
+
+/**
+ * Creates a folder, or a small text file, of a channel's own (nodeId = the channel) in a folder the channel sees and
+ * returns its id and name; undefined when the target refuses, as it may where the folder is one the channel only
+ * inherits (open choice channel-create-in-inherited-folder): the caller says what it then cannot judge.
+ */
+export async function tryCreateInChannelStep(
+  t: ConformanceContext,
+  kind: ChannelKind,
+  parent: number,
+  name: string,
+  channel: number,
+  data = `${name}\n`,
+): Promise<{ id: number; name: string } | undefined> {
+  const made =
+    kind === 'folder'
+      ? await t.try('folder.create', { json: { motherId: String(parent), name, nodeId: channel } })
+      : await t.try('file.create.multipart', {
+          multipart: {
+            fields: { folderId: String(parent), fileName: name, nodeId: String(channel) },
+            files: [{ name: 'fileBinaryData', filename: name, contentType: 'text/plain', data: new TextEncoder().encode(data) }],
+          },
+        });
+  if (!made.body) return undefined;
+  const record = (made.body as { folder?: Folder; file?: File })[kind];
+  const id = idOf(record?.id);
+  if (id === undefined) throw new SetupError(`${kind} create in channel ${channel} answered without a ${kind} id`, made.exchange);
+  return { id, name: typeof record?.name === 'string' ? record.name : name };
+}
+
+/** The lacks a test has said it could not judge, so that a property or a sequence says each once. */
+const saidNothing = new WeakMap<ConformanceContext, Set<string>>();
+
+/** Says once per test that it had nothing to judge for this lack (t.nothingToJudge), however many cases meet it. */
+export function nothingToJudgeOnce(t: ConformanceContext, lacking: string, exchange?: Exchange): void {
+  let said = saidNothing.get(t);
+  if (!said) saidNothing.set(t, (said = new Set()));
+  if (said.has(lacking)) return;
+  said.add(lacking);
+  t.nothingToJudge(lacking, exchange);
+}
+
+/**
+ * Takes back a localization a test made, so that nothing it leaves in the sandbox stays localized for the suite
+ * files that list after it: unlocalizes by the master's id, else by the copy's as the channel lists it (recursively
+ * for a folder, whose copies below go too). Best effort: a refusal is no finding here.
+ */
+export async function undoLocalizeStep(
+  t: ConformanceContext,
+  kind: ChannelKind,
+  parent: number,
+  master: { id: number; name: string },
+  channel: number,
+): Promise<void> {
+  const json = { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) };
+  if (!(await t.try('file.unlocalize', { path: { id: master.id }, json })).problem) return;
+  const listed =
+    kind === 'folder'
+      ? await t.try('folder.getFolders', { path: { id: parent }, query: { nodeId: channel } })
+      : await t.try('folder.getFiles', { path: { folderId: parent }, query: { nodeId: channel } });
+  const records = listed.body
+    ? ((listed.body as { folders?: Folder[]; files?: File[] })[kind === 'folder' ? 'folders' : 'files'] ?? [])
+    : [];
+  const copy = copyIn(records, master);
+  if (copy !== undefined && copy !== master.id) await t.try('file.unlocalize', { path: { id: copy }, json });
 }

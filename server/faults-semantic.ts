@@ -766,10 +766,10 @@ export const semanticFaults = faultDefs([
     description: 'inheritedFrom names the channel instead of the node the object comes from',
   },
   {
-    name: 'localized-copy-keeps-inherited',
+    name: 'localize-noop',
     needs: 'multichannelling',
     breaks: ['MCH-02'],
-    description: 'a localized copy is still shown as inherited in its channel',
+    description: 'localize answers OK but makes no copy: the channel still sees the inherited master',
   },
   {
     name: 'unlocalize-keeps-copy',
@@ -808,10 +808,10 @@ export const semanticFaults = faultDefs([
     description: 'push2master answers OK but changes nothing in the master',
   },
   {
-    name: 'localizationinfo-every-node',
+    name: 'localizationinfo-master-start-skips-master',
     needs: 'multichannelling',
     breaks: ['MCH-08'],
-    description: "folder localizationinfo ignores nodeId and reports every node of the object's tree",
+    description: 'localizationinfo started at a master node (one without a master of its own) has no entry for that node',
     probe: { op: 'folder.localizationinfo', folder: 'Multichannel', query: { nodeId: 1, recursive: true } },
   },
   {
@@ -856,12 +856,6 @@ export const semanticFaults = faultDefs([
     needs: 'multichannelling',
     breaks: ['MCH-07'],
     description: 'push2master of a file local to the channel answers OK but leaves the file in the channel only',
-  },
-  {
-    name: 'push2master-channel-from-id',
-    needs: 'multichannelling',
-    breaks: ['MCH-07'],
-    description: 'push2master ignores channelId and pushes from the node of the object the id names',
   },
   {
     name: 'kept-listing-after-change',
@@ -1002,10 +996,11 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getTemplates', folder: 'Templates' },
   },
   {
-    name: 'master-deleted-missing',
+    name: 'master-deletion-unmarked',
     needs: 'multichannelling',
     breaks: ['WST-05'],
-    description: 'a localized copy whose master was deleted carries no masterDeleted (its deletion information about the master)',
+    description:
+      'a localized copy whose master was deleted carries no deletion information at all (neither masterDeleted nor deleted) when listed with include',
   },
   {
     name: 'folder-motherid-grandparent',

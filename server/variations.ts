@@ -65,6 +65,146 @@ export const variations = variationDefs([
   },
   // ---- semantic variations: handlers ask ctx.faults.has(name); grouped by the area of their handlers ----
   // multichannel (server/handlers/multichannel.ts)
+  {
+    name: 'push2master-removes-copy',
+    choice: 'push2master-channel-copy',
+    description: "push2master moves a localized copy's content into the master and removes the copy: the channel sees the master again",
+  },
+  {
+    name: 'push2master-nothing-succeeds',
+    choice: 'push2master-nothing-to-push',
+    description: 'push2master of an object the channel holds no copy of answers OK and changes nothing',
+  },
+  {
+    name: 'unlocalize-nothing-succeeds',
+    choice: 'unlocalize-not-localized',
+    description: 'unlocalize of an object not localized in the channel answers OK and changes nothing',
+  },
+  {
+    name: 'localize-again-succeeds',
+    choice: 'localize-already-localized',
+    description: 'localize of an object the channel has localized already answers OK and changes nothing',
+  },
+  {
+    name: 'excluded-reports-no-disinherit',
+    choice: 'disinherit-while-excluded',
+    description: 'while an object is excluded, the disinherit GET forms report no channel in disinherit',
+  },
+  {
+    name: 'excluded-reports-every-channel',
+    choice: 'disinherit-while-excluded',
+    description: 'while an object is excluded, the disinherit GET forms report every channel below its node in disinherit',
+  },
+  {
+    name: 'exclude-clears-disinherit',
+    choice: 'exclude-keeps-disinherit',
+    description: 'exclude: true clears the per-channel disinherit list of the objects it excludes',
+  },
+  {
+    name: 'file-disinherit-pages-only',
+    choice: 'file-disinherit-ids',
+    description: 'GET and POST /file/disinherit take page ids only ("described as page IDs"): a file id is not found',
+  },
+  {
+    name: 'file-disinherit-files-only',
+    choice: 'file-disinherit-ids',
+    description: 'GET and POST /file/disinherit take file and image ids only: a page id is not found',
+  },
+  {
+    name: 'file-disinherit-set-no-body',
+    choice: 'file-disinherit-set-answer',
+    description: 'POST /file/disinherit ("Response: not shown") answers 204 without a body',
+  },
+  {
+    name: 'unlocalize-files-only',
+    choice: 'unlocalize-folders',
+    description: 'POST /file/unlocalize takes files and images only: a folder id is not found',
+  },
+  {
+    name: 'unlocalize-copy-id-only',
+    choice: 'unlocalize-id',
+    description: "POST /file/unlocalize takes the localized copy's own id only, not the master's",
+  },
+  {
+    name: 'unlocalize-master-id-only',
+    choice: 'unlocalize-id',
+    description: "POST /file/unlocalize takes the master's id (the channel in the body) only, not the copy's",
+  },
+  {
+    name: 'push2master-copy-id-only',
+    choice: 'push2master-id',
+    description: "POST /file/push2master takes the id of the channel's own object (its localized copy) only, not the master's",
+  },
+  {
+    name: 'push2master-master-id-only',
+    choice: 'push2master-id',
+    description: "POST /file/push2master takes the master's id (the channel in the body) only, not a localized copy's",
+  },
+  {
+    name: 'push2master-content-only',
+    choice: 'push2master-metadata',
+    description: "push2master copies the channel's binary content into the master, not its name or description",
+  },
+  {
+    name: 'push2master-local-refused',
+    choice: 'push2master-local-file',
+    description: 'push2master of a file that exists only in the channel is refused: it has no master to push into',
+  },
+  {
+    name: 'localized-copy-inherited-true',
+    choice: 'localized-copy-inherited',
+    description: 'a localized copy says inherited true in its channel (it still has a master)',
+  },
+  {
+    name: 'disinherit-noop-refused',
+    choice: 'disinherit-nothing-to-change',
+    description: 'a disinherit request that changes nothing (the objects are set as asked already) is refused',
+  },
+  {
+    name: 'disinherit-effective-status',
+    choice: 'disinherit-content-status',
+    description: 'the disinherit GET forms report, for an object inside a disinherited folder, the channels of the folders above too',
+  },
+  {
+    name: 'localizationinfo-every-node',
+    choice: 'localizationinfo-start',
+    description: 'folder localizationinfo reports every node of the tree, reading nodeId as where a walk down starts',
+  },
+  {
+    name: 'localizationinfo-without-self',
+    choice: 'localizationinfo-folder-itself',
+    description: 'folder localizationinfo does not count the folder itself among its sub-items',
+  },
+  {
+    name: 'delete-localized-master-refused',
+    choice: 'delete-master-with-copies',
+    description: 'deleting a master folder that has localized copies (of it or of anything in it) is refused until they are unlocalized',
+  },
+  {
+    name: 'copy-marked-deleted',
+    choice: 'master-deleted-mark',
+    description: 'a localized copy whose master was deleted carries its own deleted, not masterDeleted',
+  },
+  {
+    name: 'deleted-folder-not-found',
+    choice: 'deleted-folder-by-id',
+    description: 'a deleted folder (or one inside a deleted folder) named by id is not found, also with wastebin=include or only',
+  },
+  {
+    name: 'unlocalize-takes-content',
+    choice: 'unlocalize-folder-content',
+    description: 'unlocalizing a folder without recursive also removes the localized copies below it',
+  },
+  {
+    name: 'channel-create-refused',
+    choice: 'channel-create-in-inherited-folder',
+    description: 'a channel may not create folders or files in a folder it only inherits (it localizes the folder first)',
+  },
+  {
+    name: 'duplicates-own-node-only',
+    choice: 'duplicate-names-in-channel',
+    description: "folder create in a channel counts only the channel's own folders as duplicates, not inherited ones",
+  },
 
   // uploads and files (server/handlers/uploads.ts, files.ts)
   {

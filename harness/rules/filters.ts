@@ -10,14 +10,17 @@ import { idsOf, nested, type ListAnswer, type Rec, type Rule } from './answer.ts
 /** Whether the listing takes a parameter (schemas/operations.json). */
 const takes = (a: ListAnswer, param: string): boolean => a.spec.parameters.has(param);
 
-/** A boolean filter: "true only ..., false only ..., unset both", judged on the record member of the same name. */
-function flagRule(param: string, requirement: string, sentence: string, on: (a: ListAnswer) => boolean): Rule {
+/**
+ * A boolean filter: "true only ..., false only ..., unset both", judged on the record member of the same name.
+ * `trueOnly`: a record saying true does not refute the false side (what the member says of such records is open).
+ */
+function flagRule(param: string, requirement: string, sentence: string, on: (a: ListAnswer) => boolean, trueOnly = false): Rule {
   return {
     requirement,
     check: param,
     sentence,
     parameters: [param],
-    applies: (a) => on(a) && typeof a.params.bool(param) === 'boolean',
+    applies: (a) => on(a) && typeof a.params.bool(param) === 'boolean' && (!trueOnly || a.params.bool(param) === true),
     refute: (a) => {
       const value = a.params.bool(param)!;
       const wrong = a.records.filter((r) => r[param] === !value);
@@ -161,8 +164,14 @@ export const FILTER_RULES: readonly Rule[] = [
   flagRule('modified', 'FLT-09', 'modified: restrict to modified / unmodified', (a) => takes(a, 'modified')),
   flagRule('planned', 'FLT-09', 'planned: restrict to planned / unplanned', (a) => takes(a, 'planned')),
   flagRule('queued', 'FLT-09', 'queued: restrict to queued / unqueued', (a) => takes(a, 'queued')),
-  flagRule('inherited', 'FLT-05', 'inherited: true: only inherited in the given node; false: only local/localized; unset: both', (a) =>
-    takes(a, 'inherited'),
+  // A localized copy, listed under inherited=false, may say inherited true (open choice localized-copy-inherited): only the
+  // true side is judged by a record alone.
+  flagRule(
+    'inherited',
+    'FLT-05',
+    'inherited: true: only inherited in the given node; false: only local/localized; unset: both',
+    (a) => takes(a, 'inherited'),
+    true,
   ),
   boundRule(
     'createdsince',

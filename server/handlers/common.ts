@@ -177,7 +177,10 @@ export function resolveObject(state: State, ref: string | number | undefined, o:
     if (!obj || !ancestorsVisible(state, obj, view))
       throw new Refusal('NOTFOUND', `${o.what} ${text} not found in node ${view.nodeId}`, o.property);
   }
-  if ((o.wastebin ?? 'exclude') === 'exclude' && inWastebin(state, obj, view)) {
+  // Variation (deleted-folder-not-found): an object in the wastebin is not found by id, whatever `wastebin` says;
+  // a listing reaches its content through a folder that is not deleted (reference notes: "Loading a deleted object by id gives NOTFOUND").
+  const wastebin = o.faults.has('deleted-folder-not-found') ? 'exclude' : (o.wastebin ?? 'exclude');
+  if (wastebin === 'exclude' && inWastebin(state, obj, view)) {
     throw new Refusal('NOTFOUND', `${o.what} ${text} not found (it is in the wastebin)`, o.property);
   }
   return { obj, view };

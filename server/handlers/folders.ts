@@ -11,18 +11,21 @@ import {
   isRoot,
   linkTemplate,
   lookup,
+  nameKey,
   nowSeconds,
   removeObject,
   resolveInView,
   setsBelow,
+  setsNamed,
   type FileObj,
   type FolderObj,
   type Obj,
   type PageObj,
   type State,
+  type TakenNames,
   type View,
 } from '../state.ts';
-import { Refusal, type Handler, type HandlerContext, type OpRequest } from '../types.ts';
+import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest } from '../types.ts';
 import {
   bodyOf,
   checkName,
@@ -366,11 +369,44 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
     for (const set of sets.reverse()) for (const v of [...(state.sets.get(set) ?? [])]) removeObject(state, v);
     return {};
   }
+  // Variation: a master folder with localized copies in it (or of it) stays until the channels unlocalize them.
+  if (ctx.faults.has('delete-localized-master-refused') && folder.masterId === undefined) {
+    const copy = [folder.channelSetId, ...[...setsBelow(state, folder.channelSetId)].map((c) => c.set)]
+      .flatMap((set) => state.sets.get(set) ?? [])
+      .find((v) => v.masterId !== undefined && !v.deleted);
+    if (copy)
+      throw new Refusal('FAILURE', `${copy.kind} ${copy.id} in it is localized in node ${copy.nodeId}; unlocalize it first`, 'id', 409);
+  }
   const mark = { at: nowSeconds(state), by: state.requesterId, live: true };
   if (folder.masterId !== undefined) folder.deleted = mark;
   else deleteRecursively(state, folder.channelSetId, mark);
   return {};
 };
+
+/**
+ * Refuses to create an object in a channel (an explicit view of a node that has a master) inside a folder the
+ * channel only inherits, under the variation channel-create-refused: the channel localizes the folder first.
+ */
+export function refuseInInheritedFolder(state: State, faults: FaultSet, folder: FolderObj, view: View, explicit: View | undefined): void {
+  if (!faults.has('channel-create-refused') || !explicit || state.nodes.get(view.nodeId)?.masterId === undefined) return;
+  if (folder.nodeId !== view.nodeId)
+    throw new Refusal(
+      'FAILURE',
+      `folder ${folder.id} is inherited in channel ${view.nodeId}: localize it to create objects in it`,
+      'id',
+      409,
+    );
+}
+
+/** The lower-cased folder names a node's own folders (not inherited ones) hold in a folder set. */
+function ownNames(state: State, parentSet: number, nodeId: number): TakenNames {
+  return {
+    has: (lowerName) =>
+      setsNamed(state, parentSet, lowerName).some((set) =>
+        (state.sets.get(set) ?? []).some((v) => v.kind === 'folder' && v.nodeId === nodeId && !v.deleted && nameKey(v) === lowerName),
+      ),
+  };
+}
 
 /** Planted (load-update-locks-folder): the folders loaded with update=true, per store, locked from then on. */
 const lockedFolders = new WeakMap<State, Set<number>>();
@@ -442,7 +478,13 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
   const derived = b.publishDir === undefined || b.publishDir === '' || ctx.faults.has('folder-create-publishdir-derived');
   const publishDir = derived ? undefined : normalizePublishDir(b.publishDir!);
   if ((publishDir ?? '').length > 255) throw new Refusal('INVALIDDATA', 'publishDir: exceeds 255 characters', 'publishDir');
-  const taken = namesInFolder(state, mother.channelSetId, ['folder'], view.nodeId);
+  // Variation (channel-create-refused): a channel creates its own objects only in folders of its own (local or localized).
+  refuseInInheritedFolder(state, ctx.faults, mother, view, explicit);
+  // Variation (duplicates-own-node-only): in a channel, only the channel's own folders hold names a new one may not take.
+  const taken =
+    ctx.faults.has('duplicates-own-node-only') && explicit && state.nodes.get(view.nodeId)?.masterId !== undefined
+      ? ownNames(state, mother.channelSetId, view.nodeId)
+      : namesInFolder(state, mother.channelSetId, ['folder'], view.nodeId);
   let finalName = name;
   if (taken.has(name.toLowerCase())) {
     if (b.failOnDuplicate && !ctx.faults.has('create-failonduplicate-ignored')) {

@@ -26,7 +26,7 @@ import {
   type View,
   setsBelow,
 } from '../state.ts';
-import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
+import { NO_CONTENT, Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
 import { bodyOf, nodeView, qBool, qInt, qStrs, resolveObject } from './common.ts';
 import { collectChildren } from './listing.ts';
 import { cloneTags, copyObject } from './mutations.ts';
@@ -47,6 +47,25 @@ function inheritableChannels(state: State, master: Obj): number[] {
     .sort((a, b) => a - b);
 }
 
+/**
+ * The channels an object is disinherited for, as the GET forms report them: its own setting. Variations:
+ * the folders above it add theirs (disinherit-effective-status, what the channel sees); while it is
+ * excluded, none (excluded-reports-no-disinherit) or every channel (excluded-reports-every-channel).
+ */
+function reportedDisinherit(state: State, master: Obj, channels: readonly number[], faults: FaultSet): number[] {
+  if (master.excluded && faults.has('excluded-reports-no-disinherit')) return [];
+  if (master.excluded && faults.has('excluded-reports-every-channel')) return [...channels].sort((a, b) => a - b);
+  const own = new Set(master.disinherit ?? []);
+  if (faults.has('disinherit-effective-status'))
+    for (let set = master.parentSet, depth = 0; set !== 0 && depth < 1000; depth++) {
+      const folder = masterVariant(state, set);
+      if (!folder) break;
+      for (const c of folder.disinherit ?? []) own.add(c);
+      set = folder.parentSet;
+    }
+  return [...own].filter((c) => channels.includes(c)).sort((a, b) => a - b);
+}
+
 /** The DisinheritResponse members of one object (read from its master variant). */
 function disinheritStatus(state: State, obj: Obj, faults: FaultSet) {
   const master = masterVariant(state, obj.channelSetId) ?? obj;
@@ -54,9 +73,7 @@ function disinheritStatus(state: State, obj: Obj, faults: FaultSet) {
   return {
     exclude: master.excluded ?? false,
     disinheritDefault: master.disinheritDefault ?? false,
-    disinherit: faults.has('disinherit-get-empty')
-      ? []
-      : (master.disinherit ?? []).filter((c) => channels.includes(c)).sort((a, b) => a - b),
+    disinherit: faults.has('disinherit-get-empty') ? [] : reportedDisinherit(state, master, channels, faults),
     inheritable: inheritableChannels(state, master),
   };
 }
@@ -97,9 +114,19 @@ export const folderDisinheritGet: Handler<State> = (state, req, ctx) => {
 export const folderDisinheritGetMany: Handler<State> = (state, req, ctx) =>
   multiStatus(state, resolveMany(state, req, ['folder'], ctx.faults), ctx.faults);
 
+/**
+ * The kinds /file/disinherit takes: "a list of ids (described as page IDs)". Any object id by default; page
+ * ids only (file-disinherit-pages-only) or file ids only (file-disinherit-files-only) as variations.
+ */
+function fileDisinheritKinds(faults: FaultSet): readonly Kind[] {
+  if (faults.has('file-disinherit-pages-only')) return ['page'];
+  if (faults.has('file-disinherit-files-only')) return FILE_KINDS;
+  return ALL_KINDS;
+}
+
 /** GET /file/disinherit: the status of several objects (the contract describes the ids as page ids; any object id is taken). */
 export const fileDisinheritGet: Handler<State> = (state, req, ctx) =>
-  multiStatus(state, resolveMany(state, req, ALL_KINDS, ctx.faults), ctx.faults);
+  multiStatus(state, resolveMany(state, req, fileDisinheritKinds(ctx.faults), ctx.faults), ctx.faults);
 
 /** Master variants of everything below a folder channel set that lives in the given node. */
 function descendantMasters(state: State, folderSet: number, nodeId: number): Obj[] {
@@ -145,10 +172,13 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     );
     if (copy) throw new Refusal('FAILURE', `${t.kind} ${t.id} is localized in node ${copy.nodeId}; unlocalize it first`, 'disinherit', 409);
   }
+  const before = JSON.stringify(targets.map(multichannelSettings));
   for (const t of targets) {
     if (body.exclude !== undefined) {
       if (body.exclude) t.excluded = true;
       else delete t.excluded;
+      // Variation: excluded from every channel, an object keeps no per-channel list.
+      if (body.exclude && faults.has('exclude-clears-disinherit')) delete t.disinherit;
     }
     if (body.disinheritDefault !== undefined) {
       if (body.disinheritDefault) t.disinheritDefault = true;
@@ -158,6 +188,14 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     if (set.size > 0) t.disinherit = [...set].sort((a, b) => a - b);
     else delete t.disinherit;
   }
+  // Variation: a request that changes nothing is refused (the settings were as asked already), and changes nothing.
+  if (faults.has('disinherit-noop-refused') && JSON.stringify(targets.map(multichannelSettings)) === before)
+    throw new Refusal('INVALIDDATA', 'the request changes nothing: the objects are excluded and disinherited as asked already', 'id');
+}
+
+/** What a DisinheritRequest sets on an object, to tell whether a request changed anything. */
+function multichannelSettings(obj: Obj): unknown[] {
+  return [obj.excluded ?? false, obj.disinheritDefault ?? false, obj.disinherit ?? []];
 }
 
 /** POST /folder/disinherit/{id}: sets the status of one folder. */
@@ -179,10 +217,10 @@ export const folderDisinheritSetMany: Handler<State> = (state, req, ctx) => {
   return {};
 };
 
-/** POST /file/disinherit: sets the status of several objects. */
+/** POST /file/disinherit: sets the status of several objects; "Response: not shown": the envelope, or no body at all (a variation). */
 export const fileDisinheritSet: Handler<State> = (state, req, ctx) => {
-  applyDisinherit(state, resolveMany(state, req, ALL_KINDS, ctx.faults), manyBody(req, ctx.faults), ctx.faults);
-  return {};
+  applyDisinherit(state, resolveMany(state, req, fileDisinheritKinds(ctx.faults), ctx.faults), manyBody(req, ctx.faults), ctx.faults);
+  return ctx.faults.has('file-disinherit-set-no-body') ? NO_CONTENT : {};
 };
 
 /** The DisinheritRequest of a list form; planted (disinherit-many-default-ignored): without its disinheritDefault. */
@@ -212,7 +250,7 @@ function objectById(state: State, ref: string | undefined, kinds: readonly Kind[
  * Localizes an object in a channel: a copy with its own id in the same channel set replaces the
  * inherited master in that channel's view (MCH-02).
  */
-function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: string): Record<string, unknown> {
+function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: string, faults: FaultSet): Record<string, unknown> {
   const obj = objectById(state, req.path.id, kinds, what);
   const channel = channelOf(state, bodyOf<LocalizeRequest>(req).channelId);
   const view = viewOf(state, channel.id);
@@ -220,9 +258,14 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
   if (!visible || !ancestorsVisible(state, visible, view))
     throw new Refusal('INVALIDDATA', `${what} ${obj.id} is not inherited into channel ${channel.id}`, 'channelId');
   if (inWastebin(state, visible, view)) throw new Refusal('NOTFOUND', `${what} ${obj.id} is in the wastebin`, 'id');
-  if (visible.nodeId === channel.id)
+  if (visible.nodeId === channel.id) {
+    // Variation: localizing what the channel has localized already is done already.
+    if (visible.masterId !== undefined && faults.has('localize-again-succeeds')) return {};
     throw new Refusal('INVALIDDATA', `${what} ${obj.id} is already localized or local in channel ${channel.id}`, 'channelId');
+  }
   if (isRoot(visible)) throw new Refusal('INVALIDDATA', 'a root folder cannot be localized', 'id');
+  // Planted (localize-noop): the request is answered, the copy never made.
+  if (faults.has('localize-noop')) return {};
   const master = masterVariant(state, obj.channelSetId)!;
   copyObject(state, visible, {
     nodeId: channel.id,
@@ -235,10 +278,10 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
 }
 
 /** POST /folder/localize/{id}. */
-export const folderLocalize: Handler<State> = (state, req) => localize(state, req, ['folder'], 'folder');
+export const folderLocalize: Handler<State> = (state, req, ctx) => localize(state, req, ['folder'], 'folder', ctx.faults);
 
 /** POST /file/localize/{id}. */
-export const fileLocalize: Handler<State> = (state, req) => localize(state, req, FILE_KINDS, 'file');
+export const fileLocalize: Handler<State> = (state, req, ctx) => localize(state, req, FILE_KINDS, 'file', ctx.faults);
 
 /** Localized copies (in a node) of everything below a folder channel set, of the given kinds. */
 function localizedBelow(state: State, folderSet: number, nodeId: number, kinds: readonly string[]): Obj[] {
@@ -256,16 +299,27 @@ function localizedBelow(state: State, folderSet: number, nodeId: number, kinds: 
  */
 export const unlocalize: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<UnlocalizeRequest>(req);
-  const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
+  // Variation (unlocalize-files-only): /file/unlocalize takes files and images; folders are unlocalized elsewhere.
+  const obj = objectById(state, req.path.id, ctx.faults.has('unlocalize-files-only') ? FILE_KINDS : ALL_KINDS, 'object');
+  // Variations: only the localized copy's own id names what to unlocalize, or only the master's (with the channel).
+  if (ctx.faults.has('unlocalize-copy-id-only') && obj.masterId === undefined)
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is no localized copy: name the copy to unlocalize`, 'id');
+  if (ctx.faults.has('unlocalize-master-id-only') && obj.masterId !== undefined)
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is a localized copy: name its master and the channel`, 'id');
   const channel = channelOf(state, b.channelId ?? (obj.masterId !== undefined ? obj.nodeId : undefined));
   // Planted (unlocalize-first-copy): the first localized copy goes, whichever channel it is in.
   const anyChannel = ctx.faults.has('unlocalize-first-copy');
   const copy = (state.sets.get(obj.channelSetId) ?? []).find((v) => (anyChannel || v.nodeId === channel.id) && v.masterId !== undefined);
-  if (!copy || isRoot(copy))
+  if (!copy || isRoot(copy)) {
+    // Variation: nothing localized there is nothing to do.
+    if (!copy && ctx.faults.has('unlocalize-nothing-succeeds')) return {};
     throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not localized in channel ${channel.id}`, 'channelId');
+  }
+  // Variation (unlocalize-takes-content): a folder's copies below go with it, recursive or not.
+  const below = b.recursive || ctx.faults.has('unlocalize-takes-content');
   const remove = [
     copy,
-    ...(b.recursive && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.types ?? []) : []),
+    ...(below && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.recursive ? (b.types ?? []) : []) : []),
   ];
   if (!ctx.faults.has('unlocalize-keeps-copy')) for (const o of remove) removeObject(state, o);
   return {};
@@ -289,11 +343,17 @@ const KEPT_ON_PUSH = [
 ] as const;
 
 /** Copies the content of a channel's variant into another variant (identity, place and multichannel settings stay). */
+/** The members of a file's content: what push2master-content-only pushes (the binary data and what describes it). */
+const FILE_CONTENT = ['data', 'fileType', 'sizeX', 'sizeY'] as const;
+
 function pushContent(state: State, from: Obj, to: Obj, faults: FaultSet): void {
   const content: Partial<Obj> = { ...from };
   // Planted (push2master-copies-identity): the master takes the copy's identity and node along with its content.
   const keep = faults.has('push2master-copies-identity') ? [] : KEPT_ON_PUSH;
   for (const key of keep) delete content[key];
+  // Variation: only the binary content goes; name and description stay the master's.
+  if (faults.has('push2master-content-only') && (from.kind === 'file' || from.kind === 'image'))
+    for (const key of Object.keys(content)) if (!(FILE_CONTENT as readonly string[]).includes(key)) delete content[key as keyof Obj];
   const before = nameKey(to);
   Object.assign(to, content, { edate: nowSeconds(state), editorId: state.requesterId });
   noteRenamed(state, to, before);
@@ -307,13 +367,24 @@ function pushContent(state: State, from: Obj, to: Obj, faults: FaultSet): void {
 export const push2master: Handler<State> = (state, req, ctx) => {
   const b = bodyOf<PushToMasterRequest>(req);
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
-  // Planted (push2master-channel-from-id): the channel is the node of the object the id names, whatever channelId says.
-  const channel = channelOf(state, ctx.faults.has('push2master-channel-from-id') ? obj.nodeId : (b.channelId ?? obj.nodeId));
+  const channel = channelOf(state, b.channelId ?? obj.nodeId);
+  // Variations: only the id of the channel's own object names what to push, or only the master's (with the channel).
+  if (ctx.faults.has('push2master-copy-id-only') && obj.nodeId !== channel.id)
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not an object of channel ${channel.id}: name the channel's copy`, 'id');
+  if (ctx.faults.has('push2master-master-id-only') && obj.masterId !== undefined)
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is a localized copy: name its master and the channel`, 'id');
   const target = b.masterId ?? channel.masterId!;
   if (target === channel.id || !channel.chain.includes(target))
     throw new Refusal('INVALIDDATA', `masterId: ${target} is not a master node of channel ${channel.id}`, 'masterId');
   const src = (state.sets.get(obj.channelSetId) ?? []).find((v) => v.nodeId === channel.id && !v.deleted);
-  if (!src) throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is neither localized nor local in channel ${channel.id}`, 'channelId');
+  if (!src) {
+    // Variation: nothing of the channel's own to push is nothing to do.
+    if (ctx.faults.has('push2master-nothing-succeeds')) return {};
+    throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is neither localized nor local in channel ${channel.id}`, 'channelId');
+  }
+  // Variation: an object that exists only in the channel has no master to push into.
+  if (src.masterId === undefined && ctx.faults.has('push2master-local-refused'))
+    throw new Refusal('INVALIDDATA', `${src.kind} ${src.id} exists only in channel ${channel.id}: it has no master to push into`, 'id');
   const items = [
     src,
     ...(b.recursive && src.kind === 'folder' ? channelObjectsBelow(state, src as FolderObj, channel.id, b.types ?? []) : []),
@@ -330,13 +401,16 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   for (const o of items) {
     // Planted (push2master-local-stays): an object local to the channel is pushed into itself and stays there.
     if (o.masterId === undefined && !ctx.faults.has('push2master-local-stays')) o.nodeId = target;
-    else
+    else {
       pushContent(
         state,
         o,
         (state.sets.get(o.channelSetId) ?? []).find((v) => v.nodeId === target) ?? masterVariant(state, o.channelSetId)!,
         ctx.faults,
       );
+      // Variation: the pushed copy has done its work; the channel sees the master again.
+      if (o.masterId !== undefined && ctx.faults.has('push2master-removes-copy')) removeObject(state, o);
+    }
   }
   return {};
 };
@@ -368,11 +442,21 @@ function countObjects(objs: Obj[], nodeId: number, faults: FaultSet) {
   return entry;
 }
 
-/** The nodes a localizationinfo reports: the given node and its masters, else (or when `everyNode`) every node of the object's tree. */
-function infoNodes(state: State, obj: Obj, nodeId: number | undefined, everyNode = false): number[] {
-  if (nodeId && !everyNode) return state.nodes.get(nodeId)!.chain;
-  const top = state.nodes.get(obj.nodeId)!.chain.at(-1)!;
-  return [top, ...descendantChannels(state, top)];
+/**
+ * The nodes a localizationinfo reports: the given node and its masters, else (or when `everyNode`, a variation
+ * reading "node to start with" as the top of a walk down) every node of the object's tree. Planted
+ * (localizationinfo-master-start-skips-master): started at a node without a master, the walk leaves that node out.
+ */
+function infoNodes(state: State, obj: Obj, nodeId: number | undefined, faults: FaultSet, everyNode = false): number[] {
+  const nodes = (): number[] => {
+    if (nodeId && !everyNode) return state.nodes.get(nodeId)!.chain;
+    const top = state.nodes.get(obj.nodeId)!.chain.at(-1)!;
+    return [top, ...descendantChannels(state, top)];
+  };
+  const start = nodeId ? state.nodes.get(nodeId) : undefined;
+  if (start && start.masterId === undefined && faults.has('localizationinfo-master-start-skips-master'))
+    return nodes().filter((n) => n !== start.id);
+  return nodes();
 }
 
 /** GET /folder/localizationinfo/{id}: counters for the folder and its sub-items per channel and master (MCH-08). */
@@ -386,14 +470,16 @@ export const folderLocalizationInfo: Handler<State> = (state, req, ctx) => {
     property: 'id',
   });
   const recursive = qBool(req, 'recursive', false);
-  const channels = infoNodes(state, obj, nodeId, ctx.faults.has('localizationinfo-every-node')).map((n) => {
+  const channels = infoNodes(state, obj, nodeId, ctx.faults, ctx.faults.has('localizationinfo-every-node')).map((n) => {
     const view: View = viewOf(state, n);
     const folder = resolveInView(state, obj.channelSetId, view) as FolderObj | undefined;
     if (!folder || !ancestorsVisible(state, folder, view) || inWastebin(state, folder, view)) return countObjects([], n, ctx.faults);
     const walk = { view, recursive, wastebin: 'exclude' as const };
     const below: Obj[] = (['folder', 'file', 'image', 'page'] as ChildKind[]).flatMap((k) => collectChildren(state, folder, k, walk));
     const templates = [...new Set(templatesIn(state, folder, walk).map((e) => e.template))];
-    return countObjects([...(isRoot(folder) ? [] : [folder]), ...below, ...templates], n, ctx.faults);
+    // Variation (localizationinfo-without-self): the folder is not among its own sub-items.
+    const self = isRoot(folder) || ctx.faults.has('localizationinfo-without-self') ? [] : [folder];
+    return countObjects([...self, ...below, ...templates], n, ctx.faults);
   });
   return { channels };
 };
@@ -408,7 +494,7 @@ export const fileLocalizationInfo: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'id',
   });
-  const channels = infoNodes(state, obj, nodeId).map((n) => {
+  const channels = infoNodes(state, obj, nodeId, ctx.faults).map((n) => {
     const view = viewOf(state, n);
     const v = resolveInView(state, obj.channelSetId, view);
     return countObjects(v && ancestorsVisible(state, v, view) && !inWastebin(state, v, view) ? [v] : [], n, ctx.faults);

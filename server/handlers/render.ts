@@ -151,8 +151,12 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
         : 'folder'
       : obj.kind;
   const above = faults.has('folder-deleted-missing') ? undefined : parentInfo(ctx, obj).above;
-  // Planted (master-deleted-missing): a copy whose master was deleted is rendered without masterDeleted.
-  const master = faults.has('master-deleted-missing') ? undefined : masterDeleted(state, obj);
+  // Variation (copy-marked-deleted): a copy whose master was deleted says so by its own `deleted` alone (contract 3:
+  // "deleted (a deleted, masterDeleted or folderDeleted DeleteInfo is present)").
+  let master = faults.has('copy-marked-deleted') ? undefined : masterDeleted(state, obj);
+  // Planted (master-deletion-unmarked): a copy whose master was deleted carries no deletion information at all.
+  const unmarked = faults.has('master-deletion-unmarked') && masterDeleted(state, obj) !== undefined;
+  if (unmarked) master = undefined;
   // Members added one by one, as the records that start from this one add theirs (see pageRecord).
   const item: Item = {
     id: obj.id,
@@ -164,7 +168,7 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
     edate: obj.edate,
     type,
   };
-  if (obj.deleted) item.deleted = deleteInfo(state, obj.deleted, faults);
+  if (obj.deleted && !unmarked) item.deleted = deleteInfo(state, obj.deleted, faults);
   if (master) item.masterDeleted = deleteInfo(state, master, faults);
   if (above) item.folderDeleted = deleteInfo(state, above, faults);
   return item;
@@ -216,7 +220,8 @@ function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R)
     disinheritDefault: boolean;
     disinherited: boolean;
   };
-  r.inherited = obj.nodeId !== view.nodeId || (faults.has('localized-copy-keeps-inherited') && obj.masterId !== undefined);
+  // Variation (localized-copy-inherited-true): a localized copy, which still has a master, says inherited true.
+  r.inherited = obj.nodeId !== view.nodeId || (faults.has('localized-copy-inherited-true') && obj.masterId !== undefined);
   r.inheritedFrom = state.nodes.get(from)?.name;
   r.inheritedFromId = obj.nodeId;
   r.masterNode = state.nodes.get(master.nodeId)?.name;

@@ -18,6 +18,7 @@ import {
 import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
 import { bodyOf, checkName, nodeView, qBool, qInt, qStr, resolveObject } from './common.ts';
 import { ownNames, takenFileNames } from './files.ts';
+import { refuseInInheritedFolder } from './folders.ts';
 import { uniqueFileName } from './mutations.ts';
 import { fileRecord } from './render.ts';
 
@@ -192,6 +193,8 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
         if (v) overwrite = v as FileObj;
       }
   }
+  // Variation (channel-create-refused): a new file of a channel only in a folder of the channel's own.
+  if (!overwrite) refuseInInheritedFolder(state, ctx.faults, folder, view, nodeView(state, a.nodeId));
   if (!overwrite && taken.has(wanted.toLowerCase())) {
     // Variation upload-collision-refused: a collision is refused, as with failOnDuplicate, instead of renamed.
     if (a.failOnDuplicate || ctx.faults.has('upload-collision-refused'))

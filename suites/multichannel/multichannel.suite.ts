@@ -6,10 +6,22 @@
  */
 import fc from 'fast-check';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
+import { stepFinding } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
-import { createFolderStep, uploadFileStep } from '../../harness/steps.ts';
-import { SetupError } from '../../harness/api.ts';
+import { flag, listOf, text } from '../../harness/records.ts';
+import {
+  attempt,
+  copyIdStep,
+  copyIn,
+  createFolderStep,
+  eitherIdStep,
+  localizeStep,
+  nothingToJudgeOnce,
+  tryCreateInChannelStep,
+  undoLocalizeStep,
+  uploadFileStep,
+} from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type {
@@ -126,20 +138,32 @@ function recordsOf(lists: Listing[], obj: Created): Item[] {
 }
 
 async function localize(t: ConformanceContext, obj: Created, channel: number): Promise<void> {
-  await t.must(obj.kind === 'folder' ? 'folder.localize' : 'file.localize', { path: { id: obj.id }, json: { channelId: channel } });
+  await localizeStep(t, obj.kind, obj.id, channel);
 }
 
-/** The id under which the channel lists its localized copy of an object (getFolders/getFiles, not inherited). */
+/** The id under which the channel lists its localized copy of an object: told by its id, not by `inherited` (harness/steps.ts copyIn). */
 async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
-  const lists = (await listings(t, parent, channel)).filter((l) => l.kind === obj.kind && l.what.includes('/get'));
-  const record = lists.flatMap((l) => l.items).find((i) => i.name === obj.name && i.inherited !== true);
-  if (typeof record?.id !== 'number')
-    throw new SetupError(
-      `after localizing ${obj.kind} "${obj.name}", channel ${channel} lists no copy of it that is not inherited`,
-      lists[0]?.exchange,
-    );
-  return record.id;
+  return copyIdStep(t, obj.kind, parent, obj, channel);
 }
+
+/** What a test localized, so that it takes it back at its end (the suite files that list after it find nothing localized). */
+type Localized = { obj: Created; parent: number; channel: number }[];
+
+/** Takes back what a test localized (harness/steps.ts undoLocalizeStep): folders last, for their copies below go with them. */
+async function undoLocalized(t: ConformanceContext, made: Localized): Promise<void> {
+  for (const { obj, parent, channel } of [...made].sort((a, b) => (a.obj.kind === b.obj.kind ? 0 : a.obj.kind === 'file' ? -1 : 1)))
+    await undoLocalizeStep(t, obj.kind, parent, obj, channel);
+}
+
+/** Why a test leaves part of its requirement unjudged when /file/unlocalize refuses a folder by either id. */
+const NO_FOLDER_UNLOCALIZE = "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)";
+
+/** Why a test cannot judge what a channel's own objects do: the target refuses to create them in a folder the channel inherits. */
+const NO_CHANNEL_CREATE =
+  'the target creates no folder or file of the channel in a folder the channel only inherits (open choice channel-create-in-inherited-folder)';
+
+/** Why a test cannot judge the file forms of the disinherit operations: /file/disinherit refuses file ids. */
+const NO_FILE_DISINHERIT = '/file/disinherit takes no file ids here ("described as page IDs": open choice file-disinherit-ids)';
 
 /** The node names of the first group that has any, in order of trust; [] when no group names one. */
 function nodeNames(groups: (string | undefined)[][]): string[] {
@@ -164,13 +188,13 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
   for (const obj of objs) {
     // The master node's name as the target spells it: first as the master's own records name it.
     const names = nodeNames([
-      recordsOf(master, obj).map((r) => r.masterNode),
-      recordsOf(master, obj).map((r) => r.inheritedFrom),
-      recordsOf(inChannel, obj).map((r) => r.masterNode),
+      recordsOf(master, obj).map((r) => text(r, 'masterNode')),
+      recordsOf(master, obj).map((r) => text(r, 'inheritedFrom')),
+      recordsOf(inChannel, obj).map((r) => text(r, 'masterNode')),
     ]);
     for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
-      // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true".
-      if (record.inherited !== true)
+      // Contract 2.3/2.4: "inherited (boolean)"; requirements MCH-01: "inherited true". An absent boolean reads false (2.1).
+      if (!flag(record, 'inherited'))
         findings.push(
           finding(
             t.requirement,
@@ -180,17 +204,19 @@ conformance('MCH-01', 'folders and files created in the master are listed in the
             list.exchange,
           ),
         );
-      // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
-      const ok = names.length
-        ? names.includes(record.inheritedFrom ?? '')
-        : typeof record.inheritedFrom === 'string' && record.inheritedFrom !== '';
-      if (!ok)
+      // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)". A record without it names no node.
+      const from = text(record, 'inheritedFrom');
+      if (!from) {
+        nothingToJudgeOnce(t, `records listed in the channel carry no inheritedFrom: the node they come from is not named`, list.exchange);
+        continue;
+      }
+      if (names.length && !names.includes(from))
         findings.push(
           finding(
             t.requirement,
             'model',
-            `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, ` +
-              `expected the master node ${names.length ? brief(names) : '(a node name)'}`,
+            `${obj.kind} "${obj.name}" is listed in ${list.what} with inheritedFrom ${JSON.stringify(from)}, ` +
+              `expected the master node ${brief(names)}`,
             list.exchange,
           ),
         );
@@ -204,20 +230,25 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
   const root = t.fixture.channelRootFolderId!;
   const lists = (await listings(t, root, channel)).filter((l) => l.what.includes('/get'));
   const findings: Finding[] = [];
+  let judged = 0;
   for (const list of lists) {
-    for (const record of list.items.filter((i) => i.inherited === true && typeof i.id === 'number').slice(0, 12)) {
+    for (const record of list.items.filter((i) => flag(i, 'inherited') && typeof i.id === 'number').slice(0, 12)) {
       // The same object in its own node's view (no nodeId) names that node as its master or origin.
       const { exchange, problem } = await t.try(list.kind === 'folder' ? 'folder.load' : 'file.load', { path: { id: record.id! } });
       if (problem) continue;
       const own = (exchange.response!.json as { folder?: Item; file?: Item })[list.kind];
-      const names = nodeNames([[own?.masterNode, own?.inheritedFrom], [record.masterNode]]);
+      const names = nodeNames([[text(own, 'masterNode'), text(own, 'inheritedFrom')], [text(record, 'masterNode')]]);
+      const from = text(record, 'inheritedFrom');
+      // Nothing names the node on one side or the other: there is nothing to compare.
+      if (!from || !names.length) continue;
+      judged++;
       // Contract 2.3: "inheritedFrom: string (name of the node it is inherited from)".
-      if (!names.includes(record.inheritedFrom ?? '')) {
+      if (!names.includes(from)) {
         findings.push(
           finding(
             t.requirement,
             'metamorphic',
-            `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(record.inheritedFrom)}, ` +
+            `${list.kind} "${record.name}" is inherited in ${list.what} with inheritedFrom ${JSON.stringify(from)}, ` +
               `but the object itself names its node ${brief(names)}`,
             list.exchange,
           ),
@@ -225,6 +256,11 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
       }
     }
   }
+  if (!judged)
+    t.nothingToJudge(
+      "no record of the channel's root folder says inherited: true and names the node it comes from, with the object loadable in its own node",
+      lists[0]?.exchange,
+    );
   t.record(findings);
 });
 
@@ -241,15 +277,21 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
   const master = await listings(t, top);
   const findings: Finding[] = [];
   for (const obj of objs) {
-    for (const { list, record } of listedIn(t, inChannel, obj, findings)) {
-      // Contract 3: "inherited or local object -> localized in that channel"; MCH-02: "the channel's view shows it as not inherited".
-      if (record.inherited !== false)
+    for (const list of inChannel.filter((l) => l.kind === obj.kind)) {
+      // Contract 3: "inherited or local object -> localized in that channel"; MCH-02: "the channel's view shows it as not
+      // inherited": the channel lists its copy in the master's place. The copy is told by its id of its own (or by the master's
+      // id no longer said inherited): what a copy says in `inherited` is open (open choice localized-copy-inherited).
+      const named = list.items.filter((i) => i.name === obj.name);
+      const copy = copyIn(named, obj);
+      const still = named.some((i) => i.id === obj.id && copy !== obj.id);
+      if (copy === undefined || still)
         findings.push(
           finding(
             t.requirement,
             'model',
-            `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} ` +
-              `with inherited ${JSON.stringify(record.inherited)}, expected false`,
+            `${obj.kind} "${obj.name}" localized in channel ${channel} is listed in ${list.what} as ` +
+              `${JSON.stringify(named.map((i) => ({ id: i.id, inherited: i.inherited })))}, expected its localized copy in place of ` +
+              `the inherited master ${obj.id}`,
             list.exchange,
           ),
         );
@@ -268,6 +310,10 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
     }
   }
   t.record(findings);
+  await undoLocalized(
+    t,
+    objs.map((obj) => ({ obj, parent: top, channel })),
+  );
 });
 
 /** The counters of one node in a localization info answer, or undefined. */
@@ -284,6 +330,7 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
   ];
   await localize(t, folder, channel);
   await localize(t, file, channel);
+  const made: Localized = [folder, file].map((obj) => ({ obj, parent: top, channel }));
   const findings: Finding[] = [];
   const info = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
   const fileInfo = await t.call('file.localizationinfo', { path: { id: file.id }, query: { nodeId: channel } });
@@ -313,32 +360,41 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
     }
   }
   t.record(findings);
+  await undoLocalized(t, made);
 });
 
 // ---- MCH-03 ----------------------------------------------------------------------------------
 
 /**
  * A channel of the master other than the fixture's, into which `obj` is inherited (DisinheritResponse
- * `inheritable`, read through the GET form of its kind); undefined when the target names none.
+ * `inheritable`, read through the GET form of its kind); undefined when the target names none, or does not
+ * read the status of such an object.
  */
 async function otherChannel(t: ConformanceContext, obj: Created, channel: number): Promise<number | undefined> {
   const res =
     obj.kind === 'folder'
-      ? await t.call('folder.disinherit.get', { path: { id: obj.id } })
-      : await t.call('file.disinherit.get', { query: { id: [String(obj.id)] } });
-  return (res.body?.inheritable ?? []).find((c) => typeof c === 'number' && c !== channel && c !== t.fixture.masterNodeId);
+      ? await t.try('folder.disinherit.get', { path: { id: obj.id } })
+      : await t.try('file.disinherit.get', { query: { id: [String(obj.id)] } });
+  return listOf(res.body, 'inheritable').find((c): c is number => typeof c === 'number' && c !== channel && c !== t.fixture.masterNodeId);
 }
 
-/** Unlocalizes `obj` in `channel`, addressed as localize addresses it: the object's id, the channel in the body. */
-async function unlocalize(t: ConformanceContext, obj: Created, channel: number): Promise<void> {
+/**
+ * Unlocalizes `obj` in `channel`, the channel named in the body: by the object's id (the one the master knows), and
+ * where the target does not take that, by the copy's own id (open choice unlocalize-id). Returns false when both are
+ * refused: for a folder that is the open choice unlocalize-folders (said once), for a file a finding.
+ */
+async function unlocalize(t: ConformanceContext, obj: Created, copyId: number, channel: number): Promise<boolean> {
   // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
-  // The channel is named in the body, as for localize ("target channel given in the body"): the id is the object's, the one
-  // the master knows (a copy's own id would name the channel by itself, leaving channelId nothing to say).
-  await t.must('file.unlocalize', {
-    path: { id: obj.id },
-    json: { channelId: channel, ...(obj.kind === 'folder' ? { recursive: true } : {}) },
+  const done = await eitherIdStep(t, 'file.unlocalize', [obj.id, copyId], {
+    channelId: channel,
+    ...(obj.kind === 'folder' ? { recursive: true } : {}),
   });
-  t.judged('file.unlocalize', 'channelId');
+  // No claim on channelId: without it a target refuses the master's id, as a target that takes only the copy's may (open
+  // choice unlocalize-id), and the copy's id names the channel by itself (schemas/parameter-gaps.json).
+  if (done.id !== undefined) return true;
+  if (obj.kind === 'folder') nothingToJudgeOnce(t, NO_FOLDER_UNLOCALIZE, done.exchange);
+  else t.record([stepFinding(t.requirement, 'file.unlocalize', done.exchange, `by the master's id and by the copy's: ${done.problem}`)]);
+  return false;
 }
 
 for (const kind of ['file', 'folder'] as const) {
@@ -351,13 +407,19 @@ for (const kind of ['file', 'folder'] as const) {
       const obj = await create(t, kind, top, namesFor(t, kind, 1)[0]!);
       // A copy in another channel first, where the target has one: unlocalizing in one channel leaves the other's copy.
       const other = await otherChannel(t, obj, channel);
-      if (other !== undefined) await localize(t, obj, other);
+      let otherCopy: number | undefined;
+      if (other !== undefined) {
+        await localize(t, obj, other);
+        otherCopy = await copyIdOf(t, top, obj, other);
+      } else
+        t.nothingToJudge(`the target names no second channel that ${kind} ${obj.id} is inherited into: no other channel's copy to keep`);
       await localize(t, obj, channel);
       const copyId = await copyIdOf(t, top, obj, channel);
-      await unlocalize(t, obj, channel);
+      if (!(await unlocalize(t, obj, copyId, channel))) return;
       const findings: Finding[] = [];
       for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
-        if (record.inherited !== true || record.id === copyId) {
+        // "not localized in that channel": the channel sees the inherited master again, not its copy.
+        if (!flag(record, 'inherited') || record.id === copyId || record.id !== obj.id) {
           findings.push(
             finding(
               t.requirement,
@@ -369,20 +431,19 @@ for (const kind of ['file', 'folder'] as const) {
           );
         }
       }
-      if (other !== undefined) {
+      if (other !== undefined && otherCopy !== undefined) {
         // "not localized in that channel": the channel given, no other; the other channel's copy is still its own.
-        for (const { list, record } of listedIn(t, await listings(t, top, other), obj, findings)) {
-          if (record.inherited !== false)
-            findings.push(
-              finding(
-                t.requirement,
-                'model',
-                `after unlocalizing ${kind} "${obj.name}" in channel ${channel}, ${list.what} lists it with inherited ` +
-                  `${JSON.stringify(record.inherited)}: channel ${other}'s own copy went too`,
-                list.exchange,
-              ),
-            );
-        }
+        for (const list of (await listings(t, top, other)).filter((l) => l.kind === kind && !l.items.some((i) => i.id === otherCopy)))
+          findings.push(
+            finding(
+              t.requirement,
+              'model',
+              `after unlocalizing ${kind} "${obj.name}" in channel ${channel}, ${list.what} no longer lists channel ${other}'s copy ` +
+                `${otherCopy}: ${brief(list.items.filter((i) => i.name === obj.name).map((i) => i.id))}`,
+              list.exchange,
+            ),
+          );
+        await undoLocalized(t, [{ obj, parent: top, channel: other }]);
       }
       t.record(findings);
     },
@@ -438,19 +499,18 @@ for (const kind of ['file', 'folder'] as const) {
     await localize(t, obj, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
     await checkLocalizations({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
-    await unlocalize(t, obj, channel);
-    await checkLocalizations({}, 'after unlocalizing it');
+    if (await unlocalize(t, obj, copyId, channel)) await checkLocalizations({}, 'after unlocalizing it');
     t.record(findings);
   });
 }
 
 // ---- MCH-05 ----------------------------------------------------------------------------------
 
-/** What a DisinheritRequest sets: exclude, disinheritDefault, and the channels disinherited. */
+/** What a DisinheritRequest sets: exclude, disinheritDefault, and the channels disinherited (undefined: the model cannot tell). */
 interface Status {
-  exclude: boolean | undefined;
+  exclude: boolean;
   disinheritDefault: boolean | undefined;
-  disinherit: number[];
+  disinherit: number[] | undefined;
 }
 
 /** A DisinheritRequest as the suite sends it: the channel disinherited, reinherited or neither. */
@@ -461,10 +521,13 @@ interface Change {
   channel: 'disinherit' | 'reinherit' | 'neither';
 }
 
-const changeArb: fc.Arbitrary<Change> = fc.record(
-  { exclude: fc.boolean(), disinheritDefault: fc.boolean(), channel: fc.constantFrom('disinherit', 'reinherit', 'neither') },
-  { requiredKeys: ['channel'] },
-);
+/** A change that names at least one member: an empty DisinheritRequest asks nothing (open choice disinherit-nothing-to-change). */
+const changeArb: fc.Arbitrary<Change> = fc
+  .record(
+    { exclude: fc.boolean(), disinheritDefault: fc.boolean(), channel: fc.constantFrom('disinherit', 'reinherit', 'neither') },
+    { requiredKeys: ['channel'] },
+  )
+  .map((c) => (c.channel === 'neither' && c.exclude === undefined && c.disinheritDefault === undefined ? { ...c, exclude: false } : c));
 
 function bodyOf(change: Change, channel: number, recursive?: boolean) {
   return {
@@ -475,21 +538,38 @@ function bodyOf(change: Change, channel: number, recursive?: boolean) {
   };
 }
 
-/** The model: a change applies what it names and leaves the rest (MCH-05 "sets exclude, disinherit, reinherit, ... disinheritDefault"). */
+/**
+ * The model: a change applies what it names and leaves the rest (MCH-05 "sets exclude, disinherit, reinherit, ...
+ * disinheritDefault"). The objects are fresh, so the test's channel is the only one their list can name. Whether
+ * exclusion keeps the per-channel list is open (open choice exclude-keeps-disinherit): after exclude true the model
+ * no longer knows the list, until a change names the channel or the list is read back while not excluded.
+ */
 function apply(status: Status, change: Change, channel: number): Status {
-  const others = status.disinherit.filter((c) => c !== channel);
+  const kept = change.exclude === true ? undefined : status.disinherit;
   return {
     exclude: change.exclude ?? status.exclude,
     disinheritDefault: change.disinheritDefault ?? status.disinheritDefault,
-    disinherit: change.channel === 'disinherit' ? [...others, channel] : change.channel === 'reinherit' ? others : status.disinherit,
+    disinherit: change.channel === 'disinherit' ? [channel] : change.channel === 'reinherit' ? [] : kept,
   };
+}
+
+/** Whether a change may leave everything as it was: a server may refuse such a request (open choice disinherit-nothing-to-change). */
+function mayChangeNothing(status: Status, change: Change): boolean {
+  const same = <T>(asked: T | undefined, now: T | undefined) => asked === undefined || now === undefined || asked === now;
+  const listed = status.disinherit === undefined ? undefined : status.disinherit.length > 0;
+  return (
+    same(change.exclude, status.exclude) &&
+    same(change.disinheritDefault, status.disinheritDefault) &&
+    (change.channel === 'neither' || same(change.channel === 'disinherit', listed))
+  );
 }
 
 const sameSet = (a: readonly number[], b: readonly number[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
 /**
- * Compares a read-back status with the model. Whether an excluded object still reports its channels
- * is not said, so the list is judged only while the object is not excluded.
+ * Compares a read-back status with the model. An
+ * absent boolean reads false (contract 2.1). What an excluded object reports in `disinherit` is open (open choice
+ * disinherit-while-excluded), so the list is judged only while the object is not excluded, and where the model knows it.
  */
 function compareStatus(
   t: ConformanceContext,
@@ -500,7 +580,7 @@ function compareStatus(
   after: string,
 ): Finding[] {
   const out: Finding[] = [];
-  if (want.exclude !== undefined && got.exclude !== want.exclude)
+  if (flag(got, 'exclude') !== want.exclude)
     out.push(
       finding(
         t.requirement,
@@ -510,7 +590,7 @@ function compareStatus(
       ),
     );
   // Only the one-object form (DisinheritResponse) carries disinheritDefault.
-  if (want.disinheritDefault !== undefined && got.disinheritDefault !== want.disinheritDefault) {
+  if (want.disinheritDefault !== undefined && flag(got, 'disinheritDefault') !== want.disinheritDefault) {
     out.push(
       finding(
         t.requirement,
@@ -520,7 +600,7 @@ function compareStatus(
       ),
     );
   }
-  if (want.exclude !== true && !sameSet(got.disinherit ?? [], want.disinherit))
+  if (!want.exclude && want.disinherit !== undefined && !sameSet(listOf<number>(got, 'disinherit'), want.disinherit))
     out.push(
       finding(
         t.requirement,
@@ -529,7 +609,7 @@ function compareStatus(
         exchange,
       ),
     );
-  if ((got.partialDisinherit ?? []).length > 0) {
+  if (listOf(got, 'partialDisinherit').length > 0) {
     out.push(
       finding(
         t.requirement,
@@ -554,102 +634,111 @@ for (const form of FORMS) {
   conformance('MCH-05', form.title, async (t) => {
     const channel = channelOf(t);
     const top = await t.folder();
-    // One set of objects for every run: each run starts from what the target reads back for them.
-    const objs = await Promise.all(namesFor(t, form.kind, form.many ? 2 : 1).map((name) => create(t, form.kind, top, name)));
-    const ids = objs.map((o) => o.id);
-    const what = `${form.kind}${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`;
-    const read = async (ids: number[]) =>
-      form.many
-        ? t.call(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', { query: { id: ids.map(String) } })
-        : t.call('folder.disinherit.get', { path: { id: ids[0]! } });
+    const setOp = form.many ? (form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set') : 'folder.disinherit.set';
+    const getOp = form.many ? (form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get') : 'folder.disinherit.get';
+    const set = (ids: number[], json: unknown) =>
+      form.many ? t.try(setOp, { query: { id: ids.map(String) }, json }) : t.try(setOp, { path: { id: ids[0]! }, json });
+    const read = (ids: number[]) =>
+      form.many ? attempt(t, getOp, { query: { id: ids.map(String) } }) : attempt(t, getOp, { path: { id: ids[0]! } });
     // MultiDisinheritResponse has no disinheritDefault: the list forms' is read per object, from the one-folder form or the
-    // file record (contract 2.4: "excluded, disinheritDefault, disinherited | boolean").
-    const defaults = async () => {
-      const out: { id: number; value: unknown; exchange: Exchange }[] = [];
+    // file record (contract 2.4: "excluded, disinheritDefault, disinherited | boolean"; an absent boolean reads false).
+    const defaults = async (ids: number[]) => {
+      const out: { id: number; value: boolean; exchange: Exchange }[] = [];
       for (const id of ids) {
         const res =
-          form.kind === 'folder' ? await t.call('folder.disinherit.get', { path: { id } }) : await t.call('file.load', { path: { id } });
+          form.kind === 'folder' ? await t.try('folder.disinherit.get', { path: { id } }) : await t.try('file.load', { path: { id } });
         if (!res.body) continue;
         const body = res.body as { disinheritDefault?: unknown; file?: File };
-        out.push({ id, value: form.kind === 'folder' ? body.disinheritDefault : body.file?.disinheritDefault, exchange: res.exchange });
+        out.push({ id, value: flag(form.kind === 'folder' ? body : body.file, 'disinheritDefault'), exchange: res.exchange });
       }
       return out;
     };
-    // What the last run read back after its last change, and the first object's disinheritDefault when it was read too: the
-    // next run starts from there without reading it again (nothing else changes these objects).
-    let left: { body: DisinheritResponse & MultiDisinheritResponse; disinheritDefault?: { value: unknown } } | undefined;
+    let unread = false;
     await t.property(
       fc.array(changeArb, { minLength: 1, maxLength: 4 }),
       async (changes) => {
-        const carried = left;
-        left = undefined;
-        const firstBody = carried?.body ?? (await read(ids)).body;
-        if (!firstBody) return [];
-        // The starting point is what the target reads back (a new object's default at first); every change is predicted from it.
-        const firstDefault = form.many
-          ? (carried?.disinheritDefault ?? { value: (await defaults())[0]?.value }).value
-          : firstBody.disinheritDefault;
+        if (unread) return [];
+        // Fresh objects in every run: each run starts from the objects as made, never from what an earlier run read back.
+        const objs = await Promise.all(
+          Array.from({ length: form.many ? 2 : 1 }, () =>
+            create(t, form.kind, top, t.uniqueName(form.kind) + (form.kind === 'file' ? '.txt' : '')),
+          ),
+        );
+        const ids = objs.map((o) => o.id);
+        const what = `${form.kind}${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`;
+        const first = await read(ids);
+        if (!first.body) {
+          if (form.kind === 'file' && first.exchange.response && first.exchange.response.status < 500) {
+            unread = true;
+            nothingToJudgeOnce(t, NO_FILE_DISINHERIT, first.exchange);
+            return [];
+          }
+          return first.findings;
+        }
+        const firstDefault = form.many ? (await defaults(ids))[0]?.value : flag(first.body, 'disinheritDefault');
         let want: Status = {
-          exclude: firstBody.exclude,
-          disinheritDefault: typeof firstDefault === 'boolean' ? firstDefault : undefined,
-          disinherit: firstBody.disinherit ?? [],
+          exclude: flag(first.body, 'exclude'),
+          disinheritDefault: firstDefault,
+          disinherit: flag(first.body, 'exclude') ? undefined : listOf<number>(first.body, 'disinherit'),
         };
         const found: Finding[] = [];
-        for (const [i, change] of changes.entries()) {
-          const body = bodyOf(change, channel);
-          left = undefined;
-          const set = form.many
-            ? await t.call(form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set', {
-                query: { id: ids.map(String) },
-                json: body,
-              })
-            : await t.call('folder.disinherit.set', { path: { id: ids[0]! }, json: body });
-          if (!set.body) return found;
-          want = apply(want, change, channel);
-          t.judged(
-            form.many ? (form.kind === 'folder' ? 'folder.disinherit.setMany' : 'file.disinherit.set') : 'folder.disinherit.set',
-            ...['exclude', 'disinherit', 'reinherit', 'disinheritDefault', ...(form.many ? ['id'] : [])],
-          );
-          if (form.many) t.judged(form.kind === 'folder' ? 'folder.disinherit.getMany' : 'file.disinherit.get', 'id');
-          const got = await read(ids);
-          if (!got.body) return found;
-          const after = `after change ${i + 1} ${JSON.stringify(body)}`;
-          found.push(
-            ...compareStatus(
-              t,
-              what,
-              got.body,
-              { ...want, disinheritDefault: form.many ? undefined : want.disinheritDefault },
-              got.exchange,
-              after,
-            ),
-          );
-          left = { body: got.body };
-          if (form.many && want.disinheritDefault !== undefined) {
-            // DisinheritRequest "disinheritDefault (boolean)" set on every object the list names.
-            const each = await defaults();
-            if (each.length === ids.length) left.disinheritDefault = { value: each[0]!.value };
-            for (const d of each)
-              if (d.value !== want.disinheritDefault)
-                found.push(
-                  finding(
-                    t.requirement,
-                    'model',
-                    `${after}, ${form.kind} ${d.id} reads back disinheritDefault ${JSON.stringify(d.value)}, expected ${want.disinheritDefault}`,
-                    d.exchange,
-                  ),
-                );
+        try {
+          for (const [i, change] of changes.entries()) {
+            const body = bodyOf(change, channel);
+            const after = `after change ${i + 1} ${JSON.stringify(body)}`;
+            const res = await set(ids, body);
+            if (res.problem) {
+              // A request that may change nothing may be refused; it then changes nothing.
+              if (mayChangeNothing(want, change)) {
+                nothingToJudgeOnce(t, 'a disinherit request that changed nothing was refused (open choice disinherit-nothing-to-change)');
+                continue;
+              }
+              return [...found, stepFinding(t.requirement, setOp, res.exchange, `${after.replace('after ', '')}: ${res.problem}`)];
+            }
+            want = apply(want, change, channel);
+            t.judged(setOp, ...['exclude', 'disinherit', 'reinherit', 'disinheritDefault', ...(form.many ? ['id'] : [])]);
+            if (form.many) t.judged(getOp, 'id');
+            const got = await read(ids);
+            if (!got.body) return [...found, ...got.findings];
+            found.push(
+              ...compareStatus(
+                t,
+                what,
+                got.body,
+                { ...want, disinheritDefault: form.many ? undefined : want.disinheritDefault },
+                got.exchange,
+                after,
+              ),
+            );
+            // Read back while not excluded, the list is the object's: the model knows it again.
+            if (!want.exclude && want.disinherit === undefined) want.disinherit = listOf<number>(got.body, 'disinherit');
+            if (form.many && want.disinheritDefault !== undefined) {
+              // DisinheritRequest "disinheritDefault (boolean)" set on every object the list names.
+              for (const d of await defaults(ids))
+                if (d.value !== want.disinheritDefault)
+                  found.push(
+                    finding(
+                      t.requirement,
+                      'model',
+                      `${after}, ${form.kind} ${d.id} reads back disinheritDefault ${JSON.stringify(d.value)}, expected ${want.disinheritDefault}`,
+                      d.exchange,
+                    ),
+                  );
+            }
+            if (found.length) return found;
           }
-          if (found.length) return found;
+          return found;
+        } finally {
+          // Nothing of the run stays excluded or disinherited for the suite files that list after it.
+          await set(ids, { exclude: false, reinherit: [channel], disinheritDefault: false });
         }
-        return found;
       },
       {
         // Half the runs: the changes are of six kinds (exclude on or off, disinherit, reinherit, disinheritDefault on or
-        // off), up to four in a run, each from the state the previous run left: ten runs try every kind after every other.
+        // off), up to four in a run: ten runs try every kind after most others.
         runs: Math.ceil(t.config.runs / 2),
         // A disinherit that is read back (not hidden by exclude), and undone, first in every run, with disinheritDefault set and
-        // cleared: the objects carry each run's last change into the next, and a run after exclude=true judges no disinherit list.
+        // cleared.
         cover: [
           [
             { exclude: false, disinheritDefault: true, channel: 'disinherit' },
@@ -677,18 +766,22 @@ for (const { form, op } of FOLDER_SETTERS) {
       await create(t, 'file', parent.id, namesFor(t, 'file', 1)[0]!),
     ];
     const findings: Finding[] = [];
-    // Without recursive the folder alone changes; with it, everything below the folder follows; reinherit undoes it alike.
+    // Without recursive the folder alone changes; with it, everything below the folder follows. What the content reads while
+    // only the folder above it is disinherited is open (its own setting, or the folder's: open choice disinherit-content-status),
+    // but a reinherit without recursive leaves the content's own setting as the recursive disinherit made it, whichever it reads.
     const steps = [
-      { channel: 'disinherit', recursive: false, content: [] },
-      { channel: 'disinherit', recursive: true, content: [channel] },
-      { channel: 'reinherit', recursive: true, content: [] },
+      { channel: 'disinherit', recursive: false, content: [[], [channel]] },
+      { channel: 'disinherit', recursive: true, content: [[channel]] },
+      { channel: 'reinherit', recursive: false, content: [[channel]] },
+      { channel: 'reinherit', recursive: true, content: [[]] },
     ] as const;
     for (const step of steps) {
       const body = bodyOf({ channel: step.channel }, channel, step.recursive);
       if (op === 'folder.disinherit.set') await t.must(op, { path: { id: parent.id }, json: body });
       else await t.must(op, { query: { id: [String(parent.id)] }, json: body });
       const a = await t.call('folder.disinherit.get', { path: { id: sub.id } });
-      const b = await t.call('file.disinherit.get', { query: { id: [String(file.id)] } });
+      const b = await t.try('file.disinherit.get', { query: { id: [String(file.id)] } });
+      if (!b.body) nothingToJudgeOnce(t, NO_FILE_DISINHERIT, b.exchange);
       t.judged(op, 'recursive');
       for (const [res, what] of [
         [a, `sub-folder ${sub.id}`],
@@ -696,13 +789,13 @@ for (const { form, op } of FOLDER_SETTERS) {
       ] as const) {
         // DisinheritRequest "recursive (boolean)": with it the setting reaches everything below the folder, without it the
         // folder alone (MCH-05: the GET forms "read back what was set", and nothing was set on the content).
-        if (res.body && !sameSet(res.body.disinherit ?? [], step.content)) {
+        if (res.body && !step.content.some((c) => sameSet(listOf<number>(res.body, 'disinherit'), c))) {
           findings.push(
             finding(
               t.requirement,
               'model',
               `after ${form} ${JSON.stringify(body)} on folder ${parent.id}, ${what} inside it ` +
-                `reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${JSON.stringify(step.content)}`,
+                `reads back disinherit ${JSON.stringify(res.body.disinherit)}, expected ${step.content.map((c) => JSON.stringify(c)).join(' or ')}`,
               res.exchange,
             ),
           );
@@ -711,12 +804,17 @@ for (const { form, op } of FOLDER_SETTERS) {
       if (findings.length) break;
     }
     t.record(findings);
+    // Nothing stays disinherited for the suite files that list after this test.
+    if (findings.length) await t.try('folder.disinherit.set', { path: { id: parent.id }, json: { reinherit: [channel], recursive: true } });
   });
 }
 
 // ---- MCH-06 ----------------------------------------------------------------------------------
 
-/** Creates an excluded, a disinherited and a plain folder and file in `top`; returns them by role. */
+/**
+ * Creates an excluded, a disinherited and a plain folder and file in `top`; returns them by role. A file the target's
+ * /file/disinherit does not take (open choice file-disinherit-ids) is left out of its role, said once.
+ */
 async function restricted(t: ConformanceContext, top: number, channel: number) {
   const [fx, fy, fz] = namesFor(t, 'folder', 3);
   const [gx, gy, gz] = namesFor(t, 'file', 3);
@@ -731,9 +829,26 @@ async function restricted(t: ConformanceContext, top: number, channel: number) {
   ] as const) {
     const [folder, file] = made[role] as [Created, Created];
     await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
-    await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
+    const set = await t.try('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
+    if (set.problem) {
+      nothingToJudgeOnce(t, NO_FILE_DISINHERIT, set.exchange);
+      made[role] = [folder];
+    }
   }
   return made;
+}
+
+/** Takes back what `restricted` set, so that the suite files that list after the test find nothing hidden. */
+async function unrestrict(t: ConformanceContext, made: Awaited<ReturnType<typeof restricted>>, channel: number): Promise<void> {
+  for (const [role, body] of [
+    ['excluded', { exclude: false }],
+    ['disinherited', { reinherit: [channel] }],
+  ] as const) {
+    for (const obj of made[role]) {
+      if (obj.kind === 'folder') await t.try('folder.disinherit.set', { path: { id: obj.id }, json: body });
+      else await t.try('file.disinherit.set', { query: { id: [String(obj.id)] }, json: body });
+    }
+  }
 }
 
 /** Findings for every listing of `lists` that shows `hidden` objects or lacks `shown` ones. */
@@ -759,7 +874,7 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
   const made = await restricted(t, top, channel);
   const all = [...made.excluded, ...made.disinherited, ...made.plain];
   t.judged('folder.disinherit.set', 'exclude', 'disinherit');
-  t.judged('file.disinherit.set', 'id', 'exclude', 'disinherit');
+  if (made.excluded.length > 1) t.judged('file.disinherit.set', 'id', 'exclude', 'disinherit');
   // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings."
   t.record([
     ...visibility(
@@ -771,6 +886,7 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
     ),
     ...visibility(t, await listings(t, top), all, [], ''),
   ]);
+  await unrestrict(t, made, channel);
 });
 
 conformance('MCH-06', 'reinherited and no longer excluded objects are listed in the channel again', async (t) => {
@@ -781,12 +897,13 @@ conformance('MCH-06', 'reinherited and no longer excluded objects are listed in 
     ['excluded', { exclude: false }],
     ['disinherited', { reinherit: [channel] }],
   ] as const) {
-    const [folder, file] = made[role] as [Created, Created];
-    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: body });
-    await t.must('file.disinherit.set', { query: { id: [String(file.id)] }, json: body });
+    for (const obj of made[role]) {
+      if (obj.kind === 'folder') await t.must('folder.disinherit.set', { path: { id: obj.id }, json: body });
+      else await t.must('file.disinherit.set', { query: { id: [String(obj.id)] }, json: body });
+    }
   }
   t.judged('folder.disinherit.set', 'exclude', 'reinherit');
-  t.judged('file.disinherit.set', 'id', 'exclude', 'reinherit');
+  if (made.excluded.length > 1) t.judged('file.disinherit.set', 'id', 'exclude', 'reinherit');
   t.record(visibility(t, await listings(t, top, channel), [...made.excluded, ...made.disinherited, ...made.plain], [], ''));
 });
 
@@ -804,9 +921,9 @@ const PUSHES = [
 for (const { address, title } of PUSHES) {
   conformance('MCH-07', title, async (t) => {
     const channel = channelOf(t);
-    const master = t.fixture.masterNodeId;
     const top = await t.folder();
     const file = await create(t, 'file', top, namesFor(t, 'file', 1)[0]!, undefined, 'master version\n');
+    const before = await t.must('file.load', { path: { id: file.id } });
     await localize(t, file, channel);
     const copyId = await copyIdOf(t, top, file, channel);
     const [newName] = namesFor(t, 'file', 1, 7);
@@ -818,30 +935,52 @@ for (const { address, title } of PUSHES) {
       multipart: { files: [{ name: 'fileBinaryData', filename: newName, contentType: 'text/plain', data: content }] },
     });
     const saved = await t.must('file.load', { path: { id: copyId } });
-    const want = {
-      name: saved.file?.name ?? newName,
-      fileSize: saved.file?.fileSize ?? content.byteLength,
-      description: saved.file?.description ?? description,
-    };
+    const fileSize = saved.file?.fileSize ?? content.byteLength;
     // Contract 4.3: "POST /file/push2master/{id}: push a file from a channel into its master", the body naming the channel
-    // (`channelId`): addressed by the master's id, only channelId says which channel's version goes.
-    await t.must('file.push2master', {
-      path: { id: address === 'copy' ? copyId : file.id },
-      json: { channelId: channel, masterId: master },
-    });
-    if (address === 'master') t.judged('file.push2master', 'channelId');
+    // (`channelId`; the channel's master is implied, so `masterId` is left out): addressed by the master's id, only channelId
+    // says which channel's version goes. Which id the target takes is open (open choice push2master-id): the other form is
+    // tried where one is refused.
+    const ids = address === 'copy' ? [copyId, file.id] : [file.id, copyId];
+    const pushed = await eitherIdStep(t, 'file.push2master', ids, { channelId: channel });
+    if (pushed.id === undefined)
+      return void t.record([
+        stepFinding(t.requirement, 'file.push2master', pushed.exchange, `by the copy's id and by the master's: ${pushed.problem}`),
+      ]);
+    if (pushed.id !== ids[0])
+      nothingToJudgeOnce(
+        t,
+        `push2master does not take the ${address === 'copy' ? "copy's" : "master's"} id (open choice push2master-id): the push was addressed by the other`,
+        pushed.exchange,
+      );
     const after = await t.call('file.load', { path: { id: file.id } });
     if (!after.body) return;
     const got: File = after.body.file ?? ({} as File);
     const findings: Finding[] = [];
-    for (const key of ['name', 'fileSize', 'description'] as const) {
-      if (got[key] !== want[key])
+    const by = pushed.id === copyId ? `copy ${copyId}` : `file ${file.id} from channel ${channel}`;
+    // MCH-07 "push2master copies the channel's version of a file into the master": its content. Whether the name and the
+    // description go along is open (open choice push2master-metadata): the master's own, or the channel's.
+    if (got.fileSize !== fileSize)
+      findings.push(
+        finding(
+          t.requirement,
+          'model',
+          `after push2master of ${by}, the master file ${file.id} has fileSize ${JSON.stringify(got.fileSize)}, ` +
+            `expected the channel's ${fileSize}`,
+          after.exchange,
+        ),
+      );
+    for (const [key, channelValue] of [
+      ['name', text(saved.file, 'name') || newName!],
+      ['description', text(saved.file, 'description') || description],
+    ] as const) {
+      const either = [channelValue, text(before.file, key)];
+      if (!either.includes(text(got, key)))
         findings.push(
           finding(
             t.requirement,
             'model',
-            `after push2master of ${address === 'copy' ? `copy ${copyId}` : `file ${file.id} from channel ${channel}`}, ` +
-              `the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, expected the channel's ${JSON.stringify(want[key])}`,
+            `after push2master of ${by}, the master file ${file.id} has ${key} ${JSON.stringify(got[key])}, ` +
+              `expected the channel's ${JSON.stringify(either[0])} or the master's own ${JSON.stringify(either[1])}`,
             after.exchange,
           ),
         );
@@ -857,7 +996,7 @@ for (const { address, title } of PUSHES) {
         ),
       );
     for (const list of (await listings(t, top)).filter((l) => l.kind === 'file')) {
-      if (!list.items.some((i) => i.id === file.id && i.inherited !== true))
+      if (!list.items.some((i) => i.id === file.id && !flag(i, 'inherited')))
         findings.push(
           finding(
             t.requirement,
@@ -868,19 +1007,27 @@ for (const { address, title } of PUSHES) {
         );
     }
     t.record(findings);
+    // Whether the channel keeps its copy is open (open choice push2master-channel-copy): one that stays is taken back.
+    await undoLocalized(t, [{ obj: { ...file, name: text(saved.file, 'name') || newName! }, parent: top, channel }]);
   });
 }
 
 conformance('MCH-07', 'push2master of a file local to the channel puts the file into the master', async (t) => {
   const channel = channelOf(t);
-  const master = t.fixture.masterNodeId;
   const top = await t.folder();
-  const local = await create(t, 'file', top, namesFor(t, 'file', 1, 9)[0]!, channel, 'made in the channel\n');
+  const local = await tryCreateInChannelStep(t, 'file', top, namesFor(t, 'file', 1, 9)[0]!, channel, 'made in the channel\n');
+  if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
   // Contract 4.3: "push a file from a channel into its master"; MCH-07: "copies the channel's version of a file into the
-  // master". A file the channel made itself has only the channel's version: afterwards the master has the file.
-  await t.must('file.push2master', { path: { id: local.id }, json: { channelId: channel, masterId: master } });
+  // master". A file the channel made itself has only the channel's version: afterwards the master has the file. Whether a
+  // file with no master can be pushed at all is open (open choice push2master-local-file).
+  const pushed = await t.try('file.push2master', { path: { id: local.id }, json: { channelId: channel } });
+  if (pushed.problem)
+    return t.nothingToJudge(
+      'push2master takes no file that exists only in the channel (open choice push2master-local-file)',
+      pushed.exchange,
+    );
   const findings: Finding[] = [];
-  listedIn(t, await listings(t, top), local, findings);
+  listedIn(t, await listings(t, top), { kind: 'file', ...local }, findings);
   t.record(findings);
 });
 
@@ -937,17 +1084,40 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
   const [folderNames, fileNames] = [namesFor(t, 'folder', 3), namesFor(t, 'file', 3)];
   await t.property(
     layoutArb,
-    async (layout) => {
+    async (drawn) => {
       const top = await t.folder();
       const folders = [];
-      for (const f of layout.folders) folders.push(await create(t, 'folder', top, f.name));
+      for (const f of drawn.folders) folders.push(await create(t, 'folder', top, f.name));
       const files = [];
-      for (const f of layout.files) files.push(await create(t, 'file', folders[(f.parent % (folders.length + 1)) - 1]?.id ?? top, f.name));
-      for (const name of layout.localFolders) await create(t, 'folder', top, name, channel);
-      for (const name of layout.localFiles) await create(t, 'file', top, name, channel);
-      for (const [i, f] of layout.folders.entries()) if (f.localized) await localize(t, folders[i]!, channel);
-      for (const [i, f] of layout.files.entries()) if (f.localized) await localize(t, files[i]!, channel);
+      const parents: number[] = [];
+      for (const f of drawn.files) {
+        parents.push(folders[(f.parent % (folders.length + 1)) - 1]?.id ?? top);
+        files.push(await create(t, 'file', parents.at(-1)!, f.name));
+      }
+      // The channel's own objects, where the target lets the channel make them in the folder it inherits.
+      const layout: Layout = { ...drawn, localFolders: [], localFiles: [] };
+      for (const [kind, names, made] of [
+        ['folder', drawn.localFolders, layout.localFolders],
+        ['file', drawn.localFiles, layout.localFiles],
+      ] as const) {
+        for (const name of names) {
+          if (await tryCreateInChannelStep(t, kind, top, name, channel)) made.push(name);
+          else nothingToJudgeOnce(t, NO_CHANNEL_CREATE);
+        }
+      }
+      const localized: Localized = [];
+      for (const [i, f] of layout.folders.entries())
+        if (f.localized) {
+          await localize(t, folders[i]!, channel);
+          localized.push({ obj: folders[i]!, parent: top, channel });
+        }
+      for (const [i, f] of layout.files.entries())
+        if (f.localized) {
+          await localize(t, files[i]!, channel);
+          localized.push({ obj: files[i]!, parent: parents[i]!, channel });
+        }
       const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
+      await undoLocalized(t, localized);
       if (!res.body) return [];
       // Files of sub-folders and the channel's own objects are among the predicted counts.
       t.judged('folder.localizationinfo', 'recursive');
@@ -1004,7 +1174,8 @@ conformance('MCH-08', "localizationinfo of a folder the channel made counts it a
   const top = await t.folder();
   const [folderName, fileName] = [namesFor(t, 'folder', 1, 7)[0]!, namesFor(t, 'file', 1, 7)[0]!];
   // Made in the channel: the master has neither, so its entry, if any, finds no folder to count from.
-  const local = await create(t, 'folder', top, folderName, channel);
+  const local = await tryCreateInChannelStep(t, 'folder', top, folderName, channel);
+  if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
   await create(t, 'file', local.id, fileName, channel);
   const res = await t.call('folder.localizationinfo', { path: { id: local.id }, query: { nodeId: channel, recursive: true } });
   if (!res.body) return;
@@ -1032,37 +1203,31 @@ function predictLocal(layout: Layout, withSelf: boolean): ReturnType<typeof pred
   return out;
 }
 
-conformance('MCH-08', 'localizationinfo started at the master node holds the master and no channel of it', async (t) => {
+conformance('MCH-08', "localizationinfo started at the master node counts the master's own objects in the master's entry", async (t) => {
   const channel = channelOf(t);
   const master = t.fixture.masterNodeId;
   const top = await t.folder();
   const inside = await create(t, 'folder', top, namesFor(t, 'folder', 1, 8)[0]!);
-  // The channel has an object of its own here: a server that reports every node has counters to show for it.
+  // The channel has an object of its own here: counted in the master's entry, it would be counted in the wrong node.
   await localize(t, inside, channel);
   const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: master, recursive: true } });
+  await undoLocalized(t, [{ obj: inside, parent: top, channel }]);
   if (!res.body) return;
-  t.judged('folder.localizationinfo', 'nodeId');
-  const findings: Finding[] = [];
-  // Contract 4.2: localization info "for a channel and its master channels", `nodeId` the "node to start with": started at
-  // the master, the answer covers the master (and masters of it), never a channel that inherits from it.
-  if (entryOf(res.body, channel))
-    findings.push(
+  // Contract 4.2: localization info "for a channel and its master channels", `nodeId` the "node to start with": started at the
+  // master, the answer has the master's entry, counting the master's own objects as local. Whether the channels below the
+  // node to start with have entries too is open (open choice localizationinfo-start), and so is whether the folder counts
+  // among its own sub-items (open choice localizationinfo-folder-itself).
+  const entry = entryOf(res.body, master);
+  const layout: Layout = { folders: [{ name: inside.name, localized: false }], files: [], localFolders: [], localFiles: [] };
+  const readings = entry ? [false, true].map((withSelf) => differences(entry, predict(layout, false, withSelf))) : [['no entry']];
+  const best = readings.reduce((a, b) => (b.length < a.length ? b : a));
+  if (best.length)
+    t.record([
       finding(
         t.requirement,
         'model',
-        `the localization info of folder ${top} started at the master node (nodeId=${master}) has an entry for channel ${channel}, ` +
-          'which inherits from it: neither the node to start with nor one of its masters',
+        `the localization info of folder ${top} started at the master node (nodeId=${master}), for node ${master}: ${best.join('; ')}`,
         res.exchange,
       ),
-    );
-  if (!entryOf(res.body, master))
-    findings.push(
-      finding(
-        t.requirement,
-        'model',
-        `the localization info of folder ${top} started at node ${master} has no entry for that node`,
-        res.exchange,
-      ),
-    );
-  t.record(findings);
+    ]);
 });

@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { fileName, folderName } from '../../generators/faker.ts';
 import { problemOf, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { flag, listOf } from '../../harness/records.ts';
+import { copyIn, eitherIdStep, nothingToJudgeOnce } from '../../harness/steps.ts';
 import type { ResponseOf } from '../../schemas/types.ts';
 import { checkNo5xx, checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import {
@@ -92,10 +94,16 @@ function problemFindings(problems: Problem[], requirement: string, context: stri
 }
 
 /** The typed body of a request the contract says succeeds; otherwise a finding of `requirement` ends the sequence. */
-function success<K extends OperationId = OperationId>(r: Real, exchange: Exchange, requirement: string, what: string): ResponseOf[K] {
-  const problem = problemOf(exchange);
+function success<K extends OperationId = OperationId>(
+  r: Real,
+  exchange: Exchange,
+  requirement: string,
+  what: string,
+  operation?: OperationId,
+): ResponseOf[K] {
+  const problem = problemOf(exchange, operation);
   if (problem) stop(r, requirement, `${what}: expected success, got ${problem}`, exchange);
-  return exchange.response!.json as ResponseOf[K];
+  return (exchange.response!.json ?? {}) as ResponseOf[K];
 }
 
 /** A refusal the contract requires: never a 5xx, never a success. */
@@ -171,11 +179,23 @@ async function fetchListing(
     }
     return undefined;
   }
+  // Whether a deleted folder can be named to list its content with include or only is open (open choice deleted-folder-by-id).
+  if (isRefusal(exchange) && isDeleted(m, folderByKey(m, q.folder))) {
+    divergeOn(r, checkNo5xx(exchange, requirement));
+    nothingToJudgeOnce(r.t, DELETED_BY_ID, exchange);
+    return undefined;
+  }
   const body = success(r, exchange, requirement, where) as Record<string, unknown>;
-  const list = body.folders ?? body.files ?? body.items;
-  if (!Array.isArray(list)) stop(r, requirement, `${where}: the answer has no list of ${q.kind}s`, exchange);
-  return { exchange, records: list as ListedRecord[], numItems: body.numItems, hasMoreItems: body.hasMoreItems };
+  // An empty list may be left out of the answer (contract 2.1: presence of members not shown): it reads as empty.
+  const member = style === 'paged' ? 'items' : q.kind === 'folder' ? 'folders' : 'files';
+  if (body[member] !== undefined && !Array.isArray(body[member]))
+    stop(r, requirement, `${where}: the answer's ${member} is ${JSON.stringify(body[member])}, not a list of ${q.kind}s`, exchange);
+  return { exchange, records: listOf<ListedRecord>(body, member), numItems: body.numItems, hasMoreItems: body.hasMoreItems };
 }
+
+/** Why a listing or count of a deleted folder's content is not judged where the target refuses to name the folder. */
+const DELETED_BY_ID =
+  'the target does not find a deleted folder by its id with wastebin=include or only (open choice deleted-folder-by-id): its content is not listed through it';
 
 /** Lists a folder (unpaged) and compares it with the model; differences are findings of `requirement` unless they name their own rule. */
 async function verify(r: Real, m: Model, q: ListingQuery, requirement: string, context: string): Promise<void> {
@@ -537,6 +557,17 @@ class Delete extends Step<{ folder: number }, ModelFolder> {
     this.did = `delete ${label(folder)}`;
     const inChannel = r.channel !== undefined && visibleInChannel(m, folder);
     const { exchange } = await r.t.try('folder.delete', { path: { id: folder.id } });
+    // Whether a master folder with localized copies in it may be deleted before they are unlocalized is open (open choice
+    // delete-master-with-copies): refused, it changes nothing.
+    if (isRefusal(exchange) && hasLocalizedWithin(m, folder)) {
+      divergeOn(r, checkNo5xx(exchange, 'DEL-05'));
+      this.did += ' → refused (localized in the channel)';
+      nothingToJudgeOnce(
+        r.t,
+        'the target refuses to delete a master folder that has localized copies (open choice delete-master-with-copies)',
+      );
+      return;
+    }
     success(r, exchange, 'DEL-05', this.did);
     deleteFolder(folder);
     const mother = parentOf(m, folder)!;
@@ -616,6 +647,15 @@ export class DuplicateInChannel extends Step<{ parent: number }, [ModelFolder, M
     const { exchange } = await r.t.try('folder.create', {
       json: { motherId: String(channelIdOf(mother)), name, failOnDuplicate: true, nodeId: r.channel },
     });
+    const made = (exchange.response?.json as { folder?: { id?: unknown; name?: unknown } } | undefined)?.folder;
+    if (!isRefusal(exchange) && !exchange.error && made?.name === name) {
+      // Whether a channel's failOnDuplicate counts the names it inherits is open (open choice duplicate-names-in-channel): a
+      // folder of the channel's own, named as asked, is the other answer. The model holds no such folder: the sequence ends.
+      divergeOn(r, checkNo5xx(exchange, 'FLD-02'));
+      this.did += ` → created #${String(made.id)} of the channel's own`;
+      nothingToJudgeOnce(r.t, "the channel's failOnDuplicate counts only its own folders (open choice duplicate-names-in-channel)");
+      throw new Unpredictable(this.did);
+    }
     refused(r, exchange, 'FLD-02', `the channel sees ${label(sibling, channelIdOf(sibling))} named ${quote(name)} in the folder`);
     this.did += ' → refused';
     await verify(
@@ -696,12 +736,7 @@ export class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObj
     const fresh = listed.records.filter(
       (x) => typeof x.id === 'number' && !objectById(m, x.id) && !m.retired.has(x.id) && x.name === obj.name,
     );
-    const copyId =
-      fresh.length === 1
-        ? (fresh[0]!.id as number)
-        : listed.records.some((x) => x.id === obj.id && x.inherited !== true)
-          ? obj.id
-          : undefined;
+    const copyId = fresh.length === 1 ? (fresh[0]!.id as number) : copyIn(listed.records, obj) === obj.id ? obj.id : undefined;
     if (copyId === undefined) {
       // "localize (folder, file) makes a localized copy in the target channel; the channel's view shows it as not inherited"
       stop(
@@ -732,8 +767,21 @@ export class Unlocalize extends Step<{ index: number }, ModelObject> {
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
     this.did = `unlocalize ${obj.kind} ${label(obj)} (copy #${obj.localized!.id}) in channel ${r.channel}`;
-    const { exchange } = await r.t.try('file.unlocalize', { path: { id: obj.id }, json: { channelId: r.channel } });
-    success(r, exchange, 'MCH-03', this.did);
+    // By the master's id, else by the copy's (open choice unlocalize-id).
+    const done = await eitherIdStep(r.t, 'file.unlocalize', [obj.id, obj.localized!.id], { channelId: r.channel });
+    if (done.id === undefined) {
+      divergeOn(r, checkNo5xx(done.exchange, 'MCH-03'));
+      // Whether /file/unlocalize takes folders is open (open choice unlocalize-folders): refused, the folder stays localized.
+      if (obj.kind === 'folder') {
+        this.did += ' → refused';
+        return nothingToJudgeOnce(
+          r.t,
+          "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)",
+        );
+      }
+      stop(r, 'MCH-03', `${this.did}: expected success by the master's id or the copy's, got ${done.problem}`, done.exchange);
+    }
+    if (done.id !== obj.id) this.did += ` by #${done.id}`;
     unlocalize(m, obj);
     // "unlocalize removes the localized copy; the channel sees the inherited master again"
     await verify(
@@ -743,6 +791,38 @@ export class Unlocalize extends Step<{ index: number }, ModelObject> {
       'MCH-03',
       `after ${this.did}, in the channel`,
     );
+    if (obj.kind === 'folder') await learnCopiesBelow(r, m, obj, this.did);
+  }
+}
+
+/**
+ * After a folder was unlocalized without `recursive`: whether the localized copies below it stay is open (open choice
+ * unlocalize-folder-content). The channel's listings say, top down; the model takes what they show (a copy listed, or
+ * the master again), and anything else is a finding.
+ */
+async function learnCopiesBelow(r: Real, m: Model, folder: ModelFolder, did: string): Promise<void> {
+  const queue = [...childrenOf(m, folder.key, 'folder'), ...childrenOf(m, folder.key, 'file')];
+  while (queue.length) {
+    const o = queue.shift()!;
+    if (o.kind === 'folder') queue.push(...childrenOf(m, o.key, 'folder'), ...childrenOf(m, o.key, 'file'));
+    if (!o.localized || isDeleted(m, o) || !visibleInChannel(m, o)) continue;
+    const parent = parentOf(m, o)!;
+    const op = o.kind === 'folder' ? 'folder.getFolders' : 'folder.getFiles';
+    const { exchange } = await r.t.try(op, {
+      path: o.kind === 'folder' ? { id: channelIdOf(parent) } : { folderId: channelIdOf(parent) },
+      query: { nodeId: r.channel },
+    });
+    const body = success(r, exchange, 'MCH-03', `${did}, then listing ${label(parent, channelIdOf(parent))} in the channel`);
+    const ids = listOf<ListedRecord>(body, o.kind === 'folder' ? 'folders' : 'files').map((x) => x.id);
+    if (ids.includes(o.localized.id)) continue;
+    if (ids.includes(o.id)) unlocalize(m, o);
+    else
+      stop(
+        r,
+        'MCH-03',
+        `${did}: the channel lists neither the localized copy #${o.localized.id} of ${label(o)} below it nor its master`,
+        exchange,
+      );
   }
 }
 
@@ -751,9 +831,13 @@ type DisinheritMode = 'exclude' | 'include' | 'disinherit' | 'reinherit';
 /** Excludes, includes, disinherits or reinherits an object for the test's channel and reads back what the channel sees. */
 export class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: DisinheritMode }, ModelObject> {
   protected targets(m: Model) {
-    // With a localized copy in the channel the target may refuse ("unlocalize first"): the contract does not say.
+    // With a localized copy in the channel the target may refuse ("unlocalize first"): the contract does not say. Whether
+    // exclusion keeps the channels an object is disinherited for is open (open choice exclude-keeps-disinherit): a
+    // disinherited object is not excluded, so that the model knows what the channel sees once it is included again.
     return pick(
-      candidates(m, this.p.kind).filter((o) => !o.localized && !(o.kind === 'folder' && hasLocalizedWithin(m, o))),
+      candidates(m, this.p.kind).filter(
+        (o) => !o.localized && !(o.kind === 'folder' && hasLocalizedWithin(m, o)) && !(this.p.mode === 'exclude' && o.disinherited),
+      ),
       this.p.index,
     );
   }
@@ -763,11 +847,26 @@ export class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Di
     const channel = r.channel!;
     const body = mode === 'exclude' || mode === 'include' ? { exclude: mode === 'exclude' } : { [mode]: [channel] };
     this.did = `${obj.kind === 'folder' ? 'folder' : 'file'} disinherit ${label(obj)} ${JSON.stringify(body)}`;
+    const op = obj.kind === 'folder' ? 'folder.disinherit.set' : 'file.disinherit.set';
     const exchange =
       obj.kind === 'folder'
-        ? (await r.t.try('folder.disinherit.set', { path: { id: obj.id }, json: body })).exchange
-        : (await r.t.try('file.disinherit.set', { query: { id: [obj.id] }, json: body })).exchange;
-    success(r, exchange, 'MCH-05', this.did);
+        ? (await r.t.try(op, { path: { id: obj.id }, json: body })).exchange
+        : (await r.t.try(op, { query: { id: [obj.id] }, json: body })).exchange;
+    const unchanged =
+      mode === 'exclude' ? obj.excluded : mode === 'include' ? !obj.excluded : mode === 'disinherit' ? obj.disinherited : !obj.disinherited;
+    if (isRefusal(exchange) && (unchanged || obj.kind === 'file')) {
+      // A request that changes nothing may be refused (open choice disinherit-nothing-to-change), and /file/disinherit may take
+      // no file ids (open choice file-disinherit-ids): either way nothing changed.
+      divergeOn(r, checkNo5xx(exchange, 'MCH-05'));
+      this.did += ' → refused';
+      return nothingToJudgeOnce(
+        r.t,
+        unchanged
+          ? 'a disinherit request that changed nothing was refused (open choice disinherit-nothing-to-change)'
+          : '/file/disinherit takes no file ids here ("described as page IDs": open choice file-disinherit-ids)',
+      );
+    }
+    success(r, exchange, 'MCH-05', this.did, op);
     if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
     else obj.disinherited = mode === 'disinherit';
     // "an object excluded or disinherited for a channel is not visible in that channel's listings"
@@ -803,7 +902,6 @@ export class DisinheritRecursive extends Step<{ index: number }, ModelFolder> {
       path: { id: folder.id },
       json: { disinherit: [channel], recursive: true },
     });
-    success(r, exchange, 'MCH-05', this.did);
     const below: ModelObject[] = [];
     const walk = (f: ModelFolder): void => {
       for (const o of [...childrenOf(m, f.key, 'folder'), ...childrenOf(m, f.key, 'file')]) {
@@ -812,16 +910,30 @@ export class DisinheritRecursive extends Step<{ index: number }, ModelFolder> {
       }
     };
     walk(folder);
+    if (isRefusal(exchange) && [folder, ...below].every((o) => o.disinherited)) {
+      // Everything was disinherited already: a request that changes nothing may be refused (open choice disinherit-nothing-to-change).
+      divergeOn(r, checkNo5xx(exchange, 'MCH-05'));
+      this.did += ' → refused';
+      return nothingToJudgeOnce(r.t, 'a disinherit request that changed nothing was refused (open choice disinherit-nothing-to-change)');
+    }
+    success(r, exchange, 'MCH-05', this.did);
     for (const o of [folder, ...below]) o.disinherited = true;
     // Without recursive only the folder itself takes the setting: the content read back below shows the difference.
     if (below.length) r.t.judged('folder.disinherit.set', 'recursive');
     for (const o of below) {
+      // What an excluded object reports in `disinherit` is open (open choice disinherit-while-excluded).
+      if (o.excluded) continue;
       const { exchange: read } =
         o.kind === 'folder'
           ? await r.t.try('folder.disinherit.get', { path: { id: o.id } })
           : await r.t.try('file.disinherit.get', { query: { id: [o.id] } });
+      if (o.kind === 'file' && isRefusal(read)) {
+        divergeOn(r, checkNo5xx(read, 'MCH-05'));
+        nothingToJudgeOnce(r.t, '/file/disinherit takes no file ids here ("described as page IDs": open choice file-disinherit-ids)', read);
+        continue;
+      }
       const status = success<'folder.disinherit.get'>(r, read, 'MCH-05', `${this.did}, then reading ${label(o)}`);
-      if (!Array.isArray(status.disinherit) || !status.disinherit.includes(channel))
+      if (!listOf(status, 'disinherit').includes(channel))
         stop(
           r,
           'MCH-05',
@@ -846,14 +958,27 @@ export class DisinheritOther extends Step<{ index: number }, ModelFile> {
   }
 
   protected async act(m: Model, r: Real, file: ModelFile) {
-    const { exchange: read } = await r.t.try('file.disinherit.get', { query: { id: [file.id] } });
-    const inheritable = (read.response?.json as { inheritable?: unknown } | undefined)?.inheritable;
-    const other = Array.isArray(inheritable) ? inheritable.find((c) => typeof c === 'number' && c !== r.channel) : undefined;
+    const { exchange: read, body } = await r.t.try('file.disinherit.get', { query: { id: [file.id] } });
+    const other = listOf(body, 'inheritable').find((c) => typeof c === 'number' && c !== r.channel);
     this.did = `file disinherit ${label(file)} for channel ${JSON.stringify(other)}`;
-    if (typeof other !== 'number') return;
+    if (typeof other !== 'number')
+      return nothingToJudgeOnce(
+        r.t,
+        `the target names no second channel that a file is inherited into (${body ? 'inheritable' : 'GET /file/disinherit refused'}): ` +
+          "another channel's disinheritance is not judged",
+        read,
+      );
     const { exchange } = await r.t.try('file.disinherit.set', { query: { id: [file.id] }, json: { disinherit: [other] } });
     // A channel the target offered may still be refused; then there is nothing to judge.
-    if (isRefusal(exchange)) return void (this.did += ' → refused');
+    if (isRefusal(exchange)) {
+      divergeOn(r, checkNo5xx(exchange, 'MCH-06'));
+      this.did += ' → refused';
+      return nothingToJudgeOnce(
+        r.t,
+        `the target refused to disinherit a file for channel ${other}, which it names in inheritable`,
+        exchange,
+      );
+    }
     await verify(
       r,
       m,
@@ -861,6 +986,8 @@ export class DisinheritOther extends Step<{ index: number }, ModelFile> {
       'MCH-06',
       `after ${this.did}, in channel ${r.channel}`,
     );
+    // The model knows only the test's channel: the other one's setting is taken back at once.
+    await r.t.try('file.disinherit.set', { query: { id: [file.id] }, json: { reinherit: [other] } });
   }
 }
 
@@ -997,6 +1124,10 @@ export class Count extends Step<{ folder: number; view: ViewName; wastebin: Wast
         exchange,
       );
     }
+    if (isRefusal(exchange) && isDeleted(m, folder)) {
+      divergeOn(r, checkNo5xx(exchange, r.t.requirement));
+      return nothingToJudgeOnce(r.t, DELETED_BY_ID, exchange);
+    }
     const body = success<'folder.count'>(r, exchange, 'FLD-06', this.did);
     // The model's counts differ between views, wastebin modes and depths.
     r.t.judged('folder.count', 'nodeId', 'wastebin', 'recursive');
@@ -1027,7 +1158,8 @@ const folderNames = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('Alpha', 'alpha', 'Beta', 'Café') },
   { weight: 1, arbitrary: folderName() },
 );
-const contents = fc.uint8Array({ maxLength: 64 });
+// Never empty: whether a server stores a file of no bytes, and how a record shows a size of 0, is not the point of these sequences.
+const contents = fc.uint8Array({ minLength: 1, maxLength: 64 });
 const kinds = fc.constantFrom<ObjectKind>('folder', 'file');
 
 /** The commands, each over the model's objects by index (a pure precondition skips what cannot run). */
@@ -1044,7 +1176,8 @@ export const save = fc
   .record({
     file: index,
     name: fc.option(fc.oneof(fileNames, index), { nil: undefined }),
-    description: fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+    // Words without blanks around them: whether a server keeps an empty or padded description as sent is not the point here.
+    description: fc.option(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .,-]{0,28}[A-Za-z0-9.]$/), { nil: undefined }),
     failOnDuplicate: fc.boolean(),
   })
   .map((p) => new Save(p));
@@ -1145,6 +1278,8 @@ export async function sequences(
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       } catch (err) {
         if (!(err instanceof Diverged)) throw err;
+      } finally {
+        await undoChannelState(real, model);
       }
       return real.findings;
     },
@@ -1153,6 +1288,26 @@ export async function sequences(
     // sequences make the rare ones certain; every planted fault is found as with twenty (BENCHMARKS 2026-11-27).
     { cover, runs: Math.ceil(t.config.runs / 2) },
   );
+}
+
+/**
+ * Takes back what a run localized, excluded or disinherited for the channel, so that the suite files that list after it
+ * find nothing of it hidden or localized (and a target that deletes no master with copies can remove the sandbox). Best
+ * effort: refusals are no findings here.
+ */
+async function undoChannelState(r: Real, m: Model): Promise<void> {
+  if (r.channel === undefined) return;
+  const live = [...liveFiles(m), ...liveFolders(m)];
+  for (const o of live.filter((x) => x.localized))
+    await eitherIdStep(r.t, 'file.unlocalize', [o.id, o.localized!.id], {
+      channelId: r.channel,
+      ...(o.kind === 'folder' ? { recursive: true } : {}),
+    });
+  for (const o of live.filter((x) => x.excluded || x.disinherited)) {
+    const json = { ...(o.excluded ? { exclude: false } : {}), ...(o.disinherited ? { reinherit: [r.channel] } : {}) };
+    if (o.kind === 'folder') await r.t.try('folder.disinherit.set', { path: { id: o.id }, json });
+    else await r.t.try('file.disinherit.set', { query: { id: [o.id] }, json });
+  }
 }
 
 /**

@@ -298,13 +298,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         query: { nodeId: 2, search: 'inherited.txt' },
       })
     ).files[0].inheritedFrom,
-  'localized-copy-keeps-inherited': async (run, s) =>
-    (
+  'localize-noop': async (run, s) => {
+    await run('file.localize', { path: { id: named(s, 'file', 'inherited.txt').id }, body: { channelId: 2 } });
+    return (
       await run('folder.getFiles', {
         path: { folderId: named(s, 'folder', 'Multichannel').id },
-        query: { nodeId: 2, search: 'localized.txt' },
+        query: { nodeId: 2, search: 'inherited.txt' },
       })
-    ).files[0].inherited,
+    ).files[0].inherited;
+  },
   'unlocalize-keeps-copy': async (run, s) => {
     await run('file.unlocalize', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 2 } });
     return (
@@ -335,10 +337,6 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const local = named(s, 'file', 'shop-only.txt');
     await run('file.push2master', { path: { id: local.id }, body: { channelId: 2 } });
     return local.nodeId;
-  },
-  'push2master-channel-from-id': async (run, s) => {
-    await run('file.push2master', { path: { id: named(s, 'file', 'localized.txt').id }, body: { channelId: 2 } });
-    return (named(s, 'file', 'localized.txt') as FileObj).data?.toString();
   },
   // inherited-a.txt is localized in channel 3 only: a copy in channel 2 too, then channel 2's goes.
   'unlocalize-first-copy': async (run, s) => {
@@ -576,13 +574,14 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     pick((await run('folder.getTemplates', { path: { folderId: ids(s).templatesFolderId } })).templates),
   'findpages-maxitems-needs-skipcount': async (run, s) =>
     (await run('folder.findPages', { query: { folderId: ids(s).pagesFolderId, maxItems: 1 } })).pages.length,
-  'master-deleted-missing': async (run, s) => {
+  'master-deletion-unmarked': async (run, s) => {
     // The shop's localized copy of "Localized folder", listed with include once its master is deleted.
     await run('folder.delete', { path: { id: named(s, 'folder', 'Localized folder').id } });
     const query = { nodeId: 2, wastebin: 'include' };
-    return (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query })).folders.map(
-      (f: Body) => f.masterDeleted,
-    );
+    return (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Multichannel').id }, query })).folders.map((f: Body) => [
+      f.masterDeleted,
+      f.deleted,
+    ]);
   },
   'multipart-overwrite-text-truthy': async (run, s) =>
     (
