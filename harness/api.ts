@@ -39,25 +39,11 @@ export function requestOf(operationId: OperationId, spec: CallSpec = {}): Reques
   return { method: op.method, path, query: spec.query, json: spec.json, multipart: spec.multipart, raw: spec.raw };
 }
 
-/**
- * The operations whose answer the contract does not show, which a server may answer without a body: POST
- * /file/disinherit, "Response: not shown." (open choice file-disinherit-set-answer).
- */
-export const UNSHOWN_ANSWERS: ReadonlySet<string> = new Set<OperationId>(['file.disinherit.set']);
-
-/** Whether an answer is a success without a body (201, or 204 No Content) of an operation whose answer is not shown. */
-export function bodylessSuccess(exchange: Exchange, operationId: string | undefined): boolean {
-  const res = exchange.response;
-  if (operationId === undefined || !UNSHOWN_ANSWERS.has(operationId) || !res || res.truncated) return false;
-  return (res.status === 201 || res.status === 204) && res.text.trim() === '';
-}
-
-/** Why an exchange is not a usable success: unanswered, a 5xx, a refusal or a body that is not JSON (where the operation's answer has one). */
-export function problemOf(exchange: Exchange, operationId?: string): string | undefined {
+/** Why an exchange is not a usable success: unanswered, a 5xx, a refusal or a body that is not JSON. */
+export function problemOf(exchange: Exchange): string | undefined {
   if (exchange.error) return `no answer (${exchange.error.code}: ${exchange.error.message})`;
   const res = exchange.response!;
   if (res.truncated) return TOO_LARGE;
-  if (bodylessSuccess(exchange, operationId)) return undefined;
   if (res.jsonError !== undefined) return `status ${res.status} with a body that is not JSON`;
   if (isRefusal(exchange)) {
     const info = (res.json as { responseInfo?: { responseMessage?: unknown } }).responseInfo;

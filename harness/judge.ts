@@ -7,7 +7,7 @@
  */
 import { findOperation, getOperation, type Operation } from '../schemas/operations.ts';
 import { headerValue, validateBody, validateResponse, walkAnnotations, type SchemaFinding } from '../schemas/validate.ts';
-import { TOO_LARGE, bodylessSuccess } from './api.ts';
+import { TOO_LARGE } from './api.ts';
 import { finding, isRefusal, type Finding } from './checks.ts';
 import type { Exchange } from './transport.ts';
 
@@ -108,8 +108,6 @@ export function judge(exchange: Exchange, options: JudgeOptions = {}): Judgement
       findings: [finding(operation ? `OP-${operation.id}` : 'ENV-01', 'bodySize', `${label}: ${TOO_LARGE}`, exchange, 'warning')],
       validated: false,
     };
-  // Contract 4.3 POST /file/disinherit: "Response: not shown." A success without a body is an answer it may give.
-  if (bodylessSuccess(exchange, operation?.id)) return { operation, findings: [], validated: true };
   if (res.jsonError !== undefined) {
     // Contract 7: "Every response carries `responseInfo` ... and `messages`", which a body that is not JSON cannot.
     return {

@@ -13,7 +13,7 @@ import { parameterKey, sentParameters } from '../schemas/parameters.ts';
 import type { ParameterUse, ReportedFinding } from '../schemas/results.ts';
 import type { Feature, TargetFixture } from '../schemas/target.ts';
 import type { ResponseOf } from '../schemas/types.ts';
-import { SetupError, bodylessSuccess, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId } from './api.ts';
+import { SetupError, problemOf, requestOf, stepFinding, type CallResult, type CallSpec, type OperationId } from './api.ts';
 import { finding, reportedExchange, type Finding } from './checks.ts';
 import { judge, severityIn } from './judge.ts';
 import { checkExchange } from './registry.ts';
@@ -301,11 +301,8 @@ export class ConformanceContext {
   /** Sends an operation's request and returns the outcome without relying on it: the test decides what a refusal means. */
   async try<K extends OperationId>(operationId: K, spec: CallSpec = {}): Promise<CallResult<ResponseOf[K]>> {
     const exchange = await this.send(requestOf(operationId, spec), operationId);
-    const problem = problemOf(exchange, operationId);
-    if (problem) return { exchange, body: undefined, problem };
-    // An answer the contract does not show may come without a body: the envelope it would carry is all a caller reads.
-    const body = bodylessSuccess(exchange, operationId) ? {} : exchange.response!.json;
-    return { exchange, body: body as ResponseOf[K] };
+    const problem = problemOf(exchange);
+    return problem ? { exchange, body: undefined, problem } : { exchange, body: exchange.response!.json as ResponseOf[K] };
   }
 
   /**

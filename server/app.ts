@@ -7,16 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
-import {
-  NO_CONTENT,
-  Refusal,
-  type FaultSet,
-  type Handler,
-  type OpRequest,
-  type ParamValue,
-  type ResponseCode,
-  type UploadPart,
-} from './types.ts';
+import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
 import { createAnyway, misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
 import { varyBody } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
@@ -347,8 +338,6 @@ function createResponder(faults: FaultSet, variations: ReadonlySet<string>, styl
   }
 
   function sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply {
-    // A handler's answer without a body (where the contract does not show the answer): no envelope to add.
-    if (result === NO_CONTENT) return reply.code(204).send();
     const body: Record<string, unknown> = {
       ...result,
       messages: Array.isArray(result.messages) ? result.messages : [],

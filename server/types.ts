@@ -79,13 +79,7 @@ export interface HandlerContext {
 }
 
 /**
- * What a handler returns to answer with no body at all (204 No Content) where the contract does not show
- * the answer (POST /file/disinherit, "Response: not shown"): the HTTP layer adds no envelope to it.
- */
-export const NO_CONTENT: Record<string, unknown> = Object.freeze({});
-
-/**
  * One operation's semantics: returns the response members beyond the envelope (the HTTP layer adds
- * `messages` and `responseInfo`), or NO_CONTENT, or throws a Refusal.
+ * `messages` and `responseInfo`), or throws a Refusal.
  */
 export type Handler<S> = (state: S, req: OpRequest, ctx: HandlerContext) => Record<string, unknown> | Promise<Record<string, unknown>>;

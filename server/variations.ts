@@ -111,11 +111,6 @@ export const variations = variationDefs([
     description: 'GET and POST /file/disinherit take file and image ids only: a page id is not found',
   },
   {
-    name: 'file-disinherit-set-no-body',
-    choice: 'file-disinherit-set-answer',
-    description: 'POST /file/disinherit ("Response: not shown") answers 204 without a body',
-  },
-  {
     name: 'unlocalize-files-only',
     choice: 'unlocalize-folders',
     description: 'POST /file/unlocalize takes files and images only: a folder id is not found',

@@ -26,7 +26,7 @@ import {
   type View,
   setsBelow,
 } from '../state.ts';
-import { NO_CONTENT, Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
+import { Refusal, type FaultSet, type Handler, type OpRequest } from '../types.ts';
 import { bodyOf, nodeView, qBool, qInt, qStrs, resolveObject } from './common.ts';
 import { collectChildren } from './listing.ts';
 import { cloneTags, copyObject } from './mutations.ts';
@@ -220,7 +220,7 @@ export const folderDisinheritSetMany: Handler<State> = (state, req, ctx) => {
 /** POST /file/disinherit: sets the status of several objects; "Response: not shown": the envelope, or no body at all (a variation). */
 export const fileDisinheritSet: Handler<State> = (state, req, ctx) => {
   applyDisinherit(state, resolveMany(state, req, fileDisinheritKinds(ctx.faults), ctx.faults), manyBody(req, ctx.faults), ctx.faults);
-  return ctx.faults.has('file-disinherit-set-no-body') ? NO_CONTENT : {};
+  return {};
 };
 
 /** The DisinheritRequest of a list form; planted (disinherit-many-default-ignored): without its disinheritDefault. */

@@ -94,14 +94,8 @@ function problemFindings(problems: Problem[], requirement: string, context: stri
 }
 
 /** The typed body of a request the contract says succeeds; otherwise a finding of `requirement` ends the sequence. */
-function success<K extends OperationId = OperationId>(
-  r: Real,
-  exchange: Exchange,
-  requirement: string,
-  what: string,
-  operation?: OperationId,
-): ResponseOf[K] {
-  const problem = problemOf(exchange, operation);
+function success<K extends OperationId = OperationId>(r: Real, exchange: Exchange, requirement: string, what: string): ResponseOf[K] {
+  const problem = problemOf(exchange);
   if (problem) stop(r, requirement, `${what}: expected success, got ${problem}`, exchange);
   return (exchange.response!.json ?? {}) as ResponseOf[K];
 }
@@ -866,7 +860,7 @@ export class Disinherit extends Step<{ index: number; kind: ObjectKind; mode: Di
           : '/file/disinherit takes no file ids here ("described as page IDs": open choice file-disinherit-ids)',
       );
     }
-    success(r, exchange, 'MCH-05', this.did, op);
+    success(r, exchange, 'MCH-05', this.did);
     if (mode === 'exclude' || mode === 'include') obj.excluded = mode === 'exclude';
     else obj.disinherited = mode === 'disinherit';
     // "an object excluded or disinherited for a channel is not visible in that channel's listings"
