@@ -400,6 +400,25 @@ conformance(
       }
     }
     if (!telling) t.nothingToJudge('no top folder of the fixture holds two deleted files or pages deleted at different times');
+    // The fixture's own may lie in an order that other orders (by name, by id) give too. Two files of the test's own, deleted
+    // more than a second apart (timestamps of an unknown unit, at least seconds): the one deleted first is named last and
+    // made last, so that neither the name nor the id order is the order of deletion.
+    const top = await t.folder();
+    const [later, sooner] = [await createFolderStep(t, top, 'a-later'), await createFolderStep(t, top, 'z-sooner')];
+    await uploadFileStep(t, later.id, 'a-deleted-later.txt', 'later\n', 'text/plain');
+    await uploadFileStep(t, sooner.id, 'z-deleted-sooner.txt', 'sooner\n', 'text/plain');
+    await deleteFolderStep(t, sooner.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await deleteFolderStep(t, later.id);
+    const own = await mustList(t, 'folder.getFiles', top, { recursive: true, wastebin: 'only' });
+    for (const dir of ['asc', 'desc'] as const) {
+      // "sortby (... deletedat)": the registry's SRT-03 rule judges the order of the times the records show.
+      const l = await mustList(t, 'folder.getFiles', top, { recursive: true, wastebin: 'only', sortby: 'deletedat', sortorder: dir });
+      t.record(sameItems('SRT-03', 'deletedat in folder.getFiles', own.ids, l));
+    }
+    if (new Set(own.records.map(deletedAt)).size < 2)
+      t.nothingToJudge('two files deleted more than a second apart show the same deletion time: the order by it is not judged');
+    t.expectRuled('SRT-03');
   },
   { feature: 'wastebin', operation: 'folder.getPages' },
 );
