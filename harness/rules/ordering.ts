@@ -157,6 +157,8 @@ const NAME: OrderSpec = { name: 'name', keys: LEGACY_KEYS.name!, dir: 'asc' };
 function legacyShows(a: ListAnswer, parameter: string): boolean {
   const o = legacyOrder(a);
   if (!o) return false;
+  // A usage list may take another sortby or fall back to name (open choice usage-sortby): its answer shows no sortby.
+  if (parameter === 'sortby' && a.spec.paging === 'usage') return false;
   const ignored: OrderSpec = parameter === 'sortby' ? { ...NAME, dir: o.spec.dir } : { ...o.spec, dir: 'asc' };
   return brokenAttribute(a.records, [ignored]) !== undefined;
 }

@@ -293,7 +293,8 @@ conformance(
     if (!biggest) return;
     const dflt = await mustList(t, 'folder.getFiles', biggest.folderId);
     const all = await mustList(t, 'folder.getFiles', biggest.folderId, { skipCount: 0, maxItems: -1 });
-    // A default listing holding fewer items than its numItems, or saying hasMoreItems, is the registry's (PAG-06 slice, hasMoreItems).
+    // A default listing saying hasMoreItems is the registry's (PAG-06 hasMoreItems); one holding fewer items than its numItems,
+    // PAG-05's (numItems is the count before paging): here, that it holds what skipCount=0&maxItems=-1 holds.
     t.record(expectSequence('PAG-06', 'defaults', all.ids, dflt, 'the default listing must equal skipCount=0&maxItems=-1'));
     t.expectRuled('PAG-06');
   },
@@ -523,7 +524,7 @@ conformance(
       const all = await mustList(t, op, folderId, { ...query, maxItems: -1 });
       const dflt = await mustList(t, op, folderId, query);
       // "Group L (maxItems default -1)"
-      // Fewer items than numItems, or hasMoreItems true, in one default answer: the registry's PAG-09 slice and hasMoreItems rules.
+      // hasMoreItems true in one default answer is the registry's PAG-09 hasMoreItems rule (fewer items than numItems, PAG-05's).
       t.record(expectSequence('PAG-09', 'defaultAll', all.ids, dflt, `${op} without maxItems must equal maxItems=-1`));
     }
     if (cases.length) t.expectRuled('PAG-09');

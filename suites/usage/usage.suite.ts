@@ -710,15 +710,18 @@ async function referringFiles(t: ConformanceContext): Promise<number[]> {
     referred.push(...idsOf(items.filter((i) => i.type === 'image')));
   }
   const users = new Set<number>();
+  let refused = 0;
   for (const ids of chunks(referred, 20)) {
     // The usage lists may refuse an image's id (open choice usage-image-ids: `id` is "file IDs"): then each is asked alone,
-    // and what is refused is left out.
+    // and what is refused is left out, and said.
     const together = await usage(t, 'file', ids, master);
     const answers = together.answer
       ? [together.answer]
       : (await Promise.all(ids.map((id) => usage(t, 'file', [id], master)))).flatMap((u) => u.answer ?? []);
+    refused += together.answer ? 0 : ids.length - answers.length;
     for (const answer of answers) for (const user of answer.list ?? []) if (inFixture(scope, 'file', user)) users.add(user.id as number);
   }
+  if (refused) t.nothingToJudge(`the usage lists refuse ${refused} of the ids asked about (images): the files using those are not judged`);
   return [...users];
 }
 
