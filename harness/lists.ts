@@ -249,6 +249,50 @@ export function boundFindings<R extends { id?: number }>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The fixture apart from the sandbox
+
+/** The sandbox folders of the run: the folder the target names for them and the run's own below it. */
+const sandboxesOf = (t: ConformanceContext): number[] => [t.fixture.sandboxParentFolderId, t.config.sandboxFolderId];
+
+/**
+ * Whether a folder holds the run's sandbox (is it, or has it below): listings of such a folder read recursively
+ * change while they are read, since tests running beside the reader create and delete objects there. Told by the
+ * folder's recursive listing, not by `motherId`, which a record may leave out (contract 2.1).
+ */
+export async function holdsSandbox(t: ConformanceContext, folderId: number, nodeId?: number): Promise<boolean> {
+  const sandboxes = sandboxesOf(t);
+  if (sandboxes.includes(folderId)) return true;
+  const below = await mustList(t, 'folder.getFolders', folderId, {
+    recursive: true,
+    maxItems: -1,
+    ...(nodeId === undefined ? {} : { nodeId }),
+  });
+  return below.ids.some((id) => sandboxes.includes(id));
+}
+
+/** One top folder of the fixture and the ids of every folder below it. */
+export interface FixtureTop {
+  id: number;
+  below: number[];
+}
+
+/**
+ * The folders directly below `root` that hold no sandbox, each with every folder below it, from recursive listings
+ * (never `motherId`): what a test may read recursively while other tests change the sandbox.
+ */
+export async function fixtureTops(t: ConformanceContext, root: number, nodeId?: number): Promise<FixtureTop[]> {
+  const view = nodeId === undefined ? {} : { nodeId };
+  const sandboxes = sandboxesOf(t);
+  const out: FixtureTop[] = [];
+  for (const id of (await mustList(t, 'folder.getFolders', root, { maxItems: -1, ...view })).ids) {
+    if (sandboxes.includes(id)) continue;
+    const below = (await mustList(t, 'folder.getFolders', id, { recursive: true, maxItems: -1, ...view })).ids;
+    if (!below.some((b) => sandboxes.includes(b))) out.push({ id, below });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Paging slices
 
 /** One listed object as the slice relation sees it: its id and its sort key. */

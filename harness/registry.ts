@@ -39,9 +39,11 @@ export function listAnswer(exchange: Exchange, operation: string): ListAnswer | 
   const res = exchange.response;
   if (!spec || !res || res.status >= 400 || res.truncated || res.jsonError !== undefined || isRefusal(exchange) || !isRecord(res.json))
     return undefined;
-  const list = res.json[spec.member];
+  // An absent list is an empty one (harness/records.ts): a server may leave an empty array out (contract 2.1).
+  const list = res.json[spec.member] ?? [];
   const params = ListParams.of(exchange, spec);
-  if (!Array.isArray(list) || !params || params.bool('tree') === true) return undefined;
+  // A usage list asked for counts only (`files=false`, `folders=false`: "false returns counts only") holds no list to judge.
+  if (!Array.isArray(list) || !params || params.bool('tree') === true || params.bool(spec.member) === false) return undefined;
   const numItems = res.json.numItems;
   return {
     op: operation,

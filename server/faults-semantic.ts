@@ -491,8 +491,13 @@ export const semanticFaults = faultDefs([
   },
   // Wastebin and delete
   { name: 'wastebin-only-ignored', breaks: ['WST-03'], description: 'wastebin=only behaves like include, listing live items too' },
-  { name: 'deleted-missing-by', breaks: ['WST-02'], description: 'deleted objects carry deleted.at without deleted.by' },
-  { name: 'folder-deleted-missing', breaks: ['WST-05'], description: 'objects inside a deleted folder lack folderDeleted' },
+  {
+    name: 'folder-deleted-on-self',
+    needs: 'wastebin',
+    breaks: ['WST-05'],
+    description: 'a deleted folder carries folderDeleted, its own deletion taken for that of the folder containing it',
+    probe: { op: 'folder.getFolders', folder: 'Wastebin', query: { wastebin: 'include' } },
+  },
   {
     name: 'deleted-folders-listed',
     needs: 'wastebin',
@@ -890,12 +895,6 @@ export const semanticFaults = faultDefs([
     name: 'usage-lists-deleted-users',
     breaks: ['WST-01'],
     description: 'usage lists keep the users that are deleted (in the wastebin, or inside a deleted folder)',
-  },
-  {
-    name: 'syncable-images-in-files',
-    needs: 'multichannelling',
-    breaks: ['USE-04'],
-    description: 'syncableObjects lists the referenced images in files as well as in images',
   },
   {
     name: 'syncable-srcnodeid-ignored',

@@ -344,6 +344,101 @@ export const variations = variationDefs([
   },
 
   // usage, listings, filters and sorting (server/handlers/usage.ts, listing.ts)
+  {
+    name: 'niceurl-full-match',
+    choice: 'niceurl-match',
+    description: 'niceurl must match the whole nice URL (an implicit ^...$, as Java String.matches), not be found anywhere in it',
+  },
+  {
+    name: 'niceurl-matches-alternates',
+    choice: 'niceurl-alternates',
+    description: 'niceurl is matched against the alternate URLs too: an object one of whose URLs matches is listed',
+  },
+  {
+    name: 'find-prefix-match',
+    choice: 'find-query-match',
+    description: 'findFiles and findPages find the names that start with the query, not those that hold it anywhere',
+  },
+  {
+    name: 'filename-prefix',
+    choice: 'filename-filter',
+    description: 'getPages filename lists the pages whose file name starts with the search string',
+  },
+  {
+    name: 'user-pattern-login-only',
+    choice: 'user-pattern',
+    description: 'the creator, editor and publisher patterns are matched against the login alone',
+  },
+  {
+    name: 'priority-at-least',
+    choice: 'priority-filter',
+    description: 'getPages priority=p lists the pages of priority p or more',
+  },
+  {
+    name: 'language-unknown-refused',
+    choice: 'language-unknown',
+    description: 'getPages refuses a language code that is no language of the system (INVALIDDATA)',
+  },
+  {
+    name: 'language-keeps-languageless',
+    choice: 'language-languageless',
+    description: 'getPages language keeps the pages that have no language (they belong to every language)',
+  },
+  {
+    name: 'custom-dates-effective',
+    choice: 'custom-dates',
+    description: 'the date filters and the cdate and edate orders read a page by its custom dates where it has them',
+  },
+  {
+    name: 'insync-lists-untranslated',
+    choice: 'insync-untranslated',
+    description: 'getPages insync=false lists the pages that are no translation, insync=true leaves them out',
+  },
+  {
+    name: 'nulls-last',
+    choice: 'nulls-order',
+    description: 'sortby=deletedat puts the live objects, sortby=pdate the unpublished pages, last ascending (SQL NULLS LAST)',
+  },
+  {
+    name: 'unknown-sort-refused',
+    choice: 'unknown-sort-attribute',
+    description: 'GET /file refuses a sort naming an attribute it does not know (INVALIDDATA)',
+  },
+  {
+    name: 'usage-files-only',
+    choice: 'usage-image-ids',
+    description: 'usage/file, usage/folder and usage/page refuse the id of an image: their ids are "file IDs"',
+  },
+  {
+    name: 'usage-page-unsorted',
+    choice: 'usage-page-parameters',
+    description: 'usage/page takes no sortby, sortorder, skipCount or maxItems: it lists every user by id',
+  },
+  {
+    name: 'usage-sortby-name-only',
+    choice: 'usage-sortby',
+    description: 'the usage lists sort by name only: any other sortby falls back to name',
+  },
+  {
+    name: 'used-includes-content-tags',
+    choice: 'used-definition',
+    description: 'a file is used, and its users listed, when any tag of another object refers to it, content tags included',
+  },
+  {
+    name: 'syncable-images-in-files',
+    choice: 'syncable-lists',
+    description: 'syncableObjects lists a linked image in files as well as in images (images are files)',
+  },
+  {
+    name: 'deleted-without-by',
+    choice: 'deleted-by-carried',
+    description: 'deleted objects carry deleted.at without deleted.by (the deleting user is not disclosed)',
+  },
+  {
+    name: 'content-marked-deleted-only',
+    choice: 'content-deletion-mark',
+    description: 'objects inside a deleted folder carry a deleted mark of their own and no folderDeleted',
+  },
 
   // envelope, operations and bad input (server/app.ts, server/handlers/common.ts)
 ]);

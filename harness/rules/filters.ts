@@ -5,6 +5,7 @@
  * operation has the parameter), never a list of ours.
  */
 import { brief } from '../oracles.ts';
+import { listOf, text } from '../records.ts';
 import { idsOf, nested, type ListAnswer, type Rec, type Rule } from './answer.ts';
 
 /** Whether the listing takes a parameter (schemas/operations.json). */
@@ -46,8 +47,12 @@ function boundRule(param: string, member: string, since: boolean, requirement: s
     applies: (a) => takes(a, param) && bound(a) !== undefined,
     refute: (a) => {
       const b = bound(a)!;
+      const outside = (v: unknown) => typeof v === 'number' && (since ? v < b : v > b);
+      // A page's custom date (contract 2.6: "customCdate ... custom creation date") may be the one a server filters by
+      // (open choice custom-dates): a record is refuted only when every date it shows lies outside the bound.
+      const custom = CUSTOM_DATES[member];
       const wrong = a.records.filter(
-        (r) => typeof r[member] === 'number' && (since ? (r[member] as number) < b : (r[member] as number) > b),
+        (r) => outside(r[member]) && (custom === undefined || typeof r[custom] !== 'number' || r[custom] === 0 || outside(r[custom])),
       );
       if (!wrong.length) return [];
       return [
@@ -56,6 +61,9 @@ function boundRule(param: string, member: string, since: boolean, requirement: s
     },
   };
 }
+
+/** The custom date a page may carry beside a real one (contract 2.6). */
+const CUSTOM_DATES: Readonly<Record<string, string>> = { cdate: 'customCdate', edate: 'customEdate' };
 
 /** A user filter (creatorId, editorId): "IDs to restrict by creator / editor", judged on the record's user id. */
 function userRule(param: string, role: string): Rule {
@@ -224,12 +232,13 @@ export const FILTER_RULES: readonly Rule[] = [
     'priority: page priority',
     (a) => {
       const p = a.params.int('priority');
-      return typeof p === 'number' && p !== 0 ? `priority=${p} must list only pages of that priority` : undefined;
+      return typeof p === 'number' && p !== 0 ? `priority=${p} must list no page of a lower priority` : undefined;
     },
     (a) => {
+      // "page priority": the pages of that priority, or of at least that priority (open choice priority-filter); never lower.
       const p = a.params.int('priority')!;
       return a.records
-        .filter((r) => typeof r.priority === 'number' && r.priority !== p)
+        .filter((r) => typeof r.priority === 'number' && r.priority < p)
         .map((r) => `${String(r.id)} (priority ${String(r.priority)})`);
     },
   ),
@@ -310,14 +319,16 @@ export const FILTER_RULES: readonly Rule[] = [
     'FLT-02',
     'Group P `q` filters; GET /file filters by id, name, description, niceUrl, alternateUrls.',
     (a) => takes(a, 'q'),
+    // An absent member reads as empty (harness/records.ts). GET /folder's q is "filter query" alone: a folder's publish
+    // directory and path are texts of it a server may search too.
     (a, r) =>
       a.op === 'file.list'
-        ? [r.name, r.description, r.niceUrl ?? null, ...(Array.isArray(r.alternateUrls) ? r.alternateUrls : [])]
-        : [r.name, r.description],
+        ? [text(r, 'name'), text(r, 'description'), text(r, 'niceUrl'), ...listOf(r, 'alternateUrls')]
+        : [text(r, 'name'), text(r, 'description'), text(r, 'publishDir'), text(r, 'path')],
     (a) =>
       a.op === 'file.list'
         ? 'whose id is the term or whose name, description, niceUrl or alternateUrls contain it'
-        : 'whose id is the term or whose name or description contains it',
+        : 'whose id is the term or whose name, description, publish directory or path contains it',
   ),
   searchRule(
     'query',

@@ -16,17 +16,27 @@ type Key = (r: Rec) => unknown;
  */
 export const LEGACY_KEYS: Readonly<Record<string, readonly Key[]>> = {
   name: [(r) => r.name],
-  cdate: [(r) => r.cdate],
-  edate: [(r) => r.edate],
-  pdate: [(r) => r.pdate],
+  // A page's custom date (contract 2.6: "customCdate ... custom creation date") is the date its editors see: either may order.
+  cdate: [(r) => r.cdate, (r) => customOr(r, 'customCdate', 'cdate')],
+  edate: [(r) => r.edate, (r) => customOr(r, 'customEdate', 'edate')],
+  // 0: never published, never deleted. Where such objects go is not shown (SQL puts NULLs first or last): left out.
+  pdate: [(r) => timeOrNothing(r.pdate)],
   filename: [(r) => r.fileName],
   template: [(r) => nested(r.template, 'name'), (r) => r.templateId],
   folder: [(r) => nested(r.folder, 'name'), (r) => r.folderId],
   masterNode: [(r) => r.masterNode, (r) => r.masterNodeId],
   priority: [(r) => r.priority],
   excluded: [(r) => r.excluded],
-  deletedat: [(r) => nested(r.deleted, 'at')],
+  deletedat: [(r) => timeOrNothing(nested(r.deleted, 'at'))],
 };
+
+/** A custom date where the record carries one (not 0, which "clears it and falls back to the real date"), else the real one. */
+function customOr(r: Rec, custom: string, real: string): unknown {
+  return typeof r[custom] === 'number' && r[custom] !== 0 ? r[custom] : r[real];
+}
+
+/** A timestamp, or undefined for 0 (no time: open choice nulls-order). */
+const timeOrNothing = (v: unknown): unknown => (v === 0 ? undefined : v);
 
 /** The attributes GET /file sorts by (SRT-05: "GET /file sorts by id, name, niceUrl, alternateUrls, fileSize, fileType"). */
 const FILE_SORT = new Set(['id', 'niceUrl', 'alternateUrls', 'fileSize', 'fileType']);
@@ -102,6 +112,8 @@ function legacyOrder(a: ListAnswer): { requirement: string; spec: OrderSpec; ask
   // An attribute the contract does not list (or spells otherwise) may be refused or fall back: not judged.
   const keys = Object.hasOwn(LEGACY_KEYS, attribute) ? LEGACY_KEYS[attribute]! : undefined;
   if (!keys) return undefined;
+  // The usage lists show only `sortby` (string, `name`): another attribute may be taken or fall back to name (open choice usage-sortby).
+  const accepted = a.spec.paging === 'usage' && attribute !== 'name' ? [...keys, ...LEGACY_KEYS.name!] : keys;
   // "sortorder (string, asc; asc or desc, other strings ignored)": "DESC" is neither desc nor plainly another string.
   if (sortorder !== undefined && sortorder !== 'desc' && sortorder.trim().toLowerCase() === 'desc') return undefined;
   const dir: Direction = sortorder === 'desc' ? 'desc' : 'asc';
@@ -109,7 +121,7 @@ function legacyOrder(a: ListAnswer): { requirement: string; spec: OrderSpec; ask
   const requirement =
     a.spec.paging === 'usage' ? 'USE-03' : sortby !== undefined ? 'SRT-03' : sortorder !== undefined ? 'SRT-02' : 'SRT-01';
   const asked = `${sortby === undefined ? 'sortby absent (name)' : `sortby=${sortby}`}, ${sortorder === undefined ? 'sortorder absent (asc)' : `sortorder=${sortorder}`}`;
-  return { requirement, spec: { name: attribute, keys, dir }, asked };
+  return { requirement, spec: { name: attribute, keys: accepted, dir }, asked };
 }
 
 /** The attributes a Group P request asked to be ordered by; undefined when not judged. */
@@ -145,6 +157,8 @@ const NAME: OrderSpec = { name: 'name', keys: LEGACY_KEYS.name!, dir: 'asc' };
 function legacyShows(a: ListAnswer, parameter: string): boolean {
   const o = legacyOrder(a);
   if (!o) return false;
+  // A usage list may take another sortby or fall back to name (open choice usage-sortby): its answer shows no sortby.
+  if (parameter === 'sortby' && a.spec.paging === 'usage') return false;
   const ignored: OrderSpec = parameter === 'sortby' ? { ...NAME, dir: o.spec.dir } : { ...o.spec, dir: 'asc' };
   return brokenAttribute(a.records, [ignored]) !== undefined;
 }

@@ -1,6 +1,7 @@
 /**
- * Paging rules one answer can refute: the returned slice against skipCount/maxItems or page/pageSize
- * and numItems, and hasMoreItems against numItems and the slice. A skipCount or maxItems the contract
+ * Paging rules one answer can refute: the returned slice against skipCount/maxItems or page/pageSize,
+ * numItems against the slice (PAG-05 alone: numItems is the count before paging), and hasMoreItems
+ * against numItems and the slice. A skipCount or maxItems the contract
  * gives no meaning to (negative, below -1), or a parameter given twice, is not judged: robustness.
  */
 import { legacySlice, pageSlice, type Slice } from '../model.ts';
@@ -82,16 +83,23 @@ const pageRequirement = (size: number): string => (size < 0 ? 'PAG-01' : size ==
 /** The contract's words for a zero limit: "maxItems=0 returns none" (PAG-07), "pageSize=0: no items" (PAG-02). */
 const ZERO = { maxItems: 'maxItems=0 returns none', pageSize: 'pageSize=0 returns no items' } as const;
 
-/** Why a slice of `length` items is not the one asked for: more than the limit, or not what numItems selects. */
-function sliceProblems(a: ListAnswer, limit: number, sliceOf: (total: number) => Slice, asked: string, param: keyof typeof ZERO): string[] {
+/**
+ * Why a slice of `length` items is not the one asked for, from the answer alone: more than the limit. What numItems
+ * selects is PAG-05's rule (numItemsProblems): the other requirements do not lean on what numItems means.
+ */
+function sliceProblems(a: ListAnswer, limit: number, asked: string, param: keyof typeof ZERO): string[] {
   if (limit >= 0 && a.length > limit)
     return [
       limit === 0
         ? `${ZERO[param]}, but ${a.length} items were returned (${asked})`
         : `${a.length} items were returned, more than ${param}=${limit} (${asked})`,
     ];
+  return [];
+}
+
+/** PAG-05: "numItems is the number of items matching the filters before paging", so the slice asked for is fixed by it. */
+function numItemsProblems(a: ListAnswer, sliceOf: (total: number) => Slice, asked: string): string[] {
   if (a.numItems === undefined) return [];
-  // PAG-05: "numItems is the number of items matching the filters before paging", so the slice is fixed by it.
   const slice = sliceOf(a.numItems);
   if (a.length === slice.end - slice.start) return [];
   return [
@@ -110,7 +118,7 @@ function legacySliceRule(requirement: string, sentence: string): Rule {
     applies: (a) => legacyAsk(a)?.requirement === requirement,
     refute: (a) => {
       const q = legacyAsk(a)!;
-      return sliceProblems(a, q.max, (total) => legacySlice(total, q.skip, q.max), q.asked, 'maxItems');
+      return sliceProblems(a, q.max, q.asked, 'maxItems');
     },
   };
 }
@@ -129,7 +137,7 @@ function pageSliceRule(requirement: string, sentence: string): Rule {
     },
     refute: (a) => {
       const q = pageAsk(a)!;
-      return sliceProblems(a, q.size, (total) => pageSlice(total, q.page, q.size), q.asked, 'pageSize');
+      return sliceProblems(a, q.size, q.asked, 'pageSize');
     },
   };
 }
@@ -205,6 +213,20 @@ export const PAGING_RULES: readonly Rule[] = [
   legacySliceRule('USE-03', 'usage lists obey Group L paging and sorting (skipCount, maxItems, sortby, sortorder).'),
   defaultAllRule('PAG-06', 'Group L defaults: `skipCount` 0 and `maxItems` -1 (all items).'),
   defaultAllRule('PAG-09', 'getPages and getTemplates default `maxItems` to -1 (all).'),
+  {
+    requirement: 'PAG-05',
+    check: 'numItems',
+    sentence: '`numItems` is the number of items matching the filters before paging',
+    parameters: [...LEGACY, ...PAGE],
+    shows: (a, parameter) => (pageAsk(a) ? pageShows(a, parameter) : legacyShows(a, parameter)),
+    applies: (a) => a.numItems !== undefined && (pageAsk(a) !== undefined || legacyAsk(a) !== undefined),
+    refute: (a) => {
+      const p = pageAsk(a);
+      if (p) return numItemsProblems(a, (total) => pageSlice(total, p.page, p.size), p.asked);
+      const q = legacyAsk(a)!;
+      return numItemsProblems(a, (total) => legacySlice(total, q.skip, q.max), q.asked);
+    },
+  },
   {
     requirement: 'PAG-05',
     check: 'hasMoreItems',

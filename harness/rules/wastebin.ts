@@ -56,15 +56,19 @@ export const WASTEBIN_RULES: readonly Rule[] = [
     requirement: 'WST-02',
     check: 'deleteInfo',
     parameters: ['wastebin'],
-    sentence: 'deleted ones carry `deleted` with `at` and `by`.',
+    // "DeleteInfo: at (number), by (User)": which members a record carries is not shown (contract 2.1; open choice
+    // deleted-by-carried), so `by` is judged where it is carried.
+    sentence: 'deleted ones carry `deleted` with `at`',
     applies: (a) => {
       const m = mode(a);
       return (m === 'include' || m === 'only') && ownDeleted(a).length > 0;
     },
     refute: (a) => {
-      const incomplete = ownDeleted(a).filter((r) => !isRecord(nested(r.deleted, 'by')));
+      const incomplete = ownDeleted(a).filter((r) => nested(r.deleted, 'by') !== undefined && !isRecord(nested(r.deleted, 'by')));
       if (!incomplete.length) return [];
-      return [`deleted items must carry deleted with at and by, but ${idsOf(incomplete)} carry deleted without a by user`];
+      return [
+        `deleted items carry deleted with at and, where they name who deleted them, a by User; ${idsOf(incomplete)} carry a by that is no User`,
+      ];
     },
   },
 ];

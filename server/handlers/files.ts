@@ -52,6 +52,7 @@ import {
 import { copyObject, uniqueFileName } from './mutations.ts';
 import { findMatches, findScope, niceUrlMatcher } from './pages.ts';
 import { fileRecord, ITEM_PERMISSIONS, keptFileRecord, renderContexts, withLinks, type RenderCtx } from './render.ts';
+import { referrersOf } from './usage.ts';
 
 /** Whether an object is seen, live, in a view (the referrer test of `used`). */
 function liveIn(state: State, obj: Obj, view: View): boolean {
@@ -63,7 +64,7 @@ function liveIn(state: State, obj: Obj, view: View): boolean {
  * of the views (the current channel, extended by `usedIn`; USE-05, FLT-07).
  */
 export function isUsed(state: State, file: FileObj, views: View[], faults: FaultSet): boolean {
-  for (const id of state.referrers.get(file.channelSetId) ?? []) {
+  for (const id of referrersOf(state, file.channelSetId, faults)) {
     const ref = state.objects.get(id);
     if (!ref || ref.channelSetId === file.channelSetId || ref.deleted) continue;
     // Planted: only pages count as users, as in the page editor's "used in" view.
@@ -91,7 +92,7 @@ function fileFilter(state: State, view: View, req: OpRequest, faults: FaultSet):
   return (f) =>
     (broken === undefined || (f.data === null) === broken) &&
     (online === undefined || f.online === online) &&
-    (!niceurl || niceurl(f.niceUrl)) &&
+    (!niceurl || niceurl(f.niceUrl, f.alternateUrls)) &&
     (used === undefined || isUsed(state, f, views, faults) === used);
 }
 

@@ -18,7 +18,7 @@ import {
   type State,
   type View,
 } from '../state.ts';
-import type { FaultSet, OpRequest } from '../types.ts';
+import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
 import { qBool, qInt, qInts, qStr, type Wastebin } from './common.ts';
 
 /** The objects of one kind. */
@@ -136,14 +136,30 @@ export function filterFromQuery(req: OpRequest): ObjectFilter {
   };
 }
 
-/** Ids of the users whose login, first name, last name or full name contains the pattern, ignoring case. */
-export function usersMatching(state: State, pattern: string): Set<number> {
+/**
+ * Ids of the users whose login, first name, last name or full name contains the pattern, ignoring case; under the
+ * variation user-pattern-login-only, whose login does (contract 4.1: "pattern to restrict by creator / editor").
+ */
+export function usersMatching(state: State, pattern: string, faults: FaultSet): Set<number> {
   const p = pattern.toLowerCase();
   const ids = new Set<number>();
   for (const u of state.users.values()) {
-    if ([u.login, u.firstName, u.lastName, `${u.firstName} ${u.lastName}`].some((s) => s.toLowerCase().includes(p))) ids.add(u.id);
+    const texts = faults.has('user-pattern-login-only') ? [u.login] : [u.login, u.firstName, u.lastName, `${u.firstName} ${u.lastName}`];
+    if (texts.some((s) => s.toLowerCase().includes(p))) ids.add(u.id);
   }
   return ids;
+}
+
+/**
+ * An object's creation or edit date as the date filters and orders read it: the stored one, or under the variation
+ * custom-dates-effective a page's custom date where it has one (contract 2.6: "customCdate ... custom creation date").
+ */
+export function effectiveDate(o: Obj, which: 'cdate' | 'edate', faults: FaultSet): number {
+  if (o.kind === 'page' && faults.has('custom-dates-effective')) {
+    const custom = which === 'cdate' ? o.customCdate : o.customEdate;
+    if (custom) return custom;
+  }
+  return o[which];
 }
 
 /** Extra text a `q` query matches per kind (contract 4.3: GET /file filters by niceUrl and alternateUrls too). */
@@ -187,17 +203,19 @@ export function isEmptyFilter(f: ObjectFilter): boolean {
 
 /** The predicate of a filter in a view. Timestamp bounds are inclusive; 0 means no restriction (FLT-03). */
 export function objectPredicate(state: State, view: View, f: ObjectFilter, faults: FaultSet): (o: Obj) => boolean {
-  const creators = f.creator ? usersMatching(state, f.creator) : undefined;
-  const editors = f.editor ? usersMatching(state, f.editor) : undefined;
+  const creators = f.creator ? usersMatching(state, f.creator, faults) : undefined;
+  const editors = f.editor ? usersMatching(state, f.editor, faults) : undefined;
+  const cdate = (o: Obj) => effectiveDate(o, 'cdate', faults);
+  const edate = (o: Obj) => effectiveDate(o, 'edate', faults);
   const me = state.requesterId;
   const inherited = faults.has('inherited-filter-inverted') && f.inherited !== undefined ? !f.inherited : f.inherited;
   // Planted: the editor filters read the creator, a copy of the line above them.
   const editorOf = (o: Obj) => (faults.has('editor-filter-matches-creator') ? o.creatorId : o.editorId);
   return (o) =>
-    (f.createdbefore <= 0 || o.cdate <= f.createdbefore) &&
-    (f.createdsince <= 0 || faults.has('createdsince-ignored') || o.cdate >= f.createdsince) &&
-    (f.editedbefore <= 0 || o.edate <= f.editedbefore) &&
-    (f.editedsince <= 0 || o.edate >= f.editedsince) &&
+    (f.createdbefore <= 0 || cdate(o) <= f.createdbefore) &&
+    (f.createdsince <= 0 || faults.has('createdsince-ignored') || cdate(o) >= f.createdsince) &&
+    (f.editedbefore <= 0 || edate(o) <= f.editedbefore) &&
+    (f.editedsince <= 0 || edate(o) >= f.editedsince) &&
     (!creators || creators.has(o.creatorId)) &&
     (!editors || editors.has(editorOf(o))) &&
     (f.creatorIds.length === 0 || faults.has('creatorid-ignored') || f.creatorIds.includes(o.creatorId)) &&
@@ -280,9 +298,25 @@ function legacySpec(sortby: string | undefined, sortorder: string | undefined, k
   // Planted: deletion times read as equal (every object deleted "at" one time), so the ties fall to the id.
   const asId =
     (attribute === 'name' && faults.has('name-sort-ignored')) || (attribute === 'deletedat' && faults.has('sortby-deletedat-as-id'));
-  const key = asId ? byId : keys[attribute]!;
+  const key = asId ? byId : variedKey(attribute, keys[attribute]!, faults);
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
   return { attribute, key, dir };
+}
+
+/**
+ * A Group L sort key as the variations read it: custom-dates-effective orders pages by their custom dates (see
+ * effectiveDate); nulls-last puts what has no deletion or publish time (0) after every time ascending, as SQL's
+ * NULLS LAST does (contract 4.1 lists `deletedat` and `pdate` without saying where objects without one go).
+ */
+function variedKey(attribute: string, key: SortKey, faults: FaultSet): SortKey {
+  if ((attribute === 'cdate' || attribute === 'edate') && faults.has('custom-dates-effective'))
+    return (o) => (o.kind === 'page' ? effectiveDate(o, attribute, faults) : key(o));
+  if ((attribute === 'deletedat' || attribute === 'pdate') && faults.has('nulls-last'))
+    return (o) => {
+      const v = key(o);
+      return v === 0 ? Number.POSITIVE_INFINITY : v;
+    };
+  return key;
 }
 
 /**
@@ -369,6 +403,14 @@ export function legacyOrder(
 /** The Group P order of a `sort` over a key set (see legacyOrder). */
 export function attributeOrder(keySet: string, sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): SortOrder {
   const specs = attributeSpecs(sort, keys, faults);
+  // Variation unknown-sort-refused: GET /file refuses an attribute it has no key for (the reference notes ignore it silently).
+  if (keySet === 'file' && faults.has('unknown-sort-refused')) {
+    const unknown = (sort ?? 'name')
+      .split(',')
+      .map((raw) => raw.trim().replace(/^[+-]/, '').trim())
+      .filter((name) => name !== '' && !Object.hasOwn(keys, name));
+    if (unknown.length) throw new Refusal('INVALIDDATA', `sort: unknown attribute ${unknown.join(', ')}`, 'sort');
+  }
   return {
     id: `${keySet}|P|${specs.map((s) => `${s.dir < 0 ? '-' : '+'}${s.name}`).join(',')}`,
     keys: specs.map((s) => s.key),

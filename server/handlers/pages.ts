@@ -46,18 +46,27 @@ import {
   type RenderCtx,
 } from './render.ts';
 
-/** Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). */
-export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): ((url: string | undefined) => boolean) | undefined {
+/** Whether an object's nice URL (and, where a variation reads them, its alternate URLs) matches a `niceurl` filter. */
+export type NiceUrlMatcher = (url: string | undefined, alternates?: readonly string[]) => boolean;
+
+/**
+ * Compiles a `niceurl` regular expression; an invalid one is refused INVALIDDATA, never a crash (FLT-08). The contract says
+ * only "regular expression": found anywhere in the nice URL by default; under the variation niceurl-full-match it must match
+ * the whole URL, under niceurl-matches-alternates an alternate URL that matches lists the object too.
+ */
+export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): NiceUrlMatcher | undefined {
   if (pattern === undefined || pattern === '') return undefined;
   if (faults.has('niceurl-regex-literal')) return (url) => url?.includes(pattern) ?? false;
   let re: RegExp;
   try {
-    re = new RegExp(pattern);
+    re = new RegExp(faults.has('niceurl-full-match') ? `^(?:${pattern})$` : pattern);
   } catch (err) {
     throw new Refusal('INVALIDDATA', `niceurl: not a valid regular expression: ${(err as Error).message}`, 'niceurl');
   }
   // Planted: a missing nice URL is tested as the text "undefined".
   if (faults.has('niceurl-missing-as-text')) return (url) => re.test(String(url));
+  if (faults.has('niceurl-matches-alternates'))
+    return (url, alternates = []) => (url !== undefined && re.test(url)) || alternates.some((u) => re.test(u));
   return (url) => url !== undefined && re.test(url);
 }
 
@@ -78,11 +87,16 @@ export function languageFilter(
   const node = state.nodes.get(view.nodeId)!;
   const nodeLangs = node.languageIds.map((id) => state.languages.find((l) => l.id === id)!).filter(Boolean);
   let lang = state.languages.find((l) => l.code === language || String(l.id) === language);
+  // Variation language-unknown-refused: a code that is no language of the system is invalid data, not an empty answer.
+  if (!lang && faults.has('language-unknown-refused'))
+    throw new Refusal('INVALIDDATA', `language: unknown language ${language}`, 'language');
+  // Variation language-keeps-languageless: a page without a language belongs to every language's listing.
+  const languageless = faults.has('language-keeps-languageless') ? pages.filter((p) => !p.language) : [];
   if (!lang) {
-    if (!fallback) return [];
+    if (!fallback) return languageless;
     lang = nodeLangs[0];
   }
-  if (!fallback || !lang) return pages.filter((p) => p.language === lang?.code);
+  if (!fallback || !lang) return pages.filter((p) => p.language === lang?.code || languageless.includes(p));
   // Planted: the requested language ranks as the node's other languages do, so a set's highest-priority variant beats it.
   const wanted = faults.has('getpages-language-ranked-by-node') ? undefined : lang.code;
   const rank = (p: PageObj) => (p.language === wanted ? -1 : nodeLangs.findIndex((l) => l.code === p.language) >>> 0);
@@ -94,7 +108,7 @@ export function languageFilter(
     const firstStored = faults.has('getpages-langfallback-first-stored') && cur !== undefined && rank(p) !== -1;
     if (!cur || (!firstStored && rank(p) < rank(cur))) best.set(key, p);
   }
-  const chosen = new Set(best.values());
+  const chosen = new Set([...best.values(), ...languageless]);
   return pages.filter((p) => chosen.has(p));
 }
 
@@ -139,14 +153,18 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   const priority = qInt(req, 'priority', 0);
   // Planted: 0 taken as a priority, not as "all".
   const anyPriority = priority === 0 && !(faults.has('getpages-priority-zero-restricts') && req.rawQuery.priority !== undefined);
+  // Variation priority-at-least: "priority (int, 0): page priority" read as the least priority listed.
+  const priorityMatches = (p: PageObj) => (faults.has('priority-at-least') ? p.priority >= priority : p.priority === priority);
   const filename = qStr(req, 'filename')?.toLowerCase();
+  // Variation filename-prefix: the "filename search string" finds the file names that start with it.
+  const fileNameMatches = (name: string) => (faults.has('filename-prefix') ? name.startsWith(filename!) : name.includes(filename!));
   // Planted: the file name filter reads the column the list view shows.
   const fileNameOf = (p: PageObj) => (faults.has('getpages-filename-searches-name') ? p.name : p.fileName);
   const swapped = faults.has('getpages-published-bounds-swapped');
   const before = qInt(req, swapped ? 'publishedsince' : 'publishedbefore', 0);
   const since = qInt(req, swapped ? 'publishedbefore' : 'publishedsince', 0);
   const publisher = qStr(req, 'publisher');
-  const publishers = publisher ? usersMatching(state, publisher) : undefined;
+  const publishers = publisher ? usersMatching(state, publisher, faults) : undefined;
   const publisherIds = faults.has('getpages-publisherid-ignored') ? [] : qInts(req, 'publisherId');
   // Planted: the publisher pattern reads the column beside it, the last editor.
   const publisherOf = (p: PageObj) => (faults.has('getpages-publisher-matches-editor') ? p.editorId : p.publisherId);
@@ -177,18 +195,19 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (!tsets || tsets.has(p.templateSet)) &&
       (include.length === 0 || include.includes(ml(p) ?? -1)) &&
       (exclude.length === 0 || !exclude.includes(ml(p) ?? -1)) &&
-      (anyPriority || p.priority === priority) &&
-      (!filename || fileNameOf(p).toLowerCase().includes(filename)) &&
+      (anyPriority || priorityMatches(p)) &&
+      (!filename || fileNameMatches(fileNameOf(p).toLowerCase())) &&
       (before <= 0 || (p.pdate > 0 && p.pdate <= before)) &&
       (since <= 0 || p.pdate >= since) &&
       (!publishers || (publisherOf(p) !== undefined && publishers.has(publisherOf(p)!))) &&
       (publisherIds.length === 0 || (p.publisherId !== undefined && publisherIds.includes(p.publisherId))) &&
       (!ispublisher || p.publisherId === me || faults.has('ispublisher-ignored')) &&
       (timedue <= 0 || dueWithin(p, now, timedue, faults)) &&
-      (insync === undefined || (p.translation?.inSync ?? true) === insync) &&
+      // A page that is no translation counts as in sync; under the variation insync-lists-untranslated, as not in sync.
+      (insync === undefined || (p.translation?.inSync ?? !faults.has('insync-lists-untranslated')) === insync) &&
       (!wfown || p.workflow?.userId === me) &&
       (!wfwatch || (p.workflow?.groupIds.some((g) => myGroups.includes(g)) ?? false)) &&
-      (!niceurl || niceurl(p.niceUrl)) &&
+      (!niceurl || niceurl(p.niceUrl, p.alternateUrls)) &&
       granted(p)
     );
   };
@@ -303,10 +322,16 @@ export function findScope<K extends 'file' | 'page'>(
   return collectChildren(state, obj as FolderObj, kind, walkOf(view, recursive, 'exclude', faults)) as Out[];
 }
 
-/** Name matches of a find query, ignoring case, ordered by name then id; `query` absent matches all (FLT-10). */
+/**
+ * Name matches of a find query, ignoring case, ordered by name then id; `query` absent matches all (FLT-10). "currently only
+ * names are searched": a name holding the query matches, or under the variation find-prefix-match a name starting with it.
+ */
 export function findMatches<T extends PageObj | FileObj>(items: T[], query: string | undefined, faults: FaultSet): T[] {
   const q = (query ?? '').toLowerCase();
-  return items.filter((o) => o.name.toLowerCase().includes(q)).sort((a, b) => compareValues(a.name, b.name, faults) || a.id - b.id);
+  const prefix = faults.has('find-prefix-match');
+  return items
+    .filter((o) => (prefix ? o.name.toLowerCase().startsWith(q) : o.name.toLowerCase().includes(q)))
+    .sort((a, b) => compareValues(a.name, b.name, faults) || a.id - b.id);
 }
 
 /** GET /folder/findPages: pages whose name contains `query` (maxItems 100 by default; PAG-08, FLT-10). */

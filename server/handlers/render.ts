@@ -91,7 +91,8 @@ export function userRecord(state: State, id: number | undefined): User | undefin
 
 /** DeleteInfo with `at` in seconds and the deleting user. */
 export function deleteInfo(state: State, mark: DeleteMark, faults: FaultSet): DeleteInfo {
-  const by = faults.has('deleted-missing-by') ? undefined : userRecord(state, mark.by);
+  // Variation deleted-without-by: the deleting user is not disclosed (contract 2.1: which members a record carries, not shown).
+  const by = faults.has('deleted-without-by') ? undefined : userRecord(state, mark.by);
   // Planted: only wastebin listings show deleted items, so the sweep rarely meets this user record.
   if (by && faults.has('shape-wastebin-deleted-by')) (by as Record<string, unknown>).id = String(by.id);
   return { at: mark.at, ...(by ? { by } : {}) };
@@ -150,7 +151,10 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
           : 'channel'
         : 'folder'
       : obj.kind;
-  const above = faults.has('folder-deleted-missing') ? undefined : parentInfo(ctx, obj).above;
+  // Variation content-marked-deleted-only: what lies in a deleted folder shows its own deleted mark alone, no folderDeleted.
+  // Planted (folder-deleted-on-self): a deleted folder's own deletion is taken for that of the folder containing it.
+  const own = faults.has('folder-deleted-on-self') && obj.kind === 'folder' ? obj.deleted : undefined;
+  const above = faults.has('content-marked-deleted-only') ? undefined : (parentInfo(ctx, obj).above ?? own);
   // Variation (copy-marked-deleted): a copy whose master was deleted says so by its own `deleted` alone (contract 3:
   // "deleted (a deleted, masterDeleted or folderDeleted DeleteInfo is present)").
   let master = faults.has('copy-marked-deleted') ? undefined : masterDeleted(state, obj);

@@ -21,11 +21,14 @@ import { nodeView, qBool, qInt, qInts, qStr, stagingMap } from './common.ts';
 import { legacySortKeys, pageLegacy, sortLegacy } from './listing.ts';
 import { fileRecord, folderRecord, imageRecord, pageRecord, type RenderCtx } from './render.ts';
 
-/** The given file ids resolved (unknown ids are refused NOTFOUND) and the view: `nodeId`, else the files' master node. */
-function usageInput(state: State, req: OpRequest, idParam: string): { files: Obj[]; view: View } {
+/**
+ * The given file ids resolved (unknown ids are refused NOTFOUND) and the view: `nodeId`, else the files' master node.
+ * `filesOnly`: an image's id is refused too (variation usage-files-only: the usage lists' `id` is "file IDs").
+ */
+function usageInput(state: State, req: OpRequest, idParam: string, filesOnly = false): { files: Obj[]; view: View } {
   const files = qInts(req, idParam).map((id) => {
     const f = lookup(state, id);
-    if (!f || (f.kind !== 'file' && f.kind !== 'image')) throw new Refusal('NOTFOUND', `file ${id} not found`, idParam);
+    if (!f || (f.kind !== 'file' && (f.kind !== 'image' || filesOnly))) throw new Refusal('NOTFOUND', `file ${id} not found`, idParam);
     return f;
   });
   const explicit = nodeView(state, qInt(req, 'nodeId'));
@@ -49,7 +52,7 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
     // Planted: references are read from the wrong index, which holds none, so no file has users (usage-finds-no-users), or
     // only usage/file reads it (usage-file-finds-no-files).
     const noUsers = faults.has('usage-finds-no-users') || (faults.has('usage-file-finds-no-files') && kind === 'file');
-    for (const id of noUsers ? [] : (state.referrers.get(set) ?? [])) {
+    for (const id of noUsers ? [] : referrersOf(state, set, faults)) {
       const ref = state.objects.get(id);
       if (!ref || ref.kind !== kind || ref.channelSetId === set) continue;
       // Planted: the self-reference rule stretched to every given file, so a given file never counts as a user.
@@ -67,8 +70,24 @@ function usersOf(state: State, files: Obj[], kind: 'file' | 'folder' | 'page', v
 }
 
 /**
+ * The ids of the objects whose object tags refer to a file's channel set (the reference notes: "A file is "used" when an
+ * object tag of another object ... refers to it"); under the variation used-includes-content-tags, whose tags of any type do.
+ */
+export function referrersOf(state: State, set: number, faults: FaultSet): Iterable<number> {
+  const byObjectTags = state.referrers.get(set) ?? new Set<number>();
+  if (!faults.has('used-includes-content-tags')) return byObjectTags;
+  const all = new Set(byObjectTags);
+  for (const o of state.objects.values()) {
+    const content = (o.tags ?? []).filter((t) => t.type === 'CONTENTTAG');
+    if (referencedIds(content).some((id) => (state.objects.get(id)?.channelSetId ?? id) === set)) all.add(o.id);
+  }
+  return all;
+}
+
+/**
  * One usage list: `total` counts before paging (USE-01); the list flag false answers counts only
- * (USE-02); Group L paging and sorting apply (USE-03).
+ * (USE-02); Group L paging and sorting apply (USE-03). `unsorted`: the list takes no sorting or paging
+ * parameters and lists every user by id (variation usage-page-unsorted: usage/page's "Parameters: not shown").
  */
 function usageList(
   state: State,
@@ -76,12 +95,18 @@ function usageList(
   faults: FaultSet,
   kind: 'file' | 'folder' | 'page',
   member: 'files' | 'folders' | 'pages',
+  unsorted = false,
 ): Record<string, unknown> {
-  const { files, view } = usageInput(state, req, 'id');
+  const { files, view } = usageInput(state, req, 'id', faults.has('usage-files-only'));
   const found = usersOf(state, files, kind, view, faults);
+  // Variation usage-sortby-name-only: the usage lists show only `sortby` (string, `name`); any other value falls back to it.
+  const sortby = faults.has('usage-sortby-name-only') && qStr(req, 'sortby')?.toLowerCase() !== 'name' ? undefined : qStr(req, 'sortby');
   const sort = (items: readonly Obj[]) =>
-    sortLegacy(items, qStr(req, 'sortby'), qStr(req, 'sortorder'), legacySortKeys(state, view), faults);
-  const page = (items: Obj[]) => pageLegacy(items, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1), faults);
+    unsorted
+      ? [...items].sort((a, b) => a.id - b.id)
+      : sortLegacy(items, sortby, qStr(req, 'sortorder'), legacySortKeys(state, view), faults);
+  const page = (items: Obj[]) =>
+    unsorted ? pageLegacy(items, 0, -1, faults) : pageLegacy(items, qInt(req, 'skipCount', 0), qInt(req, 'maxItems', -1), faults);
   // Planted (usage-paged-before-sorting): the page is cut from the list in index order and only then sorted.
   const early = faults.has('usage-paged-before-sorting') ? page(found) : undefined;
   const paged = early ? { ...early, items: sort(early.items) } : page(sort(found));
@@ -111,7 +136,8 @@ export const usageFile: Handler<State> = (state, req, ctx) => usageList(state, r
 export const usageFolder: Handler<State> = (state, req, ctx) => usageList(state, req, ctx.faults, 'folder', 'folders');
 
 /** GET /file/usage/page (parameters not shown; the same as usage/file, with a `pages` flag). */
-export const usagePage: Handler<State> = (state, req, ctx) => usageList(state, req, ctx.faults, 'page', 'pages');
+export const usagePage: Handler<State> = (state, req, ctx) =>
+  usageList(state, req, ctx.faults, 'page', 'pages', ctx.faults.has('usage-page-unsorted'));
 
 /** The pages, files and images an object's tags reference in URL-type parts, as the view sees them. */
 function referencedObjects(state: State, obj: Obj, view: View, faults: FaultSet): Obj[] {
@@ -155,7 +181,7 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   }
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const pages = direct.filter((o): o is PageObj => o.kind === 'page');
-  // Planted: the files member filtered on "is a file or an image", as one table of both would give.
+  // Variation syncable-images-in-files: the files member holds what is a file or an image, as one table of both would give.
   const fileDeps = direct.filter(
     (o): o is FileObj => o.kind === 'file' || (ctx.faults.has('syncable-images-in-files') && o.kind === 'image'),
   );

@@ -13,6 +13,8 @@ import {
   expectSequence,
   expectSet,
   fetchList,
+  fixtureTops,
+  isListing,
   judged,
   mixedCaseNames,
   mustList,
@@ -22,6 +24,8 @@ import {
   type Query,
 } from '../../harness/lists.ts';
 import { brief, type Direction } from '../../harness/oracles.ts';
+import { listOf, text } from '../../harness/records.ts';
+import { LEGACY_KEYS } from '../../harness/rules/ordering.ts';
 import { createFolderStep, deleteFolderStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder } from '../../schemas/types.ts';
@@ -55,6 +59,37 @@ function markedLast(requirement: string, what: string, marked: readonly number[]
   ];
 }
 
+/**
+ * Objects without a value of the attribute (live ones under `deletedat`) come together at one end of the list, which
+ * end not shown (open choice nulls-order: SQL puts NULLs first or last): the objects the test marked must form one
+ * block at the start or at the end.
+ */
+function markedAtAnEnd(requirement: string, what: string, marked: readonly number[], l: Listing<unknown>, dir: Direction): Finding[] {
+  const at = l.ids.map((id) => marked.includes(id));
+  const n = at.filter(Boolean).length;
+  const block = (from: number) => at.every((m, i) => m === (i >= from && i < from + n));
+  if (block(0) || block(at.length - n)) return [];
+  return [
+    finding(
+      requirement,
+      'order',
+      `sortby=${what}&sortorder=${dir}: the objects the test marked (${brief([...marked])}) must come together before or after ` +
+        `the others, got ${brief(l.ids, 12)} (${described(l.exchange)})`,
+      l.exchange,
+    ),
+  ];
+}
+
+/**
+ * Whether records show a `sortby` attribute: two of them carry distinct values of it (as the registry's order rule
+ * reads it). Records that do not (a server need not carry the member: contract 2.1) show no order to judge.
+ */
+function showsAttribute(records: readonly unknown[], attribute: string): boolean {
+  return (LEGACY_KEYS[attribute] ?? []).some(
+    (key) => new Set(records.map((r) => key(r as Record<string, unknown>)).filter((v) => v !== undefined && v !== null)).size >= 2,
+  );
+}
+
 /** A fixture list some sortby tests read: an operation, a folder and fixed parameters. */
 interface FixtureList {
   op: 'folder.getFiles' | 'folder.getFolders' | 'folder.getPages' | 'folder.getTemplates';
@@ -82,7 +117,15 @@ async function uploadAll(t: ConformanceContext, folderId: number, specs: { name:
   return out;
 }
 
-const TYPES = ['text/plain', 'application/pdf', 'image/png'];
+/**
+ * Media types and the extensions that go with them: text types, so that no file becomes an image (open choice
+ * upload-image-kind: GET /file may leave images out) and no name says another type than its data part.
+ */
+const TYPES = [
+  { type: 'text/plain', ext: 'txt' },
+  { type: 'text/csv', ext: 'csv' },
+  { type: 'text/css', ext: 'css' },
+];
 
 conformance(
   'SRT-01',
@@ -205,9 +248,12 @@ conformance(
     if (!hasFeature(t, 'pages') || pagesFolder === undefined) return;
     // template=true and folder=true add the records whose names the order may follow.
     const query = { recursive: true, template: true, folder: true };
-    const baseline = (await mustList(t, 'folder.getPages', pagesFolder, query)).ids;
+    const unsorted = await mustList(t, 'folder.getPages', pagesFolder, query);
+    const baseline = unsorted.ids;
     // One page has no order to judge.
     if (baseline.length < 2) return t.nothingToJudge('the pages folder and its sub-folders hold fewer than two pages');
+    const unshown = PAGE_ATTRIBUTES.filter((sortby) => !showsAttribute(unsorted.records, sortby));
+    if (unshown.length) t.nothingToJudge(`no two page records show distinct values of ${unshown.join(', ')}: their orders are not judged`);
     for (const sortby of PAGE_ATTRIBUTES) {
       for (const dir of ['asc', 'desc'] as const) {
         // "sortby (... pdate, filename, template, folder, ... priority ...)"
@@ -235,12 +281,16 @@ conformance(
     const inherited = await uploadManyStep(t, folderId, 3, (i) => `z${names[i]}.txt`);
     // A localized copy: a new object of the channel whose master node is still the master's.
     await t.must('file.localize', { path: { id: inherited[0]!.id! }, json: { channelId: channel } });
-    const baseline = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).ids;
+    const unsorted = await mustList(t, 'folder.getFiles', folderId, { nodeId: channel });
+    const baseline = unsorted.ids;
     for (const dir of ['asc', 'desc'] as const) {
       const l = await mustList(t, 'folder.getFiles', folderId, { nodeId: channel, sortby: 'masterNode', sortorder: dir });
       // "sortby (... masterNode ...)": by the master node's name (or id), the registry's SRT-03 rule.
       t.record(sameItems('SRT-03', 'masterNode', baseline, l));
     }
+    // Files that all come from one master node, or records without masterNode and masterNodeId, show no order to judge.
+    if (!showsAttribute(unsorted.records, 'masterNode'))
+      return t.nothingToJudge("the channel's files show no two master nodes (masterNode, masterNodeId): the order by them is not judged");
     t.expectRuled('SRT-03');
   },
   { feature: 'multichannelling', operation: 'folder.getFiles' },
@@ -253,9 +303,21 @@ conformance(
     const folderId = await t.folder();
     const names = words(t.seed, 6).sort();
     const files = await uploadManyStep(t, folderId, names.length, (i) => `${i < 2 ? 'a' : 'z'}${names[i]}.txt`);
-    // Exclude the two files named first: by name they come first, by exclusion (false before true) last.
-    await t.must('file.disinherit.set', { query: { id: files.slice(0, 2).map((f) => f.id!) }, json: { exclude: true } });
-    const baseline = (await mustList(t, 'folder.getFiles', folderId)).ids;
+    // Exclude the two files named first: by name they come first, by exclusion (false before true) last. /file/disinherit takes
+    // "a list of ids (described as page IDs)": a server may refuse file ids there (open choice file-disinherit-ids).
+    const excluded = await t.try('file.disinherit.set', { query: { id: files.slice(0, 2).map((f) => f.id!) }, json: { exclude: true } });
+    if (excluded.problem)
+      return t.nothingToJudge(
+        'POST /file/disinherit refuses the ids of files, so the test has no excluded file to sort',
+        excluded.exchange,
+      );
+    const unsorted = await mustList(t, 'folder.getFiles', folderId);
+    const baseline = unsorted.ids;
+    if (!unsorted.records.some((r) => r.excluded === true))
+      return t.nothingToJudge(
+        'no file the test excluded shows excluded: true, so the test has no excluded file to sort',
+        unsorted.exchange,
+      );
     for (const dir of ['asc', 'desc'] as const) {
       const l = await mustList(t, 'folder.getFiles', folderId, { sortby: 'excluded', sortorder: dir });
       // "sortby (... excluded ...)": false before true; where the records show excluded, the registry has judged them.
@@ -283,20 +345,22 @@ conformance(
     const folderId = await t.folder();
     const names = words(t.seed, 5).sort();
     const subs: Folder[] = [];
-    for (const [i, name] of names.entries()) subs.push(await createFolderStep(t, folderId, `${i < 2 ? 'a' : 'z'}${name}`));
-    // The folders named first are deleted: by name they come first, by deletion time (live ones have none) last.
-    for (const f of subs.slice(0, 2)) await deleteFolderStep(t, f.id!);
+    for (const [i, name] of names.entries()) subs.push(await createFolderStep(t, folderId, `${i < 2 ? 'a' : i < 4 ? 'm' : 'z'}${name}`));
+    // The folders named in the middle are deleted: by name they come between the live ones, by deletion time at one end
+    // (live ones have none), and by id (creation) between them too.
+    const deleted = subs.slice(2, 4);
+    for (const f of deleted) await deleteFolderStep(t, f.id!);
     const baseline = (await mustList(t, 'folder.getFolders', folderId, { wastebin: 'include' })).ids;
     for (const dir of ['asc', 'desc'] as const) {
       const l = await mustList(t, 'folder.getFolders', folderId, { wastebin: 'include', sortby: 'deletedat', sortorder: dir });
-      // "sortby (... deletedat)": live objects have no deletion time (or `deleted: {at: 0}`), so they come first ascending.
-      // The registry orders the records that show a time; which objects are live, only the test knows.
+      // "sortby (... deletedat)": live objects have no deletion time (or `deleted: {at: 0}`), so they come together at one end
+      // (which, open choice nulls-order). The registry orders the records that show a time; which objects are live, only the test knows.
       t.record([
         ...sameItems('SRT-03', 'deletedat', baseline, l),
-        ...markedLast(
+        ...markedAtAnEnd(
           'SRT-03',
           'deletedat',
-          subs.slice(0, 2).map((f) => f.id!),
+          deleted.map((f) => f.id!),
           l,
           dir,
         ),
@@ -311,33 +375,50 @@ conformance(
   'sortby deletedat orders the deleted pages and files of the whole tree by deletion time',
   async (t) => {
     // Deleted at different times, which only the fixture's own deleted objects can be (a test's deletions share its second).
-    const root = t.fixture.masterRootFolderId;
-    const lists = [
-      { op: 'folder.getFiles' as const, query: { recursive: true, wastebin: 'only' } },
-      ...(hasFeature(t, 'pages') ? [{ op: 'folder.getPages' as const, query: { recursive: true, wastebin: 'only' } }] : []),
+    // Listed per top folder of the fixture holding no sandbox: the sandboxes' wastebin grows with every run of the suite, and
+    // tests running beside this one delete there while it reads. At most LIMIT items each, so a large wastebin stays quick.
+    const LIMIT = 200;
+    const ops = [
+      { op: 'folder.getFiles' as const, query: { recursive: true, wastebin: 'only', maxItems: LIMIT } },
+      ...(hasFeature(t, 'pages')
+        ? [{ op: 'folder.getPages' as const, query: { recursive: true, wastebin: 'only', maxItems: LIMIT } }]
+        : []),
     ];
-    // The whole tree holds the sandbox too, where tests running beside this one create and delete objects while it
-    // reads: which items are listed is compared over the objects deleted before the run made its sandbox, by the
-    // target's clock.
-    const sandboxMade = (await t.must('folder.load', { path: { id: t.config.sandboxFolderId } })).folder?.cdate ?? 0;
     const deletedAt = (r: unknown) => (r as { deleted?: { at?: number } }).deleted?.at;
-    const before = <R>(l: Listing<R>): number[] =>
-      l.ids.filter((_, i) => {
-        const at = deletedAt(l.records[i]);
-        return at !== undefined && at < sandboxMade;
-      });
     let telling = 0;
-    for (const { op, query } of lists) {
-      const baseline = await mustList(t, op, root, query);
-      const times = new Set(baseline.records.map(deletedAt));
-      if (times.size > 1) telling++;
-      for (const dir of ['asc', 'desc'] as const) {
-        // "sortby (... deletedat)": the records show `deleted.at`, so the registry's SRT-03 rule judges the order.
-        const l = await mustList(t, op, root, { ...query, sortby: 'deletedat', sortorder: dir });
-        t.record(sameItems('SRT-03', `deletedat in ${op}`, before(baseline), { ...l, ids: before(l) }));
+    for (const top of await fixtureTops(t, t.fixture.masterRootFolderId)) {
+      for (const { op, query } of ops) {
+        const baseline = await mustList(t, op, top.id, query);
+        if (new Set(baseline.records.map(deletedAt).filter((at) => at !== undefined && at !== 0)).size < 2) continue;
+        telling++;
+        for (const dir of ['asc', 'desc'] as const) {
+          // "sortby (... deletedat)": the records show `deleted.at`, so the registry's SRT-03 rule judges the order.
+          const l = await mustList(t, op, top.id, { ...query, sortby: 'deletedat', sortorder: dir });
+          // A cut list holds the first LIMIT of each order: which items, only the whole list tells.
+          if (baseline.ids.length < LIMIT) t.record(sameItems('SRT-03', `deletedat in ${op}`, baseline.ids, l));
+        }
       }
     }
-    if (!telling) t.nothingToJudge('the fixture holds no two deleted files or pages deleted at different times');
+    if (!telling) t.nothingToJudge('no top folder of the fixture holds two deleted files or pages deleted at different times');
+    // The fixture's own may lie in an order that other orders (by name, by id) give too. Two files of the test's own, deleted
+    // more than a second apart (timestamps of an unknown unit, at least seconds): the one deleted first is named last and
+    // made last, so that neither the name nor the id order is the order of deletion.
+    const top = await t.folder();
+    const [later, sooner] = [await createFolderStep(t, top, 'a-later'), await createFolderStep(t, top, 'z-sooner')];
+    await uploadFileStep(t, later.id, 'a-deleted-later.txt', 'later\n', 'text/plain');
+    await uploadFileStep(t, sooner.id, 'z-deleted-sooner.txt', 'sooner\n', 'text/plain');
+    await deleteFolderStep(t, sooner.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await deleteFolderStep(t, later.id);
+    const own = await mustList(t, 'folder.getFiles', top, { recursive: true, wastebin: 'only' });
+    for (const dir of ['asc', 'desc'] as const) {
+      // "sortby (... deletedat)": the registry's SRT-03 rule judges the order of the times the records show.
+      const l = await mustList(t, 'folder.getFiles', top, { recursive: true, wastebin: 'only', sortby: 'deletedat', sortorder: dir });
+      t.record(sameItems('SRT-03', 'deletedat in folder.getFiles', own.ids, l));
+    }
+    if (new Set(own.records.map(deletedAt)).size < 2)
+      t.nothingToJudge('two files deleted more than a second apart show the same deletion time: the order by it is not judged');
+    t.expectRuled('SRT-03');
   },
   { feature: 'wastebin', operation: 'folder.getPages' },
 );
@@ -354,12 +435,16 @@ conformance(
     for (const name of names.slice(0, 3)) await uploadFileStep(t, late.id!, `a${name}.txt`, `${name}\n`, 'text/plain');
     for (const name of names.slice(3)) await uploadFileStep(t, early.id!, `z${name}.txt`, `${name}\n`, 'text/plain');
     const query = { recursive: true, folder: true };
-    const baseline = (await mustList(t, 'folder.getFiles', folderId, query)).ids;
+    const unsorted = await mustList(t, 'folder.getFiles', folderId, query);
+    const baseline = unsorted.ids;
     for (const dir of ['asc', 'desc'] as const) {
       // "sortby (... folder ...)": by the folder's name or id (the registry's SRT-03 rule accepts either).
       const l = await mustList(t, 'folder.getFiles', folderId, { ...query, sortby: 'folder', sortorder: dir });
       t.record(sameItems('SRT-03', 'folder', baseline, l));
     }
+    // Records without folder and folderId show no order to judge.
+    if (!showsAttribute(unsorted.records, 'folder'))
+      return t.nothingToJudge('the file records show neither the folder nor the folderId: the order by folder is not judged');
     t.expectRuled('SRT-03');
   },
   { operation: 'folder.getFiles' },
@@ -373,7 +458,10 @@ async function sortWorld(t: ConformanceContext): Promise<{ folderId: number; fil
   const files = await uploadAll(
     t,
     folderId,
-    names.map((name, i) => ({ name: `${name}.txt`, data: 'x'.repeat([2, 10, 100][(i * 7) % 3]!), type: TYPES[(i * 5) % 3]! })),
+    names.map((name, i) => {
+      const { type, ext } = TYPES[(i * 5) % 3]!;
+      return { name: `${name}.${ext}`, data: 'x'.repeat([2, 10, 100][(i * 7) % 3]!), type };
+    }),
   );
   return { folderId, files };
 }
@@ -417,10 +505,14 @@ conformance(
         ],
       },
     );
-    // "comma-separated attribute names": one the listing has no such attribute for is answered, never with a 5xx (ENV-08);
-    // what it orders by is not stated, so only the membership is judged here.
-    for (const sort of ['nosuchattribute', 'nosuchattribute,-name'])
-      t.record(await judged(fetchList(t, 'file.list', folderId, { sort }), (l) => sameItems('SRT-04', `sort=${sort}`, ids, l)));
+    // "comma-separated attribute names": one the listing has no such attribute for is ignored (reference notes) or refused (open
+    // choice unknown-sort-attribute), never answered with a 5xx (ENV-08, the judge's); what an answer orders by is not stated,
+    // so only its membership is judged here.
+    for (const sort of ['nosuchattribute', 'nosuchattribute,-name']) {
+      const l = await fetchList(t, 'file.list', folderId, { sort });
+      if (isListing(l)) t.record(sameItems('SRT-04', `sort=${sort}`, ids, l));
+      else t.nothingToJudge(`GET /file refuses sort=${sort}, which names an attribute it does not know`, l.exchange);
+    }
     t.expectRuled('SRT-04');
   },
   { operation: 'file.list' },
@@ -468,16 +560,28 @@ conformance(
     const { folderId, files } = await sortWorld(t);
     const urls = words(t.seed + 7, files.length * 2, 6);
     // Nice URLs for all files but every third (where they go is not stated; among the others the order is), alternate
-    // URLs (already in alphabetical order, distinct first ones) for every second.
+    // URLs (already in alphabetical order, distinct first ones) for every second. The name goes with every save: which
+    // members a save needs is not shown (contract 4.1).
+    const saved = new Map<number, { niceUrl?: string; alternateUrls?: string[] }>();
     for (const [i, f] of files.entries()) {
       const alternateUrls = i % 2 === 0 ? [`/alt/${urls[2 * i]}`, `/alt/${urls[2 * i]}/${urls[2 * i + 1]}`] : undefined;
       const niceUrl = i % 3 === 2 ? undefined : `/nice/${urls[2 * i + 1]}`;
       if (!niceUrl && !alternateUrls) continue;
-      await t.must('file.save.json', {
-        path: { id: f.id! },
-        json: { file: { ...(niceUrl ? { niceUrl } : {}), ...(alternateUrls ? { alternateUrls } : {}) } },
-      });
+      const urlsOf = { ...(niceUrl ? { niceUrl } : {}), ...(alternateUrls ? { alternateUrls } : {}) };
+      saved.set(f.id!, urlsOf);
+      await t.must('file.save.json', { path: { id: f.id! }, json: { file: { id: f.id!, name: f.name!, ...urlsOf } } });
     }
+    // A server may keep no URL a save sets: the URL orders then have nothing to order.
+    const shown = (await mustList(t, 'file.list', folderId)).records.filter((r) => {
+      const want = saved.get(r.id!);
+      return (
+        want !== undefined &&
+        (!want.niceUrl || text(r, 'niceUrl') === want.niceUrl) &&
+        (want.alternateUrls ?? []).every((u) => listOf(r, 'alternateUrls').includes(u))
+      );
+    });
+    if (shown.length < saved.size)
+      t.nothingToJudge('the file records do not show the nice and alternate URLs saved: the orders by them judge less');
     const ids = files.map((f) => f.id!);
     const attrs = FILE_ATTRIBUTES;
     await t.property(

@@ -37,14 +37,16 @@ export function isMarkedDeleted(item: Item): boolean {
 
 /**
  * What is wrong with the DeleteInfo of a deleted record: "deleted ones carry `deleted` with `at` and
- * `by`" (WST-02). `at` is a timestamp (an integer, contract 2.1), `by` a User record.
+ * `by`" (WST-02). `at` is a timestamp (an integer, contract 2.1); `by` a User record where it is carried:
+ * which members a record carries is not shown (contract 2.1, open choice deleted-by-carried).
  */
 export function deleteInfoProblems(info: unknown): string[] {
   if (info === null || typeof info !== 'object' || Array.isArray(info)) return [`is ${JSON.stringify(info)}, not a DeleteInfo object`];
   const { at, by } = info as DeleteInfo;
   const problems: string[] = [];
   if (typeof at !== 'number' || !Number.isInteger(at) || at === 0) problems.push(`has at ${JSON.stringify(at)}, not a deletion timestamp`);
-  if (by === null || typeof by !== 'object' || Array.isArray(by)) problems.push(`has by ${JSON.stringify(by)}, not a User record`);
+  if (by !== undefined && (by === null || typeof by !== 'object' || Array.isArray(by)))
+    problems.push(`has by ${JSON.stringify(by)}, not a User record`);
   return problems;
 }
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { CallSpec, OperationId } from '../../harness/api.ts';
 import { checkHandled, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
+import { listOf } from '../../harness/records.ts';
 import { createFolderStep, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
@@ -64,10 +65,9 @@ const PROBES: Probe[] = [
   },
 ];
 
-/** The list a probe's answer holds. */
-function itemsOf(probe: Probe, body: unknown): Item[] | undefined {
-  const list = (body as Record<string, unknown> | undefined)?.[probe.member];
-  return Array.isArray(list) ? (list as Item[]) : undefined;
+/** The list a probe's answer holds; an absent list reads as empty (contract 2.1: a server may leave an empty array out). */
+function itemsOf(probe: Probe, body: unknown): Item[] {
+  return listOf<Item>(body, probe.member);
 }
 
 /** Lists a folder with a probe, relying on the call to succeed. */
@@ -368,21 +368,37 @@ conformance('WST-04a', 'folder count with include counts live and deleted items 
 
 conformance('WST-05', 'items inside a deleted folder listed with include carry folderDeleted', async (t) => {
   const world = await deletedWorld(t);
+  let carried = 0;
   for (const probe of PROBES) {
     const { exchange, items } = await list(t, probe, world.top, true, 'include');
     for (const item of items ?? []) {
       const id = item.id ?? -1;
       const what =
         `${probe.op} recursive=true wastebin=include: ` + `${probe.kind === 'folders' ? 'folder' : 'file'} ${id} "${item.name ?? ''}"`;
-      // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing folder").
+      // "items inside a deleted folder, listed with include, carry `folderDeleted`" ("Deletion information about the containing
+      // folder"). Contract 3: deleted is "a deleted, masterDeleted or folderDeleted DeleteInfo is present", and the delete puts
+      // what is inside the folder in the wastebin too (reference notes): an item there may carry its own deleted mark alone
+      // (open choice content-deletion-mark). folderDeleted is judged where it is carried.
       if (world.inside.includes(id)) {
         const at = item.folderDeleted?.at;
-        if (!marksDeletion(item.folderDeleted))
+        if (item.folderDeleted !== undefined) carried++;
+        if (!isMarkedDeleted(item))
           t.record([
             finding(
               'WST-05',
               'folderDeleted',
-              `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}`,
+              `${what} lies in the deleted folder but carries no deletion mark: folderDeleted ${JSON.stringify(item.folderDeleted)}, ` +
+                `deleted ${JSON.stringify(item.deleted)}`,
+              exchange,
+            ),
+          ]);
+        else if (item.folderDeleted === undefined) continue;
+        else if (!marksDeletion(item.folderDeleted))
+          t.record([
+            finding(
+              'WST-05',
+              'folderDeleted',
+              `${what} lies in the deleted folder but carries folderDeleted ${JSON.stringify(item.folderDeleted)}, which marks no deletion`,
               exchange,
             ),
           ]);
@@ -417,6 +433,8 @@ conformance('WST-05', 'items inside a deleted folder listed with include carry f
       ]);
     }
   }
+  if (!carried)
+    t.nothingToJudge('no item inside the deleted folder carries folderDeleted: what it says of the containing folder is not judged');
 });
 
 /** Strings that are not one of the three wastebin values in any spelling. */

@@ -232,7 +232,7 @@ describe('validRequest', () => {
   test('paging, enumerations and booleans reach their edge values over a sample', () => {
     const seen = (opId: string, name: string) =>
       new Set(fc.sample(validRequest(opId, full), { numRuns: 2000, seed: 7 }).map((s) => JSON.stringify(s.query?.[name])));
-    expect(seen('folder.getFiles', 'maxItems')).toEqual(new Set([undefined, '-1', '0', '1', '2', '10', '100', '2147483647']));
+    expect(seen('folder.getFiles', 'maxItems')).toEqual(new Set([undefined, '-1', '0', '1', '2', '10', '100', '1000']));
     expect(seen('file.list', 'pageSize')).toContain('0');
     expect(seen('folder.list', 'wastebin')).toEqual(new Set([undefined, '"exclude"', '"include"', '"only"']));
     expect(seen('folder.load', 'privileges')).toEqual(new Set([undefined, 'true', 'false']));

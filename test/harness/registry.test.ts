@@ -81,20 +81,21 @@ describe('paging slices (Group L)', () => {
     expect(found('/folder/getFiles/1?maxItems=0', { files: files('a') })).toEqual(['PAG-07 slice']);
   });
 
-  it('finds an ignored skipCount through numItems (PAG-07)', () => {
+  it('finds a slice numItems does not select under PAG-05 alone: the slice requirements do not lean on what numItems means', () => {
     // 4 items match; skipCount=2&maxItems=3 selects items 3..4, but the server returned 3 items.
     expect(found('/folder/getFiles/1?skipCount=2&maxItems=3', { files: files('a', 'b', 'c'), numItems: 4, hasMoreItems: false })).toEqual([
-      'PAG-07 slice',
+      'PAG-05 numItems',
     ]);
   });
 
   it('judges defaults under their own requirements: PAG-06, PAG-09 for pages, PAG-08 for find operations', () => {
-    expect(found('/folder/getFiles/1', { files: files('a'), numItems: 3 })).toEqual(['PAG-06 slice']);
-    expect(found('/folder/getPages/1', { pages: files('a'), numItems: 3 }, {}, 'folder.getPages')).toEqual(['PAG-09 slice']);
+    // Fewer items than numItems in a default answer: numItems or the slice is wrong, PAG-05's to say.
+    expect(found('/folder/getFiles/1', { files: files('a'), numItems: 3 })).toEqual(['PAG-05 numItems']);
+    expect(found('/folder/getPages/1', { pages: files('a'), numItems: 3 }, {}, 'folder.getPages')).toEqual(['PAG-05 numItems']);
     const many = Array.from({ length: 101 }, (_, i) => ({ id: i, name: `f${String(i).padStart(3, '0')}` }));
     expect(found('/folder/findFiles?query=f', { files: many }, {}, 'folder.findFiles')).toEqual(['PAG-08 slice']);
     // A skipCount given is PAG-07's rule, whatever maxItems defaults to.
-    expect(found('/folder/getFiles/1?skipCount=2', { files: files('a', 'b', 'c'), numItems: 3 })).toEqual(['PAG-07 slice']);
+    expect(found('/folder/getFiles/1?skipCount=2&maxItems=1', { files: files('a', 'b') })).toEqual(['PAG-07 slice']);
   });
 
   it('finds hasMoreItems true on a slice without limit or not full, when numItems is absent (PAG-05; the defaults, PAG-06 and PAG-09)', () => {
@@ -140,8 +141,12 @@ describe('paging slices (Group P)', () => {
 
   it('finds items for pageSize=0 (PAG-02), a wrong page length (PAG-03) and hasMoreItems on an unpaged list (PAG-01)', () => {
     expect(found('/file?folderId=1&pageSize=0', { items: files('a') }, {}, 'file.list')).toEqual(['PAG-02 slice']);
-    expect(found('/file?folderId=1&page=3&pageSize=3', { items: files('a', 'b', 'c'), numItems: 7 }, {}, 'file.list')).toEqual([
+    expect(found('/file?folderId=1&page=3&pageSize=2', { items: files('a', 'b', 'c'), numItems: 7 }, {}, 'file.list')).toEqual([
       'PAG-03 slice',
+      'PAG-05 numItems',
+    ]);
+    expect(found('/file?folderId=1&page=3&pageSize=3', { items: files('a', 'b', 'c'), numItems: 7 }, {}, 'file.list')).toEqual([
+      'PAG-05 numItems',
     ]);
     expect(found('/file?folderId=1', { items: files('a'), numItems: 1, hasMoreItems: true }, {}, 'file.list')).toEqual([
       'PAG-01 hasMoreItems',
@@ -179,6 +184,37 @@ describe('order', () => {
     expect(found('/folder/getFiles/1?sortby=cdate&sortorder=desc', { files: records })).toEqual([]);
     expect(found('/folder/getFiles/1?sortby=priority', { files: records })).toEqual([]);
     expect(found('/folder/getFiles/1?sortby=bogus', { files: [...records].reverse() })).toEqual([]);
+  });
+
+  it('accepts either date of a page with a custom one, and leaves times of 0 out (open choices custom-dates, nulls-order)', () => {
+    const pages = [
+      { id: 1, name: 'a', cdate: 5, customCdate: 1 },
+      { id: 2, name: 'b', cdate: 3 },
+    ];
+    expect(found('/folder/getPages/1?sortby=cdate', { pages }, {}, 'folder.getPages')).toEqual([]);
+    expect(found('/folder/getPages/1?sortby=cdate', { pages: [pages[1], { ...pages[0], customCdate: 0 }] }, {}, 'folder.getPages')).toEqual(
+      [],
+    );
+    expect(found('/folder/getPages/1?sortby=cdate', { pages: [{ ...pages[0], customCdate: 9 }, pages[1]] }, {}, 'folder.getPages')).toEqual(
+      ['SRT-03 order'],
+    );
+    const p = (id: number, pdate: number) => ({ id, name: `p${id}`, pdate });
+    expect(found('/folder/getPages/1?sortby=pdate', { pages: [p(1, 7), p(2, 9), p(3, 0)] }, {}, 'folder.getPages')).toEqual([]);
+    expect(found('/folder/getPages/1?sortby=pdate', { pages: [p(1, 9), p(2, 7), p(3, 0)] }, {}, 'folder.getPages')).toEqual([
+      'SRT-03 order',
+    ]);
+  });
+
+  it('accepts a usage list sorted by name where another sortby was asked for (open choice usage-sortby)', () => {
+    const users = [
+      { id: 1, name: 'a', cdate: 9 },
+      { id: 2, name: 'b', cdate: 3 },
+    ];
+    expect(found('/file/usage/file?id=1&sortby=cdate', { files: users, total: 2 }, {}, 'file.usage.file')).toEqual([]);
+    expect(found('/file/usage/file?id=1&sortby=cdate', { files: [...users].reverse(), total: 2 }, {}, 'file.usage.file')).toEqual([]);
+    expect(found('/file/usage/file?id=1&sortby=name', { files: [...users].reverse(), total: 2 }, {}, 'file.usage.file')).toEqual([
+      'USE-03 order',
+    ]);
   });
 
   it('judges a Group P multi-key sort, later keys within ties of exactly equal earlier keys (SRT-04, SRT-05)', () => {
@@ -228,10 +264,14 @@ describe('wastebin marks', () => {
     expect(found('/folder/getFiles/1', { files: [{ ...live, deleted: { at: 0 } }] })).toEqual([]);
   });
 
-  it('finds a live item with wastebin=only (WST-03) and a deleted item without its deleting user (WST-02)', () => {
+  it('finds a live item with wastebin=only (WST-03) and a deleting user that is no User (WST-02), where one is named', () => {
     expect(found('/folder/getFiles/1?wastebin=only', { files: [deleted, live] })).toEqual(['WST-03 wastebin']);
     expect(found('/folder/getFiles/1?wastebin=include', { files: [deleted, live] })).toEqual([]);
-    expect(found('/folder/getFiles/1?wastebin=include', { files: [{ ...deleted, deleted: { at: 5 } }] })).toEqual(['WST-02 deleteInfo']);
+    expect(found('/folder/getFiles/1?wastebin=include', { files: [{ ...deleted, deleted: { at: 5, by: 'admin' } }] })).toEqual([
+      'WST-02 deleteInfo',
+    ]);
+    // Which members a record carries is not shown (contract 2.1): deleted without by is no finding.
+    expect(found('/folder/getFiles/1?wastebin=include', { files: [{ ...deleted, deleted: { at: 5 } }] })).toEqual([]);
   });
 });
 
@@ -248,6 +288,24 @@ describe('filters one answer can refute', () => {
       found('/folder/getFolders/1?inherited=true', { folders: [{ id: 1, name: 'a', inherited: false }] }, {}, 'folder.getFolders'),
     ).toEqual(['FLT-05 inherited']);
     expect(found('/folder/getFiles/1?online=true', { files: [{ id: 1, name: 'a' }] })).toEqual([]);
+  });
+
+  it('reads an absent list as an empty one, and a counts-only usage answer as no list', () => {
+    expect(found('/file?folderId=1&pageSize=0', { numItems: 3, hasMoreItems: true }, {}, 'file.list')).toEqual([]);
+    expect(checkExchange(exchange('/file?folderId=1&pageSize=0', { numItems: 3 }), 'file.list').checked).toContain('PAG-02');
+    expect(checkExchange(exchange('/file/usage/file?id=1&files=false', { total: 3, numItems: 3 }), 'file.usage.file').checked).toEqual([]);
+  });
+
+  it('refutes a page filtered by its dates only where every date it shows lies outside the bound (FLT-03, open choice custom-dates)', () => {
+    const page = { id: 1, name: 'p', cdate: 100, customCdate: 300 };
+    expect(found('/folder/getPages/1?createdsince=200', { pages: [page] }, {}, 'folder.getPages')).toEqual([]);
+    expect(found('/folder/getPages/1?createdsince=400', { pages: [page] }, {}, 'folder.getPages')).toEqual(['FLT-03 createdsince']);
+  });
+
+  it('reads absent URLs as none in GET /file q, and searches what a folder shows in GET /folder q (FLT-02)', () => {
+    expect(found('/file?folderId=1&q=nice', { items: [{ id: 1, name: 'a' }] }, {}, 'file.list')).toEqual(['FLT-02 q']);
+    expect(found('/file?folderId=1&q=nice', { items: [{ id: 1, name: 'a', niceUrl: '/nice' }] }, {}, 'file.list')).toEqual([]);
+    expect(found('/folder?folderId=1&q=pub', { items: [{ id: 1, name: 'a', publishDir: '/pub/' }] }, {}, 'folder.list')).toEqual([]);
   });
 
   it('finds records outside a timestamp bound, never at it (FLT-03), and ignores the bound 0', () => {
@@ -302,7 +360,9 @@ describe('filters one answer can refute', () => {
     const pages = (query: string) => found(`/folder/getPages/1?${query}`, { pages: [page] }, {}, 'folder.getPages');
     expect(pages('template_id=4&template_id=6')).toEqual(['FLT-09 template_id']);
     expect(pages('template_id=4&template_id=5')).toEqual([]);
-    expect(pages('priority=1')).toEqual(['FLT-09 priority']);
+    // "page priority": that priority or, as some servers read it, at least that one; never a lower one.
+    expect(pages('priority=3')).toEqual(['FLT-09 priority']);
+    expect(pages('priority=1')).toEqual([]);
     expect(pages('priority=0')).toEqual([]);
     expect(pages('language=en&langfallback=false')).toEqual(['FLT-09 language']);
     expect(pages('language=en')).toEqual([]);
@@ -435,7 +495,12 @@ describe('one rule, the same words in the suite and the proxy', () => {
 
   it('reports a broken answer a suite test receives as the proxy reports it: an error in the tests of its requirement', async () => {
     const proxy = observe(broken)!.checks;
-    expect(proxy.map((f) => `${f.requirement} ${f.check}`)).toEqual(['PAG-07 slice', 'PAG-05 hasMoreItems', 'SRT-01 order']);
+    expect(proxy.map((f) => `${f.requirement} ${f.check}`)).toEqual([
+      'PAG-07 slice',
+      'PAG-05 numItems',
+      'PAG-05 hasMoreItems',
+      'SRT-01 order',
+    ]);
     for (const f of proxy) {
       const t = context(f.requirement, broken);
       await t.send({ method: 'GET', path: '/folder/getFiles/1', query: { skipCount: 1, maxItems: 2 } }, 'folder.getFiles');

@@ -112,16 +112,6 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     (await run('file.load', { path: { id: named(s, 'file', 'brochure.pdf').id } })).file.alternateUrls,
   'wastebin-only-ignored': async (run, s) =>
     pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files),
-  'deleted-missing-by': async (run, s) =>
-    pick(
-      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Wastebin').id }, query: { wastebin: 'only' } })).files,
-      'deleted',
-    ),
-  'folder-deleted-missing': async (run, s) =>
-    pick(
-      (await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Old campaign').id }, query: { wastebin: 'include' } })).files,
-      'folderDeleted',
-    ),
   'getfolders-post-default-include': async (run, s) =>
     pick((await run('folder.getFolders.post', { body: { id: String(named(s, 'folder', 'Wastebin').id) } })).folders),
   'count-ignores-wastebin': async (run, s) =>
@@ -457,8 +447,6 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('folder.delete', { path: { id: folder.id } });
     return pick((await run('file.usage.file', { query: { id: [terms] } })).files);
   },
-  'syncable-images-in-files': async (run, s) =>
-    pick((await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } })).files, 'type'),
   'syncable-srcnodeid-ignored': async (run, s) =>
     pick(
       (await run('file.usage.syncableObjects', { query: { ids: [named(s, 'file', 'shop-teaser.txt').id], srcNodeId: 2, dstNodeId: 1 } }))

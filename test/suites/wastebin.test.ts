@@ -15,9 +15,10 @@ describe('deletion marks', () => {
     expect(deletionMarks(item({ masterDeleted: { at: 5, by: {} } }))).toEqual(['masterDeleted']);
   });
 
-  it('require a non-zero integer at and a User by on a deleted record', () => {
+  it('require a non-zero integer at, and a User by where one is carried, on a deleted record', () => {
     expect(deleteInfoProblems({ at: 1700000000, by: { id: 2 } })).toEqual([]);
-    expect(deleteInfoProblems({ at: 1700000000 })).toHaveLength(1);
+    expect(deleteInfoProblems({ at: 1700000000 })).toEqual([]);
+    expect(deleteInfoProblems({ at: 1700000000, by: 'admin' })).toHaveLength(1);
     expect(deleteInfoProblems({ at: 1.5, by: { id: 2 } })).toHaveLength(1);
     expect(deleteInfoProblems({ at: '1700000000', by: 'admin' })).toHaveLength(2);
     expect(deleteInfoProblems(null)).toHaveLength(1);
