@@ -27,7 +27,7 @@ import {
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
 import { listOf, text } from '../../harness/records.ts';
-import { createFolderStep, requestingUserStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
+import { createFolderStep, requestingUserStep, tryCreateInChannelStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
 import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
 import { termMatches, userTexts } from './terms.ts';
@@ -487,10 +487,15 @@ conformance(
     const names = words(t.seed, 8);
     // Master objects are inherited into the channel; those created with the channel's nodeId are local there.
     const master = [...(await uploadManyStep(t, folderId, 2, (i) => `${names[i]}.txt`)), await createFolderStep(t, folderId, names[2]!)];
-    const local = [
-      await uploadFileStep(t, folderId, `${names[3]}.txt`, 'local\n', 'text/plain', { nodeId: String(channel) }),
-      await createFolderStep(t, folderId, names[4]!, { nodeId: channel }),
-    ];
+    // A channel may refuse to create its own objects in a folder it only inherits (open choice
+    // channel-create-in-inherited-folder): the split is then judged on the localized copy alone.
+    const localFile = await tryCreateInChannelStep(t, 'file', folderId, `${names[3]}.txt`, channel, 'local\n');
+    const localFolder = await tryCreateInChannelStep(t, 'folder', folderId, names[4]!, channel);
+    if (!localFile || !localFolder)
+      t.openChoice(
+        'channel-create-in-inherited-folder',
+        `the channel did not create its own ${localFile ? 'folder' : 'file'} in folder ${folderId}`,
+      );
     // The second master file gets a localized copy in the channel, which the channel lists in its place.
     await t.must('file.localize', { path: { id: master[1]!.id! }, json: { channelId: channel } });
     const copy = (await mustList(t, 'folder.getFiles', folderId, { nodeId: channel })).records.find((f) => f.name === master[1]!.name);
@@ -503,10 +508,10 @@ conformance(
         ),
       ]);
     const kinds = [
-      { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
-      { op: 'file.list' as const, inherited: [master[0]!.id!], local: [local[0]!.id!, copy.id] },
-      { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
-      { op: 'folder.list' as const, inherited: [master[2]!.id!], local: [local[1]!.id!] },
+      { op: 'folder.getFiles' as const, inherited: [master[0]!.id!], local: [...(localFile ? [localFile.id] : []), copy.id] },
+      { op: 'file.list' as const, inherited: [master[0]!.id!], local: [...(localFile ? [localFile.id] : []), copy.id] },
+      { op: 'folder.getFolders' as const, inherited: [master[2]!.id!], local: localFolder ? [localFolder.id] : [] },
+      { op: 'folder.list' as const, inherited: [master[2]!.id!], local: localFolder ? [localFolder.id] : [] },
     ];
     // The channel's own objects are created and localized there: a master view (nodeId ignored) would show none of them.
     t.judged('folder.create', 'nodeId');

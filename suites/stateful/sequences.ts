@@ -318,6 +318,12 @@ export class Upload extends Step<{ folder: number; files: Payload[]; raw: boolea
             })
           ).exchange;
       const what = `${this.did} ${quote(name)} (${content.length} B)`;
+      // A name the folder holds, without overwrite: the notes rename ("base_1.ext"), a server may refuse (open choice
+      // upload-name-collision). Refused, nothing changed.
+      if (!same && !overwrite && nameTaken(m, folder.key, 'file', name) && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500) {
+        this.did += ` ${quote(name)} (${content.length} B) → refused, the name is taken;`;
+        continue;
+      }
       const body = success<typeof op>(r, exchange, requirement, what);
       const file = body.file;
       if (same) {
@@ -383,12 +389,17 @@ class Copy extends Step<{ file: number; folder: number; newName: string | undefi
     const { exchange } = await r.t.try('file.copy', {
       json: { file: { id: source.id }, targetFolder: { id: target.id }, ...(newName === undefined ? {} : { newFilename: newName }) },
     });
+    const wanted = newName ?? source.name;
+    // Onto a name the target folder holds, a copy may be renamed or refused (open choice copy-name-collision).
+    if (nameTaken(m, target.key, 'file', wanted) && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500) {
+      this.did += ' → refused, the name is taken';
+      return;
+    }
     const body = success<'file.copy'>(r, exchange, 'FIL-01', this.did);
     const file = body.file;
     // "copy creates a new file (new id) in the target folder, named newFilename when given; the source is unchanged"
     if (typeof file?.id !== 'number' || objectById(m, file.id))
       stop(r, 'FIL-01', `${this.did}: expected a file with a new id, got id ${JSON.stringify(file?.id)}`, exchange);
-    const wanted = newName ?? source.name;
     const got = typeof file.name === 'string' ? file.name : wanted;
     const problems: string[] = [];
     if (!nameTaken(m, target.key, 'file', wanted) && got !== wanted)
@@ -477,7 +488,8 @@ export class Save extends Step<{ file: number; name: Rename; description: string
     const { description, failOnDuplicate } = this.p;
     const siblings = childrenOf(m, file.folder, 'file').filter((o) => o.key !== file.key);
     const name = typeof this.p.name === 'number' ? (pick(siblings, this.p.name)?.name ?? file.name) : this.p.name;
-    const fields = { ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
+    // The name always goes: which members a save needs is not said (open choice save-partial-record).
+    const fields = { name: name ?? file.name, ...(description === undefined ? {} : { description }) };
     this.did = `save ${label(file)} ${JSON.stringify(fields)}${failOnDuplicate ? ' failOnDuplicate' : ''}`;
     const { exchange } = await r.t.try('file.save.json', {
       path: { id: file.id },

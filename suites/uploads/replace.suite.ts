@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { SetupError } from '../../harness/api.ts';
-import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
+import { attempt, copyIn, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
 import { checkCreated, uploadSpec, uploadWith, type UploadForm } from './forms.ts';
@@ -279,7 +279,8 @@ conformance(
       // The same name in both views, as two files: the master's and its localized copy in the channel (MCH-02).
       await t.must('file.localize', { path: { id: master }, json: { channelId: channel } });
       const copies = await namedIn(t, folderId, name, channel);
-      const copy = copies.body?.find((f) => f.inherited !== true)?.id;
+      // The copy is told by its id: what it says in `inherited` is open (open choice localized-copy-inherited).
+      const copy = copyIn(copies.body ?? [], { id: master, name });
       if (copy === undefined || copy === master)
         throw new SetupError(`after localizing file ${master}, channel ${channel} lists no copy of ${JSON.stringify(name)} of its own`);
       const size = { [master]: 3, [copy]: 3 };
