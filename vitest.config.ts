@@ -15,6 +15,7 @@ export const SLOWEST_FIRST = [
   'test/findability/field.test.ts',
   'test/findability/faults-b.test.ts',
   'test/findability/faults.test.ts',
+  'test/findability/seeds.test.ts',
   'test/ecosystem/prism.test.ts',
   'test/generators/allSchemas.test.ts',
   'test/cli/run.test.ts',

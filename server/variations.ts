@@ -440,6 +440,11 @@ export const variations = variationDefs([
     description: 'objects inside a deleted folder carry a deleted mark of their own and no folderDeleted',
   },
 
+  {
+    name: 'syncable-dst-must-be-channel',
+    choice: 'syncable-dst-node',
+    description: 'syncableObjects reads dstNodeId ("target channel") as a channel and refuses the master node there',
+  },
   // envelope, operations and bad input (server/app.ts, server/handlers/common.ts)
 ]);
 

@@ -164,7 +164,11 @@ export const syncableObjects: Handler<State> = (state, req, ctx) => {
   const view =
     source ??
     (files[0] ? viewOf(state, files[0].nodeId) : viewOf(state, [...state.nodes.values()].find((n) => n.masterId === undefined)!.id));
-  nodeView(state, qInt(req, 'dstNodeId'), 'dstNodeId');
+  const destination = qInt(req, 'dstNodeId');
+  nodeView(state, destination, 'dstNodeId');
+  // Variation (syncable-dst-must-be-channel): "dstNodeId (int; target channel)" read as a channel, the master refused.
+  if (ctx.faults.has('syncable-dst-must-be-channel') && destination && state.nodes.get(destination)?.masterId === undefined)
+    throw new Refusal('INVALIDDATA', 'dstNodeId: the target must be a channel', 'dstNodeId');
   const given = new Set(files.map((f) => f.channelSetId));
   const direct = files
     .flatMap((f) => referencedObjects(state, f, view, ctx.faults))

@@ -260,12 +260,12 @@ conformance(
 
 /**
  * The top fixture folder holding no sandbox with the most descendant folders, told by recursive listings (a record may
- * leave `motherId` out: contract 2.1); undefined, said as nothing to judge, when none has sub-folders.
+ * leave `motherId` out: contract 2.1); undefined, said as a part not judged, when none has sub-folders.
  */
 async function fixtureFolderTree(t: ConformanceContext): Promise<number | undefined> {
   const best = (await fixtureTops(t, t.fixture.masterRootFolderId)).sort((a, b) => b.below.length - a.below.length)[0];
   if (best?.below.length) return best.id;
-  t.nothingToJudge('no fixture folder outside the sandbox has sub-folders: the folder listings are not filtered');
+  t.notJudged('the folder listings', 'no fixture folder outside the sandbox has sub-folders');
   return undefined;
 }
 

@@ -911,10 +911,26 @@ conformance(
     const { pages, list } = fixture;
     const root = t.fixture.pagesFolderId!;
     const top = (await t.must('folder.load', { path: { id: root }, query: { privileges: true } })).folder;
-    const below = (await t.must('folder.getFolders', { path: { id: root }, query: { recursive: true, addPrivileges: true, maxItems: -1 } }))
-      .folders;
+    const below = (
+      await t.must('folder.getFolders', {
+        path: { id: root },
+        query: { recursive: true, addPrivileges: true, privilegeMap: true, maxItems: -1 },
+      })
+    ).folders;
+    // A record names its privileges in `privileges` or, as true entries, in `privilegeMap.privileges` (open choice
+    // privileges-members).
+    const grantedBy = (f: NonNullable<typeof top>): readonly string[] | undefined =>
+      f.privileges ??
+      (f.privilegeMap?.privileges
+        ? Object.entries(f.privilegeMap.privileges)
+            .filter(([, on]) => on === true)
+            .map(([name]) => name)
+        : undefined);
     const held = new Map<number, readonly string[]>();
-    for (const f of [top, ...(below ?? [])]) if (f?.id !== undefined && f.privileges) held.set(f.id, f.privileges);
+    for (const f of [top, ...(below ?? [])]) {
+      const granted = f && grantedBy(f);
+      if (f?.id !== undefined && granted) held.set(f.id, granted);
+    }
     // A filter name is a privilege name when some folder's record grants it (contract 2.3 "privileges: array of string (privilege
     // names)"); a folder whose record shows privileges without it withholds it from the requesting user.
     const names = (getOperation('folder.getPages').parameters.find((p) => p.name === 'permission')?.enum ?? []).filter((n) =>

@@ -180,9 +180,11 @@ async function prepareWorld(t: ConformanceContext, plan: Plan, withStartPage = f
 
 /**
  * The request sent to fresh objects instead of the sandbox objects it was generated for: the path's last segment, in
- * the same id form, or, for an operation without a path id, each id of the query's `id` list.
+ * the same id form, or, for an operation without a path id, each id of the query's `id` list, or the body's target folder.
  */
 async function rebound(spec: RequestSpec, make: () => Promise<Created>): Promise<{ spec: RequestSpec; alias?: RequestSpec }> {
+  const json = spec.json as { targetFolder?: Record<string, unknown> } | undefined;
+  if (json?.targetFolder) return { spec: { ...spec, json: { ...json, targetFolder: { ...json.targetFolder, id: (await make()).id } } } };
   const ids = spec.query?.id;
   if (Array.isArray(ids))
     return { spec: { ...spec, query: { ...spec.query, id: await Promise.all(ids.map(async () => String((await make()).id))) } } };
@@ -192,6 +194,42 @@ async function rebound(spec: RequestSpec, make: () => Promise<Created>): Promise
   const ref = /^\d+$/.test(last) || !fresh.globalId ? String(fresh.id) : fresh.globalId;
   const at = (id: string) => ({ ...spec, path: [...segments, encodeURIComponent(id)].join('/') });
   return { spec: at(ref), ...(fresh.alias !== undefined ? { alias: at(String(fresh.alias)) } : {}) };
+}
+
+/**
+ * The request with the tag its generator put at the start of the names it gives (generators/requests.ts uniqueFileName,
+ * uniqueFolderName) replaced by one of this send's own: a case sent again (a shrink, a replay of a failure) would
+ * otherwise meet the name its first send made, which a server may refuse (open choices upload-name-collision,
+ * copy-name-collision). The data sent stays as generated.
+ */
+function withOwnNames(request: RequestSpec, own: string): RequestSpec {
+  const json = request.json as Record<string, unknown> | undefined;
+  const names = [
+    json?.name,
+    json?.newFilename,
+    request.query?.qqfile,
+    request.multipart?.fields?.fileName,
+    ...(request.multipart?.files ?? []).map((f) => f.filename),
+  ];
+  const tag = names.map((n) => (typeof n === 'string' ? /^([0-9a-z]{6})[- ]/.exec(n)?.[1] : undefined)).find((t) => t !== undefined);
+  if (!tag) return request;
+  const swap = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value).split(tag).join(own)) as T));
+  return {
+    ...request,
+    ...(request.json !== undefined ? { json: swap(request.json) } : {}),
+    ...(request.query ? { query: swap(request.query) } : {}),
+    ...(request.multipart
+      ? {
+          multipart: {
+            ...request.multipart,
+            ...(request.multipart.fields ? { fields: swap(request.multipart.fields) } : {}),
+            ...(request.multipart.files
+              ? { files: request.multipart.files.map((f) => (f.filename ? { ...f, filename: f.filename.split(tag).join(own) } : f)) }
+              : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /** Content derived from the path, so a replayed request downloads the same bytes. */
@@ -239,6 +277,9 @@ const plans: Record<string, Plan> = {
   // "(described as page IDs)": a request names files or pages, and a server may take one kind only.
   'file.disinherit.get': { refusable: 'file-disinherit-ids' },
   'file.move': { fresh: freshFile },
+  // A target folder of its own: onto a name an earlier case's copy took, a copy may be renamed or refused (open choice
+  // copy-name-collision).
+  'file.copy': { fresh: freshFolder },
   // "Parameters: not shown" (contract 4.3): no request is known to be valid.
   'file.usage.page': { refusable: 'usage-page-parameters' },
   'file.create.json': { fileHost: true },
@@ -262,7 +303,8 @@ for (const op of operations) {
           requests,
           async (request) => {
             const make = plan.fresh;
-            const { spec: sent, alias } = make ? await rebound(request, () => make(t, world)) : { spec: request };
+            const named = withOwnNames(request, t.uniqueName('n'));
+            const { spec: sent, alias } = make ? await rebound(named, () => make(t, world)) : { spec: named };
             let exchange = await t.send(sent, op.id as OperationId);
             // Refused by the master's id, the request goes by the copy's: a server may take either (open choices
             // unlocalize-id, push2master-id); the judge judged the refusal like every answer.
