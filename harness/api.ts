@@ -68,6 +68,11 @@ export class SetupError extends Error {
   constructor(
     message: string,
     readonly exchange?: Exchange,
+    /**
+     * The open choice (schemas/open-choices.json) under which the target refused the step: an answer the contract
+     * allows, after which the test has nothing to judge, not a failure.
+     */
+    readonly choice?: string,
   ) {
     super(message);
   }

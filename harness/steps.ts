@@ -6,7 +6,7 @@
  */
 import type { File, Folder, ResponseOf } from '../schemas/types.ts';
 import { SetupError, idOf, stepFinding, type CallSpec, type OperationId } from './api.ts';
-import type { Finding } from './checks.ts';
+import { isRefusal, type Finding } from './checks.ts';
 import { flag } from './records.ts';
 import { createFolder } from './sandbox.ts';
 import type { ConformanceContext } from './suite.ts';
@@ -131,9 +131,20 @@ export function fileSummary(f: File | undefined): string {
 /** A folder or a file, as the channel steps name what they localize, unlocalize or push. */
 export type ChannelKind = 'folder' | 'file';
 
-/** Localizes a folder or file in a channel (contract 3: "target channel given in the body"); relies on it succeeding. */
+/**
+ * Localizes a folder or file in a channel (contract 3: "target channel given in the body"); relies on it succeeding. A
+ * folder goes with the file form's body, `{channelId}`: the folder form's fields are "not shown" (4.2), so a refusal
+ * of it ends the test with nothing to judge (open choice folder-localize-body).
+ */
 export async function localizeStep(t: ConformanceContext, kind: ChannelKind, id: number, channel: number): Promise<void> {
-  await t.must(kind === 'folder' ? 'folder.localize' : 'file.localize', { path: { id }, json: { channelId: channel } });
+  if (kind === 'file') {
+    await t.must('file.localize', { path: { id }, json: { channelId: channel } });
+    return;
+  }
+  const { exchange, problem } = await t.try('folder.localize', { path: { id }, json: { channelId: channel } });
+  if (problem && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500)
+    throw new SetupError(`folder.localize refused the body {channelId}`, exchange, 'folder-localize-body');
+  if (problem) throw new SetupError(stepFinding(t.requirement, 'folder.localize', exchange, problem).message, exchange);
 }
 
 /**

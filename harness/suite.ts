@@ -325,6 +325,17 @@ export class ConformanceContext {
 
   /** The finding of a setup error: the step that failed, with its exchange. */
   setupFinding(err: SetupError): Finding {
+    if (err.choice) {
+      if (!getOpenChoice(err.choice)) throw new Error(`open choice ${err.choice} is not in schemas/open-choices.json`);
+      const message = `nothing to judge: ${err.message} (open choice ${err.choice})`;
+      return {
+        requirement: this.requirement,
+        check: 'fixture',
+        severity: 'warning',
+        message,
+        ...(err.exchange ? { exchange: err.exchange } : {}),
+      };
+    }
     return {
       requirement: this.requirement,
       check: 'step',

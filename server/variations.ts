@@ -201,6 +201,11 @@ export const variations = variationDefs([
     description: "folder create in a channel counts only the channel's own folders as duplicates, not inherited ones",
   },
 
+  {
+    name: 'folder-localize-other-body',
+    choice: 'folder-localize-body',
+    description: 'folder localize names the channel in nodeId, the folder form being "not shown": a body with channelId alone is refused',
+  },
   // uploads and files (server/handlers/uploads.ts, files.ts)
   {
     name: 'name-keeps-no-extension',

@@ -233,6 +233,6 @@ export const ORDERING_RULES: readonly Rule[] = [
     'SRT-03',
     'Group L `sortby` accepts name, cdate, edate, pdate, filename, template, folder, masterNode, priority, excluded, deletedat where the listed objects have that attribute.',
   ),
-  legacyOrderRule('USE-03', 'usage lists obey Group L paging and sorting (skipCount, maxItems, sortby, sortorder).'),
+  legacyOrderRule('USE-03', 'sortorder, and sort by name, the one `sortby` value shown'),
   ...PAGE_ORDER_RULES,
 ];

@@ -210,7 +210,7 @@ export const PAGING_RULES: readonly Rule[] = [
   ),
   legacySliceRule('PAG-08', 'findFiles/findPages: `maxItems` defaults to 100'),
   legacySliceRule('PAG-09', 'getPages and getTemplates default `maxItems` to -1 (all).'),
-  legacySliceRule('USE-03', 'usage lists obey Group L paging and sorting (skipCount, maxItems, sortby, sortorder).'),
+  legacySliceRule('USE-03', 'usage/file and usage/folder obey Group L paging (skipCount, maxItems)'),
   defaultAllRule('PAG-06', 'Group L defaults: `skipCount` 0 and `maxItems` -1 (all items).'),
   defaultAllRule('PAG-09', 'getPages and getTemplates default `maxItems` to -1 (all).'),
   {

@@ -278,7 +278,14 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
 }
 
 /** POST /folder/localize/{id}. */
-export const folderLocalize: Handler<State> = (state, req, ctx) => localize(state, req, ['folder'], 'folder', ctx.faults);
+export const folderLocalize: Handler<State> = (state, req, ctx) => {
+  // Variation (folder-localize-other-body): the folder form's fields are "not shown"; this one names the channel in `nodeId`.
+  if (ctx.faults.has('folder-localize-other-body')) {
+    const { nodeId } = bodyOf<{ nodeId?: number }>(req);
+    if (nodeId === undefined) throw new Refusal('INVALIDDATA', 'nodeId: the channel to localize the folder in is required', 'nodeId');
+  }
+  return localize(state, req, ['folder'], 'folder', ctx.faults);
+};
 
 /** POST /file/localize/{id}. */
 export const fileLocalize: Handler<State> = (state, req, ctx) => localize(state, req, FILE_KINDS, 'file', ctx.faults);

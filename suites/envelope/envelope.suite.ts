@@ -154,7 +154,12 @@ function sampleOf(t: ConformanceContext): Promise<Sampled[]> {
         await add('file.localize', { path: { id: fileC }, json: { channelId: channel } });
         await add('file.localizations', { path: { id: fileA } });
         await add('file.localizationinfo', { path: { id: fileA }, query: { nodeId: channel } });
-        await add('file.usage.syncableObjects', { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } });
+        // "dstNodeId (int; target channel)": the master the objects go to, or a channel (open choice syncable-dst-node).
+        await add(
+          'file.usage.syncableObjects',
+          { query: { ids: [fileA], srcNodeId: channel, dstNodeId: f.masterNodeId } },
+          { choice: 'syncable-dst-node' },
+        );
         // Which variant's id push2master and unlocalize take is not said: the master's, else the localized copy's.
         const listed = await t.try('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
         const copyOf = (name: string, master: number) =>

@@ -282,6 +282,8 @@ const plans: Record<string, Plan> = {
   'file.copy': { fresh: freshFolder },
   // "Parameters: not shown" (contract 4.3): no request is known to be valid.
   'file.usage.page': { refusable: 'usage-page-parameters' },
+  // "dstNodeId (int; target channel)": the master the objects go to is the suite's reading (open choice syncable-dst-node).
+  'file.usage.syncableObjects': { refusable: 'syncable-dst-node' },
   'file.create.json': { fileHost: true },
 };
 

@@ -735,6 +735,12 @@ export class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObj
     this.did = `localize ${obj.kind} ${label(obj)} in channel ${r.channel}`;
     const op = obj.kind === 'folder' ? 'folder.localize' : 'file.localize';
     const { exchange } = await r.t.try(op, { path: { id: obj.id }, json: { channelId: r.channel } });
+    // The folder form's fields are "not shown" (4.2): a refusal of the file form's {channelId} changes nothing.
+    if (obj.kind === 'folder' && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500) {
+      nothingToJudgeOnce(r.t, 'folder.localize refused the body {channelId} (open choice folder-localize-body)', exchange);
+      this.did += ' → refused';
+      return;
+    }
     success(r, exchange, 'MCH-02', this.did);
     const q: ListingQuery = { folder: parentOf(m, obj)!.key, kind: obj.kind, view: 'channel', wastebin: 'exclude' };
     const listed = (await fetchListing(r, m, q, 'MCH-02'))!;
