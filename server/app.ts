@@ -9,7 +9,7 @@ import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
 import { createAnyway, misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
-import { varyBody } from './variations.ts';
+import { varyBody, varyRequest } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
 
 /** Path prefix of the API: the target's baseUrl is `http://HOST:PORT/rest`. */
@@ -420,7 +420,7 @@ function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limi
           ? (findOperation(routeOp.method, request.url.slice(API_PREFIX.length), request.headers['content-type']) ?? routeOp)
           : routeOp;
         try {
-          const req = await parseRequest(op, request, limits, faults);
+          const req = varyRequest(await parseRequest(op, request, limits, faults), faults);
           const handler = handlers[op.id];
           if (!handler) return send(reply, 501, refusalBody('FAILURE', `operation ${op.id} is not implemented`));
           return sendSuccess(reply, op, await handler(state, req, { faults }));

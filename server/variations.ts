@@ -59,6 +59,13 @@ export const variations = variationDefs([
     description: 'records carry no motherId, breadcrumbs, path or globalId: a server that does not write what the contract only lists',
   },
   {
+    name: 'timestamps-in-ms',
+    choice: 'timestamp-unit',
+    description:
+      'timestamps in milliseconds: every timestamp of an answer (messages aside, which the notes give in milliseconds already), and ' +
+      'the timestamp filters of a request (createdbefore ... publishedsince, and the POST getFolders body)',
+  },
+  {
     name: 'no-staging-status',
     choice: 'staging-status-carried',
     description: 'answers carry stagingStatus only where the request names a staging package (package, stagingPackageName)',
@@ -488,7 +495,69 @@ function isItem(value: Record<string, unknown>): boolean {
 }
 
 /** The body-level variations: varyBody walks an answer only when one of them is on. */
-const BODY_LEVEL = ['extra-members', 'reordered-members', 'deleted-at-zero', 'sparse-members', 'lean-records', 'no-staging-status'];
+const BODY_LEVEL = [
+  'extra-members',
+  'reordered-members',
+  'deleted-at-zero',
+  'sparse-members',
+  'lean-records',
+  'no-staging-status',
+  'timestamps-in-ms',
+];
+
+/** Members holding timestamps (contract 2: cdate, edate, pdate, DeleteInfo at, ...), which timestamps-in-ms writes in milliseconds. */
+const TIMESTAMPS = new Set([
+  'cdate',
+  'edate',
+  'pdate',
+  'at',
+  'timestamp',
+  'versionTimestamp',
+  'customCdate',
+  'customEdate',
+  'offlineAt',
+  'lockedSince',
+]);
+
+/** Query parameters and POST getFolders members holding timestamps, which timestamps-in-ms reads in milliseconds. */
+const TIMESTAMP_FILTERS = new Set([
+  'createdbefore',
+  'createdsince',
+  'editedbefore',
+  'editedsince',
+  'publishedbefore',
+  'publishedsince',
+  'createdBefore',
+  'createdSince',
+  'editedBefore',
+  'editedSince',
+]);
+
+/**
+ * A request as the handlers (which count in seconds) read it under timestamps-in-ms: its timestamp filters, sent in
+ * milliseconds, in seconds. 0 ("means all objects") stays 0.
+ */
+export function varyRequest<R extends { query: Record<string, unknown>; body?: unknown }>(
+  req: R,
+  on: { has(name: 'timestamps-in-ms'): boolean },
+): R {
+  if (!on.has('timestamps-in-ms')) return req;
+  // The handlers keep seconds and compare inclusively (t <= before, t >= since): for a whole second t, t * 1000 <= b exactly
+  // when t <= floor(b / 1000), and t * 1000 >= b when t >= ceil(b / 1000). A bound below a second stays above 0 (which
+  // "means all objects"): only an object of 1970's first second would tell.
+  const secondsOf = (name: string, v: unknown) =>
+    typeof v !== 'number' || v <= 0 || !TIMESTAMP_FILTERS.has(name)
+      ? v
+      : /since$/i.test(name)
+        ? Math.ceil(v / 1000)
+        : Math.max(1, Math.floor(v / 1000));
+  const query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, secondsOf(k, v)])) as R['query'];
+  const body =
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+      ? Object.fromEntries(Object.entries(req.body).map(([k, v]) => [k, secondsOf(k, v)]))
+      : req.body;
+  return { ...req, query, ...(body === undefined ? {} : { body }) };
+}
 
 /**
  * Members sparse-members keeps whatever their value: the envelope (contract 2.1: "Every JSON response body
@@ -526,13 +595,16 @@ export function varyBody(body: unknown, on: ReadonlySet<string>): unknown {
   if (!BODY_LEVEL.some((name) => on.has(name))) return body;
   const sparse = on.has('sparse-members');
   const lean = on.has('lean-records');
+  const millis = on.has('timestamps-in-ms');
   const walk = (value: unknown, top = false): unknown => {
     if (Array.isArray(value)) return value.map((v) => walk(v));
     if (typeof value !== 'object' || value === null) return value;
     const record = value as Record<string, unknown>;
     const page = typeof record.pdate === 'number' && 'lockedSince' in record;
     let entries = Object.entries(record)
-      .map(([k, v]) => [k, walk(v)] as [string, unknown])
+      // Messages carry their timestamp in milliseconds already (reference notes).
+      .map(([k, v]) => [k, k === 'messages' ? v : walk(v)] as [string, unknown])
+      .map(([k, v]) => [k, millis && TIMESTAMPS.has(k) && typeof v === 'number' && v > 0 ? v * 1000 : v] as [string, unknown])
       .filter(([k, v]) => {
         // Without a package named, a load's stagingStatus names none and a list's map is empty.
         if (top && k === 'stagingStatus' && on.has('no-staging-status') && !JSON.stringify(v).includes('"packageName"')) return false;
