@@ -355,6 +355,16 @@ export const variations = variationDefs([
     description: 'template tags leave out mandatory and editableInPage (null Booleans of the template editor, left out of the JSON)',
   },
 
+  {
+    name: 'folder-name-collision-refused',
+    choice: 'folder-name-collision',
+    description: 'a folder created without failOnDuplicate under a name a sibling has is refused, as with failOnDuplicate',
+  },
+  {
+    name: 'folder-name-collision-kept',
+    choice: 'folder-name-collision',
+    description: 'a folder created without failOnDuplicate under a name a sibling has keeps that name: two siblings share it',
+  },
   // usage, listings, filters and sorting (server/handlers/usage.ts, listing.ts)
   {
     name: 'niceurl-full-match',

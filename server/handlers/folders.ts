@@ -486,11 +486,13 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
       ? ownNames(state, mother.channelSetId, view.nodeId)
       : namesInFolder(state, mother.channelSetId, ['folder'], view.nodeId);
   let finalName = name;
+  // Variations folder-name-collision-refused and -kept: without failOnDuplicate a taken name is refused, or kept as sent.
+  const refusedAnyway = ctx.faults.has('folder-name-collision-refused');
   if (taken.has(name.toLowerCase())) {
-    if (b.failOnDuplicate && !ctx.faults.has('create-failonduplicate-ignored')) {
+    if ((b.failOnDuplicate || refusedAnyway) && !ctx.faults.has('create-failonduplicate-ignored')) {
       throw new Refusal('INVALIDDATA', `a folder named "${name}" already exists in the mother folder`, 'name');
     }
-    for (let i = 1; taken.has(finalName.toLowerCase()); i++) finalName = `${name}${i}`;
+    if (!ctx.faults.has('folder-name-collision-kept')) for (let i = 1; taken.has(finalName.toLowerCase()); i++) finalName = `${name}${i}`;
   }
   const links = [...(state.templateLinks.get(mother.channelSetId) ?? [])];
   let startTemplate: number | undefined;
