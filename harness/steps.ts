@@ -7,7 +7,7 @@
 import type { File, Folder, ResponseOf } from '../schemas/types.ts';
 import { SetupError, idOf, stepFinding, type CallSpec, type OperationId } from './api.ts';
 import { isRefusal, type Finding } from './checks.ts';
-import { flag } from './records.ts';
+import { flag, listOf } from './records.ts';
 import { createFolder } from './sandbox.ts';
 import type { ConformanceContext } from './suite.ts';
 import type { Exchange } from './transport.ts';
@@ -160,6 +160,19 @@ export function copyIn(records: readonly { id?: unknown; name?: unknown; inherit
   return named.some((r) => r.id === master.id && !flag(r, 'inherited')) ? master.id : undefined;
 }
 
+/**
+ * The folders or files a channel lists in a folder (getFolders or getFiles in the channel's view), an absent list read as
+ * empty; relied on (t.call: a refusal is a step finding) or only tried.
+ */
+async function channelRecords(t: ConformanceContext, kind: ChannelKind, parent: number, channel: number, relied: boolean) {
+  const send = relied ? t.call.bind(t) : t.try.bind(t);
+  const listed =
+    kind === 'folder'
+      ? await send('folder.getFolders', { path: { id: parent }, query: { nodeId: channel } })
+      : await send('folder.getFiles', { path: { folderId: parent }, query: { nodeId: channel } });
+  return { exchange: listed.exchange, records: listOf<Folder | File>(listed.body, kind === 'folder' ? 'folders' : 'files') };
+}
+
 /** The id of the localized copy a channel lists of a master object in a folder (getFolders or getFiles in the channel's view). */
 export async function copyIdStep(
   t: ConformanceContext,
@@ -168,14 +181,8 @@ export async function copyIdStep(
   master: { id: number; name: string },
   channel: number,
 ): Promise<number> {
-  const listed =
-    kind === 'folder'
-      ? await t.call('folder.getFolders', { path: { id: parent }, query: { nodeId: channel } })
-      : await t.call('folder.getFiles', { path: { folderId: parent }, query: { nodeId: channel } });
-  const records = listed.body
-    ? ((listed.body as { folders?: Folder[]; files?: File[] })[kind === 'folder' ? 'folders' : 'files'] ?? [])
-    : [];
-  const copy = copyIn(records, master);
+  const listed = await channelRecords(t, kind, parent, channel, true);
+  const copy = copyIn(listed.records, master);
   if (copy === undefined)
     throw new SetupError(
       `after localizing ${kind} ${master.id} ("${master.name}"), channel ${channel} lists no localized copy of it ` +
@@ -269,13 +276,6 @@ export async function undoLocalizeStep(
 ): Promise<void> {
   const json = { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) };
   if (!(await t.try('file.unlocalize', { path: { id: master.id }, json })).problem) return;
-  const listed =
-    kind === 'folder'
-      ? await t.try('folder.getFolders', { path: { id: parent }, query: { nodeId: channel } })
-      : await t.try('folder.getFiles', { path: { folderId: parent }, query: { nodeId: channel } });
-  const records = listed.body
-    ? ((listed.body as { folders?: Folder[]; files?: File[] })[kind === 'folder' ? 'folders' : 'files'] ?? [])
-    : [];
-  const copy = copyIn(records, master);
+  const copy = copyIn((await channelRecords(t, kind, parent, channel, false)).records, master);
   if (copy !== undefined && copy !== master.id) await t.try('file.unlocalize', { path: { id: copy }, json });
 }

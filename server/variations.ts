@@ -6,6 +6,8 @@
  * for a planted fault.
  */
 
+import { getSchema } from '../schemas/index.ts';
+
 /** A variation of the reference server: one alternative of one open choice. */
 export interface VariationDef<Name extends string = VariationName> {
   name: Name;
@@ -577,18 +579,7 @@ export function varyRequest<R extends { query: Record<string, unknown>; body?: u
 const ALWAYS_CARRIED = new Set(['messages', 'responseInfo', 'hasMoreItems', 'numItems']);
 
 /** The page record's required fields (contract 2.6: "Required fields are marked"), which a page always carries. */
-const PAGE_REQUIRED = new Set([
-  'pdate',
-  'readOnly',
-  'online',
-  'modified',
-  'queued',
-  'planned',
-  'inherited',
-  'locked',
-  'lockedSince',
-  'master',
-]);
+const PAGE_REQUIRED = new Set(getSchema('records/Page.json').required ?? []);
 
 /** Members lean-records leaves out of every record: the contract lists them, and marks none of them required (2.1). */
 const NAVIGATION = new Set(['motherId', 'breadcrumbs', 'path', 'globalId']);
