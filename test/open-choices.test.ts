@@ -1,5 +1,5 @@
 /** The open-choices catalogue agrees with the contract, the reference notes, the variations and the suites. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectTests } from '../cli/collect.ts';
 import type { DeclaredTest } from '../cli/project.ts';
@@ -29,6 +29,15 @@ describe('the open-choices catalogue', () => {
     const names = named.map(([v]) => v);
     expect(names.filter((v, i) => names.indexOf(v) !== i)).toEqual([]);
     expect(Object.fromEntries(named)).toEqual(Object.fromEntries(variations.map((v) => [v.name, v.choice])));
+  });
+
+  it('has a probe for every variation in the server tests, which shows it changes an answer', () => {
+    const dir = new URL('./server/', import.meta.url);
+    const sources = readdirSync(dir)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .join('\n');
+    expect(variations.map((v) => v.name).filter((name) => !sources.includes(`'${name}'`))).toEqual([]);
   });
 
   it("quotes the contract's and the reference notes' own words", ({ skip }) => {

@@ -2,7 +2,6 @@
  * The semantic planted faults: each is catalogued with the requirements it breaks, used by the
  * handlers, off by default, and changes the behaviour it claims when switched on.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -16,12 +15,7 @@ import { handlers } from '../../server/handlers/index.ts';
 import { variations } from '../../server/variations.ts';
 import type { FileObj, State } from '../../server/state.ts';
 import { Refusal, type FaultSet } from '../../server/types.ts';
-import { freshState, ids, named, part, request, type Body, type Call } from './helpers.ts';
-
-type Run = (op: string, c?: Call) => Promise<Body>;
-
-/** A probe observes one behaviour; it runs once without and once with its fault on a fresh store. */
-type Probe = (run: Run, s: State) => Promise<unknown>;
+import { type Body, type Call, ids, named, observe, part, type Probe, request, type Run, switchesAskedInHandlers } from './helpers.ts';
 
 const pick = (records: Body[], key = 'name') => records.map((r) => r[key]);
 
@@ -694,25 +688,6 @@ const declaredProbe =
 /** The probe of a handler fault: written here, or declared with the fault. */
 const probeOf = (f: FaultDef<HandlerFault>): Probe | undefined => probes[f.name] ?? (f.probe ? declaredProbe(f.probe) : undefined);
 
-/** Runs a probe on a fresh store; a refusal is an observation too. */
-async function observe(probe: Probe, faults: FaultName[]): Promise<string> {
-  const s = freshState();
-  const run: Run = async (op, c = {}) => (await handlers[op]!(s, request(op, c), { faults: new Set(faults) })) as Body;
-  try {
-    return JSON.stringify((await probe(run, s)) ?? null);
-  } catch (err) {
-    if (err instanceof Refusal) return `refused ${err.code}`;
-    throw err;
-  }
-}
-
-/** Fault names the server code asks about. */
-function faultsInCode(): Set<string> {
-  const dir = new URL('../../server/handlers/', import.meta.url);
-  const sources = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), 'utf8'));
-  return new Set(sources.flatMap((src) => [...src.matchAll(/faults\.has\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
-}
-
 describe('semantic fault catalogue', () => {
   it('has at least 20 uniquely named kebab-case faults naming catalogued requirements', () => {
     const known = new Set(requirements.map((r) => r.id));
@@ -728,7 +703,7 @@ describe('semantic fault catalogue', () => {
   // The type of faults.has lets the handlers ask only about catalogued names; this test also finds a catalogued fault no handler asks about.
   it('lists exactly the faults the handlers check (besides the harmless variations)', () => {
     const harmless = new Set<string>(variations.map((v) => v.name));
-    expect([...faultsInCode()].filter((n) => !harmless.has(n)).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
+    expect([...switchesAskedInHandlers()].filter((n) => !harmless.has(n)).sort()).toEqual(handlerFaults.map((f) => f.name).sort());
   });
 
   it('takes only catalogued names: a misspelt fault asked by a handler is a type error', () => {

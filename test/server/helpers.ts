@@ -1,4 +1,5 @@
 /** Shared helpers of the handler tests: a fresh store, calling handlers directly, finding fixture objects. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { getValidator } from '../../schemas/index.ts';
 import { getOperation } from '../../schemas/operations.ts';
@@ -6,6 +7,7 @@ import { defaultDataset, type Dataset } from '../../server/dataset.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { createState, fixtureIds, type Kind, type Obj, type State } from '../../server/state.ts';
 import type { FaultName } from '../../server/faults.ts';
+import type { VariationName } from '../../server/variations.ts';
 import { Refusal, type OpRequest, type ParamValue, type UploadPart } from '../../server/types.ts';
 
 const dataset: Dataset = defaultDataset();
@@ -183,3 +185,31 @@ export const validRequests: Record<string, (s: State) => Call> = {
   'file.usage.page': (s) => ({ raw: { id: String(named(s, 'file', 'annual-report-2023.pdf').id) } }),
   'file.usage.syncableObjects': (s) => ({ query: { ids: [named(s, 'file', 'product-sheet.pdf').id] } }),
 };
+
+/** A call of one handler by operation id, on the store a probe runs on. */
+export type Run = (op: string, c?: Call) => Promise<Body>;
+
+/** A probe observes one behaviour of the store's handlers; it runs once without and once with its switches on. */
+export type Probe = (run: Run, s: State) => Promise<unknown>;
+
+/**
+ * Runs a probe on a fresh store with the switches given (planted faults or variations) and returns what it observed as
+ * text; a refusal is an observation too.
+ */
+export async function observe(probe: Probe, on: readonly (FaultName | VariationName)[]): Promise<string> {
+  const s = freshState();
+  const run: Run = async (op, c = {}) => (await handlers[op]!(s, request(op, c), { faults: new Set(on) })) as Body;
+  try {
+    return JSON.stringify((await probe(run, s)) ?? null);
+  } catch (err) {
+    if (err instanceof Refusal) return `refused ${err.code}`;
+    throw err;
+  }
+}
+
+/** The names of switches (planted faults and variations) the handlers ask about: `faults.has('name')` in server/handlers/. */
+export function switchesAskedInHandlers(): Set<string> {
+  const dir = new URL('../../server/handlers/', import.meta.url);
+  const sources = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), 'utf8'));
+  return new Set(sources.flatMap((src) => [...src.matchAll(/faults\.has\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
+}

@@ -3,25 +3,9 @@
  * and changes the answer it claims when switched on, so that `prove` runs the suite against a server that really plays it.
  */
 import { describe, expect, it } from 'vitest';
-import { handlers } from '../../server/handlers/index.ts';
 import type { PageObj, State } from '../../server/state.ts';
-import { Refusal } from '../../server/types.ts';
 import type { VariationName } from '../../server/variations.ts';
-import { freshState, ids, named, request, type Body, type Call } from './helpers.ts';
-
-type Run = (op: string, c?: Call) => Promise<Body>;
-
-/** Runs a probe on a fresh store with the switches given; a refusal is an observation too. */
-async function observe(probe: (run: Run, s: State) => Promise<unknown>, on: VariationName[]): Promise<string> {
-  const s = freshState();
-  const run: Run = async (op, c = {}) => (await handlers[op]!(s, request(op, c), { faults: new Set(on) })) as Body;
-  try {
-    return JSON.stringify((await probe(run, s)) ?? null);
-  } catch (err) {
-    if (err instanceof Refusal) return `refused ${err.code}`;
-    throw err;
-  }
-}
+import { type Body, type Call, ids, named, observe, type Run } from './helpers.ts';
 
 const pick = (records: Body[] | undefined, key = 'name') => (records ?? []).map((r) => r[key]);
 const folder = (s: State, name: string) => named(s, 'folder', name).id;
