@@ -262,6 +262,13 @@ export class CreateFolder extends Step<{ parent: number; name: string; failOnDup
       await verify(r, m, siblings, 'FLD-02', `after the refused ${this.did}`);
       return;
     }
+    // A sibling's name without failOnDuplicate: the notes append a number ("News1"), a server may refuse it or keep the
+    // name as sent (open choice folder-name-collision). Refused, nothing changed.
+    if (loose && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500) {
+      this.did += ' → refused, the name is taken';
+      await verify(r, m, siblings, 'FLD-01', `after the refused ${this.did}`);
+      return;
+    }
     const body = success<'folder.create'>(r, exchange, 'FLD-01', this.did);
     const id = body.folder?.id;
     // "create makes a folder under motherId, returned in FolderLoadResponse"
