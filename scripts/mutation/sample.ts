@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { UsageError, intOption, parseOptions, seedValue } from '../../cli/args.ts';
 import { loadResults } from '../../reports/results.ts';
-import { applied, keyed, loadClassified, seenByWarning, type Report } from './score.ts';
+import { applied, isGap, keyed, loadClassified, seenByWarning, type Report } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -79,7 +79,8 @@ if (changed.size === Object.keys(report.files).length) {
   process.exit(2);
 }
 if (changed.size) console.log(`sample: left out, changed since the report's run of them: ${[...changed].join(', ')}`);
-const classified = new Map(loadClassified().map((c) => [c.key, c.class]));
+// A gap (so classified, or beyond the contract on no ground) is a survivor the contract can tell apart: as unexplained.
+const classified = new Map(loadClassified().map((c) => [c.key, isGap(c) ? 'gap' : c.class]));
 const candidates = keyed(report).filter((k) => k.mutant.status !== 'Ignored' && k.mutant.status !== 'Pending' && !changed.has(k.file));
 const picked = fc.sample(fc.shuffledSubarray(candidates, { minLength: Math.min(count, candidates.length), maxLength: count }), {
   seed,
@@ -156,7 +157,7 @@ try {
 // What the issue asks of the sample: of the mutants that change what the contract states (all but the classified
 // survivors), the share whose default run fails.
 const failing = (s: Sampled) => s.verdict === 'fails' || s.verdict === 'hangs';
-const contractual = sampled.filter((s) => s.classified === undefined || s.classified === 'unexplained');
+const contractual = sampled.filter((s) => s.classified === undefined || s.classified === 'unexplained' || s.classified === 'gap');
 const classifiedRuns = sampled.filter((s) => s.classified === 'equivalent' || s.classified === 'beyond-contract');
 const disagreements = [
   ...sampled.filter((s) => s.classified === undefined && !failing(s)).map((s) => `Stryker killed, the default run ${s.verdict}: ${s.key}`),

@@ -84,14 +84,26 @@ export function mergeReports(
   return { report: { ...next, files, runAt }, from };
 }
 
+/**
+ * What lets a survivor be beyond the contract: the open choice of schemas/open-choices.json it falls under, or the
+ * contract's own words that leave the behaviour open (verbatim; ` ... ` joins parts), which test/mutation/grounds.test.ts
+ * finds in ../shared.
+ */
+export type Ground = { choice: string } | { quote: string };
+
 /** A classified survivor. */
 export interface Classified {
   key: string;
-  class: 'equivalent' | 'beyond-contract';
-  /** Why no correct server and no broken one differ on it (equivalent), or what the contract leaves open. */
+  /** `gap`: a survivor the contract can tell apart that no check catches yet; it counts against the score. */
+  class: 'equivalent' | 'beyond-contract' | 'gap';
+  /** Why no correct server and no broken one differ on it (equivalent), what the contract leaves open, or what a check must catch (gap). */
   reason: string;
   /** The contract section that is silent (beyond-contract). */
   section?: string;
+  /** Beyond the contract only with a ground: an entry without one counts as a gap. */
+  ground?: Ground;
+  /** Of a gap: the data that would show it where the default data set cannot. */
+  data?: string;
   /** The source line the mutant is on, trimmed: a `#n` key names an occurrence, and an edit above it can move it. */
   line?: string;
 }
@@ -100,6 +112,7 @@ export interface Classified {
 export interface FileScore {
   killed: number;
   classified: number;
+  /** Unexplained survivors and gaps. */
   unexplained: number;
   ignored: number;
   score: number;
@@ -121,6 +134,8 @@ export interface Score {
   ignoredBy: Record<string, number>;
   equivalent: number;
   beyondContract: number;
+  /** Survivors the contract can tell apart: classified `gap`, or beyond the contract without a ground. Against the score. */
+  gaps: string[];
   /** Each with the function (or top-level const) it is in, for triage by place. */
   unexplained: { key: string; place: string; id: string; within: string; line: string }[];
   /** Killed over killed plus unexplained survivors, in percent. */
@@ -206,6 +221,11 @@ export function compareReports(older: Report, newer: Report): { file: string; lo
   return [...out.values()];
 }
 
+/** Whether a classification leaves its survivor a gap: so classified, or beyond the contract on no ground. */
+export function isGap(c: Classified): boolean {
+  return c.class === 'gap' || (c.class === 'beyond-contract' && c.ground === undefined);
+}
+
 /** The score of a report under the classified survivors. */
 export function score(report: Report, classified: readonly Classified[]): Score {
   const byKey = new Map(classified.map((c) => [c.key, c]));
@@ -219,6 +239,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     ignoredBy: {},
     equivalent: 0,
     beyondContract: 0,
+    gaps: [],
     unexplained: [],
     score: 0,
     byFile: {},
@@ -263,6 +284,11 @@ export function score(report: Report, classified: readonly Classified[]): Score 
     }
     used.add(key);
     if (c.line !== undefined && c.line !== line) s.moved.push({ key, was: c.line, now: line });
+    if (isGap(c)) {
+      s.gaps.push(key);
+      file.unexplained++;
+      continue;
+    }
     file.classified++;
     if (c.class === 'equivalent') s.equivalent++;
     else s.beyondContract++;
@@ -270,7 +296,7 @@ export function score(report: Report, classified: readonly Classified[]): Score 
   // Only a file the report mutated can show a classification stale: a run of one file says nothing of the others.
   const files = new Set(Object.keys(report.files));
   s.stale = classified.map((c) => c.key).filter((k) => files.has(k.slice(0, k.indexOf('|'))) && !used.has(k));
-  s.score = percent(s.killed, s.unexplained.length);
+  s.score = percent(s.killed, s.unexplained.length + s.gaps.length);
   for (const f of Object.values(s.byFile)) f.score = percent(f.killed, f.unexplained);
   return s;
 }
@@ -408,7 +434,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (only) process.exit(0);
   console.log(
     `mutants: ${s.killed} killed (${s.timedOut} by Stryker's timeout), ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
-      `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract; ${s.unexplained.length} unexplained`,
+      `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract (each on its ground), ${s.gaps.length} gaps; ` +
+      `${s.unexplained.length} unexplained`,
   );
   for (const [why, n] of Object.entries(s.ignoredBy)) console.log(`  ignored ${n}: ${why}`);
   const places = new Map<string, number>();
@@ -418,5 +445,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log('file | killed | survivors classified | unexplained | ignored | score');
   for (const [file, f] of Object.entries(s.byFile))
     console.log(`${file} | ${f.killed} | ${f.classified} | ${f.unexplained} | ${f.ignored} | ${f.score}%`);
-  console.log(`mutation score: ${s.score}% (killed of killed plus unexplained survivors)`);
+  for (const k of s.gaps) console.log(`gap: ${k}`);
+  console.log(`mutation score: ${s.score}% (killed of killed plus gaps and unexplained survivors)`);
 }
