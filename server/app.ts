@@ -215,6 +215,9 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   }
   // RFC 8259 8.1: JSON between systems is UTF-8; a body declared in another charset would be misread.
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  // Planted: a media type compared with its parameters, as a server matching the whole header string does.
+  if (faults.has('json-charset-refused') && charset !== undefined)
+    throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
   if (charset !== undefined && !UTF8_CHARSETS.has(charset))
     throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
   const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';

@@ -23,6 +23,12 @@ export const httpFaults = faultDefs([
     description: 'JSON answers are labelled Content-Type: text/plain',
   },
   {
+    name: 'json-charset-refused',
+    breaks: ['ENV-02'],
+    description:
+      'a JSON body labelled `application/json; charset=utf-8`, as browsers and Java clients label it, is refused 415: the media type is compared with its parameters',
+  },
+  {
     name: 'envelope-missing-messages',
     breaks: ['ENV-01'],
     description: 'successful answers leave out the messages member of the envelope',

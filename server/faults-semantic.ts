@@ -839,6 +839,29 @@ export const semanticFaults = faultDefs([
     description: 'unlocalize removes the first localized copy of the object, whichever channel channelId names',
   },
   {
+    name: 'page-size-capped',
+    breaks: ['PAG-03', 'PAG-07'],
+    description: "a pageSize or maxItems above 100 is cut to 100, a maximum page size of the server's own",
+  },
+  {
+    name: 'recursion-depth-limited',
+    breaks: ['FLD-03'],
+    description: 'recursive listings stop 200 levels below the folder asked for, as a recursive walk with a guard against deep trees does',
+  },
+  {
+    name: 'unlocalize-ignores-recursive-false',
+    needs: 'multichannelling',
+    breaks: ['MCH-03'],
+    description: 'unlocalizing a folder with recursive false unlocalizes the localized copies inside it too',
+  },
+  {
+    name: 'disinherit-refused-when-localized',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description:
+      'a disinherit request on an object with a localized copy is refused 409 "unlocalize it first" even when it hides nothing from that channel (disinheritDefault, recursive)',
+  },
+  {
     name: 'disinherit-always-recursive',
     needs: 'multichannelling',
     breaks: ['MCH-05'],

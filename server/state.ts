@@ -676,7 +676,8 @@ export function resolveInView(state: State, setId: number, view: View, ignoreRes
 /** True when an object (a resolved variant) can be reached in the view: every ancestor folder resolves there too. */
 export function ancestorsVisible(state: State, obj: Obj, view: View): boolean {
   if (obj.kind === 'template') return true;
-  for (let set = obj.parentSet, depth = 0; set !== 0 && depth < 1000; depth++) {
+  // A chain longer than the store has objects can only be a cycle: no depth limit of its own.
+  for (let set = obj.parentSet, depth = 0; set !== 0 && depth <= state.objects.size; depth++) {
     const folder = resolveInView(state, set, view);
     if (!folder) return false;
     set = folder.parentSet;
@@ -696,7 +697,8 @@ export function parentInView(state: State, obj: Obj, view: View): FolderObj | un
 /** The chain of folders from the root down to the folder, in a view. */
 export function folderChain(state: State, folder: FolderObj, view: View): FolderObj[] {
   const chain: FolderObj[] = [folder];
-  for (let cur = parentInView(state, folder, view); cur && chain.length < 1000; cur = parentInView(state, cur, view)) chain.unshift(cur);
+  for (let cur = parentInView(state, folder, view); cur && chain.length <= state.objects.size; cur = parentInView(state, cur, view))
+    chain.unshift(cur);
   return chain;
 }
 
@@ -707,7 +709,11 @@ export function isRoot(obj: Obj): boolean {
 
 /** Deletion of the nearest deleted ancestor folder in a view (the `folderDeleted` of the object). */
 export function deletedAbove(state: State, obj: Obj, view: View): DeleteMark | undefined {
-  for (let cur = parentInView(state, obj, view), depth = 0; cur && depth < 1000; cur = parentInView(state, cur, view), depth++) {
+  for (
+    let cur = parentInView(state, obj, view), depth = 0;
+    cur && depth <= state.objects.size;
+    cur = parentInView(state, cur, view), depth++
+  ) {
     if (cur.deleted) return cur.deleted;
   }
   return undefined;

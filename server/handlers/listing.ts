@@ -35,6 +35,8 @@ export interface Walk {
   ignoreDeletion?: (obj: Obj, view: View) => boolean;
   /** A planted fault: exclusion and disinheritance do not hide inherited objects. */
   ignoreRestrictions?: boolean;
+  /** A planted fault: a recursive walk goes this many levels down and no further. */
+  maxDepth?: number;
 }
 
 /** A walk with what the switched-on planted faults overlook. */
@@ -49,6 +51,7 @@ export function walkOf(view: View, recursive: boolean, wastebin: Wastebin, fault
     // Planted: only files and pages are checked for deletion, so deleted folders and their content stay listed.
     ...(faults.has('deleted-folders-listed') ? { ignoreDeletion: (o: Obj) => o.kind === 'folder' } : {}),
     ...(faults.has('excluded-visible-in-channel') ? { ignoreRestrictions: true } : {}),
+    ...(faults.has('recursion-depth-limited') ? { maxDepth: 200 } : {}),
     ...extra,
   };
 }
@@ -72,17 +75,20 @@ export function collectChildren<K extends ChildKind>(
   const out: ObjOf<K>[] = [];
   const { view } = walk;
   const isDeleted = (o: Obj) => o.deleted !== undefined && !walk.ignoreDeletion?.(o, view);
+  // The contract sets no depth limit: only a folder met twice (a cycle no operation can make) ends a branch.
+  const seen = new Set<number>();
   const visit = (f: FolderObj, above: boolean, depth: number) => {
     const own = above || isDeleted(f);
     const idx = state.children.get(f.channelSetId);
-    if (!idx) return;
+    if (!idx || seen.has(f.channelSetId)) return;
+    seen.add(f.channelSetId);
     for (const set of idx[kind]) {
       const v = resolveInView(state, set, view, walk.ignoreRestrictions);
       if (!v) continue;
       const deleted = own || isDeleted(v) || masterDeleted(state, v) !== undefined;
       if (wastebinKeeps(walk.wastebin, deleted)) out.push(v as ObjOf<K>);
     }
-    if (!walk.recursive || depth > 200) return;
+    if (!walk.recursive || (walk.maxDepth !== undefined && depth >= walk.maxDepth)) return;
     for (const set of idx.folder) {
       const sub = resolveInView(state, set, view, walk.ignoreRestrictions) as FolderObj | undefined;
       if (!sub) continue;
@@ -529,7 +535,9 @@ export interface Paged<T> {
  */
 export function pageLegacy<T>(items: readonly T[], skipCount: number, maxItems: number, faults: FaultSet): Paged<T> {
   const skip = faults.has('skipcount-ignored') ? 0 : Math.max(0, skipCount);
-  const slice = maxItems < 0 ? items.slice(skip) : items.slice(skip, skip + maxItems);
+  // Planted (page-size-capped): a size asked for is cut to a maximum of the server's own, as a server guarding its memory does.
+  const max = faults.has('page-size-capped') && maxItems > 100 ? 100 : maxItems;
+  const slice = max < 0 ? items.slice(skip) : items.slice(skip, skip + max);
   return {
     items: slice,
     numItems: faults.has('paging-numitems-after-slice') ? slice.length : items.length,
@@ -550,7 +558,7 @@ export function pageNew<T>(items: readonly T[], page: number, pageSize: number, 
   if (pageSize < 0 || (pageSize === 0 && faults.has('pagesize-zero-returns-all'))) return { items, numItems: total, hasMoreItems: false };
   const p = Math.max(1, page);
   const start = faults.has('paging-page-zero-based') ? p * pageSize : (p - 1) * pageSize;
-  const slice = items.slice(start, start + pageSize);
+  const slice = items.slice(start, start + (faults.has('page-size-capped') ? Math.min(pageSize, 100) : pageSize));
   return { items: slice, numItems: numItems(slice), hasMoreItems: start + pageSize < total };
 }
 

@@ -57,7 +57,7 @@ function reportedDisinherit(state: State, master: Obj, channels: readonly number
   if (master.excluded && faults.has('excluded-reports-every-channel')) return [...channels].sort((a, b) => a - b);
   const own = new Set(master.disinherit ?? []);
   if (faults.has('disinherit-effective-status'))
-    for (let set = master.parentSet, depth = 0; set !== 0 && depth < 1000; depth++) {
+    for (let set = master.parentSet, depth = 0; set !== 0 && depth <= state.objects.size; depth++) {
       const folder = masterVariant(state, set);
       if (!folder) break;
       for (const c of folder.disinherit ?? []) own.add(c);
@@ -166,7 +166,8 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     targets.push(master, ...(recursive && master.kind === 'folder' ? descendantMasters(state, master.channelSetId, master.nodeId) : []));
   }
   for (const t of targets) {
-    const hidden = body.exclude ? descendantChannels(state, t.nodeId) : disinherit;
+    // Planted (disinherit-refused-when-localized): a localized copy anywhere stops the request, whatever it hides.
+    const hidden = body.exclude || faults.has('disinherit-refused-when-localized') ? descendantChannels(state, t.nodeId) : disinherit;
     const copy = (state.sets.get(t.channelSetId) ?? []).find(
       (v) => v !== t && !v.deleted && hidden.some((c) => state.nodes.get(v.nodeId)!.chain.includes(c)),
     );
@@ -322,8 +323,12 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
     if (!copy && ctx.faults.has('unlocalize-nothing-succeeds')) return {};
     throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is not localized in channel ${channel.id}`, 'channelId');
   }
-  // Variation (unlocalize-takes-content): a folder's copies below go with it, recursive or not.
-  const below = b.recursive || ctx.faults.has('unlocalize-takes-content');
+  // Variation (unlocalize-takes-content): without `recursive` a folder's copies below go with it. Planted
+  // (unlocalize-ignores-recursive-false): they go even when `recursive` is false.
+  const below =
+    b.recursive ||
+    (b.recursive === undefined && ctx.faults.has('unlocalize-takes-content')) ||
+    ctx.faults.has('unlocalize-ignores-recursive-false');
   const remove = [
     copy,
     ...(below && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.recursive ? (b.types ?? []) : []) : []),

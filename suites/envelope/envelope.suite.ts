@@ -3,7 +3,7 @@
  * over a sample of every operation; global ids where the contract says "local or global"; multivalued
  * parameters; integer ids and timestamps. The sample acts on the test's own sandbox and reads the fixture.
  */
-import { SetupError, type CallSpec, type OperationId } from '../../harness/api.ts';
+import { SetupError, problemOf, requestOf, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { finding, isRefusal, responseCode, type Finding } from '../../harness/checks.ts';
 import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { listOf, withNested } from '../../harness/records.ts';
@@ -246,6 +246,37 @@ conformance('ENV-03', 'every successful answer of a sample of every operation ha
           'status',
           `${line(s)}, a valid request, answered status ${status ?? s.exchange.error?.code}, expected ${expected}`,
           s.exchange,
+        ),
+      ]);
+  }
+});
+
+conformance('ENV-02', 'a JSON body labelled application/json with a charset parameter is read as JSON', async (t) => {
+  const top = await t.folder();
+  // "Request bodies, where present, are JSON with `Content-Type: application/json`": a media type with a parameter is
+  // still that media type (RFC 9110 8.3.1), and browsers and Java clients label their JSON `application/json;
+  // charset=utf-8` (RFC 8259 11: the parameter "really has no effect on compliant recipients").
+  const sent = [
+    { label: 'application/json; charset=utf-8', op: 'folder.create' as const, json: { motherId: String(top), name: 'Café Zürich' } },
+    { label: 'application/json;charset=UTF-8', op: 'folder.create' as const, json: { motherId: String(top), name: 'Straße Ærø' } },
+    { label: 'application/json; charset="utf-8"', op: 'folder.getFolders.post' as const, json: { id: String(top) } },
+  ];
+  for (const { label, op, json } of sent) {
+    const exchange = await t.send({ ...requestOf(op, { json }), headers: { 'content-type': label } }, op);
+    const problem = problemOf(exchange);
+    if (problem) {
+      t.record([finding('ENV-02', 'charset', `${op} with Content-Type: ${label}, a valid request, failed: ${problem}`, exchange)]);
+      continue;
+    }
+    // Read as UTF-8: the name comes back as sent.
+    const name = (exchange.response?.json as { folder?: { name?: unknown } } | undefined)?.folder?.name;
+    if ('name' in json && typeof name === 'string' && name !== json.name)
+      t.record([
+        finding(
+          'ENV-02',
+          'charset',
+          `${op} with Content-Type: ${label} named the folder ${JSON.stringify(name)}, sent ${JSON.stringify(json.name)}`,
+          exchange,
         ),
       ]);
   }

@@ -280,6 +280,37 @@ conformance(
   },
 );
 
+/** Levels of the deep chain: more than 200, where a listing with a depth limit of its own would stop. */
+const DEEP = 210;
+
+conformance('FLD-03', 'getFolders and GET /folder recursive list every level of a chain of folders deeper than 200', async (t) => {
+  const top = await t.folder();
+  const chain: number[] = [];
+  for (let level = 1, mother = top; level <= DEEP; level++) chain.push((mother = (await createFolderStep(t, mother, `Level ${level}`)).id));
+  // "`recursive` lists all descendants": the contract sets no depth below which they stop.
+  for (const viaList of [false, true]) {
+    const r = viaList
+      ? await t.call('folder.list', { query: { folderId: String(top), recursive: true } })
+      : await t.call('folder.getFolders', { path: { id: top }, query: { recursive: true } });
+    if (!r.body) continue;
+    const listed = idsOf(viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders);
+    const { missing } = setDifference(chain, listed);
+    if (missing.length)
+      t.record([
+        finding(
+          'FLD-03',
+          'model',
+          `${viaList ? 'GET /folder' : 'getFolders'} recursive=true lists ${DEEP - missing.length} of the ${DEEP} levels of a chain of ` +
+            `folders below the test folder: none from level ${chain.indexOf(missing[0]!) + 1} down`,
+          r.exchange,
+        ),
+      ]);
+  }
+  t.judged('folder.getFolders', 'recursive');
+  // 210 folders are more than other tests' listings of the sandbox should meet: they go as soon as they are judged.
+  await deleteFolderStep(t, top);
+});
+
 conformance(
   'FLD-03',
   'getFolders recId limits the folders whose children are fetched, as recursiveIds does',

@@ -382,11 +382,11 @@ async function otherChannel(t: ConformanceContext, obj: Created, channel: number
  * where the target does not take that, by the copy's own id (open choice unlocalize-id). Returns false when both are
  * refused: for a folder that is the open choice unlocalize-folders (said once), for a file a finding.
  */
-async function unlocalize(t: ConformanceContext, obj: Created, copyId: number, channel: number): Promise<boolean> {
+async function unlocalize(t: ConformanceContext, obj: Created, copyId: number, channel: number, recursive = true): Promise<boolean> {
   // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
   const done = await eitherIdStep(t, 'file.unlocalize', [obj.id, copyId], {
     channelId: channel,
-    ...(obj.kind === 'folder' ? { recursive: true } : {}),
+    ...(obj.kind === 'folder' ? { recursive } : {}),
   });
   // No claim on channelId: without it a target refuses the master's id, as a target that takes only the copy's may (open
   // choice unlocalize-id), and the copy's id names the channel by itself (schemas/parameter-gaps.json).
@@ -448,6 +448,39 @@ for (const kind of ['file', 'folder'] as const) {
     },
   );
 }
+
+conformance('MCH-03', 'unlocalizing a folder with recursive false leaves the localized copies inside it', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const [folderName] = namesFor(t, 'folder', 1);
+  const [fileName] = namesFor(t, 'file', 1, 1);
+  const folder = await create(t, 'folder', top, folderName!);
+  const file = await create(t, 'file', folder.id, fileName!);
+  await localize(t, folder, channel);
+  const folderCopy = await copyIdOf(t, top, folder, channel);
+  await localize(t, file, channel);
+  const fileCopy = await copyIdOf(t, folderCopy, file, channel);
+  const made: Localized = [{ obj: file, parent: folder.id, channel }];
+  // UnlocalizeRequest "`recursive` (boolean)": false unlocalizes the folder and not what lies inside it, so the file's
+  // copy stays the channel's own (the table of contract 3: a localized object is "not localized in that channel" once
+  // unlocalized itself, and only then).
+  if (await unlocalize(t, folder, folderCopy, channel, false)) {
+    t.judged('file.unlocalize', 'recursive');
+    const listed = await t.call('folder.getFiles', { path: { folderId: folder.id }, query: { nodeId: channel } });
+    if (listed.body && copyIn(listOf<File>(listed.body, 'files'), { id: file.id, name: file.name }) !== fileCopy)
+      t.record([
+        finding(
+          'MCH-03',
+          'model',
+          `after unlocalizing folder "${folder.name}" with recursive false in channel ${channel}, GET /folder/getFiles/${folder.id} ` +
+            `in the channel no longer lists the localized copy ${fileCopy} of file "${file.name}" inside it: ` +
+            brief(listOf<File>(listed.body, 'files').map((f) => f.id)),
+          listed.exchange,
+        ),
+      ]);
+  } else made.push({ obj: folder, parent: top, channel });
+  await undoLocalized(t, made);
+});
 
 // ---- MCH-04 ----------------------------------------------------------------------------------
 
@@ -748,6 +781,46 @@ for (const form of FORMS) {
     );
   });
 }
+
+conformance(
+  'MCH-05',
+  'POST /folder/disinherit/{id} sets disinheritDefault on a folder whose content is localized in a channel',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const file = await create(t, 'file', top, 'localized.txt');
+    await localizeStep(t, 'file', file.id, channel);
+    // "DisinheritRequest: ... `recursive` (boolean), `disinheritDefault` (boolean)": neither hides the folder or its content from
+    // the channel that holds the localized copy, so nothing stands in the way of setting them.
+    for (const value of [true, false]) {
+      const body = { disinheritDefault: value, recursive: true };
+      const res = await t.try('folder.disinherit.set', { path: { id: top }, json: body });
+      if (res.problem) {
+        t.record([
+          stepFinding(
+            'MCH-05',
+            'folder.disinherit.set',
+            res.exchange,
+            `${JSON.stringify(body)}, which hides nothing from channel ${channel}: ${res.problem}`,
+          ),
+        ]);
+        return;
+      }
+      const got = await t.call('folder.disinherit.get', { path: { id: top } });
+      if (!got.body) return;
+      t.judged('folder.disinherit.set', 'disinheritDefault', 'recursive');
+      if (flag(got.body, 'disinheritDefault') !== value)
+        t.record([
+          finding(
+            'MCH-05',
+            'model',
+            `after ${JSON.stringify(body)}, GET /folder/disinherit/${top} reads back disinheritDefault ${JSON.stringify(got.body.disinheritDefault)}, expected ${value}`,
+            got.exchange,
+          ),
+        ]);
+    }
+  },
+);
 
 /** The two forms that set a folder's status: one folder by path, several by the `id` query. */
 const FOLDER_SETTERS = [

@@ -449,6 +449,75 @@ conformance(
   { operation: 'folder.findPages' },
 );
 
+/**
+ * A sandbox folder of more files than any page size the contract names or a server may have as a limit of its own
+ * (the contract sets none: "maximum page sizes: not shown" is no licence to cut a page short), with the unpaged list.
+ */
+async function longList(t: ConformanceContext): Promise<{ folderId: number; length: number }> {
+  const folderId = await t.folder();
+  const length = seededSize(t.seed, 105, 125);
+  const names = words(t.seed + 5, length);
+  await uploadManyStep(t, folderId, length, (i) => `${names[i]}.txt`);
+  return { folderId, length };
+}
+
+/** Page sizes below, at and above 20, 50 and 100, and at and around a list's length. */
+const bigSizes = (length: number) => [21, 50, 51, 100, 101, length - 1, length, length + 1];
+
+conformance(
+  'PAG-03',
+  'Group P pages larger than 20, 50 and 100 items of a list longer than 100 hold exactly their slice',
+  async (t) => {
+    const { folderId, length } = await longList(t);
+    const full = (await mustList(t, 'file.list', folderId)).ids;
+    if (full.length !== length) t.nothingToJudge(`GET /file lists ${full.length} of the ${length} files the test uploaded, unpaged`);
+    for (const pageSize of bigSizes(full.length))
+      for (const page of [1, 2]) {
+        // "page=k&pageSize=n returns items (k-1)n+1 .. kn of the full ordered list", whatever n.
+        const l = await mustList(t, 'file.list', folderId, { page, pageSize });
+        t.record(
+          expectSequence(
+            'PAG-03',
+            'pageSlice',
+            full.slice((page - 1) * pageSize, page * pageSize),
+            l,
+            `page ${page} of size ${pageSize} of a list of ${full.length} must hold items ${(page - 1) * pageSize + 1}..${Math.min(page * pageSize, full.length)}`,
+          ),
+        );
+      }
+    t.judged('file.list', 'pageSize', 'page');
+    await deleteFolderStep(t, folderId);
+  },
+  { operation: 'file.list' },
+);
+
+conformance(
+  'PAG-07',
+  'Group L maxItems larger than 20, 50 and 100 of a list longer than 100 returns exactly that many items',
+  async (t) => {
+    const { folderId, length } = await longList(t);
+    const full = (await mustList(t, 'folder.getFiles', folderId, { maxItems: -1 })).ids;
+    if (full.length !== length) t.nothingToJudge(`getFiles lists ${full.length} of the ${length} files the test uploaded`);
+    for (const maxItems of bigSizes(full.length))
+      for (const skipCount of [0, 7]) {
+        // "skipCount=s&maxItems=m returns items s+1 .. s+m of the full ordered list", whatever m.
+        const l = await mustList(t, 'folder.getFiles', folderId, { skipCount, maxItems });
+        t.record(
+          expectSequence(
+            'PAG-07',
+            'legacySlice',
+            legacyPage(full, skipCount, maxItems),
+            l,
+            `skipCount=${skipCount}&maxItems=${maxItems} of a list of ${full.length} must return items ${skipCount + 1}..${Math.min(skipCount + maxItems, full.length)}`,
+          ),
+        );
+      }
+    t.judged('folder.getFiles', 'maxItems', 'skipCount');
+    await deleteFolderStep(t, folderId);
+  },
+  { operation: 'folder.getFiles' },
+);
+
 conformance(
   'PAG-08',
   'findFiles returns 100 matches by default and all with maxItems=-1; findPages defaults to 100 as well',

@@ -25,6 +25,11 @@ const status = (expected: number) => (res: LightMyRequestResponse) => expect(res
 
 const cases: Record<string, FaultCase> = {
   'post-answers-200': { request: createFolder, off: status(201), on: status(200) },
+  'json-charset-refused': {
+    request: { ...createFolder, headers: { 'content-type': 'application/json; charset=utf-8' } },
+    off: status(201),
+    on: status(415),
+  },
   'content-type-text-plain': {
     request: loadFolder,
     off: (res) => expect(res.headers['content-type']).toMatch(/^application\/json/),

@@ -48,6 +48,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 0 } })).items.length,
   'paging-page-zero-based': async (run, s) =>
     pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 1, pageSize: 2 } })).items),
+  'page-size-capped': async (run, s) =>
+    (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 110 } })).items.length,
+  'recursion-depth-limited': async (run, s) => {
+    // A chain of 205 folders below the sandbox parent: the flat recursive listing of the chain's top lists each level.
+    const top = ids(s).sandboxParentFolderId;
+    for (let level = 1, mother = top; level <= 205; level++)
+      mother = (await run('folder.create', { body: { motherId: String(mother), name: `Level ${level}` } })).folder.id;
+    return (await run('folder.getFolders', { path: { id: top }, query: { recursive: true } })).folders.length;
+  },
   'skipcount-ignored': async (run, s) =>
     pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Bulk').id }, query: { skipCount: 5, maxItems: 1 } })).files),
   'unpaged-honours-page': async (run, s) =>
@@ -328,6 +337,19 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.localize', { path: { id }, body: { channelId: 2 } });
     await run('file.unlocalize', { path: { id }, body: { channelId: 2 } });
     return Object.values((await run('file.localizations', { path: { id } })).nodeIds as Record<string, number>);
+  },
+  'unlocalize-ignores-recursive-false': async (run, s) => {
+    // The fixture localizes "Localized folder" in the shop but nothing in it: its file is localized too, then the folder alone unlocalized.
+    const folder = named(s, 'folder', 'Localized folder').id;
+    await run('file.localize', { path: { id: named(s, 'file', 'in-localized-folder.txt').id }, body: { channelId: 2 } });
+    await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: false } });
+    return pick((await run('folder.getFiles', { path: { folderId: folder }, query: { nodeId: 2 } })).files, 'inherited');
+  },
+  'disinherit-refused-when-localized': async (run, s) => {
+    // "Localized folder" has a copy in the shop; disinheritDefault hides nothing from it.
+    const id = named(s, 'folder', 'Localized folder').id;
+    await run('folder.disinherit.set', { path: { id }, body: { disinheritDefault: true } }).catch((err: unknown) => err);
+    return (await run('folder.disinherit.get', { path: { id } })).disinheritDefault;
   },
   'disinherit-always-recursive': async (run, s) => {
     await run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Inherited folder').id }, body: { disinherit: [2] } });
