@@ -258,6 +258,9 @@ class Proof {
           )
         : []),
     ];
+    // A fault that only other data shows is proved on that data, and a clean server of the same data must pass there.
+    for (const data of new Set(this.options.faults.flatMap((f) => (f.data ? [f.data] : []))))
+      if (!this.options.combinedOnly) planned.push(this.plan('clean', `clean ${data}`, [], seed, { fixture: data }));
     for (const f of this.options.faults) {
       const removed = this.profile.deviations.includes(f.name)
         ? 'the profile carries it'
@@ -265,7 +268,7 @@ class Proof {
           ? 'it needs multichannelling, which the profile lacks'
           : this.profile.masks[f.name];
       if (!removed) {
-        const p = this.plan('fault', f.name, f.breaks, seed, { faults: [f.name] });
+        const p = this.plan('fault', f.name, f.breaks, seed, { faults: [f.name], ...(f.data ? { fixture: f.data } : {}) });
         // --only narrows the proof to some tests: a fault none of them can find is not this proof's.
         if (p.tests.length || !this.options.only?.length) planned.push(p);
         continue;

@@ -43,13 +43,14 @@ const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--ou
                           [--dry-run] [--expectations FILE]
                           [--baseline FILE] [--shard i/n] [--statement DIR]
                           [--fault NAME]... [--variation NAME]... [--refusal-style status|body]
-                          [--profile default|field]
+                          [--profile default|field] [--fixture default|varied:SEED|FILE]
 
 Runs the conformance suites. Without --target, against the bundled reference server started on
 127.0.0.1 (a free port) with a random token, so it declares every feature, auth included; --fault,
---variation, --refusal-style and --profile configure that embedded server (--profile field: the
-deployed open-source server's behaviour; --variation: an answer the contract leaves open, played
-otherwise than by default; see \`cms-conformance help serve\`).
+--variation, --refusal-style, --profile and --fixture configure that embedded server (--profile field:
+the deployed open-source server's behaviour; --variation: an answer the contract leaves open, played
+otherwise than by default; --fixture varied:SEED: a second data set with ids of many digits, deep and
+wide trees and names in many scripts; see \`cms-conformance help serve\`).
   --target FILE      a target file (as written by \`serve --write-target\`): base URL, credentials,
                      features, fixture ids
   --base-url URL     overrides the target file's base URL
@@ -209,6 +210,7 @@ export const RUN_OPTIONS = {
   variation: { type: 'string', multiple: true, replay: true },
   'refusal-style': { type: 'string', replay: true },
   profile: { type: 'string', replay: true },
+  fixture: { type: 'string', replay: true },
   runs: { type: 'string', replay: true },
   strict: { type: 'boolean', replay: true },
   timeout: { type: 'string', replay: true },
@@ -306,8 +308,10 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
   const maxRetries = intOption('retries', values.retries, DEFAULT_MAX_RETRIES, 0);
   const maxRetryWaitMs = intOption('max-retry-wait', values['max-retry-wait'], DEFAULT_MAX_RETRY_WAIT_MS / 1000, 0) * 1000;
   const maxBodyBytes = intOption('max-body', values['max-body'], DEFAULT_MAX_BODY_BYTES / 2 ** 20, 1) * 2 ** 20;
-  if (values.target && (values.fault || values.variation || values['refusal-style'] || values.profile))
-    throw new UsageError('--fault, --variation, --refusal-style and --profile configure the embedded server; they do not go with --target');
+  if (values.target && (values.fault || values.variation || values['refusal-style'] || values.profile || values.fixture))
+    throw new UsageError(
+      '--fault, --variation, --refusal-style, --profile and --fixture configure the embedded server; they do not go with --target',
+    );
   const profile = profileOption(values.profile);
   const style = values['refusal-style'];
   if (style !== undefined && style !== 'status' && style !== 'body')
@@ -317,6 +321,7 @@ function sessionOptionsOf(values: RunValues): Omit<SessionOptions, 'faults'> {
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
     profile,
     ...(style ? { refusalStyle: style } : {}),
+    ...(values.fixture ? { fixture: values.fixture } : {}),
     timeoutMs,
     concurrency,
     ...(rate ? { rate } : {}),

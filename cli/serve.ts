@@ -18,7 +18,9 @@ base URL. Stops cleanly on SIGINT or SIGTERM.
 options:
   --host HOST                   interface to listen on (default 127.0.0.1)
   --port N                      port to listen on, 0 picks a free one (default 8080)
-  --fixture default|FILE        dataset to serve: the built-in fixture or a dataset JSON file
+  --fixture default|varied:SEED|FILE
+                                dataset to serve: the built-in fixture, the varied one of a seed (ids of
+                                many digits, deep and wide trees, names in many scripts), or a dataset JSON file
   --write-target FILE           write the target file for this server (for cms-conformance run --target)
   --fault NAME                  switch on a planted fault; repeatable (see --list-faults)
   --list-faults                 print the planted faults (name, requirement ids, description) and exit
@@ -106,14 +108,12 @@ export const command: Command = {
     if (values.shed && capacity === undefined)
       throw new UsageError('--shed needs --capacity: with no limit, no request is ever turned away');
 
-    const { loadDataset } = await import('../server/dataset.ts');
-    const { startReferenceServer } = await import('../server/index.ts');
-    const file = values.fixture ?? 'default';
+    const { datasetOf, startReferenceServer } = await import('../server/index.ts');
     let fixture;
     try {
-      fixture = file === 'default' ? 'default' : await loadDataset(file);
+      fixture = datasetOf(values.fixture ?? 'default');
     } catch (err) {
-      // loadDataset names the file and the member already: `fixture FILE: /folders/1/name must be string`.
+      // datasetOf names the file and the member already: `fixture FILE: /folders/1/name must be string`.
       throw new UsageError((err as Error).message);
     }
     let server;

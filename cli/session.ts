@@ -29,6 +29,8 @@ export interface SessionOptions {
   refusalStyle?: RefusalStyle;
   /** The embedded server's profile (server/profiles.ts). */
   profile?: string;
+  /** The embedded server's data set: `default`, `varied:SEED` or a dataset file (server/index.ts datasetOf). */
+  fixture?: string;
   /** The token the embedded server requires (default: a random one, so the target declares the feature auth). */
   authToken?: string;
   timeoutMs: number;
@@ -114,6 +116,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         faults: options.faults ?? [],
         variations: options.variations ?? [],
         ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.fixture ? { fixture: options.fixture } : {}),
         authToken: options.authToken ?? randomBytes(16).toString('hex'),
         ...(options.refusalStyle ? { refusalStyle: options.refusalStyle } : {}),
       });

@@ -574,7 +574,7 @@ interface ObjOpts {
 }
 
 /** Builds the default fixture with sequential ids; every value is derived from its position. */
-class FixtureBuilder {
+export class FixtureBuilder {
   private nextId = 100;
   private nextTagId = 50_000;
   private seq = 0;
@@ -1230,6 +1230,11 @@ function addWastebin(b: FixtureBuilder, root: DatasetFolder, landing: DatasetTem
 
 /** The deterministic default fixture: every requirement of the catalogue has data to work on. */
 export function defaultDataset(): Dataset {
+  return defaultBuilder().ds;
+}
+
+/** The builder of the default fixture, built: server/varied-dataset.ts adds to it what the default data keeps constant. */
+export function defaultBuilder(): FixtureBuilder {
   const b = new FixtureBuilder();
   // The builders hand out ids in call order: reordering these calls changes every id after the change.
   const roots = addNodes(b);
@@ -1279,5 +1284,5 @@ export function defaultDataset(): Dataset {
     usedFileId: files.report.id,
     usedFileUsers: { files: [files.guide.id], folders: [files.filesFolder.id], pages: [profile.id] },
   };
-  return b.ds;
+  return b;
 }

@@ -14,6 +14,11 @@ export interface FaultDef<Name extends string = string> {
   /** The feature the fault's code path needs: on a server without it the fault cannot show (prove --profile removes it). */
   needs?: Feature;
   /**
+   * The data set the fault shows on, where the default one cannot show it (a --fixture value, `varied:1`): prove
+   * serves it for this fault, and beside it a clean server of the same data.
+   */
+  data?: string;
+  /**
    * A request whose answer the fault changes, for test/server/faults.test.ts to show the switch is no
    * no-op before any suite runs: the operation, the default data set's folder (by name) it lists, and
    * query parameters. A fault without one has a probe written in that test.

@@ -839,6 +839,19 @@ export const semanticFaults = faultDefs([
     description: 'unlocalize removes the first localized copy of the object, whichever channel channelId names',
   },
   {
+    name: 'node-id-one-digit',
+    breaks: ['UPL-05'],
+    data: 'varied:1',
+    description: 'the upload forms refuse a nodeId of two or more digits, a pattern written for the one-digit node ids of a test system',
+  },
+  {
+    name: 'wfwatch-no-group-500',
+    breaks: ['FLT-09', 'ENV-08'],
+    data: 'varied:1',
+    description:
+      "getPages wfwatch=true escapes as a 500 when the requesting user is in no group: the user's groups are read without a default",
+  },
+  {
     name: 'page-size-capped',
     breaks: ['PAG-03', 'PAG-07'],
     description: "a pageSize or maxItems above 100 is cut to 100, a maximum page size of the server's own",

@@ -9,6 +9,7 @@ import { variationNamesOf, type VariationName } from './variations.ts';
 import { handlers } from './handlers/index.ts';
 import { applyPace, type Pace } from './pace.ts';
 import { createState, fixtureIds, type State } from './state.ts';
+import { variedDataset, variedSeed } from './varied-dataset.ts';
 import type { Feature, Target } from '../schemas/target.ts';
 
 /** How to start the reference server; everything has a default. */
@@ -17,7 +18,7 @@ export interface ReferenceServerOptions {
   host?: string;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** `default` (the built-in fixture), a dataset file path, or a dataset object. */
+  /** `default` (the built-in fixture), `varied:SEED` (server/varied-dataset.ts), a dataset file path, or a dataset object. */
   fixture?: 'default' | string | Dataset;
   /** Planted faults to switch on, by name; a misspelt name is a type error, and an unknown one at run time an error. */
   faults?: readonly FaultName[];
@@ -63,6 +64,16 @@ function sharedDefault(): Dataset {
   return builtDefault;
 }
 
+/** The data set a --fixture value names: `default`, `varied:SEED` or a dataset file (checked: errors name the defect). */
+export function datasetOf(value: string): Dataset {
+  if (value === 'default') return sharedDefault();
+  const seed = variedSeed(value);
+  if (seed === undefined) return loadDataset(value);
+  const dataset = variedDataset(seed);
+  validateDataset(dataset, `fixture ${value}`);
+  return dataset;
+}
+
 /** The features the reference server implements: all of them, `auth` only when a token is required. */
 const FEATURES: Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'];
 
@@ -81,7 +92,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const profile = getProfile(options.profile ?? 'default');
   if (!profile) throw new Error(`unknown profile ${options.profile}; known profiles: ${profiles.map((p) => p.name).join(', ')}`);
   const fixture = options.fixture ?? 'default';
-  const dataset = fixture === 'default' ? sharedDefault() : typeof fixture === 'string' ? await loadDataset(fixture) : fixture;
+  const dataset = typeof fixture === 'string' ? datasetOf(fixture) : fixture;
   const state = createState(dataset, { datasetChecked: dataset === sharedDefault() });
   const { authToken } = options;
   const app = buildApp({

@@ -197,7 +197,8 @@ export const variations = variationDefs([
   {
     name: 'unlocalize-takes-content',
     choice: 'unlocalize-folder-content',
-    description: 'unlocalizing a folder with no recursive member in the body also removes the localized copies below it (recursive false keeps them)',
+    description:
+      'unlocalizing a folder with no recursive member in the body also removes the localized copies below it (recursive false keeps them)',
   },
   {
     name: 'channel-create-refused',

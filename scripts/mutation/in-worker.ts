@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeEach } from 'vitest';
 import { openSession, type Session } from '../../cli/session.ts';
 import { DEFAULT_SEED, RUN_DEFAULTS } from '../../harness/config.ts';
 import { runInWorker, shareThrough } from '../../harness/suite.ts';
-import { SILENT_FILE, seenByWarning } from './score.ts';
+import { FIXTURE_ENV, SILENT_FILE, seenByWarning } from './score.ts';
 // The server's modules, evaluated as the worker starts, outside every test: their module-level code (tables,
 // constants, handlers made by other functions) runs once per worker, so a mutant of it must be switched on before
 // they load. Stryker runs such a mutant, reached outside every test, with the worker reloaded and against every test;
@@ -81,7 +81,9 @@ beforeEach(async () => {
   const test = s?.currentTestId;
   if (!session) {
     const before = test === undefined ? undefined : { ...s?.mutantCoverage?.perTest[test] };
-    session = await openSession({ timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY });
+    // The data set the mutants run against: the default one, or the one run.ts --fixture names (varied:SEED).
+    const fixture = process.env[FIXTURE_ENV];
+    session = await openSession({ timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY, ...(fixture ? { fixture } : {}) });
     if (before) {
       const after = stryker()?.mutantCoverage?.perTest[test!] ?? {};
       for (const [m, n] of Object.entries(after)) if (n > (before[m] ?? 0)) reachedByStartUp.add(m);

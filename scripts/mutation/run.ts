@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hadNothingToJudge, loadResults } from '../../reports/results.ts';
-import { mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
+import { FIXTURE_ENV, mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -37,13 +37,29 @@ function mutatedBy(args: string[]): (file: string) => boolean {
   return (file) => patterns.some((p) => p.test(file));
 }
 
-// The mutants run against the default data set: a check that finds nothing of its own to judge there
-// lets every mutant of what it would judge survive, so the run says first which checks those are.
+// --fixture varied:SEED: the mutants run against that data set instead of the default one (in-worker.ts), a whole run
+// (an incremental file of one data set says nothing of the other), whose report goes to mutation-varied.json beside the
+// default run's; `score.ts --with reports/out/mutation/mutation-varied.json` then counts its kills.
+const argv = process.argv.slice(2);
+const fixtureAt = argv.indexOf('--fixture');
+const fixture = fixtureAt >= 0 ? argv[fixtureAt + 1] : undefined;
+if (fixtureAt >= 0 && !fixture) {
+  console.error('mutation: --fixture needs a data set: varied:SEED or a dataset file');
+  process.exit(2);
+}
+const passed = fixtureAt >= 0 ? [...argv.slice(0, fixtureAt), ...argv.slice(fixtureAt + 2)] : argv;
+
+// A check that finds nothing of its own to judge on the data the mutants run against lets every mutant of what it
+// would judge survive, so the run says first which checks those are.
 const suiteOut = join(root, 'reports/out/mutation/suite');
-const suite = spawnSync(process.execPath, [join(root, 'bin/cms-conformance.mjs'), 'run', '--out', suiteOut], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const suite = spawnSync(
+  process.execPath,
+  [join(root, 'bin/cms-conformance.mjs'), 'run', '--out', suiteOut, ...(fixture ? ['--fixture', fixture] : [])],
+  {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 if (suite.status !== 0) {
   console.error(`mutation: the suite does not pass on the clean reference server (exit ${suite.status}); see ${suiteOut}`);
   process.exit(1);
@@ -64,11 +80,15 @@ const started = new Date().toISOString();
 // is run in it with --force (every mutant runs), so that it leaves the file behind. A narrowed run would leave a file
 // of its own files alone, so the whole one is put back after it: stale for the narrowed files, which only means
 // that an --incremental run reruns more of them.
-const args = process.argv.slice(2);
+const args = passed;
 const narrowed = args.some((a) => a === '--mutate' || a.startsWith('--mutate='));
 const incrementalPath = join(root, 'reports/out/mutation/incremental.json');
-const incrementalBefore = narrowed && existsSync(incrementalPath) ? readFileSync(incrementalPath, 'utf8') : undefined;
-const strykerArgs = narrowed || args.includes('--incremental') ? args : [...args, '--incremental', '--force'];
+const incrementalBefore = (narrowed || fixture) && existsSync(incrementalPath) ? readFileSync(incrementalPath, 'utf8') : undefined;
+const strykerArgs = fixture
+  ? args.filter((a) => a !== '--incremental')
+  : narrowed || args.includes('--incremental')
+    ? args
+    : [...args, '--incremental', '--force'];
 
 // Each mutant's tests that had nothing to judge (in-worker.ts writes them; score.ts names them beside its survivors).
 rmSync(silentPath, { force: true });
@@ -80,16 +100,24 @@ const stryker = spawnSync(
     'scripts/mutation/stryker.config.mjs',
     ...strykerArgs,
   ],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, [SILENT_FILE]: silentPath } },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, [SILENT_FILE]: silentPath, ...(fixture ? { [FIXTURE_ENV]: fixture } : {}) } },
 );
 if (incrementalBefore !== undefined) writeFileSync(incrementalPath, incrementalBefore);
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
+if (fixture) {
+  // The other data set's report stands beside the default run's, which is put back.
+  const variedPath = join(root, 'reports/out/mutation/mutation-varied.json');
+  writeFileSync(variedPath, readFileSync(reportPath, 'utf8'));
+  if (previous !== undefined) writeFileSync(reportPath, previous);
+  console.log(`mutation: the run on ${fixture} is in ${variedPath}; score both with score.ts --with ${variedPath}`);
+  process.exit(0);
+}
 if (previous !== undefined) {
   const kept = mergeReports(
     JSON.parse(previous) as Report,
     JSON.parse(readFileSync(reportPath, 'utf8')) as Report,
     started,
-    mutatedBy(process.argv.slice(2)),
+    mutatedBy(passed),
   );
   writeFileSync(reportPath, JSON.stringify(kept.report));
   for (const [file, at] of Object.entries(kept.from))

@@ -1,12 +1,12 @@
 /**
- * `npx tsx scripts/mutation/sample.ts [--seed N] [--count K] [--report PATH]`: issue 31's independent check,
+ * `npx tsx scripts/mutation/sample.ts [--seed N] [--count K] [--report PATH] [--fixture varied:SEED]`: issue 31's independent check,
  * repeatable. A seeded sample of the report's mutants (planted-fault code left out, as the score leaves it out),
  * each applied alone to a copy of the project and run through the default suite (`cms-conformance run` against
  * the embedded reference server), the way someone without Stryker checks the score: does the run fail? Each is
  * printed beside what Stryker found and how the survivor is classified, so that a disagreement shows: a mutant
  * Stryker counts killed that the default run passes (a warning fails a test in a mutation run, never a run), or a
  * classified survivor that the default run fails (a wrong classification). Results go to
- * reports/out/mutation/sample-SEED.json.
+ * reports/out/mutation/sample-SEED.json. --fixture runs each on another data set (the embedded server's `run --fixture`).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -38,17 +38,19 @@ interface Sampled {
 }
 
 /** The options as the CLI reads its own (cli/args.ts); a mistake in them ends the script with one line, exit 2. */
-function readOptions(): { seed: number; count: number; reportPath: string } {
+function readOptions(): { seed: number; count: number; reportPath: string; fixture?: string } {
   try {
     const { values } = parseOptions(process.argv.slice(2), {
       seed: { type: 'string' },
       count: { type: 'string' },
       report: { type: 'string' },
+      fixture: { type: 'string' },
     });
     return {
       seed: values.seed === undefined ? 31 : seedValue('seed', values.seed),
       count: intOption('count', values.count, 60, 1),
       reportPath: values.report ?? join(root, 'reports/out/mutation/mutation.json'),
+      ...(values.fixture ? { fixture: values.fixture } : {}),
     };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -57,7 +59,7 @@ function readOptions(): { seed: number; count: number; reportPath: string } {
   }
 }
 
-const { seed, count, reportPath } = readOptions();
+const { seed, count, reportPath, fixture } = readOptions();
 // A default run takes seconds (under 30 on a busy machine); a mutant that keeps a request or a loop from ending gets this
 // long, then counts as failing, as Stryker counts its timeout.
 const HANG_MS = 90_000;
@@ -102,7 +104,8 @@ function defaultRun(out: string): Promise<{ exitCode: number | null; hung: boole
   return new Promise((resolve) => {
     // A V8 pool size given keeps the CLI from starting itself again in a process group of its own (bin/cms-conformance.mjs),
     // which killing this child would leave running, a hung mutant's loop and all.
-    const child = spawn(process.execPath, ['--v8-pool-size=1', join(copy, 'bin/cms-conformance.mjs'), 'run', '--out', out], {
+    const data = fixture ? ['--fixture', fixture] : [];
+    const child = spawn(process.execPath, ['--v8-pool-size=1', join(copy, 'bin/cms-conformance.mjs'), 'run', '--out', out, ...data], {
       cwd: copy,
       stdio: 'ignore',
     });

@@ -14,6 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** The environment variable naming the file where a mutant's tests that had nothing to judge are written (in-worker.ts). */
 export const SILENT_FILE = 'CMS_MUTATION_SILENT';
 
+/** The environment variable naming the data set the mutants run against (run.ts --fixture; in-worker.ts reads it). */
+export const FIXTURE_ENV = 'CMS_MUTATION_FIXTURE';
+
 /** Where run.ts has them written: one JSON line per test and mutant, `{mutant, test}`. */
 export const silentPath = fileURLToPath(new URL('../../reports/out/mutation/silent.jsonl', import.meta.url));
 
@@ -127,6 +130,8 @@ export interface Score {
   killed: number;
   /** Of the killed, those Stryker ended on its timeout: a mutant that loops, or a run slowed by a busy machine. */
   timedOut: number;
+  /** Of the killed, those only the run on the other data set killed (score.ts --with). */
+  killedElsewhere: number;
   survived: number;
   noCoverage: number;
   ignored: number;
@@ -226,13 +231,17 @@ export function isGap(c: Classified): boolean {
   return c.class === 'gap' || (c.class === 'beyond-contract' && c.ground === undefined);
 }
 
-/** The score of a report under the classified survivors. */
-export function score(report: Report, classified: readonly Classified[]): Score {
+/**
+ * The score of a report under the classified survivors. `killedElsewhere`: keys of mutants a run on another data set
+ * (run.ts --fixture) killed; such a survivor of this report counts as killed.
+ */
+export function score(report: Report, classified: readonly Classified[], killedElsewhere: ReadonlySet<string> = new Set()): Score {
   const byKey = new Map(classified.map((c) => [c.key, c]));
   const used = new Set<string>();
   const s: Score = {
     killed: 0,
     timedOut: 0,
+    killedElsewhere: 0,
     survived: 0,
     noCoverage: 0,
     ignored: 0,
@@ -266,6 +275,13 @@ export function score(report: Report, classified: readonly Classified[]): Score 
         s.ignoredBy[why] = (s.ignoredBy[why] ?? 0) + 1;
         continue;
       }
+    }
+    // Killed on the other data set: the suite tells it apart, where the data shows it.
+    if (killedElsewhere.has(key)) {
+      s.killed++;
+      s.killedElsewhere++;
+      file.killed++;
+      continue;
     }
     // Survived, or reached by no test: the suite did not tell it apart.
     if (mutant.status === 'NoCoverage') s.noCoverage++;
@@ -355,7 +371,8 @@ export const survivorsFile = (source: string): string =>
   join(survivorsDir, `${source.replace(/^server\/(handlers\/)?/, '').replace(/\.ts$/, '')}.json`);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // score.ts [REPORT] [--file SOURCE] [--stubs] [--rekey] [--prune] [--compare OLDER]: --file lists one source's unexplained
+  // score.ts [REPORT] [--file SOURCE] [--stubs] [--rekey] [--prune] [--compare OLDER] [--with OTHER]: --with counts the kills of a
+  // run on another data set (run.ts --fixture varied:SEED writes mutation-varied.json) as kills; --file lists one source's unexplained
   // survivors with their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one;
   // --rekey gives the classifications an edit moved the keys of their own survivors again (before --prune);
   // --prune removes the classifications of mutants the report no longer has as survivors; --compare lists, per file,
@@ -367,7 +384,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const stubs = args.includes('--stubs');
   const prune = args.includes('--prune');
   const reportPath =
-    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--file' && args[i - 1] !== '--compare') ??
+    args.find((a, i) => !a.startsWith('--') && !['--file', '--compare', '--with'].includes(args[i - 1] ?? '')) ??
     fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
   if (compareAt >= 0) {
     const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
@@ -402,7 +419,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.log(`rekeyed ${changed} classifications of ${f} (${data.survivors.length - survivors.length} of them gone with their code)`);
     }
   }
-  const s = score(read, loadClassified());
+  // --with OTHER.json: the report of a run on another data set (run.ts --fixture): its kills count here.
+  const withAt = args.indexOf('--with');
+  const other = withAt >= 0 ? (JSON.parse(readFileSync(args[withAt + 1] ?? '', 'utf8')) as Report) : undefined;
+  const elsewhere = new Set(
+    other ? keyed(other).flatMap((k) => (['Killed', 'Timeout', 'RuntimeError'].includes(k.mutant.status) ? [k.key] : [])) : [],
+  );
+  const s = score(read, loadClassified(), elsewhere);
   const shown = s.unexplained.filter((u) => !only || u.key.startsWith(`${only}|`));
   if (stubs) {
     const entries = shown.map((u) => ({ key: u.key, class: '?', reason: '?', section: '?', line: u.line, within: u.within }));
@@ -433,7 +456,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   for (const m of s.moved) console.log(`moved classification (its key now names another line): ${m.key}\n  was: ${m.was}\n  now: ${m.now}`);
   if (only) process.exit(0);
   console.log(
-    `mutants: ${s.killed} killed (${s.timedOut} by Stryker's timeout), ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
+    `mutants: ${s.killed} killed (${s.timedOut} by Stryker's timeout${other ? `, ${s.killedElsewhere} only on the other data set` : ''}), ${s.survived} survived, ${s.noCoverage} reached by no test, ${s.ignored} ignored; ` +
       `survivors classified: ${s.equivalent} equivalent, ${s.beyondContract} beyond the contract (each on its ground), ${s.gaps.length} gaps; ` +
       `${s.unexplained.length} unexplained`,
   );

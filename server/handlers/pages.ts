@@ -177,7 +177,8 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   const niceurl = faults.has('getpages-niceurl-ignored') ? undefined : niceUrlMatcher(qStr(req, 'niceurl'), faults);
   const now = nowSeconds(state);
   const me = state.requesterId;
-  const myGroups = state.users.get(me)?.groupIds ?? [];
+  // Planted (wfwatch-no-group-500): the user's groups read without a default, as if every user were in one.
+  const myGroups = faults.has('wfwatch-no-group-500') ? state.users.get(me)!.groupIds! : (state.users.get(me)?.groupIds ?? []);
   const ml = (p: PageObj) => (resolveInView(state, p.templateSet, view, true) as TemplateObj | undefined)?.markupLanguageId;
   const permission = faults.has('getpages-permission-ignored') ? [] : qStrs(req, 'permission');
   // "folder permissions that must be granted": the requesting user holds every permission but those a folder withholds.

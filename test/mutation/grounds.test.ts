@@ -70,5 +70,8 @@ describe('the grounds of the classified survivors', () => {
     expect([bare.beyondContract, bare.gaps, bare.score]).toEqual([0, [key], 50]);
     expect([gap.gaps, gap.score]).toEqual([[key], 50]);
     expect(isGap(entry({})[0]!)).toBe(true);
+    // Killed by the run on the other data set (run.ts --fixture), a survivor of this report is killed: no gap, no class needed.
+    const elsewhere = score(report, entry({}), new Set([key]));
+    expect([elsewhere.killed, elsewhere.killedElsewhere, elsewhere.gaps, elsewhere.score]).toEqual([2, 1, [], 100]);
   });
 });

@@ -91,6 +91,7 @@ describe('cms-conformance serve', () => {
     ['a port that is not a number', ['--port', 'http'], /--port must be an integer/],
     ['an unknown refusal style', ['--refusal-style', 'loud'], /--refusal-style must be status or body/],
     ['an unreadable fixture', ['--fixture', join(dir, 'missing.json')], /cannot read fixture .*missing\.json/],
+    ['a varied fixture without a seed', ['--fixture', 'varied:seven'], /--fixture varied:seven: the seed after "varied:" must be a number/],
     ['an unknown option', ['--colour'], /colour/],
   ])('exits 2 with one line for %s', (_what, args, message) => {
     const res = cli('serve', ...args);

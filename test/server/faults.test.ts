@@ -12,6 +12,7 @@ import { getOperation } from '../../schemas/operations.ts';
 import { paramShapeFaults } from '../../server/faults-params.ts';
 import { semanticFaults } from '../../server/faults-semantic.ts';
 import { handlers } from '../../server/handlers/index.ts';
+import { datasetOf } from '../../server/index.ts';
 import { variations } from '../../server/variations.ts';
 import type { FileObj, State } from '../../server/state.ts';
 import { Refusal, type FaultSet } from '../../server/types.ts';
@@ -48,6 +49,23 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 0 } })).items.length,
   'paging-page-zero-based': async (run, s) =>
     pick((await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), page: 1, pageSize: 2 } })).items),
+  'node-id-one-digit': async (run, s) => {
+    // The varied data set's node ids have many digits: the channel's is the target file's channelNodeId.
+    const { sandboxParentFolderId, channelNodeId } = ids(s);
+    const { file } = await run('file.createSimple.multipart', {
+      query: { folderId: String(sandboxParentFolderId), qqfile: 'node.txt', nodeId: channelNodeId },
+      multipart: { files: [part('fileBinaryData', 'n\n', 'node.txt', 'text/plain')] },
+    });
+    return file.name;
+  },
+  'wfwatch-no-group-500': async (run, s) => {
+    try {
+      return pick((await run('folder.getPages', { path: { id: ids(s).pagesFolderId }, query: { recursive: true, wfwatch: true } })).pages);
+    } catch (err) {
+      if (err instanceof Refusal) throw err;
+      return (err as Error).name;
+    }
+  },
   'page-size-capped': async (run, s) =>
     (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 110 } })).items.length,
   'recursion-depth-limited': async (run, s) => {
@@ -743,6 +761,8 @@ describe('semantic fault catalogue', () => {
 
   it.each(handlerFaults.map((f) => [f.name, f] as const))('%s changes the behaviour it claims', async (name, f) => {
     const probe = probeOf(f)!;
-    expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
+    // A fault that only other data shows is probed on that data.
+    const data = f.data ? datasetOf(f.data) : undefined;
+    expect(await observe(probe, [name], data)).not.toBe(await observe(probe, [], data));
   });
 });

@@ -15,9 +15,9 @@ const dataset: Dataset = defaultDataset();
 /** The fixture clock: fixed, so timestamps of created objects are predictable. */
 export const NOW_MS = 1_750_000_000_000;
 
-/** A fresh store over the default fixture with a fixed clock. */
-export function freshState(options: { now?: () => number } = {}): State {
-  return createState(dataset, { now: options.now ?? (() => NOW_MS) });
+/** A fresh store over the default fixture (or the data set given) with a fixed clock. */
+export function freshState(options: { now?: () => number; dataset?: Dataset } = {}): State {
+  return createState(options.dataset ?? dataset, { now: options.now ?? (() => NOW_MS) });
 }
 
 /** What a test passes for a request; omitted parts are empty. */
@@ -196,8 +196,8 @@ export type Probe = (run: Run, s: State) => Promise<unknown>;
  * Runs a probe on a fresh store with the switches given (planted faults or variations) and returns what it observed as
  * text; a refusal is an observation too.
  */
-export async function observe(probe: Probe, on: readonly (FaultName | VariationName)[]): Promise<string> {
-  const s = freshState();
+export async function observe(probe: Probe, on: readonly (FaultName | VariationName)[], data?: Dataset): Promise<string> {
+  const s = freshState(data ? { dataset: data } : {});
   const run: Run = async (op, c = {}) => (await handlers[op]!(s, request(op, c), { faults: new Set(on) })) as Body;
   try {
     return JSON.stringify((await probe(run, s)) ?? null);
