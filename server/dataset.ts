@@ -353,6 +353,12 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
         objectIds.set(o.id as number, kind);
         check(ids.get('nodes')!.has(o.nodeId as number), `${w}.nodeId`, `${String(o.nodeId)} does not name a node`);
         check(users.has(o.creatorId as number) && users.has(o.editorId as number), w, 'creatorId and editorId must name users');
+        // A reference to nothing is refused here, so that no answer renders one (the server would have nothing to name).
+        const deleted = o.deleted as Json | undefined;
+        if (deleted) check(users.has(deleted.by as number), `${w}.deleted.by`, `${String(deleted.by)} does not name a user`);
+        ((o.disinherit as unknown[] | undefined) ?? []).forEach((n, j) =>
+          check(ids.get('nodes')!.has(n as number), `${w}.disinherit[${j}]`, `${String(n)} does not name a node`),
+        );
         checkTags(o.tags, `${w}.tags`, ids.get('constructs')!);
       });
     }
@@ -430,9 +436,31 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
         ),
       );
     }
+    const groups = ids.get('groups')!;
+    list('users').forEach((u, i) =>
+      ((u.groupIds as unknown[] | undefined) ?? []).forEach((g, j) =>
+        check(groups.has(g as number), `users[${i}].groupIds[${j}]`, `${String(g)} does not name a group`),
+      ),
+    );
     list('pages').forEach((p, i) => {
       ref(`pages[${i}].folderId`, p.folderId, 'folders');
       ref(`pages[${i}].templateId`, p.templateId, 'templates');
+      const w = `pages[${i}]`;
+      const tm = p.timeManagement as Json | undefined;
+      const workflow = p.workflow as Json | undefined;
+      for (const [where, id] of [
+        ['publisherId', p.publisherId],
+        ['lockedBy', p.lockedBy],
+        ['workflow.userId', workflow?.userId],
+        ['timeManagement.queuedPublish.userId', (tm?.queuedPublish as Json | undefined)?.userId],
+        ['timeManagement.queuedOffline.userId', (tm?.queuedOffline as Json | undefined)?.userId],
+      ] as const)
+        if (id !== undefined) check(users.has(id as number), `${w}.${where}`, `${String(id)} does not name a user`);
+      ((workflow?.groupIds as unknown[] | undefined) ?? []).forEach((g, j) =>
+        check(groups.has(g as number), `${w}.workflow.groupIds[${j}]`, `${String(g)} does not name a group`),
+      );
+      // The page record's lockedSince is required: a locked page says since when.
+      if (p.lockedBy !== undefined) check(isInt(p.lockedSince), `${w}.lockedSince`, 'a locked page (lockedBy) needs lockedSince');
       if (p.translation) ref(`pages[${i}].translation.masterPageId`, (p.translation as Json).masterPageId, 'pages');
     });
     list('templates').forEach((t, i) => {
@@ -581,7 +609,8 @@ export class FixtureBuilder {
   readonly ds: Dataset = {
     format: DATASET_FORMAT,
     requesterId: 1,
-    users: USERS,
+    // A copy: a caller may change its data set, never the next one's.
+    users: structuredClone(USERS),
     groups: [
       { id: 1, name: 'Administrators', description: 'Full access' },
       { id: 2, name: 'Editors', description: 'Content editors' },

@@ -77,6 +77,8 @@ export function envelopeProblems(body: unknown): string[] {
   const info = body.responseInfo;
   if (!isObject(info)) problems.push(`responseInfo is ${info === undefined ? 'missing' : JSON.stringify(info)}, not an object`);
   else {
+    // Contract 7: "Every response carries `responseInfo` with `responseCode`": a refusal's as much as a success's.
+    if (info.responseCode === undefined) problems.push('responseInfo has no responseCode');
     for (const key of ['responseCode', 'responseMessage', 'property']) {
       if (info[key] !== undefined && typeof info[key] !== 'string')
         problems.push(`responseInfo.${key} is ${JSON.stringify(info[key])}, not a string`);

@@ -259,6 +259,7 @@ conformance('ENV-02', 'a JSON body labelled application/json with a charset para
   const sent = [
     { label: 'application/json; charset=utf-8', op: 'folder.create' as const, json: { motherId: String(top), name: 'Café Zürich' } },
     { label: 'application/json;charset=UTF-8', op: 'folder.create' as const, json: { motherId: String(top), name: 'Straße Ærø' } },
+    { label: 'application/json ; charset=utf-8', op: 'folder.create' as const, json: { motherId: String(top), name: 'Øresund' } },
     { label: 'application/json; charset="utf-8"', op: 'folder.getFolders.post' as const, json: { id: String(top) } },
   ];
   for (const { label, op, json } of sent) {

@@ -958,6 +958,8 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
     ),
     ...visibility(t, await listings(t, top), all, [], ''),
   ]);
+  // The folder holding them is no less visible: it still loads in the channel (its first sub-folder is one hidden there).
+  await t.call('folder.load', { path: { id: top }, query: { nodeId: channel } });
   await unrestrict(t, made, channel);
 });
 

@@ -103,6 +103,29 @@ describe('loadDataset and validateDataset', () => {
     );
   });
 
+  it('refuses a reference no answer could render: a user, a group or a node that is not there, a lock without its time', () => {
+    const cases: [string, (ds: ReturnType<typeof defaultDataset>) => void, RegExp][] = [
+      ['publisher', (ds) => void (ds.pages[0]!.publisherId = 999), /\/pages\/0\/publisherId: 999 does not name a user$/],
+      ['deleting user', (ds) => void (ds.folders.find((f) => f.deleted)!.deleted!.by = 999), /deleted\/by: 999 does not name a user$/],
+      ['disinherited node', (ds) => void (ds.files[0]!.disinherit = [77]), /\/files\/0\/disinherit\/0: 77 does not name a node$/],
+      ['user group', (ds) => void (ds.users[1]!.groupIds = [42]), /\/users\/1\/groupIds\/0: 42 does not name a group$/],
+      [
+        'lock',
+        (ds) => {
+          const p = ds.pages[0]!;
+          p.lockedBy = ds.requesterId;
+          delete p.lockedSince;
+        },
+        /\/pages\/0\/lockedSince: a locked page \(lockedBy\) needs lockedSince$/,
+      ],
+    ];
+    for (const [what, spoil, message] of cases) {
+      const ds = defaultDataset();
+      spoil(ds);
+      expect(() => validateDataset(ds), what).toThrow(message);
+    }
+  });
+
   it('refuses duplicate object ids across kinds', () => {
     const ds = defaultDataset();
     ds.pages[0]!.id = ds.files[0]!.id;

@@ -4,9 +4,11 @@ import { conventionBreaks, envelopeProblems, isIdMember, isJsonContentType } fro
 const envelope = { messages: [], responseInfo: { responseCode: 'OK', responseMessage: '', property: '' } };
 
 describe('envelope', () => {
-  it('accepts the envelope with or without the optional strings', () => {
+  it('accepts the envelope with or without responseMessage and property, never without responseCode', () => {
     expect(envelopeProblems(envelope)).toEqual([]);
-    expect(envelopeProblems({ messages: [{ type: 'INFO' }], responseInfo: {} })).toEqual([]);
+    expect(envelopeProblems({ messages: [{ type: 'INFO' }], responseInfo: { responseCode: 'NOTFOUND' } })).toEqual([]);
+    // Contract 7: "Every response carries `responseInfo` with `responseCode`".
+    expect(envelopeProblems({ messages: [], responseInfo: {} })).toEqual(['responseInfo has no responseCode']);
   });
 
   it('names a missing or mistyped member', () => {
