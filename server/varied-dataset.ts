@@ -75,7 +75,9 @@ export function variedDataset(seed: number): Dataset {
   b.page(pagesFolder, 'Sprachlos', standard, { online: true });
   b.page(pagesFolder, 'Без языка', standard);
 
-  const ds = structuredClone(ds0);
+  // A JSON copy, not structuredClone: the builder shares objects (one deletion mark for a folder and its content), and a
+  // shared one would be renumbered once per holder.
+  const ds = JSON.parse(JSON.stringify(ds0)) as Dataset;
   // The requesting user in no group: the group filters (wfwatch) have no group to match.
   delete ds.users.find((u) => u.id === ds.requesterId)!.groupIds;
 

@@ -53,7 +53,9 @@ const TYPES_BY_EXTENSION: Record<string, string> = {
 /** The media type a file name's extension suggests, if known. */
 export function typeOfName(name: string): string | undefined {
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? TYPES_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] : undefined;
+  const ext = name.slice(dot + 1).toLowerCase();
+  // Own members only: `a.__proto__` or `a.constructor` names no media type (an object's inherited members are none).
+  return dot > 0 && Object.hasOwn(TYPES_BY_EXTENSION, ext) ? TYPES_BY_EXTENSION[ext] : undefined;
 }
 
 /**

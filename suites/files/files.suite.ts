@@ -424,6 +424,26 @@ conformance('FIL-03', 'save (JSON) with failOnDuplicate refuses the name of an i
   t.record(findings);
 });
 
+conformance('ENV-08', 'a save, copy or move onto a name the folder holds already is answered, never with a server error', async (t) => {
+  const top = await t.folder();
+  const other = await t.folder('env-08 target');
+  // Names a server may number (`b_1.txt`): the save below meets `b.txt` and `b_1.txt` taken, and the text a numbering
+  // may fall back on, so that a numbering that loops or reads what is not there shows.
+  const names = ['b.txt', 'b_1.txt', 'b_undefined.txt', 'b_NaN.txt', 'a.txt'];
+  const files = new Map<string, number>();
+  for (const name of names) files.set(name, (await uploadFileStep(t, top, name, `${name}\n`)).id!);
+  await uploadFileStep(t, other, 'a.txt', 'a\n');
+  const a = files.get('a.txt')!;
+  // Whether each is carried out (the name numbered, or taken as it is) or refused is open (copy-name-collision,
+  // upload-name-collision, move-to-same-folder); a 5xx is never an answer ("no request the suite sends, valid or not, is
+  // answered with a 5xx"), and the judge fails this test on one.
+  await t.try('file.save.json', { path: { id: a }, json: { file: { id: a, name: 'b.txt' } } });
+  await t.try('file.copy', { json: { file: { id: files.get('b.txt')! }, targetFolder: { id: top } } });
+  await t.try('file.copy', { json: { file: { id: files.get('b.txt')! }, targetFolder: { id: top }, newFilename: 'b_1.txt' } });
+  await t.try('file.move', { path: { id: files.get('b_1.txt')! }, json: { folderId: other } });
+  await t.try('file.move', { path: { id: a }, json: { folderId: other } });
+});
+
 conformance('FIL-04', 'load returns the file with its stagingStatus', async (t) => {
   const folderId = await t.folder();
   const file = await upload(t, folderId, 'fil04.txt', 'staging\n');

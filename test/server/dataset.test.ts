@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATASET_FORMAT, defaultDataset, loadDataset, validateDataset } from '../../server/dataset.ts';
+import { datasetOf } from '../../server/index.ts';
 import { createState, fixtureIds, resolveInView, viewOf } from '../../server/state.ts';
 import { freshState, named } from './helpers.ts';
 
@@ -136,6 +137,29 @@ describe('loadDataset and validateDataset', () => {
     const ds = defaultDataset() as unknown as { folders: Record<string, unknown>[] };
     ds.folders[1]!.name = 5;
     expect(() => validateDataset(ds)).toThrow(/^dataset: \/folders\/1\/name must be string, got 5$/);
+  });
+});
+
+describe('the varied data set', () => {
+  it('passes validation at every seed tried, with ids of many digits, a requester in no group, a deep and a wide folder', () => {
+    for (const seed of [1, 2, 3, 7, 99]) {
+      const ds = datasetOf(`varied:${seed}`);
+      expect(Math.min(...ds.nodes.map((n) => n.id), ...ds.folders.map((f) => f.id), ...ds.users.map((u) => u.id))).toBeGreaterThanOrEqual(
+        10_000,
+      );
+      expect(ds.users.find((u) => u.id === ds.requesterId)!.groupIds).toBeUndefined();
+      const depth = (id: number): number => {
+        const f = ds.folders.find((x) => x.id === id)!;
+        return f.motherId === null ? 0 : 1 + depth(f.motherId);
+      };
+      expect(Math.max(...ds.folders.map((f) => depth(f.id))), `seed ${seed}`).toBeGreaterThan(200);
+      const wide = ds.folders.find((f) => f.name === 'Wide')!;
+      expect(ds.files.filter((f) => f.folderId === wide.id).length).toBeGreaterThan(1000);
+      expect(ds.files.some((f) => !f.name.includes('.'))).toBe(true);
+      expect(ds.pages.some((p) => p.language === undefined)).toBe(true);
+    }
+    expect(datasetOf('varied:5')).toEqual(datasetOf('varied:5'));
+    expect(() => datasetOf('varied:x')).toThrow(/the seed after "varied:" must be a number/);
   });
 });
 

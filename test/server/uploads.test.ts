@@ -165,6 +165,18 @@ describe('POST /file/createSimple', () => {
     ).toBe('INVALIDDATA');
   });
 
+  it('UPL-03: a name whose extension is a member every object inherits (__proto__, constructor) gets a string fileType', async () => {
+    const s = freshState();
+    const folder = await sandboxFolder(s, 'Proto');
+    for (const qqfile of ['a.__proto__', 'a.constructor', '.__proto__']) {
+      const res = await call(s, 'file.createSimple.raw', {
+        query: { folderId: folder.id, qqfile },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('x') },
+      });
+      expect(typeof res.file.fileType, qqfile).toBe('string');
+    }
+  });
+
   it('UPL-03: the raw form creates a file named by qqfile in folderId, typed by its extension', async () => {
     const s = freshState();
     const folder = await sandboxFolder(s, 'Raw');
