@@ -840,6 +840,8 @@ export const semanticFaults = faultDefs([
   },
   {
     name: 'node-id-one-digit',
+    // The test that sends a node id of the varied data set's many digits is about channels.
+    needs: 'multichannelling',
     breaks: ['UPL-05'],
     data: 'varied:1',
     description: 'the upload forms refuse a nodeId of two or more digits, a pattern written for the one-digit node ids of a test system',
@@ -850,6 +852,18 @@ export const semanticFaults = faultDefs([
     data: 'varied:1',
     description:
       "getPages wfwatch=true escapes as a 500 when the requesting user is in no group: the user's groups are read without a default",
+  },
+  {
+    name: 'save-collision-500',
+    breaks: ['ENV-08'],
+    description:
+      "a JSON save onto a name the folder holds, without failOnDuplicate, escapes as a 500: the numbering calls a helper the save path's index of names lacks",
+  },
+  {
+    name: 'push2master-content-500',
+    needs: 'multichannelling',
+    breaks: ['ENV-08'],
+    description: 'push2master of a folder with recursive escapes as a 500: the content below it is walked without the channel view',
   },
   {
     name: 'page-size-capped',

@@ -366,6 +366,8 @@ export const saveFile: Handler<State> = (state, req, ctx) => {
       if (ctx.faults.has('save-refused-name-kept')) renameObject(state, file, wanted);
       throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, 'file.name');
     }
+    // Planted (save-collision-500): the numbering calls a helper the save path's index of names lacks.
+    if (ctx.faults.has('save-collision-500') && taken.has(wanted.toLowerCase())) throw new TypeError('taken.firstSuffix is not a function');
     name = uniqueFileName(wanted, taken);
   }
   // Planted (with the handlers' wrapper, index.ts): the rename marks nothing changed, so listings kept from before it are answered again.

@@ -117,11 +117,13 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
     // Planted: the tree answer has its own serialisation path, so only tree=true answers are misshapen.
     if (p.tree && record.motherId !== undefined && ctx.faults.has('shape-getfolders-tree'))
       Object.assign(record, { motherId: String(record.motherId) });
-    // Variation (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for.
+    // Variation (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for; in a
+    // flat listing, which lists every descendant anyway, each record carries its own children only (nested all the way
+    // down, a chain of n folders would answer n²/2 records).
     const nest = (p.tree || ctx.faults.has('flat-listing-nests-subfolders')) && p.recursive;
     if (nest && !ctx.faults.has('tree-not-nested') && (!descend || descend(f))) {
       const children = collectChildren(state, f, 'folder', { ...walk, recursive: false });
-      record.subfolders = order(children.filter(keepNested)).map((s) => render(s, order));
+      record.subfolders = order(children.filter(keepNested)).map((s) => (p.tree ? render(s, order) : folderRecord(rctx, s, options)));
     }
     return record;
   };

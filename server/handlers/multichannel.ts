@@ -397,6 +397,9 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   // Variation: an object that exists only in the channel has no master to push into.
   if (src.masterId === undefined && ctx.faults.has('push2master-local-refused'))
     throw new Refusal('INVALIDDATA', `${src.kind} ${src.id} exists only in channel ${channel.id}: it has no master to push into`, 'id');
+  // Planted (push2master-content-500): the content below a folder is walked without the channel's view.
+  if (ctx.faults.has('push2master-content-500') && b.recursive && src.kind === 'folder')
+    throw new TypeError("Cannot read properties of undefined (reading 'nodeId')");
   const items = [
     src,
     ...(b.recursive && src.kind === 'folder' ? channelObjectsBelow(state, src as FolderObj, channel.id, b.types ?? []) : []),

@@ -66,6 +66,26 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       return (err as Error).name;
     }
   },
+  'save-collision-500': async (run, s) => {
+    const id = named(s, 'file', 'notes.txt').id;
+    try {
+      return (await run('file.save.json', { path: { id }, body: { file: { id, name: 'terms.txt' } } })).file?.name ?? 'saved';
+    } catch (err) {
+      if (err instanceof Refusal) throw err;
+      return (err as Error).name;
+    }
+  },
+  'push2master-content-500': async (run, s) => {
+    // The shop's own "Shop specials" folder: pushed with its content.
+    const id = named(s, 'folder', 'Shop specials').id;
+    try {
+      await run('file.push2master', { path: { id }, body: { channelId: 2, recursive: true } });
+      return 'pushed';
+    } catch (err) {
+      if (err instanceof Refusal) return `refused ${err.code}`;
+      return (err as Error).name;
+    }
+  },
   'page-size-capped': async (run, s) =>
     (await run('file.list', { query: { folderId: String(named(s, 'folder', 'Bulk').id), pageSize: 110 } })).items.length,
   'recursion-depth-limited': async (run, s) => {
