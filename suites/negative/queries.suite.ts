@@ -192,7 +192,7 @@ conformance(
     // (NEG-03), a query value of the wrong type (NEG-02) and malformed JSON (NEG-01) are sent by their own tests,
     // whose 5xx fails them alike: here every operation meets the rest of what most often escapes a handler. No query
     // parameter at all (the contract marks none required: a usage query without ids); JSON that is no object
-    // (`null`, which a reader may take for an object that has no members), an object with no members (the contract
+    // (`null`, which a reader may take for an object that has no members, and a string), an object with no members (the contract
     // shows no member mandatory: "which of them are mandatory: not shown") and the valid body with a member the
     // contract does not name (refused or ignored, but read past), which are no form of the operation's request:
     // sent as bytes, judged as the operation's answer. Also filters naming ids that do not exist, a `usedIn` naming no channel ("usedIn (int, multivalued;
@@ -214,7 +214,7 @@ conformance(
       // where present, are JSON with `Content-Type: application/json`": here none is present).
       if (op.requestBody) await t.send(requestOf(id, { path: spec.path, query: spec.query }), id);
       if (op.requestBody?.contentTypes.includes('application/json')) {
-        for (const data of ['null', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
+        for (const data of ['null', '"x"', '{}', JSON.stringify({ ...(isRecord(spec.json) ? spec.json : {}), notInTheContract: 1 })])
           await t.send({ ...requestOf(id, { path: spec.path, query: spec.query }), raw: { contentType: 'application/json', data } }, id);
         for (const json of await byGlobalId(t, spec.json)) await t.try(id, { ...spec, json });
       }
