@@ -1,6 +1,6 @@
 /** Shared helpers of the handler tests: a fresh store, calling handlers directly, finding fixture objects. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getValidator } from '../../schemas/index.ts';
 import { getOperation } from '../../schemas/operations.ts';
 import { defaultDataset, type Dataset } from '../../server/dataset.ts';
@@ -212,4 +212,23 @@ export function switchesAskedInHandlers(): Set<string> {
   const dir = new URL('../../server/handlers/', import.meta.url);
   const sources = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), 'utf8'));
   return new Set(sources.flatMap((src) => [...src.matchAll(/faults\.has\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
+}
+
+/**
+ * The tests of one area's variations: its probes are exactly its variations, each asked by a handler, and each
+ * switched on changes the answer its probe reads.
+ */
+export function describeVariations(title: string, area: readonly VariationName[], probes: Record<string, Probe>): void {
+  describe(title, () => {
+    it('probes exactly the variations of this area, each asked by a handler', () => {
+      expect(Object.keys(probes).sort()).toEqual([...area].sort());
+      const asked = switchesAskedInHandlers();
+      expect(area.filter((name) => !asked.has(name))).toEqual([]);
+    });
+
+    it.each([...area])('%s changes the answer it claims', async (name) => {
+      const probe = probes[name]!;
+      expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
+    });
+  });
 }

@@ -2,10 +2,9 @@
  * The variations of the folder, record and page handlers (server/variations.ts; asked in server/handlers/folders.ts,
  * pages.ts, render.ts, usage.ts and multichannel.ts): each is off by default and changes the answer it claims when switched on.
  */
-import { describe, expect, it } from 'vitest';
 import type { State } from '../../server/state.ts';
 import type { VariationName } from '../../server/variations.ts';
-import { type Body, ids, named, observe, type Probe, switchesAskedInHandlers } from './helpers.ts';
+import { type Body, ids, named, describeVariations, type Probe } from './helpers.ts';
 
 /** The variations this file probes: the other variation test files probe the rest. */
 const AREA = [
@@ -95,15 +94,4 @@ const probes: Record<(typeof AREA)[number], Probe> = {
     ),
 };
 
-describe('the variations of the folders, records and pages', () => {
-  it('probes exactly the variations of this area, each asked by a handler', () => {
-    expect(Object.keys(probes).sort()).toEqual([...AREA].sort());
-    const asked = switchesAskedInHandlers();
-    expect(AREA.filter((name) => !asked.has(name))).toEqual([]);
-  });
-
-  it.each([...AREA])('%s changes the answer it claims', async (name) => {
-    const probe = probes[name];
-    expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
-  });
-});
+describeVariations('the variations of the folders, records and pages', AREA, probes);

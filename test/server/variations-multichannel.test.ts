@@ -2,10 +2,9 @@
  * The multichannel variations (server/variations.ts; asked in server/handlers/multichannel.ts and a few in
  * folders.ts, render.ts and common.ts): each is off by default and changes the answer it claims when switched on.
  */
-import { describe, expect, it } from 'vitest';
 import type { State } from '../../server/state.ts';
 import type { VariationName } from '../../server/variations.ts';
-import { type Body, named, observe, type Probe, type Run, switchesAskedInHandlers } from './helpers.ts';
+import { type Body, named, describeVariations, type Probe, type Run } from './helpers.ts';
 
 /** The variations this file probes: the other variation test files probe the rest. */
 const AREA = [
@@ -134,15 +133,4 @@ const probes: Record<(typeof AREA)[number], Probe> = {
     (await run('folder.create', { body: { motherId: String(mc(s)), nodeId: SHOP, name: 'Inherited folder' } })).folder.name,
 };
 
-describe('the multichannel variations', () => {
-  it('probes exactly the variations of this area, each asked by a handler', () => {
-    expect(Object.keys(probes).sort()).toEqual([...AREA].sort());
-    const asked = switchesAskedInHandlers();
-    expect(AREA.filter((name) => !asked.has(name))).toEqual([]);
-  });
-
-  it.each([...AREA])('%s changes the answer it claims', async (name) => {
-    const probe = probes[name];
-    expect(await observe(probe, [name])).not.toBe(await observe(probe, []));
-  });
-});
+describeVariations('the multichannel variations', AREA, probes);
