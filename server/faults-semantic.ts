@@ -854,6 +854,17 @@ export const semanticFaults = faultDefs([
       "getPages wfwatch=true escapes as a 500 when the requesting user is in no group: the user's groups are read without a default",
   },
   {
+    name: 'recursive-ids-unknown-500',
+    breaks: ['ENV-08'],
+    description: 'a recursive folder listing whose recursiveIds names an id no object has answers 500 (the id is read as a folder)',
+  },
+  {
+    name: 'startpage-without-template-500',
+    breaks: ['ENV-08'],
+    data: 'varied:1',
+    description: 'creating a folder with startpage true under a folder into which no template is linked answers 500 instead of a refusal',
+  },
+  {
     name: 'save-collision-500',
     breaks: ['ENV-08'],
     description:

@@ -80,6 +80,10 @@ export function variedDataset(seed: number): Dataset {
   const ds = JSON.parse(JSON.stringify(ds0)) as Dataset;
   // The requesting user in no group: the group filters (wfwatch) have no group to match.
   delete ds.users.find((u) => u.id === ds.requesterId)!.groupIds;
+  // A sandbox parent into which no template is linked: the suite's folders inherit none, so a folder created with a start
+  // page has no template to take (the default data links one there, and every such create finds it).
+  const sandboxParent = ds.folders.find((f) => f.id === ds.roles?.sandboxParentFolderId);
+  if (sandboxParent) delete sandboxParent.templateIds;
 
   // One offset per id space, each at least 10,000 and ids below 2^31 (Java int).
   const offset = () => between(1, 9) * 10 ** between(4, 8);

@@ -127,6 +127,9 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext) {
     }
     return record;
   };
+  // Planted (recursive-ids-unknown-500): "deleted" reads every recursiveIds entry as an object, also one no object has.
+  if (ctx.faults.has('recursive-ids-unknown-500') && p.recursive && recursiveIds.some((e) => !lookup(state, e.split('/').pop()!)))
+    throw new TypeError("Cannot read properties of undefined (reading 'deleted')");
   // "deleted": the recursiveIds that no longer name a live folder.
   const gone = (e: string) => {
     const f = lookup(state, e.split('/').pop()!);
@@ -501,6 +504,9 @@ export const createFolder: Handler<State> = (state, req, ctx) => {
   if (b.startpage) {
     const linked = links.map((set) => resolveInView(state, set, view)).filter((t) => t !== undefined);
     startTemplate = (linked.find((t) => t.id === b.templateId || t.channelSetId === b.templateId) ?? linked[0])?.channelSetId;
+    // Planted (startpage-without-template-500): the first linked template is read without asking whether there is one.
+    if (startTemplate === undefined && ctx.faults.has('startpage-without-template-500'))
+      throw new TypeError("Cannot read properties of undefined (reading 'channelSetId')");
     if (startTemplate === undefined) throw new Refusal('FAILURE', 'No template was found for creating the startpage.', 'templateId', 409);
   }
   const now = nowSeconds(state);

@@ -75,6 +75,25 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       return (err as Error).name;
     }
   },
+  'recursive-ids-unknown-500': async (run, s) => {
+    const id = named(s, 'folder', 'Files').id;
+    try {
+      return (await run('folder.getFolders', { path: { id }, query: { recursive: true, recursiveIds: ['999999'] } })).folders?.length;
+    } catch (err) {
+      if (err instanceof Refusal) return `refused ${err.code}`;
+      return (err as Error).name;
+    }
+  },
+  'startpage-without-template-500': async (run, s) => {
+    // "Bulk" has no template linked into it.
+    const motherId = String(named(s, 'folder', 'Bulk').id);
+    try {
+      return (await run('folder.create', { body: { motherId, name: 'With start page', startpage: true } })).folder?.name;
+    } catch (err) {
+      if (err instanceof Refusal) return `refused ${err.code}`;
+      return (err as Error).name;
+    }
+  },
   'push2master-content-500': async (run, s) => {
     // The shop's own "Shop specials" folder: pushed with its content.
     const id = named(s, 'folder', 'Shop specials').id;
