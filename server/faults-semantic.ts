@@ -893,6 +893,13 @@ export const semanticFaults = faultDefs([
     description: 'unlocalizing a folder with recursive false unlocalizes the localized copies inside it too',
   },
   {
+    name: 'unlocalize-recursive-first-variant',
+    needs: 'multichannelling',
+    breaks: ['MCH-03'],
+    description:
+      "unlocalizing a folder with recursive true removes the first variant of every set below it, whichever node holds it: the master's own objects, or another channel's copies",
+  },
+  {
     name: 'disinherit-refused-when-localized',
     needs: 'multichannelling',
     breaks: ['MCH-05'],

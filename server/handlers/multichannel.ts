@@ -333,6 +333,10 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
     copy,
     ...(below && copy.kind === 'folder' ? localizedBelow(state, copy.channelSetId, channel.id, b.recursive ? (b.types ?? []) : []) : []),
   ];
+  // Planted (unlocalize-recursive-first-variant): below the folder the first variant of each set goes, whichever node holds
+  // it: mostly the master's own object.
+  if (ctx.faults.has('unlocalize-recursive-first-variant') && b.recursive && copy.kind === 'folder')
+    remove.splice(1, Infinity, ...[...setsBelow(state, copy.channelSetId)].flatMap(({ set }) => state.sets.get(set)?.slice(0, 1) ?? []));
   if (!ctx.faults.has('unlocalize-keeps-copy')) for (const o of remove) removeObject(state, o);
   return {};
 };

@@ -402,6 +402,13 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: false } });
     return pick((await run('folder.getFiles', { path: { folderId: folder }, query: { nodeId: 2 } })).files, 'inherited');
   },
+  'unlocalize-recursive-first-variant': async (run, s) => {
+    // "Localized folder" is localized in the shop; its file is localized too, then the folder unlocalized recursively.
+    const folder = named(s, 'folder', 'Localized folder').id;
+    await run('file.localize', { path: { id: named(s, 'file', 'in-localized-folder.txt').id }, body: { channelId: 2 } });
+    await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: true } });
+    return pick((await run('folder.getFiles', { path: { folderId: folder } })).files, 'name');
+  },
   'disinherit-refused-when-localized': async (run, s) => {
     // "Localized folder" has a copy in the shop; disinheritDefault hides nothing from it.
     const id = named(s, 'folder', 'Localized folder').id;
