@@ -900,6 +900,13 @@ export const semanticFaults = faultDefs([
       "unlocalizing a folder with recursive true removes the first variant of every set below it, whichever node holds it: the master's own objects, or another channel's copies",
   },
   {
+    name: 'push2master-orphans-local-file',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description:
+      'push2master of a file local to the channel inside a folder only the channel has answers OK and moves the file into the master under a folder the master lacks: the master lists it nowhere',
+  },
+  {
     name: 'disinherit-refused-when-localized',
     needs: 'multichannelling',
     breaks: ['MCH-05'],

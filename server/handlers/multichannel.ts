@@ -410,7 +410,9 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   ];
   const targetView = viewOf(state, target);
   const pushed = new Set<number>();
-  for (const o of items) {
+  // Planted (push2master-orphans-local-file): no object is asked whether the master holds its folder.
+  const checked = ctx.faults.has('push2master-orphans-local-file') ? [] : items;
+  for (const o of checked) {
     if (o.masterId === undefined && o.parentSet !== 0 && !resolveInView(state, o.parentSet, targetView) && !pushed.has(o.parentSet)) {
       throw new Refusal('INVALIDDATA', `${o.kind} ${o.id} is in a folder that exists only in the channel; push the folder first`, 'id');
     }

@@ -1189,6 +1189,40 @@ conformance('MCH-07', 'push2master of a file local to the channel puts the file 
   t.record(findings);
 });
 
+conformance(
+  'MCH-07',
+  'push2master of a file local to the channel in a folder only the channel has puts the file where the master lists it',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const folder = await tryCreateInChannelStep(t, 'folder', top, namesFor(t, 'folder', 1, 9)[0]!, channel);
+    if (!folder) return t.nothingToJudge(NO_CHANNEL_CREATE);
+    const local = await tryCreateInChannelStep(t, 'file', folder.id, namesFor(t, 'file', 1, 10)[0]!, channel, 'made in the channel\n');
+    if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
+    // Contract 4.3: "push a file from a channel into its master". The master has no folder to hold this one: a server may
+    // refuse (push the folder first; open choice push2master-local-file), or push the folder along; what it may not do is
+    // answer OK and leave the file where the master lists it nowhere.
+    const pushed = await t.try('file.push2master', { path: { id: local.id }, json: { channelId: channel } });
+    if (pushed.problem)
+      return t.nothingToJudge(
+        'push2master takes no file that exists only in the channel, here in a folder only the channel has (open choice push2master-local-file)',
+        pushed.exchange,
+      );
+    const listed = await t.call('folder.getFiles', { path: { folderId: top }, query: { recursive: true } });
+    if (listed.body && !listOf<File>(listed.body, 'files').some((f) => f.name === local.name))
+      t.record([
+        finding(
+          t.requirement,
+          'model',
+          `push2master of file "${local.name}" (made in channel ${channel} inside its own folder "${folder.name}") answered OK, but ` +
+            `GET /folder/getFiles/${top}?recursive=true in the master lists no file of that name: ` +
+            brief(listOf<File>(listed.body, 'files').map((f) => f.name)),
+          listed.exchange,
+        ),
+      ]);
+  },
+);
+
 // ---- MCH-08 ----------------------------------------------------------------------------------
 
 /** One generated layout: master folders and files (each localized or not; files placed in top or a folder) and channel-local objects. */

@@ -409,6 +409,16 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: true } });
     return pick((await run('folder.getFiles', { path: { folderId: folder } })).files, 'name');
   },
+  'push2master-orphans-local-file': async (run, s) => {
+    // shop-flyer.pdf is the shop's own, in "Shop specials", a folder only the shop has.
+    try {
+      await run('file.push2master', { path: { id: named(s, 'file', 'shop-flyer.pdf').id }, body: { channelId: 2 } });
+      return 'pushed';
+    } catch (err) {
+      if (err instanceof Refusal) return `refused ${err.code}`;
+      throw err;
+    }
+  },
   'disinherit-refused-when-localized': async (run, s) => {
     // "Localized folder" has a copy in the shop; disinheritDefault hides nothing from it.
     const id = named(s, 'folder', 'Localized folder').id;
