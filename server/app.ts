@@ -218,6 +218,9 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   // Planted: a media type compared with its parameters, as a server matching the whole header string does.
   if (faults.has('json-charset-refused') && charset !== undefined)
     throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
+  // Planted: UTF-8 alone is taken, though an ASCII body is the same bytes in either.
+  if (faults.has('json-charset-ascii-refused') && charset === 'us-ascii')
+    throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
   if (charset !== undefined && !UTF8_CHARSETS.has(charset))
     throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
   const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';

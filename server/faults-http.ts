@@ -29,6 +29,12 @@ export const httpFaults = faultDefs([
       'a JSON body labelled `application/json; charset=utf-8`, as browsers and Java clients label it, is refused 415: the media type is compared with its parameters',
   },
   {
+    name: 'json-charset-ascii-refused',
+    breaks: ['ENV-02'],
+    description:
+      'a JSON body labelled `application/json; charset=us-ascii` is refused 415: UTF-8 alone is taken, though ASCII is its subset',
+  },
+  {
     name: 'envelope-missing-messages',
     breaks: ['ENV-01'],
     description: 'successful answers leave out the messages member of the envelope',

@@ -30,6 +30,11 @@ const cases: Record<string, FaultCase> = {
     off: status(201),
     on: status(415),
   },
+  'json-charset-ascii-refused': {
+    request: { ...createFolder, headers: { 'content-type': 'application/json; charset=us-ascii' } },
+    off: status(201),
+    on: status(415),
+  },
   'content-type-text-plain': {
     request: loadFolder,
     off: (res) => expect(res.headers['content-type']).toMatch(/^application\/json/),
