@@ -907,6 +907,19 @@ export const semanticFaults = faultDefs([
       'push2master of a file local to the channel inside a folder only the channel has answers OK and moves the file into the master under a folder the master lacks: the master lists it nowhere',
   },
   {
+    name: 'localize-again-copies',
+    needs: 'multichannelling',
+    breaks: ['MCH-03'],
+    description:
+      'localizing an object the channel has localized already makes a second copy in that channel: one unlocalize then leaves the channel a copy',
+  },
+  {
+    name: 'unlocalize-removes-local',
+    needs: 'multichannelling',
+    breaks: ['MCH-03'],
+    description: 'unlocalizing an object the channel made itself answers OK and removes it outright: the channel lists it no more',
+  },
+  {
     name: 'disinherit-refused-when-localized',
     needs: 'multichannelling',
     breaks: ['MCH-05'],

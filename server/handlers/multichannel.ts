@@ -259,7 +259,8 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
   if (!visible || !ancestorsVisible(state, visible, view))
     throw new Refusal('INVALIDDATA', `${what} ${obj.id} is not inherited into channel ${channel.id}`, 'channelId');
   if (inWastebin(state, visible, view)) throw new Refusal('NOTFOUND', `${what} ${obj.id} is in the wastebin`, 'id');
-  if (visible.nodeId === channel.id) {
+  // Planted (localize-again-copies): what the channel has localized already gets a second copy.
+  if (visible.nodeId === channel.id && !(visible.masterId !== undefined && faults.has('localize-again-copies'))) {
     // Variation: localizing what the channel has localized already is done already.
     if (visible.masterId !== undefined && faults.has('localize-again-succeeds')) return {};
     throw new Refusal('INVALIDDATA', `${what} ${obj.id} is already localized or local in channel ${channel.id}`, 'channelId');
@@ -318,6 +319,15 @@ export const unlocalize: Handler<State> = (state, req, ctx) => {
   // Planted (unlocalize-first-copy): the first localized copy goes, whichever channel it is in.
   const anyChannel = ctx.faults.has('unlocalize-first-copy');
   const copy = (state.sets.get(obj.channelSetId) ?? []).find((v) => (anyChannel || v.nodeId === channel.id) && v.masterId !== undefined);
+  // Planted (unlocalize-removes-local): an object local to the channel is taken for a copy and removed outright.
+  const local =
+    !copy && ctx.faults.has('unlocalize-removes-local')
+      ? state.sets.get(obj.channelSetId)?.find((v) => v.nodeId === channel.id)
+      : undefined;
+  if (local) {
+    removeObject(state, local);
+    return {};
+  }
   if (!copy || isRoot(copy)) {
     // Variation: nothing localized there is nothing to do.
     if (!copy && ctx.faults.has('unlocalize-nothing-succeeds')) return {};

@@ -528,6 +528,44 @@ conformance('MCH-03', "unlocalizing a folder recursively leaves the master's con
   await undoLocalized(t, made);
 });
 
+conformance('MCH-03', 'a file localized twice in the channel is inherited again after one unlocalize', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const file = await create(t, 'file', top, namesFor(t, 'file', 1, 11)[0]!);
+  await localize(t, file, channel);
+  // Localized again: refused, or answered as done (open choice localize-already-localized); either way the channel holds
+  // one copy ("localized in that channel"), which one unlocalize takes back ("not localized in that channel").
+  await t.try('file.localize', { path: { id: file.id }, json: { channelId: channel } });
+  const copyId = await copyIdOf(t, top, file, channel);
+  if (!(await unlocalize(t, file, copyId, channel))) return;
+  const findings: Finding[] = [];
+  for (const { list, record } of listedIn(t, await listings(t, top, channel), file, findings))
+    if (!flag(record, 'inherited') || record.id !== file.id)
+      findings.push(
+        finding(
+          t.requirement,
+          'model',
+          `after localizing file "${file.name}" twice in channel ${channel} and unlocalizing it once, ${list.what} lists id ` +
+            `${record.id} with inherited ${JSON.stringify(record.inherited)}, expected the inherited master ${file.id}`,
+          list.exchange,
+        ),
+      );
+  t.record(findings);
+});
+
+conformance('MCH-03', 'unlocalizing a file the channel made itself leaves it listed in the channel', async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const local = await tryCreateInChannelStep(t, 'file', top, namesFor(t, 'file', 1, 12)[0]!, channel);
+  if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
+  // Contract 3 gives unlocalize to a "localized object"; this one is local to the channel (open choice
+  // unlocalize-not-localized: refused, or answered changing nothing), and no operation removes an object outright.
+  await t.try('file.unlocalize', { path: { id: local.id }, json: { channelId: channel } });
+  const findings: Finding[] = [];
+  listedIn(t, await listings(t, top, channel), { kind: 'file', ...local }, findings);
+  t.record(findings);
+});
+
 conformance(
   'ENV-08',
   'multichannel requests a channel cannot carry out are answered, never with a server error',

@@ -419,6 +419,19 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       throw err;
     }
   },
+  'localize-again-copies': async (run, s) => {
+    // inherited-a.txt is localized in channel 3: localized there again, then unlocalized once.
+    const id = named(s, 'file', 'inherited-a.txt').id;
+    await run('file.localize', { path: { id }, body: { channelId: 3 } }).catch((err: unknown) => err);
+    await run('file.unlocalize', { path: { id }, body: { channelId: 3 } });
+    return (await run('file.localizations', { path: { id } })).total;
+  },
+  'unlocalize-removes-local': async (run, s) => {
+    // shop-flyer.pdf is the shop's own file.
+    const id = named(s, 'file', 'shop-flyer.pdf').id;
+    await run('file.unlocalize', { path: { id }, body: { channelId: 2 } }).catch((err: unknown) => err);
+    return (await run('file.load', { path: { id }, query: { nodeId: 2 } }).catch((err: unknown) => err)) instanceof Refusal;
+  },
   'disinherit-refused-when-localized': async (run, s) => {
     // "Localized folder" has a copy in the shop; disinheritDefault hides nothing from it.
     const id = named(s, 'folder', 'Localized folder').id;
