@@ -21,11 +21,14 @@ const WIDTH = 100;
 // An option whose head is longer gets its description on the lines below it.
 const HEAD_WIDTH = 24;
 
-/** The words of `text` in lines of at most `width` columns (a longer word has a line of its own). */
+/**
+ * The words of `text` in lines of at most `width` columns (a longer word has a line of its own). Code in backticks
+ * is one word: `serve --list-faults` is typed as one.
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const [word] of text.matchAll(/(?:`[^`]*`|[^\s`])+/g)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;

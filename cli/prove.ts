@@ -48,7 +48,7 @@ const OPTIONS = {
     value: 'N|N,N,...',
     byDefault: 'none',
     description: 'also run the clean server and the combined variations under seeds 1 to N, or under the listed seeds: each must pass',
-    example: '--seeds 20 --no-faults --no-variations',
+    example: '--no-faults --seeds 5',
   },
   only: {
     type: 'string',

@@ -124,6 +124,20 @@ describe('cms-conformance help <command>', () => {
     }
   });
 
+  it('keeps every line of every help text within 100 columns, and code in backticks on one line', () => {
+    for (const { name, command } of commands) {
+      const lines = usageText(name, command).split('\n');
+      expect(
+        lines.filter((l) => l.length > 100),
+        name,
+      ).toEqual([]);
+      expect(
+        lines.filter((l) => (l.match(/`/g) ?? []).length % 2),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it('a positional given to a command that takes none is a usage error', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await main(['requirements', 'extra'])).toBe(2);
