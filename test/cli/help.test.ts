@@ -2,25 +2,12 @@
  * The commands' option tables are the one source of what the CLI accepts and says: `help`, `NAME --help` and
  * docs/cli.md are rendered from them, and each command parses its arguments by its own table.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Command, OptionSpec, OptionTable } from '../../cli/args.ts';
+import { parseOptions, type Command, type OptionSpec, type OptionTable } from '../../cli/args.ts';
 import { defaultOf, optionHead, overviewText, usageText } from '../../cli/help.ts';
 import { COMMAND_GROUPS, COMMAND_NAMES, commandGroups, commandNamed, main } from '../../cli/main.ts';
 import { CLI_DOCS_PATH, renderCliDocs } from '../../scripts/gen-cli-docs.ts';
-
-// Every table given to parseOptions, so that a test can tell which table a command parses its arguments by.
-const parsedBy = vi.hoisted(() => [] as { options: unknown; positionals: boolean }[]);
-vi.mock('../../cli/args.ts', async (importOriginal) => {
-  const args = await importOriginal<typeof import('../../cli/args.ts')>();
-  return {
-    ...args,
-    parseOptions: (...call: Parameters<typeof args.parseOptions>) => {
-      parsedBy.push({ options: call[1], positionals: call[2] ?? false });
-      return args.parseOptions(...call);
-    },
-  };
-});
 
 // Checked by `tsc --noEmit`: an option cannot be added to a table without what help and docs/cli.md say of it.
 // @ts-expect-error a string option without description and example
@@ -83,20 +70,20 @@ describe('cms-conformance help <command>', () => {
     expect((await printed(name, '--help')).out).toBe(help.out);
   });
 
-  it.each(COMMAND_NAMES)('%s parses its arguments by the table its help describes, and by no other', async (name) => {
+  it.each(COMMAND_NAMES)('%s parses every option of its table, with the type the table gives it', async (name) => {
     const { command } = await commandNamed(name)!();
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    parsedBy.length = 0;
-    // An unknown option is refused before any work, by the table the command parsed with.
-    await expect(command.run(['--not-an-option'])).rejects.toThrow(/Unknown option '--not-an-option'/);
-    expect(parsedBy).toHaveLength(1);
-    expect(parsedBy[0]!.options).toBe(command.options);
-    expect(parsedBy[0]!.positionals).toBe(Boolean(command.positionals?.length));
+    // Malformed uses are refused by parseArgs before any work: the message says whether it knows the option, and its type.
+    for (const [option, spec] of Object.entries(command.options)) {
+      if (spec.type === 'string')
+        await expect(command.run([`--${option}`]), option).rejects.toThrow(`Option '--${option} <value>' argument missing`);
+      else await expect(command.run([`--${option}=x`]), option).rejects.toThrow(`Option '--${option}' does not take an argument`);
+    }
+    await expect(command.run(['--not-an-option'])).rejects.toThrow("Unknown option '--not-an-option'");
+    if (!command.positionals?.length) await expect(command.run(['stray'])).rejects.toThrow("Unexpected argument 'stray'");
   });
 
   it.each(COMMAND_NAMES)("%s: every example parses by the command's table and uses its option", async (name) => {
     const { command } = await commandNamed(name)!();
-    const { parseOptions } = await vi.importActual<typeof import('../../cli/args.ts')>('../../cli/args.ts');
     const examples: [string, string][] = [
       ...Object.entries(command.options).map(([option, spec]): [string, string] => [`--${option}`, spec.example]),
       ...(command.positionals ?? []).map((p): [string, string] => [p.name, p.example]),
@@ -141,6 +128,31 @@ describe('cms-conformance help <command>', () => {
   it('a positional given to a command that takes none is a usage error', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await main(['requirements', 'extra'])).toBe(2);
+  });
+});
+
+describe('the option tables', () => {
+  // The other way round from the probes above: what parseArgs accepts is what a table documents, because every
+  // parseOptions call of a command gives it the command's own table, never a table written inline.
+  const sources = readdirSync(new URL('../../cli/', import.meta.url))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => [f, readFileSync(new URL(`../../cli/${f}`, import.meta.url), 'utf8')] as const)
+    .filter(([, text]) => /^export const command: Command = \{$/m.test(text));
+
+  it('are found in every command file', () => {
+    expect(sources.map(([f]) => f.replace(/\.ts$/, '')).sort()).toEqual([...COMMAND_NAMES].sort());
+  });
+
+  it.each(sources)('%s parses only by its documented table', (_file, text) => {
+    const calls = [...text.matchAll(/parseOptions\(([^)]*)/g)].map((m) => m[1]!);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      const table = /^\s*args,\s*([A-Z_]+)\b/.exec(call)?.[1];
+      expect(table, call).toBeDefined();
+      expect(text).toMatch(new RegExp(`^export const ${table} = \\{$|^const ${table} = \\{$`, 'm'));
+      expect(text).toMatch(new RegExp(`^\\} as const satisfies (OptionTable|Record<string, ReplayOptionSpec>);$`, 'm'));
+      expect(text).toMatch(new RegExp(`^  options: ${table},$`, 'm'));
+    }
   });
 });
 
