@@ -13,14 +13,40 @@ export class UsageError extends Error {
 export interface Command {
   /** One line: what the command does. */
   summary: string;
-  /** The usage text printed by `cms-conformance help NAME` and on a usage error. */
-  usage: string;
+  /**
+   * Its options: the one table that parseArgs reads and that `help NAME`, `NAME --help` and docs/cli.md describe
+   * (cli/help.ts), so that what is parsed and what is documented cannot drift apart.
+   */
+  options: OptionTable;
+  /** The arguments that are not options (merge's RESULTS..., validate's FILE...); none when absent. */
+  positionals?: readonly Positional[];
+  /** What the command does beyond each option: paragraphs of one line each (help wraps them); one starting "- " is a list item. */
+  about: readonly string[];
+  /** The exit codes, one line: "0 ..., 1 ..., 2 usage error". */
+  exit: string;
   run(args: string[]): Promise<number>;
   /** Reads the arguments as `run` would and does nothing else: a UsageError says what is wrong (README's CI jobs are checked so). */
   parse?(args: string[]): void;
 }
 
-/** Parses options strictly (unknown flags are usage errors), turning node's errors into UsageError. */
+/** An argument of a command that is not an option. */
+export interface Positional {
+  /** Its shape in the usage line, e.g. FILE. */
+  name: string;
+  /** Whether several may be given (FILE...). */
+  multiple: boolean;
+  /** Whether the command needs at least one. */
+  required: boolean;
+  /** What it is. */
+  description: string;
+  /** The arguments of an example use, after the command's name. */
+  example: string;
+}
+
+/**
+ * Parses options strictly (unknown flags are usage errors), turning node's errors into UsageError. A command gives its
+ * own `options` table (test/cli/help.test.ts checks it does), so that it accepts exactly what it documents.
+ */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
@@ -30,8 +56,30 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
-/** One option of a command's table: how parseArgs reads it, and whether a replay line repeats it. */
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
+/** What help and docs/cli.md say of every option; required, so that an option cannot be added undocumented. */
+interface OptionDoc {
+  /** What the option does: one line (help wraps it), no default (byDefault says it). */
+  description: string;
+  /** The arguments of an example use, after the command's name (`--seed 7`); help's tests parse it by the table. */
+  example: string;
+}
+
+/**
+ * One option of a command's table: how parseArgs reads it (type, multiple) and how it is documented. A string option
+ * names its value's shape (FILE, N, URL) and says what holds when it is not given, unless the command needs it.
+ */
+export type OptionSpec = OptionDoc &
+  (
+    | { type: 'string'; multiple?: boolean; value: string; required: true; byDefault?: never }
+    | { type: 'string'; multiple?: boolean; value: string; required?: never; byDefault: string }
+    | { type: 'boolean'; multiple?: never; value?: never; required?: never; byDefault?: never; default?: boolean }
+  );
+
+/** A command's options by name, as parseArgs reads them (node's parseArgs ignores the documentation members). */
+export type OptionTable = Readonly<Record<string, OptionSpec>>;
+
+/** An option of run's table: whether a replay line repeats it as well. */
+export type ReplayOptionSpec = OptionSpec & {
   /**
    * True for an option that changes what a run does, which a replay line must repeat; false for one that
    * does not, or that the replay line gives itself. Required, so that a new option cannot be forgotten.
@@ -43,7 +91,7 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
 export type OptionValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
 
 /** The arguments that give the options a table marks `replay` these parsed values again, in the table's order. */
-export function replayArgsOf(table: Readonly<Record<string, OptionSpec>>, values: OptionValues): string[] {
+export function replayArgsOf(table: Readonly<Record<string, ReplayOptionSpec>>, values: OptionValues): string[] {
   const args: string[] = [];
   for (const [name, spec] of Object.entries(table)) {
     const value = values[name];

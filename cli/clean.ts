@@ -4,15 +4,32 @@ import { SANDBOX_PREFIX, removeFolder } from '../harness/sandbox.ts';
 import { TargetError, loadTargetFile, unreachableReason } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import type { LegacyFolderListResponse } from '../schemas/types.ts';
-import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { UsageError, intOption, parseOptions, type Command, type OptionTable } from './args.ts';
 
-const usage = `usage: cms-conformance clean --target FILE [--older-than MINUTES | --name NAME] [--dry-run]
-
-Removes the sandbox folders (named ${SANDBOX_PREFIX}<UTC timestamp>-<tag>) that runs left under the
-target's fixture.sandboxParentFolderId, when they are older than --older-than minutes (default 60,
-so a run still going is left alone; 0 removes all). --name removes the one sandbox of that name,
-whatever its age (a stopped run prints it). --dry-run lists them without removing anything.
-Exit: 0 all removed, 1 some could not be removed, 2 usage error, 3 target unreachable.`;
+const OPTIONS = {
+  target: {
+    type: 'string',
+    value: 'FILE',
+    required: true,
+    description: 'the target file of the server to clean (the embedded server keeps nothing between runs)',
+    example: '--target target.json',
+  },
+  'older-than': {
+    type: 'string',
+    value: 'MINUTES',
+    byDefault: '60',
+    description: 'remove the sandboxes older than this, so that a run still going is left alone; 0 removes all',
+    example: '--target target.json --older-than 0',
+  },
+  name: {
+    type: 'string',
+    value: 'NAME',
+    byDefault: 'none',
+    description: 'remove the one sandbox of that name, whatever its age (a stopped run prints it); not with --older-than',
+    example: `--target target.json --name ${SANDBOX_PREFIX}20260101T120000Z-ab12cd`,
+  },
+  'dry-run': { type: 'boolean', description: 'list the sandboxes without removing anything', example: '--target target.json --dry-run' },
+} as const satisfies OptionTable;
 
 /** The creation time a sandbox name carries, or undefined when the name is not a sandbox's. */
 export function sandboxTime(name: string): Date | undefined {
@@ -24,14 +41,13 @@ export function sandboxTime(name: string): Date | undefined {
 
 export const command: Command = {
   summary: 'remove sandbox folders left on a target by killed runs',
-  usage,
+  options: OPTIONS,
+  about: [
+    `Removes the sandbox folders (named \`${SANDBOX_PREFIX}<UTC timestamp>-<tag>\`) that runs left under the target's fixture.sandboxParentFolderId.`,
+  ],
+  exit: '0 all removed, 1 some could not be removed, 2 usage error, 3 target unreachable.',
   async run(args) {
-    const { values } = parseOptions(args, {
-      target: { type: 'string' },
-      'older-than': { type: 'string' },
-      name: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-    });
+    const { values } = parseOptions(args, OPTIONS);
     if (!values.target) throw new UsageError('clean needs --target FILE (the embedded server keeps nothing between runs)');
     const minutes = intOption('older-than', values['older-than'], 60, 0);
     const name = values.name;

@@ -7,21 +7,47 @@ import { parseTarget } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import type { Exchange } from '../schemas/results.ts';
 import type { Feature, Target, TargetFixture } from '../schemas/target.ts';
-import { UsageError, intOption, parseOptions, type Command } from './args.ts';
+import { UsageError, intOption, parseOptions, type Command, type OptionTable } from './args.ts';
 
-const usage = `usage: cms-conformance init --base-url URL [--query NAME=VALUE]... [--header "NAME: VALUE"]... --out FILE
-
-Asks a live server what it has, with reading operations only (GET), and writes a target file for
-\`run --target\`: the master node and its root folder, a channel and its root folder, folders holding
-pages and templates, a proposed sandbox parent, and the features that answer (wastebin,
-multichannelling, pages, templates, auth). It prints what it found and what it could not decide;
-check both before the first run.
-  --base-url URL        the contract's {base_url}, e.g. https://cms.example.com/rest
-  --query NAME=VALUE    a credential sent as a query parameter on every request (e.g. sid=...)
-  --header "N: V"       a credential sent as a header on every request
-  --out FILE            where the target file goes
-  --timeout MS          per request (default 30000)
-Exit: 0 written; 2 usage error; 3 the server is unreachable or does not answer like the contract.`;
+const OPTIONS = {
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    required: true,
+    description: "the contract's {base_url}, an http(s) URL",
+    example: '--base-url https://cms.example.com/rest --out target.json',
+  },
+  query: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME=VALUE',
+    byDefault: 'none',
+    description: 'a credential sent as a query parameter on every request',
+    example: '--base-url https://cms.example.com/rest --query sid=12345 --out target.json',
+  },
+  header: {
+    type: 'string',
+    multiple: true,
+    value: '"NAME: VALUE"',
+    byDefault: 'none',
+    description: 'a credential sent as a header on every request',
+    example: "--base-url https://cms.example.com/rest --header 'Authorization: Bearer abc' --out target.json",
+  },
+  out: {
+    type: 'string',
+    value: 'FILE',
+    required: true,
+    description: 'where the target file goes',
+    example: '--base-url https://cms.example.com/rest --out target.json',
+  },
+  timeout: {
+    type: 'string',
+    value: 'MS',
+    byDefault: '30000',
+    description: 'milliseconds to wait for each answer',
+    example: '--base-url https://cms.example.com/rest --out target.json --timeout 60000',
+  },
+} as const satisfies OptionTable;
 
 /** A server that cannot be described: exit 3 with this one line. */
 class NotTheContract extends Error {}
@@ -232,7 +258,11 @@ async function discover(target: Target, timeoutMs: number): Promise<Discovery> {
 
 export const command: Command = {
   summary: 'write a target file from what a live server answers (reading operations only)',
-  usage,
+  options: OPTIONS,
+  about: [
+    'Asks a live server what it has, with reading operations only (GET), and writes a target file for `run --target`: the master node and its root folder, a channel and its root folder, folders holding pages and templates, a proposed sandbox parent, and the features that answer (wastebin, multichannelling, pages, templates, auth). It prints what it found and what it could not decide; check both before the first run.',
+  ],
+  exit: '0 written; 2 usage error; 3 the server is unreachable or does not answer like the contract.',
   parse(args) {
     parse(args);
   },
@@ -269,13 +299,7 @@ export const command: Command = {
 };
 
 function parse(args: string[]) {
-  const { values } = parseOptions(args, {
-    'base-url': { type: 'string' },
-    query: { type: 'string', multiple: true },
-    header: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    timeout: { type: 'string' },
-  });
+  const { values } = parseOptions(args, OPTIONS);
   if (!values['base-url'] || !/^https?:\/\/[^/]/.test(values['base-url']))
     throw new UsageError('init needs --base-url URL (an http(s) URL)');
   if (!values.out) throw new UsageError('init needs --out FILE (where the target file goes)');

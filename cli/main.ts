@@ -1,10 +1,11 @@
 /** cms-conformance: the command-line entry point; each subcommand lives in its own module. */
 import { UsageError, type Command } from './args.ts';
+import { overviewText, usageText, type CommandGroup } from './help.ts';
 
 export { setVitestImport } from './project.ts';
 
 // Loaded on demand so `cms-conformance validate` does not pay for the server or the suites.
-const commands: Record<string, () => Promise<{ command: Command }>> = {
+const commands = {
   validate: () => import('./validate.ts'),
   requirements: () => import('./requirements.ts'),
   openapi: () => import('./openapi.ts'),
@@ -17,21 +18,46 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   merge: () => import('./merge.ts'),
   statement: () => import('./statement.ts'),
   proxy: () => import('./proxy.ts'),
-};
+} satisfies Record<string, () => Promise<{ command: Command }>>;
+
+/** A command's name, as typed after cms-conformance. */
+export type CommandName = keyof typeof commands;
+
+/** Every command's name. */
+export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
+
+/**
+ * How `help` and docs/cli.md list the commands: by task, the main job first. A command is one line in one
+ * group; test/cli/help.test.ts fails when a command is in none. A group with no commands is not shown.
+ */
+export const COMMAND_GROUPS: readonly { title: string; commands: readonly CommandName[] }[] = [
+  { title: 'Test a server', commands: ['run', 'init', 'clean', 'statement', 'merge', 'update-expectations'] },
+  { title: 'Track runs', commands: [] },
+  { title: 'The reference server', commands: ['serve', 'prove'] },
+  { title: 'Check traffic and records', commands: ['proxy', 'validate'] },
+  { title: 'The contract', commands: ['requirements', 'openapi'] },
+];
 
 /** The loader of a command by name; only the commands' own names (a name like "constructor" is not one). */
 export function commandNamed(name: string | undefined): (() => Promise<{ command: Command }>) | undefined {
-  return name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  return name !== undefined && Object.hasOwn(commands, name) ? commands[name as CommandName] : undefined;
+}
+
+/** Every command, loaded, in COMMAND_GROUPS' order; one that no group lists comes last, under "Other commands", so it is never hidden. */
+export async function commandGroups(): Promise<CommandGroup[]> {
+  const grouped = new Set(COMMAND_GROUPS.flatMap((g) => g.commands));
+  const others = COMMAND_NAMES.filter((n) => !grouped.has(n));
+  const groups = [...COMMAND_GROUPS, ...(others.length ? [{ title: 'Other commands', commands: others }] : [])];
+  return Promise.all(
+    groups.map(async (g) => ({
+      title: g.title,
+      commands: await Promise.all(g.commands.map(async (name) => ({ name, command: (await commands[name]()).command }))),
+    })),
+  );
 }
 
 async function usage(): Promise<string> {
-  const lines = ['usage: cms-conformance <command> [options]', '', 'commands:'];
-  for (const [name, load] of Object.entries(commands)) {
-    const { command } = await load();
-    lines.push(`  ${name.padEnd(14)} ${command.summary}`);
-  }
-  lines.push('', 'cms-conformance help <command> shows the options of one command.');
-  return lines.join('\n');
+  return overviewText(await commandGroups());
 }
 
 /**
@@ -61,14 +87,14 @@ export async function main(argv: string[]): Promise<number> {
       if (rest[0] !== undefined && !commandNamed(rest[0]))
         throw new UsageError(`unknown command "${rest[0]}" (try: cms-conformance --help)`);
       const load = commandNamed(rest[0]);
-      console.log(load ? (await load()).command.usage : await usage());
+      console.log(load ? usageText(rest[0]!, (await load()).command) : await usage());
       return 0;
     }
     const load = commandNamed(name);
     if (!load) throw new UsageError(`unknown command "${name}" (try: cms-conformance --help)`);
     const { command } = await load();
     if (rest.includes('--help') || rest.includes('-h')) {
-      console.log(command.usage);
+      console.log(usageText(name, command));
       return 0;
     }
     return await command.run(rest);

@@ -3,26 +3,52 @@ import { relative, resolve } from 'node:path';
 import { verdictOf } from '../reports/expectations.ts';
 import { finishRun, mergeResults, ReportInputError } from '../reports/index.ts';
 import { loadResults } from '../reports/results.ts';
-import { UsageError, outDirOption, parseOptions, type Command } from './args.ts';
+import { UsageError, outDirOption, parseOptions, type Command, type OptionTable } from './args.ts';
 
-const usage = `usage: cms-conformance merge RESULTS... [--out DIR] [--expectations FILE] [--baseline FILE]
-
-Combines the results of sharded runs of one target and seed (RESULTS: a report folder holding
-results.json, or the file) into one results.json, junit.xml, report.html and summary.md.
-  --out DIR            where the merged reports go (default reports/out)
-  --expectations FILE  apply the target's expectation file to the merged run
-  --baseline FILE      compare with an earlier results.json (writes regression.md)
-Exit: 0 no unexpected failure, 1 unexpected failures, 2 usage error or unusable input.`;
+const OPTIONS = {
+  out: {
+    type: 'string',
+    value: 'DIR',
+    byDefault: 'reports/out',
+    description: 'where the merged reports go',
+    example: 'shard-1 shard-2 shard-3 --out reports/merged',
+  },
+  expectations: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: "apply the target's expectation file to the merged run",
+    example: 'shard-1 shard-2 --expectations expectations.json',
+  },
+  baseline: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'compare with an earlier results.json (writes regression.md)',
+    example: 'shard-1 shard-2 --baseline reports/last/results.json',
+  },
+} as const satisfies OptionTable;
 
 function parse(args: string[]) {
-  const parsed = parseOptions(args, { out: { type: 'string' }, expectations: { type: 'string' }, baseline: { type: 'string' } }, true);
+  const parsed = parseOptions(args, OPTIONS, true);
   if (!parsed.positionals.length) throw new UsageError('merge needs at least one results folder or file');
   return parsed;
 }
 
 export const command: Command = {
   summary: 'combine the results of sharded runs into one set of reports',
-  usage,
+  options: OPTIONS,
+  positionals: [
+    {
+      name: 'RESULTS',
+      multiple: true,
+      required: true,
+      description: 'the results of one shard: a report folder holding results.json, or the file',
+      example: 'reports/shard-1 reports/shard-2/results.json',
+    },
+  ],
+  about: ['Combines the results of sharded runs of one target and seed into one results.json, junit.xml, report.html and summary.md.'],
+  exit: '0 no unexpected failure, 1 unexpected failures, 2 usage error or unusable input.',
   parse,
   async run(args) {
     const { values, positionals } = parse(args);

@@ -15,7 +15,7 @@ import { getProfile, type ProfileDef } from '../server/profiles.ts';
 import type { FaultDef } from '../server/fault-def.ts';
 import type { FaultName } from '../server/faults.ts';
 import { combinationOf, variations as variationCatalogue, type VariationDef } from '../server/variations.ts';
-import { UsageError, intOption, parseOptions, seedValue, type Command } from './args.ts';
+import { UsageError, intOption, parseOptions, seedValue, type Command, type OptionTable } from './args.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
 import type { SuiteEngine } from './engine.ts';
 import type { DeclaredTest } from './project.ts';
@@ -26,36 +26,89 @@ import { onlyPattern } from './run.ts';
 import { profileOption } from './serve.ts';
 import { SessionError, openSession, type Session, type SessionOptions } from './session.ts';
 
-const usage = `usage: cms-conformance prove [--fault NAME]... [--variation NAME]... [--seeds N|N,N,...]
-                              [--only IDS] [--choice-tests-only] [--combined-only] [--seed N] [--runs N]
-                              [--json FILE] [--no-faults]
-                              [--no-variations] [--profile default|field]
-       cms-conformance prove --parameters [--parameter OPERATION:NAME]... [--results FILE] [--json FILE]
-
-Runs the suite against the reference server with each planted fault switched on (only the tests of
-the requirements the fault breaks): each must be found. Then the whole suite under each variation
-alone (an answer the contract leaves open, played otherwise than by default: serve --list-variations)
-and under all variations that combine at once (one per open choice): each must pass. --seeds 20 runs
-the clean server and the combined variations under seeds 1 to 20 (or the listed seeds): each must
-pass. --only IDS (requirement ids or prefixes, as for run) narrows every case to those tests;
---choice-tests-only runs each variation alone on the tests its open choice names
-(schemas/open-choices.json) instead of the whole suite (the combination still runs it all);
---combined-only runs the combination of the variations alone, no variation by itself.
-Prints one line per case and "killed K/N" (a killed fault with the tests that found it). Every case
-with its timings goes to --json FILE, or else into reports/out/prove.json, where it replaces the
-earlier result of the same case and the others stay: \`requirements --coverage\` reads that file.
---profile field proves the suite on the field-shaped reference server, whose own deviations fail some
-tests even when it is clean: a baseline run of the whole suite records them first, and then a fault is
-found when a test of its ids has an error the baseline did not, and a variation or clean case passes
-when it has no error the baseline did not. Faults the profile removes (its own deviations, faults
-of features it lacks, faults its deviations already show) are reported as REMOVED, with the reason.
---parameters proves the parameter claims of a run instead: for every parameter (query parameter or
-JSON body member) the tests of --results FILE (default reports/out/results.json, a run of the default
-suite) judged, or only those given by --parameter, a relay in front of a reference server of its own
-removes it from every request of its operation, and the tests that claimed it run through it with that
-run's seed: one of them must fail (PROVEN); when all pass the claim is FALSE.
-Exit: 0 every fault found and every clean or harmless case passed (every parameter claim proven), 1
-otherwise, 2 usage error.`;
+const OPTIONS = {
+  fault: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'every fault',
+    description: 'prove only this planted fault (names: `serve --list-faults`)',
+    example: '--fault post-answers-200 --no-variations',
+  },
+  variation: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'every variation',
+    description: 'prove only this variation (names: `serve --list-variations`)',
+    example: '--variation usage-files-only --no-faults',
+  },
+  seeds: {
+    type: 'string',
+    value: 'N|N,N,...',
+    byDefault: 'none',
+    description: 'also run the clean server and the combined variations under seeds 1 to N, or under the listed seeds: each must pass',
+    example: '--no-faults --seeds 5',
+  },
+  only: {
+    type: 'string',
+    multiple: true,
+    value: 'IDS',
+    byDefault: 'every test',
+    description: 'requirement ids or prefixes, comma-separated, as for run: every case runs only their tests',
+    example: '--only PAG,SRT',
+  },
+  'choice-tests-only': {
+    type: 'boolean',
+    description:
+      'run each variation alone on the tests its open choice names (schemas/open-choices.json) instead of the whole suite (the combination still runs it all)',
+    example: '--no-faults --choice-tests-only',
+  },
+  'combined-only': {
+    type: 'boolean',
+    description: 'run the combination of the variations alone, no variation by itself',
+    example: '--no-faults --combined-only',
+  },
+  seed: { type: 'string', value: 'N', byDefault: '1', description: 'the seed of every case', example: '--seed 7' },
+  runs: { type: 'string', value: 'N', byDefault: '10', description: 'fast-check runs per property', example: '--runs 20' },
+  json: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'merged into reports/out/prove.json',
+    description:
+      'write every case with its timings to FILE; without it they go into reports/out/prove.json, where each replaces the earlier result of the same case and the others stay (`requirements --coverage` reads that file)',
+    example: '--fault post-answers-200 --json proof.json',
+  },
+  'no-faults': { type: 'boolean', description: 'prove no planted fault', example: '--no-faults' },
+  'no-variations': { type: 'boolean', description: 'prove no variation', example: '--no-variations' },
+  profile: {
+    type: 'string',
+    value: 'default|field',
+    byDefault: 'default',
+    description: 'prove the suite on the reference server of that profile (`help serve`)',
+    example: '--profile field',
+  },
+  parameters: {
+    type: 'boolean',
+    description: 'prove the parameter claims of a run instead of faults and variations; goes only with --parameter, --results and --json',
+    example: '--parameters',
+  },
+  parameter: {
+    type: 'string',
+    multiple: true,
+    value: 'OPERATION:NAME',
+    byDefault: 'every parameter the run judged',
+    description: 'with --parameters: prove only the claims on this parameter',
+    example: '--parameters --parameter folder.getFolders:maxItems',
+  },
+  results: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'reports/out/results.json',
+    description: 'with --parameters: the run (of the default suite) whose claims are proven',
+    example: '--parameters --results reports/out/results.json',
+  },
+} as const satisfies OptionTable;
 
 type ReportedFinding = TestResult['findings'][number];
 
@@ -500,25 +553,15 @@ async function proveParameterClaims(values: { parameter?: string[]; results?: st
 
 export const command: Command = {
   summary: 'prove the suite: every planted fault found, harmless variations and the clean server pass',
-  usage,
+  options: OPTIONS,
+  about: [
+    'Runs the suite against the reference server with each planted fault switched on (only the tests of the requirements the fault breaks): each must be found. Then the whole suite under each variation alone (an answer the contract leaves open, played otherwise than by default: `serve --list-variations`) and under all variations that combine at once (one per open choice): each must pass. Prints one line per case and "killed K/N" (a killed fault with the tests that found it).',
+    '--profile field proves the suite on the field-shaped reference server, whose own deviations fail some tests even when it is clean: a baseline run of the whole suite records them first, and then a fault is found when a test of its ids has an error the baseline did not, and a variation or clean case passes when it has no error the baseline did not. Faults the profile removes (its own deviations, faults of features it lacks, faults its deviations already show) are reported as REMOVED, with the reason.',
+    "--parameters proves the parameter claims of a run instead: for every parameter (query parameter or JSON body member) the tests of --results judged, or only those given by --parameter, a relay in front of a reference server of its own removes it from every request of its operation, and the tests that claimed it run through it with that run's seed: one of them must fail (PROVEN); when all pass the claim is FALSE.",
+  ],
+  exit: '0 every fault found and every clean or harmless case passed (every parameter claim proven), 1 otherwise, 2 usage error.',
   async run(args) {
-    const { values } = parseOptions(args, {
-      fault: { type: 'string', multiple: true },
-      variation: { type: 'string', multiple: true },
-      seeds: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      'choice-tests-only': { type: 'boolean' },
-      'combined-only': { type: 'boolean' },
-      seed: { type: 'string' },
-      runs: { type: 'string' },
-      json: { type: 'string' },
-      'no-faults': { type: 'boolean' },
-      'no-variations': { type: 'boolean' },
-      profile: { type: 'string' },
-      parameters: { type: 'boolean' },
-      parameter: { type: 'string', multiple: true },
-      results: { type: 'string' },
-    });
+    const { values } = parseOptions(args, OPTIONS);
     if (values.parameters || values.parameter) {
       // The claims' seed and runs are the results', and the server is the clean default one.
       const others = (

@@ -8,7 +8,7 @@
  * proxy-report.ts.
  */
 import { relative } from 'node:path';
-import { intOption, outDirOption, parseOptions, UsageError, type Command } from './args.ts';
+import { intOption, outDirOption, parseOptions, UsageError, type Command, type OptionTable } from './args.ts';
 import { DEFAULT_SEED } from '../harness/config.ts';
 import { exchangeLine, findingLine } from '../harness/registry.ts';
 import { runLine } from '../harness/replay.ts';
@@ -21,29 +21,56 @@ import { HarWriter } from './proxy-har.ts';
 import { startProxy, type RunningProxy } from './proxy-relay.ts';
 import { TrafficReport } from './proxy-report.ts';
 
-const usage = `usage: cms-conformance proxy --upstream URL [--port P] [--host HOST] [--target FILE] [--out DIR]
-                             [--har FILE] [--strict]
-
-A transparent HTTP proxy in front of a server: point a client or a browser at it and every exchange
-passing through is judged by the suite's judge (status, content type, envelope, response schema,
-unknown members, no 5xx) and by the checks one answer allows (paging slices and numItems/hasMoreItems,
-order against sortby/sortorder/sort, wastebin marks, filters the records refute). Each new finding is
-printed as it is seen. Bodies pass byte for byte and are streamed; headers and status pass unchanged.
-Paths are forwarded as they are: with --upstream http://host:8080/rest, point the client at
-http://127.0.0.1:P/rest. Stop it with Ctrl-C (SIGINT) or SIGTERM: it writes the reports.
-
-options:
-  --upstream URL   the server to forward to (required); its path is the contract's base URL
-  --port P         port to listen on, 0 picks a free one (default 8081)
-  --host HOST      interface to listen on (default 127.0.0.1)
-  --target FILE    the server's target file: the names of its credentials (auth.query, auth.headers),
-                   which never appear in a report or the HAR, and its features
-  --out DIR        where the reports go (default reports/out/proxy): results.json (one test per
-                   operation and per requirement seen), junit.xml, report.html, summary.md
-  --har FILE       also write the traffic seen as HAR 1.2, credentials redacted
-  --strict         members the contract does not name are errors, not warnings
-
-Exit (after SIGINT/SIGTERM): 0 no error finding, 1 an error finding was seen, 2 usage error.`;
+const OPTIONS = {
+  upstream: {
+    type: 'string',
+    value: 'URL',
+    required: true,
+    description: "the server to forward to; its path is the contract's base URL",
+    example: '--upstream http://localhost:8080/rest',
+  },
+  port: {
+    type: 'string',
+    value: 'P',
+    byDefault: '8081',
+    description: 'port to listen on; 0 picks a free one',
+    example: '--upstream http://localhost:8080/rest --port 9000',
+  },
+  host: {
+    type: 'string',
+    value: 'HOST',
+    byDefault: '127.0.0.1',
+    description: 'interface to listen on',
+    example: '--upstream http://localhost:8080/rest --host 0.0.0.0',
+  },
+  target: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description:
+      "the server's target file: the names of its credentials (auth.query, auth.headers), which never appear in a report or the HAR, and its features",
+    example: '--upstream http://localhost:8080/rest --target target.json',
+  },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    byDefault: 'reports/out/proxy',
+    description: 'where the reports go: results.json (one test per operation and per requirement seen), junit.xml, report.html, summary.md',
+    example: '--upstream http://localhost:8080/rest --out reports/client',
+  },
+  har: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'also write the traffic seen as HAR 1.2, credentials redacted',
+    example: '--upstream http://localhost:8080/rest --har traffic.har',
+  },
+  strict: {
+    type: 'boolean',
+    description: 'members the contract does not name are errors, not warnings',
+    example: '--upstream http://localhost:8080/rest --strict',
+  },
+} as const satisfies OptionTable;
 
 /** Resolves with the first SIGINT or SIGTERM; a second one calls `again`. */
 function stopSignal(again: () => void): Promise<NodeJS.Signals> {
@@ -91,17 +118,14 @@ function closingLines(report: TrafficReport, done: FinishResult, har: HarWriter 
 /** The proxy subcommand. */
 export const command: Command = {
   summary: 'a transparent proxy that judges the traffic of a real client against the contract',
-  usage,
+  options: OPTIONS,
+  about: [
+    "A transparent HTTP proxy in front of a server: point a client or a browser at it and every exchange passing through is judged by the suite's judge (status, content type, envelope, response schema, unknown members, no 5xx) and by the checks one answer allows (paging slices and numItems/hasMoreItems, order against sortby/sortorder/sort, wastebin marks, filters the records refute). Each new finding is printed as it is seen. Bodies pass byte for byte and are streamed; headers and status pass unchanged.",
+    'Paths are forwarded as they are: with --upstream http://host:8080/rest, point the client at http://127.0.0.1:P/rest. Stop it with Ctrl-C (SIGINT) or SIGTERM: it writes the reports.',
+  ],
+  exit: '(after SIGINT/SIGTERM) 0 no error finding, 1 an error finding was seen, 2 usage error.',
   async run(args) {
-    const { values } = parseOptions(args, {
-      upstream: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      target: { type: 'string' },
-      out: { type: 'string' },
-      har: { type: 'string' },
-      strict: { type: 'boolean' },
-    });
+    const { values } = parseOptions(args, OPTIONS);
     if (!values.upstream) throw new UsageError('--upstream URL is required (the server to forward to)');
     let upstream: URL;
     try {

@@ -7,7 +7,7 @@ import type { Results } from '../schemas/results.ts';
 import { requirements, type Requirement } from '../schemas/requirements.ts';
 import { faults as faultCatalogue } from '../server/faults.ts';
 import type { FaultDef } from '../server/fault-def.ts';
-import { UsageError, parseOptions, type Command } from './args.ts';
+import { UsageError, parseOptions, type Command, type OptionTable } from './args.ts';
 import { collectTests } from './collect.ts';
 import { projectRoot, type DeclaredTest } from './project.ts';
 import { PROVE_FILE, readProveFile, type ProveFile } from './prove-file.ts';
@@ -178,33 +178,49 @@ export function renderTable(reqs: readonly Requirement[], coverage?: ReadonlyMap
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
 }
 
+const OPTIONS = {
+  family: {
+    type: 'string',
+    multiple: true,
+    value: 'F',
+    byDefault: 'every family',
+    description:
+      'only the requirements of family F (OP, ENV, PAG, SRT, FLT, WST, DEL, UPL, FIL, FLD, MCH, USE, PGE, NEG); case-insensitive',
+    example: '--family PAG --family srt',
+  },
+  json: { type: 'boolean', default: false, description: 'print the selected requirements as a JSON array', example: '--family DEL --json' },
+  coverage: {
+    type: 'boolean',
+    default: false,
+    description:
+      'add, per requirement, its tests, their last result and the planted faults that prove them; then every parameter and what judged it',
+    example: '--coverage',
+  },
+  results: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'reports/out/results.json when present',
+    description: 'the run whose results --coverage shows',
+    example: '--coverage --results reports/vendor/results.json',
+  },
+  prove: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'reports/out/prove.json, which prove writes',
+    description: 'the proof whose kills --coverage shows',
+    example: '--coverage --prove reports/out/prove.json',
+  },
+} as const satisfies OptionTable;
+
 export const command: Command = {
   summary: 'list the requirement catalogue (id, level, feature, section, statement)',
-  usage: [
-    'usage: cms-conformance requirements [--family F]... [--json] [--coverage [--results FILE] [--prove FILE]]',
-    '',
-    '  --family F   only the requirements of family F (OP, ENV, PAG, SRT, FLT, WST, DEL, UPL, FIL,',
-    '               FLD, MCH, USE, PGE, NEG); repeatable; case-insensitive',
-    '  --json       print the selected requirements as a JSON array',
-    '  --coverage   add the tests that carry each requirement and their last result (from',
-    '               --results FILE, default reports/out/results.json when present), the planted',
-    '               faults naming it and whether its own tests killed them in the last prove (from',
-    '               --prove FILE, default reports/out/prove.json, which prove writes; "not proven',
-    '               yet" without it), and how many of its tests one of them made fail (a test is',
-    '               proven only then); then every parameter of every operation (query parameters',
-    '               and JSON body members): the requests of that run that sent a non-default value',
-    '               and the tests that judged its effect, or the contract section that gives it none',
-    '               (schemas/parameter-effects.json), or NOT JUDGED; exits 1 when a MUST',
-    '               requirement has no test',
-  ].join('\n'),
+  options: OPTIONS,
+  about: [
+    'With --coverage, the table adds the tests that carry each requirement and their last result (from --results), the planted faults naming it and whether its own tests killed them in the last prove (from --prove; "not proven yet" without it), and how many of its tests one of them made fail (a test is proven only then); then every parameter of every operation (query parameters and JSON body members): the requests of that run that sent a non-default value and the tests that judged its effect, or the contract section that gives it none (schemas/parameter-effects.json), or NOT JUDGED.',
+  ],
+  exit: '0 listed, 1 (with --coverage) a MUST requirement has no test, 2 usage error.',
   async run(args) {
-    const { values } = parseOptions(args, {
-      family: { type: 'string', multiple: true },
-      json: { type: 'boolean', default: false },
-      coverage: { type: 'boolean', default: false },
-      results: { type: 'string' },
-      prove: { type: 'string' },
-    });
+    const { values } = parseOptions(args, OPTIONS);
     const known = [...new Set(requirements.map((r) => r.family))];
     const families = (values.family ?? []).map((f) => f.toUpperCase());
     const unknown = families.filter((f) => !known.includes(f));

@@ -26,7 +26,7 @@ import {
   replayArgsOf,
   seedValue,
   type Command,
-  type OptionSpec,
+  type ReplayOptionSpec,
 } from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, filesSideBySide, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
@@ -35,62 +35,6 @@ import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
 import { SessionError, SessionStopped, loadTarget, openSession, type Session, type SessionOptions } from './session.ts';
-
-const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--out DIR] [--seed N|random] [--runs N]
-                          [--only IDS] [--strict] [--timeout MS] [--replay-path PATH]
-                          [--rate N] [--concurrency N|auto] [--concurrency-max N] [--retries N]
-                          [--max-retry-wait SECONDS] [--max-body MIB]
-                          [--dry-run] [--expectations FILE]
-                          [--baseline FILE] [--shard i/n] [--statement DIR]
-                          [--fault NAME]... [--variation NAME]... [--refusal-style status|body]
-                          [--profile default|field] [--fixture default|varied:SEED|FILE]
-
-Runs the conformance suites. Without --target, against the bundled reference server started on
-127.0.0.1 (a free port) with a random token, so it declares every feature, auth included; --fault,
---variation, --refusal-style, --profile and --fixture configure that embedded server (--profile field:
-the deployed open-source server's behaviour; --variation: an answer the contract leaves open, played
-otherwise than by default; --fixture varied:SEED: a second data set with ids of many digits, deep and
-wide trees and names in many scripts; see \`cms-conformance help serve\`).
-  --target FILE      a target file (as written by \`serve --write-target\`): base URL, credentials,
-                     features, fixture ids
-  --base-url URL     overrides the target file's base URL
-  --out DIR          where reports go (default reports/out)
-  --seed N|random    the run's seed: every generated request derives from it. Default ${DEFAULT_SEED},
-                     always the same, so two runs against one target agree test by test; \`random\`
-                     draws one to explore. Printed and stored in results.json (seed, seedSource)
-  --runs N           fast-check runs per property (default ${RUN_DEFAULTS.runs})
-  --only IDS         requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01); only the
-                     suite files holding their tests are loaded
-  --strict           members the contract does not name are errors, not warnings
-  --timeout MS       per request (default ${RUN_DEFAULTS.timeoutMs})
-  --rate N           at most N requests per second, auto's sizing included (default: no cap)
-  --concurrency auto the default for --target: find how many requests in flight the target takes
-                     (from 1, doubling while answers stay as fast and no 429 or 503 comes), then run
-                     that many suite files side by side, each in its own sandbox folder with one
-                     request at a time (no more than this machine's cores when answers come within
-                     ${LOCAL_MS} ms: the run is then bound by its own work, not by waiting)
-  --concurrency N    at most N requests in flight: 1 for a fragile server (default
-                     ${RUN_DEFAULTS.embeddedConcurrency} for the embedded server)
-  --concurrency-max N  the most --concurrency auto tries (default ${DEFAULT_CONCURRENCY_MAX})
-  --retries N        repeat a request answered 429 (any method) or 503 with Retry-After (GET only)
-                     at most N times, after the wait Retry-After asks for (default ${DEFAULT_MAX_RETRIES})
-  --max-retry-wait S wait at most S seconds in all for one request's retries; past that its
-                     429 or 503 stands (default ${DEFAULT_MAX_RETRY_WAIT_MS / 1000})
-  --max-body MIB     answers over MIB mebibytes are cut and not judged: a warning on the test, never a
-                     failure, so that memory stays bounded (default ${DEFAULT_MAX_BODY_BYTES / 2 ** 20})
-  --expectations F   a per-target expectation file: expected failures do not fail the run
-  --baseline F       an earlier results.json: print and write (regression.md) new, fixed and
-                     still failing tests
-  --shard i/n        run the i-th of n parts (merge the parts with \`cms-conformance merge\`)
-  --statement DIR    also write a conformance statement of the run there (conformance.json,
-                     conformance.md, badge.svg; see \`cms-conformance help statement\`)
-  --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
-  --dry-run          print what the run would do (suites, requirement ids, requests, fixture
-                     objects it reads) without sending anything
-Exit: 0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable,
-130/143 stopped by SIGINT/SIGTERM (the reports of the tests that ended are written, marked interrupted,
-and the sandbox is removed; a second signal stops waiting for that). A run removes the earlier run's
-reports from --out as it starts.`;
 
 /** The run's seed and where it came from: `--seed N`, `--seed random` (drawn now) or the documented default. */
 export function seedOption(value: string | undefined): { seed: number; seedSource: SeedSource } {
@@ -204,33 +148,213 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
  * requests, say where reports go and what they are compared with, or are given by the replay line itself.
  */
 export const RUN_OPTIONS = {
-  target: { type: 'string', replay: true },
-  'base-url': { type: 'string', replay: true },
-  fault: { type: 'string', multiple: true, replay: true },
-  variation: { type: 'string', multiple: true, replay: true },
-  'refusal-style': { type: 'string', replay: true },
-  profile: { type: 'string', replay: true },
-  fixture: { type: 'string', replay: true },
-  runs: { type: 'string', replay: true },
-  strict: { type: 'boolean', replay: true },
-  timeout: { type: 'string', replay: true },
+  target: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'the bundled reference server',
+    description: 'a target file (as written by `init` or `serve --write-target`): base URL, credentials, features, fixture ids',
+    example: '--target target.json',
+    replay: true,
+  },
+  'base-url': {
+    type: 'string',
+    value: 'URL',
+    byDefault: "the target file's",
+    description: "overrides the target file's base URL",
+    example: '--target target.json --base-url http://localhost:8080/rest',
+    replay: true,
+  },
+  fault: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'none',
+    description: 'switch on a planted fault in the embedded server (names: `serve --list-faults`)',
+    example: '--fault post-answers-200',
+    replay: true,
+  },
+  variation: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'none',
+    description:
+      'play an answer the contract leaves open otherwise than by default, in the embedded server (names: `serve --list-variations`)',
+    example: '--variation usage-files-only',
+    replay: true,
+  },
+  'refusal-style': {
+    type: 'string',
+    value: 'status|body',
+    byDefault: 'status',
+    description: 'the embedded server answers refusals with 4xx statuses, or with 200 and the code in the body',
+    example: '--refusal-style body',
+    replay: true,
+  },
+  profile: {
+    type: 'string',
+    value: 'default|field',
+    byDefault: 'default',
+    description: "the embedded server's behaviour: the contract as written, or the deployed open-source server's (`help serve`)",
+    example: '--profile field',
+    replay: true,
+  },
+  fixture: {
+    type: 'string',
+    value: 'default|varied:SEED|FILE',
+    byDefault: 'default',
+    description:
+      "the embedded server's data set: the built-in one, a varied one of a seed (ids of many digits, deep and wide trees, names in many scripts), or a dataset JSON file",
+    example: '--fixture varied:7',
+    replay: true,
+  },
+  runs: {
+    type: 'string',
+    value: 'N',
+    byDefault: String(RUN_DEFAULTS.runs),
+    description: 'fast-check runs per property',
+    example: '--runs 50',
+    replay: true,
+  },
+  strict: {
+    type: 'boolean',
+    description: 'members the contract does not name are errors, not warnings',
+    example: '--strict',
+    replay: true,
+  },
+  timeout: {
+    type: 'string',
+    value: 'MS',
+    byDefault: String(RUN_DEFAULTS.timeoutMs),
+    description: 'milliseconds to wait for each answer',
+    example: '--timeout 5000',
+    replay: true,
+  },
   // Given by the replay line: the one test, its seed and its fast-check path (harness/replay.ts runLine).
-  only: { type: 'string', multiple: true, replay: false },
-  seed: { type: 'string', replay: false },
-  'replay-path': { type: 'string', replay: false },
-  rate: { type: 'string', replay: false },
-  concurrency: { type: 'string', replay: false },
-  'concurrency-max': { type: 'string', replay: false },
-  retries: { type: 'string', replay: false },
-  'max-retry-wait': { type: 'string', replay: false },
-  'max-body': { type: 'string', replay: true },
-  out: { type: 'string', replay: false },
-  'dry-run': { type: 'boolean', replay: false },
-  baseline: { type: 'string', replay: false },
-  expectations: { type: 'string', replay: false },
-  shard: { type: 'string', replay: false },
-  statement: { type: 'string', replay: false },
-} as const satisfies Record<string, OptionSpec>;
+  only: {
+    type: 'string',
+    multiple: true,
+    value: 'IDS',
+    byDefault: 'every test',
+    description:
+      'requirement ids or prefixes, comma-separated (PAG, OP-folder.load, DEL-01); only the suite files holding their tests are loaded',
+    example: '--only PAG,OP-folder.load',
+    replay: false,
+  },
+  seed: {
+    type: 'string',
+    value: 'N|random',
+    byDefault: String(DEFAULT_SEED),
+    description:
+      'the seed every generated request derives from: the default is always the same, so two runs against one target agree test by test; `random` draws one to explore. Printed and stored in results.json (seed, seedSource)',
+    example: '--seed random',
+    replay: false,
+  },
+  'replay-path': {
+    type: 'string',
+    value: 'PATH',
+    byDefault: 'none',
+    description: 'replay one fast-check case (with --only and --seed, as a printed replay line gives them)',
+    example: "--only PAG-01 --seed 7 --replay-path '3:1:0'",
+    replay: false,
+  },
+  rate: {
+    type: 'string',
+    value: 'N',
+    byDefault: 'no cap',
+    description: "at most N requests per second, --concurrency auto's sizing included",
+    example: '--rate 20',
+    replay: false,
+  },
+  concurrency: {
+    type: 'string',
+    value: 'N|auto',
+    byDefault: `auto with --target, ${RUN_DEFAULTS.embeddedConcurrency} for the embedded server`,
+    description: `N: at most N requests in flight (1 for a fragile server). auto: find how many requests in flight the target takes (from 1, doubling while answers stay as fast and no 429 or 503 comes), then run that many suite files side by side, each in its own sandbox folder with one request at a time (no more than this machine's cores when answers come within ${LOCAL_MS} ms: the run is then bound by its own work, not by waiting)`,
+    example: '--target target.json --concurrency 1',
+    replay: false,
+  },
+  'concurrency-max': {
+    type: 'string',
+    value: 'N',
+    byDefault: String(DEFAULT_CONCURRENCY_MAX),
+    description: 'the most requests in flight --concurrency auto tries (with --target)',
+    example: '--target target.json --concurrency-max 16',
+    replay: false,
+  },
+  retries: {
+    type: 'string',
+    value: 'N',
+    byDefault: String(DEFAULT_MAX_RETRIES),
+    description:
+      'repeat a request answered 429 (any method) or 503 with Retry-After (GET only) at most N times, after the wait Retry-After asks for',
+    example: '--retries 0',
+    replay: false,
+  },
+  'max-retry-wait': {
+    type: 'string',
+    value: 'SECONDS',
+    byDefault: String(DEFAULT_MAX_RETRY_WAIT_MS / 1000),
+    description: "wait at most this long in all for one request's retries; past that its 429 or 503 stands",
+    example: '--max-retry-wait 10',
+    replay: false,
+  },
+  'max-body': {
+    type: 'string',
+    value: 'MIB',
+    byDefault: String(DEFAULT_MAX_BODY_BYTES / 2 ** 20),
+    description: 'answers over MIB mebibytes are cut and not judged (a warning on the test, never a failure), so that memory stays bounded',
+    example: '--max-body 64',
+    replay: true,
+  },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    byDefault: 'reports/out',
+    description:
+      "where the reports go (results.json, junit.xml, report.html, summary.md); the earlier run's reports there are removed as the run starts",
+    example: '--out reports/vendor',
+    replay: false,
+  },
+  'dry-run': {
+    type: 'boolean',
+    description: 'print what the run would do (suites, requirement ids, requests, fixture objects it reads) without sending anything',
+    example: '--target target.json --dry-run',
+    replay: false,
+  },
+  baseline: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'an earlier results.json: print and write (regression.md) the new, fixed and still failing tests',
+    example: '--baseline reports/last/results.json',
+    replay: false,
+  },
+  expectations: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'a per-target expectation file (`help update-expectations`): expected failures do not fail the run',
+    example: '--expectations expectations.json',
+    replay: false,
+  },
+  shard: {
+    type: 'string',
+    value: 'i/n',
+    byDefault: 'the whole suite',
+    description: 'run the i-th of n parts (merge the parts with `merge`)',
+    example: '--shard 1/3',
+    replay: false,
+  },
+  statement: {
+    type: 'string',
+    value: 'DIR',
+    byDefault: 'none',
+    description: 'also write a conformance statement of the run there: conformance.json, conformance.md, badge.svg (`help statement`)',
+    example: '--statement reports/statement',
+    replay: false,
+  },
+} as const satisfies Record<string, ReplayOptionSpec>;
 
 /** Parses run's arguments by its option table; an unknown option is a usage error. */
 export function parseRunOptions(args: string[]) {
@@ -493,7 +617,12 @@ function reportRun(run: OpenRun, target: Target, suiteRun: { tests: TestResult[]
 
 export const command: Command = {
   summary: 'run the conformance suites against a target (default: the bundled reference server)',
-  usage,
+  options: RUN_OPTIONS,
+  about: [
+    'Without --target, the run is against the bundled reference server started on 127.0.0.1 (a free port) with a random token, so it declares every feature, auth included; --fault, --variation, --refusal-style, --profile and --fixture configure that embedded server and do not go with --target (see `cms-conformance help serve`).',
+    'A failed test prints its requirement, the exchange, the counterexample, a curl line and a replay line (`npx cms-conformance run --only ID --seed N ...`) that runs that case again.',
+  ],
+  exit: '0 no test failed, 1 a test failed, 2 usage or configuration error, 3 target unreachable, 130/143 stopped by SIGINT/SIGTERM (the reports of the tests that ended are written, marked interrupted, and the sandbox is removed; a second signal stops waiting for that).',
   parse(args) {
     const { values } = parseRunOptions(args);
     shardOption(values.shard);

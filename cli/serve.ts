@@ -1,7 +1,7 @@
 /** `cms-conformance serve`: runs the bundled reference server until SIGINT or SIGTERM. */
 import { writeFileSync } from 'node:fs';
 import { getProfile, profiles } from '../server/profiles.ts';
-import { intOption, parseOptions, UsageError, type Command } from './args.ts';
+import { intOption, parseOptions, UsageError, type Command, type OptionTable } from './args.ts';
 
 /** The --profile option of serve and run, checked against the reference server's profiles. */
 export function profileOption(value: string | undefined): string {
@@ -10,34 +10,92 @@ export function profileOption(value: string | undefined): string {
   return name;
 }
 
-const usage = `usage: cms-conformance serve [options]
-
-Starts the bundled reference server (an in-memory implementation of the contract) and prints its
-base URL. Stops cleanly on SIGINT or SIGTERM.
-
-options:
-  --host HOST                   interface to listen on (default 127.0.0.1)
-  --port N                      port to listen on, 0 picks a free one (default 8080)
-  --fixture default|varied:SEED|FILE
-                                dataset to serve: the built-in fixture, the varied one of a seed (ids of
-                                many digits, deep and wide trees, names in many scripts), or a dataset JSON file
-  --write-target FILE           write the target file for this server (for cms-conformance run --target)
-  --fault NAME                  switch on a planted fault; repeatable (see --list-faults)
-  --list-faults                 print the planted faults (name, requirement ids, description) and exit
-  --variation NAME              play an answer the contract leaves open otherwise than by default;
-                                repeatable (see --list-variations and schemas/open-choices.json)
-  --list-variations             print the variations (name, open choice, description) and exit
-  --profile default|field       default: the contract as written; field: the deployed open-source server
-                                (refusals as 200, successful POSTs as 200, no responseInfo on successful
-                                findFiles/findPages/getExternalLinks, no multichannelling endpoints)
-  --refusal-style status|body   answer refusals with 4xx statuses (default) or with 200 and the code in
-                                the body, as the deployed implementation does
-  --auth-token TOKEN            refuse requests without sid=TOKEN or Authorization: Bearer TOKEN
-  --latency MS                  wait MS milliseconds before answering each request, like a server farther
-                                away (default 0)
-  --capacity N                  serve at most N requests at once; the others wait their turn (default: no limit)
-  --shed                        with --capacity: answer a request that finds every slot taken with 429 and
-                                Retry-After, instead of letting it wait`;
+const OPTIONS = {
+  host: { type: 'string', value: 'HOST', byDefault: '127.0.0.1', description: 'interface to listen on', example: '--host 0.0.0.0' },
+  port: { type: 'string', value: 'N', byDefault: '8080', description: 'port to listen on; 0 picks a free one', example: '--port 0' },
+  fixture: {
+    type: 'string',
+    value: 'default|varied:SEED|FILE',
+    byDefault: 'default',
+    description:
+      'dataset to serve: the built-in fixture, the varied one of a seed (ids of many digits, deep and wide trees, names in many scripts), or a dataset JSON file',
+    example: '--fixture varied:7',
+  },
+  'write-target': {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'write the target file for this server (for `run --target`)',
+    example: '--port 0 --write-target target.json',
+  },
+  fault: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'none',
+    description: 'switch on a planted fault (see --list-faults)',
+    example: '--fault post-answers-200',
+  },
+  'list-faults': {
+    type: 'boolean',
+    description: 'print the planted faults (name, requirement ids, description) and exit',
+    example: '--list-faults',
+  },
+  variation: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    byDefault: 'none',
+    description: 'play an answer the contract leaves open otherwise than by default (see --list-variations and schemas/open-choices.json)',
+    example: '--variation usage-files-only',
+  },
+  'list-variations': {
+    type: 'boolean',
+    description: 'print the variations (name, open choice, description) and exit',
+    example: '--list-variations',
+  },
+  'refusal-style': {
+    type: 'string',
+    value: 'status|body',
+    byDefault: 'status',
+    description: 'answer refusals with 4xx statuses, or with 200 and the code in the body, as the deployed implementation does',
+    example: '--refusal-style body',
+  },
+  'auth-token': {
+    type: 'string',
+    value: 'TOKEN',
+    byDefault: 'none: no credentials asked',
+    description: 'refuse requests without sid=TOKEN or Authorization: Bearer TOKEN',
+    example: '--auth-token s3cret',
+  },
+  profile: {
+    type: 'string',
+    value: 'default|field',
+    byDefault: 'default',
+    description:
+      'default: the contract as written; field: the deployed open-source server (refusals as 200, successful POSTs as 200, no responseInfo on successful findFiles/findPages/getExternalLinks, no multichannelling endpoints)',
+    example: '--profile field',
+  },
+  latency: {
+    type: 'string',
+    value: 'MS',
+    byDefault: '0',
+    description: 'wait MS milliseconds before answering each request, like a server farther away',
+    example: '--latency 20',
+  },
+  capacity: {
+    type: 'string',
+    value: 'N',
+    byDefault: 'no limit',
+    description: 'serve at most N requests at once; the others wait their turn',
+    example: '--capacity 4',
+  },
+  shed: {
+    type: 'boolean',
+    description: 'with --capacity: answer a request that finds every slot taken with 429 and Retry-After, instead of letting it wait',
+    example: '--capacity 4 --shed',
+  },
+} as const satisfies OptionTable;
 
 /** Resolves with the first SIGINT or SIGTERM. */
 function nextStopSignal(): Promise<NodeJS.Signals> {
@@ -55,24 +113,13 @@ function nextStopSignal(): Promise<NodeJS.Signals> {
 /** The serve subcommand. */
 export const command: Command = {
   summary: 'run the bundled reference server',
-  usage,
+  options: OPTIONS,
+  about: [
+    'Starts the bundled reference server (an in-memory implementation of the contract) and prints its base URL. Stops cleanly on SIGINT or SIGTERM.',
+  ],
+  exit: '0 stopped by SIGINT or SIGTERM (or a list printed), 2 usage error or an address it cannot listen on.',
   async run(args) {
-    const { values } = parseOptions(args, {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      fixture: { type: 'string' },
-      'write-target': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      'list-faults': { type: 'boolean' },
-      variation: { type: 'string', multiple: true },
-      'list-variations': { type: 'boolean' },
-      'refusal-style': { type: 'string' },
-      'auth-token': { type: 'string' },
-      profile: { type: 'string' },
-      latency: { type: 'string' },
-      capacity: { type: 'string' },
-      shed: { type: 'boolean' },
-    });
+    const { values } = parseOptions(args, OPTIONS);
     // Loaded here so that `serve --help` and usage errors do not pay for the server.
     const { faults, isFaultName } = await import('../server/faults.ts');
     const { variations, variationNamesOf } = await import('../server/variations.ts');

@@ -4,19 +4,31 @@ import { relative } from 'node:path';
 import { loadResults, ReportInputError, resultsPath } from '../reports/results.ts';
 import { makeStatement, verifyStatement, writeStatement, type Statement } from '../reports/statement.ts';
 import { fileProblem } from '../schemas/files.ts';
-import { UsageError, outDirOption, parseOptions, type Command } from './args.ts';
+import { UsageError, outDirOption, parseOptions, type Command, type OptionTable } from './args.ts';
 
-const usage = `usage: cms-conformance statement --from RESULTS --out DIR
-       cms-conformance statement --verify DIR/conformance.json --from RESULTS
-
-Writes a conformance statement of a run (RESULTS: a report folder holding results.json, or the file):
-conformance.json (suite version, digests of the requirement catalogue and of results.json, the target
-without credentials, features, seed, counts per family and level, verdict, date), conformance.md for a
-README, and badge.svg. \`run --statement DIR\` writes one at the end of a run.
-  --from RESULTS   the run's results.json (or its folder)
-  --out DIR        where the statement goes
-  --verify FILE    check a conformance.json against RESULTS: the digests and every count and fact
-Exit: 0 written, or verified; 1 the statement does not match the results; 2 usage error or unusable input.`;
+const OPTIONS = {
+  from: {
+    type: 'string',
+    value: 'RESULTS',
+    required: true,
+    description: "the run's results.json, or the report folder holding it",
+    example: '--from reports/out --out reports/statement',
+  },
+  out: {
+    type: 'string',
+    value: 'DIR',
+    byDefault: 'none: --out or --verify is needed',
+    description: 'where the statement goes',
+    example: '--from reports/out --out reports/statement',
+  },
+  verify: {
+    type: 'string',
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'check a conformance.json against RESULTS instead of writing one: the digests and every count and fact; not with --out',
+    example: '--verify reports/statement/conformance.json --from reports/out',
+  },
+} as const satisfies OptionTable;
 
 /** The bytes of a results.json, named by the file or its folder, once it reads as results. */
 export function resultsBytes(fileOrDir: string): Buffer {
@@ -45,7 +57,7 @@ function loadStatement(path: string): Statement {
 }
 
 function parse(args: string[]) {
-  const { values } = parseOptions(args, { from: { type: 'string' }, out: { type: 'string' }, verify: { type: 'string' } });
+  const { values } = parseOptions(args, OPTIONS);
   if (!values.from) throw new UsageError('statement needs --from RESULTS (a results.json or its folder)');
   if (values.verify !== undefined && values.out !== undefined) throw new UsageError('--verify checks a statement; it takes no --out');
   if (values.verify === undefined && !values.out) throw new UsageError('statement needs --out DIR (or --verify FILE)');
@@ -54,7 +66,11 @@ function parse(args: string[]) {
 
 export const command: Command = {
   summary: 'write a conformance statement and badge from a run, or verify one',
-  usage,
+  options: OPTIONS,
+  about: [
+    'Writes a conformance statement of a run: conformance.json (suite version, digests of the requirement catalogue and of results.json, the target without credentials, features, seed, counts per family and level, verdict, date), conformance.md for a README, and badge.svg. `run --statement DIR` writes one at the end of a run.',
+  ],
+  exit: '0 written, or verified; 1 the statement does not match the results; 2 usage error or unusable input.',
   parse,
   async run(args) {
     const values = parse(args);

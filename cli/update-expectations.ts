@@ -11,21 +11,25 @@ import {
 import { oneLine } from '../reports/markdown.ts';
 import { ReportInputError, loadResults } from '../reports/results.ts';
 import type { Results, TestResult } from '../schemas/results.ts';
-import { UsageError, parseOptions, type Command } from './args.ts';
+import { UsageError, parseOptions, type Command, type OptionTable } from './args.ts';
 
-const usage = `usage: cms-conformance update-expectations --from RESULTS [--from RESULTS]... --out FILE
-
-Writes or updates an expectation file from one or more runs of one target (RESULTS: a results.json,
-or the folder holding it).
-  - a test that failed in every run that ran it becomes an expected FAIL (an existing entry keeps
-    its reason, issue and until);
-  - a test that passed in one run and failed in another is recorded as flaky: both outcomes are
-    allowed ("expected": ["PASS", "FAIL"]), with the seeds that saw each, and never fails a run;
-  - a test that passed in every run leaves the file, unless the file calls it flaky (remove such an
-    entry by hand once the cause is fixed);
-  - skipped tests and ids no run had stay as they are.
-Edit the reasons it writes: they only quote the first finding.
-Exit: 0 written, 2 usage error or unreadable file.`;
+const OPTIONS = {
+  from: {
+    type: 'string',
+    multiple: true,
+    value: 'RESULTS',
+    required: true,
+    description: 'a run of the target: its results.json, or the report folder holding it',
+    example: '--from reports/run-1 --from reports/run-2 --out expectations.json',
+  },
+  out: {
+    type: 'string',
+    value: 'FILE',
+    required: true,
+    description: 'the expectation file to write, or to update when it exists',
+    example: '--from reports/out --out expectations.json',
+  },
+} as const satisfies OptionTable;
 
 /** What the given runs saw of one test: the runs that passed it and those that failed it. */
 interface Seen {
@@ -71,9 +75,18 @@ function flakyEntry(existing: Expectation | undefined, seen: Seen): Expectation 
 
 export const command: Command = {
   summary: 'write or update an expectation file from runs: failures become expected, flaky tests allowed, passes leave',
-  usage,
+  options: OPTIONS,
+  about: [
+    'Writes or updates an expectation file from one or more runs of one target:',
+    '- a test that failed in every run that ran it becomes an expected FAIL (an existing entry keeps its reason, issue and until);',
+    '- a test that passed in one run and failed in another is recorded as flaky: both outcomes are allowed ("expected": ["PASS", "FAIL"]), with the seeds that saw each, and never fails a run;',
+    '- a test that passed in every run leaves the file, unless the file calls it flaky (remove such an entry by hand once the cause is fixed);',
+    '- skipped tests and ids no run had stay as they are.',
+    'Edit the reasons it writes: they only quote the first finding.',
+  ],
+  exit: '0 written, 2 usage error or unreadable file.',
   async run(args) {
-    const { values } = parseOptions(args, { from: { type: 'string', multiple: true }, out: { type: 'string' } });
+    const { values } = parseOptions(args, OPTIONS);
     if (!values.from?.length || !values.out) throw new UsageError('update-expectations needs --from RESULTS and --out FILE');
     let next: Expectations;
     const lines: string[] = [];

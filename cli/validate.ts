@@ -2,24 +2,35 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, parseOptions, type Command } from './args.ts';
+import { UsageError, parseOptions, type Command, type OptionTable } from './args.ts';
 import { isRefusal, responseCode, type Finding } from '../harness/checks.ts';
 import { findingLine, observe } from '../harness/registry.ts';
 import { judge } from '../harness/judge.ts';
 import { getOperation, operations } from '../schemas/operations.ts';
 import type { Exchange, RecordedBody } from '../schemas/results.ts';
 
-const usage = `usage: cms-conformance validate --operation ID [--strict] FILE...
-       cms-conformance validate --har FILE [--operation ID] [--strict]
-
-Validates response bodies against the contract. Each FILE holds one JSON response body of the
-operation ID (e.g. folder.getFiles), judged as its success answer. With --har, every recorded
-exchange whose method and path match an operation of the contract goes through the judge the suite
-and the proxy use (status, content type, envelope, the response schema for a success or the
-envelope for a refusal, unknown members, no 5xx), and a listing's answer through the checks one
-exchange allows (paging, order, wastebin, filters against the request's own parameters).
-Unknown members are warnings; --strict makes them errors.
-Exit: 0 all pass, 1 any fails, 2 usage error.`;
+const OPTIONS = {
+  operation: {
+    type: 'string',
+    value: 'ID',
+    byDefault: 'none: body files need it; with --har, every operation',
+    description: 'the operation the body files answer (e.g. folder.getFiles); with --har, only the exchanges of that operation',
+    example: '--operation folder.getFiles body.json',
+  },
+  har: {
+    type: 'string',
+    multiple: true,
+    value: 'FILE',
+    byDefault: 'none',
+    description: 'a HAR capture: every recorded exchange whose method and path match an operation of the contract is judged',
+    example: '--har session.har',
+  },
+  strict: {
+    type: 'boolean',
+    description: 'members the contract does not name are errors, not warnings',
+    example: '--strict --har session.har',
+  },
+} as const satisfies OptionTable;
 
 interface Verdict {
   label: string;
@@ -176,13 +187,22 @@ function print(v: Verdict): boolean {
 /** The validate subcommand. */
 export const command: Command = {
   summary: 'validate recorded response bodies or a HAR capture against the contract',
-  usage,
+  options: OPTIONS,
+  positionals: [
+    {
+      name: 'FILE',
+      multiple: true,
+      required: false,
+      description: 'a file holding one JSON response body of the --operation, judged as its success answer',
+      example: '--operation folder.load folder-7.json folder-8.json',
+    },
+  ],
+  about: [
+    "Validates response bodies against the contract: body files, or the exchanges of a HAR capture, or both. A HAR exchange goes through the judge the suite and the proxy use (status, content type, envelope, the response schema for a success or the envelope for a refusal, unknown members, no 5xx), and a listing's answer through the checks one exchange allows (paging, order, wastebin, filters against the request's own parameters).",
+  ],
+  exit: '0 all pass, 1 any fails, 2 usage error.',
   async run(args) {
-    const { values, positionals } = parseOptions(
-      args,
-      { operation: { type: 'string' }, strict: { type: 'boolean' }, har: { type: 'string', multiple: true } },
-      true,
-    );
+    const { values, positionals } = parseOptions(args, OPTIONS, true);
     const strict = values.strict ?? false;
     if (values.operation && !operations.some((o) => o.id === values.operation)) {
       throw new UsageError(`unknown operation "${values.operation}"; known: ${operations.map((o) => o.id).join(', ')}`);

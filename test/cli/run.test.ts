@@ -184,7 +184,7 @@ describe('cms-conformance run: seeds', () => {
 
   it('help run documents the default seed', async () => {
     const r = await cli('help', 'run');
-    expect(r.stdout).toContain(`Default ${DEFAULT_SEED},`);
+    expect(r.stdout).toContain(`(default: ${DEFAULT_SEED})`);
     expect(r.stdout).toContain('--seed N|random');
   });
 });
