@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   merge: () => import('./merge.ts'),
   statement: () => import('./statement.ts'),
   proxy: () => import('./proxy.ts'),
+  history: () => import('./history.ts'),
 };
 
 /** The loader of a command by name; only the commands' own names (a name like "constructor" is not one). */

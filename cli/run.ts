@@ -41,7 +41,7 @@ const usage = `usage: cms-conformance run [--target FILE] [--base-url URL] [--ou
                           [--rate N] [--concurrency N|auto] [--concurrency-max N] [--retries N]
                           [--max-retry-wait SECONDS] [--max-body MIB]
                           [--dry-run] [--expectations FILE]
-                          [--baseline FILE] [--shard i/n] [--statement DIR]
+                          [--baseline FILE] [--shard i/n] [--statement DIR] [--label TEXT]
                           [--fault NAME]... [--variation NAME]... [--refusal-style status|body]
                           [--profile default|field] [--fixture default|varied:SEED|FILE]
 
@@ -84,6 +84,7 @@ wide trees and names in many scripts; see \`cms-conformance help serve\`).
   --shard i/n        run the i-th of n parts (merge the parts with \`cms-conformance merge\`)
   --statement DIR    also write a conformance statement of the run there (conformance.json,
                      conformance.md, badge.svg; see \`cms-conformance help statement\`)
+  --label TEXT       the run's name (a build, a release), stored in results.json; \`history\` shows it
   --replay-path P    replay one fast-check case (with --only and --seed, from a replay line)
   --dry-run          print what the run would do (suites, requirement ids, requests, fixture
                      objects it reads) without sending anything
@@ -230,6 +231,7 @@ export const RUN_OPTIONS = {
   expectations: { type: 'string', replay: false },
   shard: { type: 'string', replay: false },
   statement: { type: 'string', replay: false },
+  label: { type: 'string', replay: false },
 } as const satisfies Record<string, OptionSpec>;
 
 /** Parses run's arguments by its option table; an unknown option is a usage error. */
@@ -468,6 +470,7 @@ function reportRun(run: OpenRun, target: Target, suiteRun: { tests: TestResult[]
     target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
     seed,
     seedSource,
+    ...(values.label !== undefined ? { label: values.label } : {}),
     runs,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),

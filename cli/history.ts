@@ -1,0 +1,75 @@
+/** `cms-conformance history`: many runs' results.json on one page: regressions, flips, disagreements and the interop matrix. */
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { loadHistory, findResults, type History } from '../reports/history.ts';
+import { writeHistoryHtml } from '../reports/history-html.ts';
+import { writeHistoryMarkdown } from '../reports/history-md.ts';
+import { ReportInputError } from '../reports/results.ts';
+import { UsageError, outDirOption, parseOptions, type Command, type OptionSpec } from './args.ts';
+
+const usage = `usage: cms-conformance history RESULTS... [--out DIR]
+
+Reads the results.json of many runs (files, or folders searched at any depth) and writes history.html,
+history.json and history.md: every test against every run (passed, failed, expected failure, skipped,
+nothing to judge, absent), runs in date order named by \`run --label\` (else the target and the date);
+what changed first: regressions (the last run a test passed and the first it failed after, newest
+first), flips between runs of one target, disagreements between targets; and an interop matrix of
+each target's newest run, with its conformance statement's verdict where conformance.json lies beside.
+Runs are compared only within one suite version and requirement catalogue; an interrupted run is marked.
+  RESULTS          a results.json, or a folder holding some (a vendor's CI keeps one per build);
+                   NAME=PATH names the target of the runs under PATH (the embedded server's port
+                   changes with each run: name its runs to keep them one target, or two profiles apart)
+  --out DIR        where the pages go (default reports/history)
+Exit: 0 written, 2 usage error or a file that is not a results.json (named).`;
+
+/** history's options. */
+export const HISTORY_OPTIONS = {
+  out: { type: 'string', replay: false },
+} as const satisfies Record<string, OptionSpec>;
+
+/** The arguments read and checked: the results files to read, and the output folder made. */
+function parse(args: string[]) {
+  const { values, positionals } = parseOptions(args, HISTORY_OPTIONS, true);
+  if (!positionals.length)
+    throw new UsageError(
+      'history needs at least one results.json or folder holding some (usage: cms-conformance history RESULTS... --out DIR)',
+    );
+  return { values, positionals };
+}
+
+/** Reads the runs and writes the three files; returns their paths and the history. */
+export function writeHistory(args: readonly string[], outDir: string): { paths: string[]; history: History } {
+  let history: History;
+  try {
+    history = loadHistory(findResults(args), outDir);
+  } catch (err) {
+    // A file that is not a results.json among many: named, and nothing written (no page that silently lacks a run).
+    if (err instanceof ReportInputError) throw new UsageError(err.message);
+    throw err;
+  }
+  const json = join(outDir, 'history.json');
+  writeFileSync(json, `${JSON.stringify(history)}\n`);
+  return { paths: [writeHistoryHtml(outDir, history), json, writeHistoryMarkdown(outDir, history)], history };
+}
+
+export const command: Command = {
+  summary: "many runs' results on one page: regressions, flaky tests, differences between targets",
+  usage,
+  parse(args) {
+    parse(args);
+  },
+  async run(args) {
+    const { values, positionals } = parse(args);
+    const outDir = outDirOption(values.out, 'reports/history');
+    const started = Date.now();
+    const { paths, history } = writeHistory(positionals, outDir);
+    const show = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p));
+    console.log(
+      `cms-conformance: history of ${history.runs.length} runs, ${history.tests.length} tests: ${history.regressions.length} regressions, ` +
+        `${history.flips.length} flaky tests, ${history.disagreements.length} disagreements between targets` +
+        `${history.suites.length > 1 ? ` (${history.suites.length} suites, each compared only within itself)` : ''} ` +
+        `in ${((Date.now() - started) / 1000).toFixed(1)} s\n  reports: ${paths.map(show).join(', ')}`,
+    );
+    return 0;
+  },
+};
