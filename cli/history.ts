@@ -1,7 +1,7 @@
 /** `cms-conformance history`: many runs' results.json on one page: regressions, flips, disagreements and the interop matrix. */
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadHistory, findResults, type History } from '../reports/history.ts';
+import { CACHE_FILE, RunCache, findResults, loadHistory, type History } from '../reports/history.ts';
 import { writeHistoryHtml } from '../reports/history-html.ts';
 import { writeHistoryMarkdown } from '../reports/history-md.ts';
 import { ReportInputError } from '../reports/results.ts';
@@ -19,7 +19,9 @@ Runs are compared only within one suite version and requirement catalogue; an in
   RESULTS          a results.json, or a folder holding some (a vendor's CI keeps one per build);
                    NAME=PATH names the target of the runs under PATH (the embedded server's port
                    changes with each run: name its runs to keep them one target, or two profiles apart)
-  --out DIR        where the pages go (default reports/history)
+  --out DIR        where the pages go (default reports/history); history-cache.json there keeps what
+                   was read of each results.json, so that the next history parses only new or
+                   changed files
 Exit: 0 written, 2 usage error or a file that is not a results.json (named).`;
 
 /** history's options. */
@@ -40,13 +42,15 @@ function parse(args: string[]) {
 /** Reads the runs and writes the three files; returns their paths and the history. */
 export function writeHistory(args: readonly string[], outDir: string): { paths: string[]; history: History } {
   let history: History;
+  const cache = new RunCache(join(outDir, CACHE_FILE));
   try {
-    history = loadHistory(findResults(args), outDir);
+    history = loadHistory(findResults(args), outDir, { cache });
   } catch (err) {
     // A file that is not a results.json among many: named, and nothing written (no page that silently lacks a run).
     if (err instanceof ReportInputError) throw new UsageError(err.message);
     throw err;
   }
+  cache.save();
   const json = join(outDir, 'history.json');
   writeFileSync(json, `${JSON.stringify(history)}\n`);
   return { paths: [writeHistoryHtml(outDir, history), json, writeHistoryMarkdown(outDir, history)], history };

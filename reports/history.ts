@@ -5,10 +5,11 @@
  * another suite is shown, marked, and never joined silently. reports/history-html.ts and
  * reports/history-md.ts render this model; history.json is the model itself.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileProblem } from '../schemas/files.ts';
 import type { Results, TestResult } from '../schemas/results.ts';
+import { SUITE_VERSION } from '../schemas/version.ts';
 import { isExcusedFailure, verdictOf } from './expectations.ts';
 import { ReportInputError, hadNothingToJudge, loadResults } from './results.ts';
 import { STATEMENT_FILES, digestOf, publicBaseUrl, type Statement } from './statement.ts';
@@ -183,7 +184,7 @@ function linkFrom(outDir: string, file: string): string {
 }
 
 /** The statement beside a results.json, if one lies there and reads as a statement; `matches` when it was made from these bytes. */
-function statementBeside(resultsFile: string, bytes: Buffer): { statement: Statement; matches: boolean } | undefined {
+function statementBeside(resultsFile: string): { statement: Statement; matches: boolean } | undefined {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(join(dirname(resultsFile), STATEMENT_FILES.json), 'utf8'));
@@ -193,45 +194,156 @@ function statementBeside(resultsFile: string, bytes: Buffer): { statement: State
   // A statement that does not read as one is no statement of this run: the run is shown without it.
   if (fileProblem('statement', data)) return undefined;
   const statement = data as Statement;
-  return { statement, matches: statement.resultsDigest === digestOf(bytes) };
+  // The results are read a second time only beside a statement: most runs have none.
+  return { statement, matches: statement.resultsDigest === digestOf(readFileSync(resultsFile)) };
 }
 
-/** What a run keeps once read: its facts and its cells by test id (findings and exchanges are let go). */
+/** A test's cell in one run, with the requirement and family it belongs to. */
+type TestCell = { cell: Cell; requirement: string; family: string };
+
+/** What a results.json says that the history keeps: the run's facts and its cells by test id (findings and exchanges are let go). */
+export interface ParsedRun {
+  facts: {
+    label?: string;
+    startedAt: string;
+    /** Without credentials (reports/statement.ts publicBaseUrl). */
+    baseUrl: string;
+    embedded: boolean;
+    suiteVersion: string;
+    seed: number;
+    interrupted?: string;
+    runErrors: number;
+    counts: Record<Cell, number>;
+    verdict: string;
+  };
+  cells: Map<string, TestCell>;
+}
+
+/** What a run keeps once read: its facts as the history shows them, and its cells. */
 interface ReadRun {
   run: Omit<HistoryRun, 'index' | 'suite'>;
-  cells: Map<string, { cell: Cell; requirement: string; family: string }>;
+  cells: Map<string, TestCell>;
 }
 
-/** Reads one results.json (checked by its schema: reports/results.ts loadResults) into what the history keeps. */
-export function readRun(input: HistoryInput, outDir: string): ReadRun {
-  const bytes = readFileSync(input.path);
-  const results: Results = loadResults(input.path);
-  const beside = statementBeside(input.path, bytes);
-  const baseUrl = publicBaseUrl(results.target.baseUrl);
-  const report = join(dirname(input.path), 'report.html');
+/** Reads one results.json, checked by its schema (reports/results.ts loadResults), into what the history keeps of it. */
+export function parseRun(path: string): ParsedRun {
+  const results: Results = loadResults(path);
   const counts: Record<Cell, number> = { P: 0, F: 0, X: 0, S: 0, N: 0, '-': 0 };
-  const cells = new Map<string, { cell: Cell; requirement: string; family: string }>();
+  const cells = new Map<string, TestCell>();
   for (const t of results.tests) {
     const cell = cellOf(t);
     counts[cell]++;
     cells.set(t.id, { cell, requirement: t.requirement, family: t.family });
   }
   return {
-    run: {
-      label: results.label ?? `${baseUrl} ${results.startedAt.slice(0, 16).replace('T', ' ')}`,
-      labelled: results.label !== undefined,
-      results: linkFrom(outDir, input.path),
-      ...(exists(report) ? { report: linkFrom(outDir, report) } : {}),
+    facts: {
+      ...(results.label !== undefined ? { label: results.label } : {}),
       startedAt: results.startedAt,
-      target: input.target ?? (results.target.embedded ? 'bundled reference server' : baseUrl),
-      baseUrl,
+      baseUrl: publicBaseUrl(results.target.baseUrl),
+      embedded: results.target.embedded,
       suiteVersion: results.tool.version,
-      ...(beside ? { catalogueDigest: beside.statement.catalogueDigest } : {}),
       seed: results.seed,
       ...(results.interrupted ? { interrupted: `${results.interrupted.signal} at ${results.interrupted.at}` } : {}),
       runErrors: results.runErrors?.length ?? 0,
       counts,
       verdict: verdictOf(results).text,
+    },
+    cells,
+  };
+}
+
+/** The file in the output folder that keeps what earlier histories read of each results.json. */
+export const CACHE_FILE = 'history-cache.json';
+
+/** Bumped whenever what a run keeps, or how a test's cell is decided, changes: an older cache is then read as none. */
+const CACHE_FORMAT = 1;
+
+interface CacheData {
+  format: number;
+  tool: string;
+  /** Every test id any cached run has, with its requirement and family; a run's cells are a string aligned with it. */
+  tests: [string, string, string][];
+  runs: Record<string, { size: number; mtimeMs: number; facts: ParsedRun['facts']; cells: string }>;
+}
+
+/**
+ * What earlier histories read of each results.json, by its path, size and modification time: a
+ * vendor's CI adds one run per build, and history then parses that one, not every run again. A
+ * changed or new file is read and checked anew; a cache of another format or tool version is ignored.
+ */
+export class RunCache {
+  private data: CacheData;
+  private index = new Map<string, number>();
+  private used = new Set<string>();
+
+  constructor(
+    private readonly file: string,
+    private readonly tool = SUITE_VERSION,
+  ) {
+    let data: CacheData | undefined;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
+    } catch {
+      data = undefined;
+    }
+    this.data = data && data.format === CACHE_FORMAT && data.tool === tool ? data : { format: CACHE_FORMAT, tool, tests: [], runs: {} };
+    this.data.tests.forEach(([id], i) => this.index.set(id, i));
+  }
+
+  /** The run as parsed before, if its file is unchanged; else parsed now (and kept). */
+  read(path: string): ParsedRun {
+    const { size, mtimeMs } = statSync(path);
+    this.used.add(path);
+    const hit = this.data.runs[path];
+    if (hit && hit.size === size && hit.mtimeMs === mtimeMs) {
+      const cells = new Map<string, TestCell>();
+      for (let i = 0; i < hit.cells.length; i++) {
+        const cell = hit.cells[i] as Cell;
+        const [id, requirement, family] = this.data.tests[i] ?? [];
+        if (cell !== '-' && id !== undefined) cells.set(id, { cell, requirement: requirement ?? '', family: family ?? '' });
+      }
+      return { facts: hit.facts, cells };
+    }
+    const parsed = parseRun(path);
+    for (const [id, c] of parsed.cells) {
+      if (this.index.has(id)) continue;
+      this.index.set(id, this.data.tests.length);
+      this.data.tests.push([id, c.requirement, c.family]);
+    }
+    const row = Array<string>(this.data.tests.length).fill('-');
+    for (const [id, c] of parsed.cells) row[this.index.get(id)!] = c.cell;
+    this.data.runs[path] = { size, mtimeMs, facts: parsed.facts, cells: row.join('') };
+    return parsed;
+  }
+
+  /** Writes the cache, keeping only the runs this history read (a results.json since removed is forgotten). */
+  save(): void {
+    const runs = Object.fromEntries(Object.entries(this.data.runs).filter(([path]) => this.used.has(path)));
+    writeFileSync(this.file, JSON.stringify({ ...this.data, runs }));
+  }
+}
+
+/** Reads one run: its results (from the cache when given and unchanged), the report.html and conformance statement beside them. */
+export function readRun(input: HistoryInput, outDir: string, cache?: RunCache): ReadRun {
+  const { facts, cells } = cache ? cache.read(input.path) : parseRun(input.path);
+  const beside = statementBeside(input.path);
+  const report = join(dirname(input.path), 'report.html');
+  return {
+    run: {
+      label: facts.label ?? `${facts.baseUrl} ${facts.startedAt.slice(0, 16).replace('T', ' ')}`,
+      labelled: facts.label !== undefined,
+      results: linkFrom(outDir, input.path),
+      ...(exists(report) ? { report: linkFrom(outDir, report) } : {}),
+      startedAt: facts.startedAt,
+      target: input.target ?? (facts.embedded ? 'bundled reference server' : facts.baseUrl),
+      baseUrl: facts.baseUrl,
+      suiteVersion: facts.suiteVersion,
+      ...(beside ? { catalogueDigest: beside.statement.catalogueDigest } : {}),
+      seed: facts.seed,
+      ...(facts.interrupted ? { interrupted: facts.interrupted } : {}),
+      runErrors: facts.runErrors,
+      counts: facts.counts,
+      verdict: facts.verdict,
       ...(beside ? { statement: { conforms: beside.statement.conforms, verdict: beside.statement.verdict, matches: beside.matches } } : {}),
     },
     cells,
@@ -383,19 +495,18 @@ function interop(runs: readonly HistoryRun[], tests: readonly HistoryTest[]): In
 }
 
 /** Reads every input and builds the history; a file that is not a results.json is a ReportInputError naming it. */
-export function loadHistory(inputs: readonly HistoryInput[], outDir: string, generatedAt = new Date()): History {
+export function loadHistory(
+  inputs: readonly HistoryInput[],
+  outDir: string,
+  options: { cache?: RunCache; generatedAt?: Date } = {},
+): History {
   return buildHistory(
-    inputs.map((i) => readRun(i, outDir)),
-    generatedAt,
+    inputs.map((i) => readRun(i, outDir, options.cache)),
+    options.generatedAt,
   );
 }
 
 /** A run's name in a line of text: its label, and its date when the label is the user's. */
 export function runName(r: HistoryRun): string {
   return r.labelled ? `${r.label} (${r.startedAt.slice(0, 10)})` : r.label;
-}
-
-/** The file name history.json and the pages use for a run's results, for messages. */
-export function shortPath(r: HistoryRun): string {
-  return `${basename(dirname(r.results))}/${basename(r.results)}`;
 }

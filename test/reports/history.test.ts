@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { command, writeHistory } from '../../cli/history.ts';
-import { UsageError } from '../../cli/args.ts';
-import { buildHistory, cellOf, findResults, loadHistory, readRun, type History } from '../../reports/history.ts';
+import { UsageError, replayArgsOf } from '../../cli/args.ts';
+import { RUN_OPTIONS, parseRunOptions } from '../../cli/run.ts';
+import { CACHE_FILE, RunCache, buildHistory, cellOf, findResults, loadHistory, readRun, type History } from '../../reports/history.ts';
 import { renderHistoryHtml } from '../../reports/history-html.ts';
 import { renderHistoryMarkdown } from '../../reports/history-md.ts';
 import { loadResults } from '../../reports/results.ts';
@@ -210,6 +211,12 @@ describe('history: labels and the results format', () => {
     expect(fileProblem('results', { ...syntheticResults({ startedAt: at(1), tests: {} }), label: 7 })).toMatch(/label/);
   });
 
+  it('takes run --label TEXT, which a replay line does not repeat (it names the run, it changes nothing it does)', () => {
+    const { values } = parseRunOptions(['--label', 'build-7', '--seed', '3']);
+    expect(values.label).toBe('build-7');
+    expect(replayArgsOf(RUN_OPTIONS, values)).toEqual([]);
+  });
+
   it('escapes labels and ids in the page and the Markdown', () => {
     const hostile = '<script>window.__xss=1</script>';
     const { history } = historyOf([
@@ -271,6 +278,49 @@ describe('history: inputs', () => {
     const history = buildHistory([]);
     expect([history.runs, history.tests, history.regressions, history.matrices]).toEqual([[], [], [], []]);
     expect(renderHistoryHtml(history)).toContain('No test changed.');
+  });
+});
+
+describe('history: the cache of what was read', () => {
+  it('reads an unchanged results.json from history-cache.json, and a changed one anew', () => {
+    const dir = join(root, `case-${++folders}`);
+    const file = writeRun(join(dir, 'b1'), { label: 'b1', startedAt: at(1), tests: { [PAG01]: 'P', [PAG02]: 'F' } });
+    const cacheFile = join(dir, CACHE_FILE);
+    const first = new RunCache(cacheFile);
+    expect(first.read(file).cells.get(PAG02)?.cell).toBe('F');
+    first.save();
+    // Marked in the cache only: seen again, the mark proves the file was not parsed.
+    const data = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    data.runs[file].facts.verdict = 'from the cache';
+    writeFileSync(cacheFile, JSON.stringify(data));
+    const again = new RunCache(cacheFile).read(file);
+    expect(again.facts.verdict).toBe('from the cache');
+    expect([...again.cells].map(([id, c]) => [id, c.cell])).toEqual([
+      [PAG01, 'P'],
+      [PAG02, 'F'],
+    ]);
+    writeRun(join(dir, 'b1'), { label: 'b1', startedAt: at(1), tests: { [PAG01]: 'P', [PAG02]: 'P', [UPL01]: 'S' } });
+    const changed = new RunCache(cacheFile).read(file);
+    expect(changed.facts.verdict).not.toBe('from the cache');
+    expect(changed.cells.get(PAG02)?.cell).toBe('P');
+  });
+
+  it('ignores a cache another version of the suite wrote, and gives the same history with or without one', () => {
+    const dir = join(root, `case-${++folders}`);
+    writeRun(join(dir, 'b1'), { label: 'b1', startedAt: at(1), tests: { [PAG01]: 'P' } });
+    writeRun(join(dir, 'b2'), { label: 'b2', startedAt: at(2), tests: { [PAG01]: 'F', [UPL01]: 'N' } });
+    const cacheFile = join(dir, CACHE_FILE);
+    const older = new RunCache(cacheFile, '0.0.1');
+    older.read(join(dir, 'b1', 'results.json'));
+    older.save();
+    const fresh = new RunCache(cacheFile);
+    const generatedAt = new Date(0);
+    const withCache = loadHistory(findResults([dir]), dir, { cache: fresh, generatedAt });
+    fresh.save();
+    const cached = loadHistory(findResults([dir]), dir, { cache: new RunCache(cacheFile), generatedAt });
+    expect(cached).toEqual(withCache);
+    expect(loadHistory(findResults([dir]), dir, { generatedAt })).toEqual(withCache);
+    expect(JSON.parse(readFileSync(cacheFile, 'utf8')).tool).not.toBe('0.0.1');
   });
 });
 
