@@ -1,7 +1,7 @@
 /** `cms-conformance history`: many runs' results.json on one page: regressions, flips, disagreements and the interop matrix. */
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { CACHE_FILE, RunCache, findResults, loadHistory, type History } from '../reports/history.ts';
+import { CACHE_FILE, RunCache, changeCounts, findResults, loadHistory, type History } from '../reports/history.ts';
 import { writeHistoryHtml } from '../reports/history-html.ts';
 import { writeHistoryMarkdown } from '../reports/history-md.ts';
 import { ReportInputError } from '../reports/results.ts';
@@ -69,8 +69,7 @@ export const command: Command = {
     const { paths, history } = writeHistory(positionals, outDir);
     const show = (p: string) => (relative(process.cwd(), p).startsWith('..') ? p : relative(process.cwd(), p));
     console.log(
-      `cms-conformance: history of ${history.runs.length} runs, ${history.tests.length} tests: ${history.regressions.length} regressions, ` +
-        `${history.flips.length} flaky tests, ${history.disagreements.length} disagreements between targets` +
+      `cms-conformance: history of ${history.runs.length} runs, ${history.tests.length} tests: ${changeCounts(history)}` +
         `${history.suites.length > 1 ? ` (${history.suites.length} suites, each compared only within itself)` : ''} ` +
         `in ${((Date.now() - started) / 1000).toFixed(1)} s\n  reports: ${paths.map(show).join(', ')}`,
     );

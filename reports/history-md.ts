@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mdText } from './markdown.ts';
-import { runName, type History } from './history.ts';
+import { changeCounts, runName, type History } from './history.ts';
 
 /** Rows of each list shown in full; the rest are counted. */
 const MAX_ROWS = 40;
@@ -29,7 +29,7 @@ export function renderHistoryMarkdown(history: History): string {
     '# cms-conformance history',
     '',
     `${history.runs.length} runs of ${new Set(history.runs.map((r) => r.target)).size} targets, ${history.tests.length} tests: ` +
-      `${history.regressions.length} regressions, ${history.flips.length} flaky tests, ${history.disagreements.length} disagreements between targets.`,
+      `${changeCounts(history)}.`,
   ];
   if (history.suites.length > 1)
     lines.push(

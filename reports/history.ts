@@ -510,3 +510,13 @@ export function loadHistory(
 export function runName(r: HistoryRun): string {
   return r.labelled ? `${r.label} (${r.startedAt.slice(0, 10)})` : r.label;
 }
+
+/** "1 regression, 2 flaky tests, 0 disagreements between targets": what changed, in the CLI's line and history.md. */
+export function changeCounts(history: Pick<History, 'regressions' | 'flips' | 'disagreements'>): string {
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  return [
+    n(history.regressions.length, 'regression', 'regressions'),
+    n(history.flips.length, 'flaky test', 'flaky tests'),
+    n(history.disagreements.length, 'disagreement', 'disagreements') + ' between targets',
+  ].join(', ');
+}
