@@ -159,16 +159,21 @@ function matrixHtml(history: History, m: InteropMatrix): string {
       : '<span class="muted">no statement</span>';
     return `<th>${esc(t.target)}<br>${r ? runRef(history, r.index) : ''}<br>${verdict}</th>`;
   });
-  const rows = m.rows.map(
-    (row) =>
-      `<tr data-family="${slug(row.family)}" data-spread="${row.spread.toFixed(2)}"><th><code>${esc(row.requirement)}</code></th>` +
-      `${row.shares.map(shareHtml).join('')}</tr>`,
-  );
-  const disputed = m.rows.filter((r) => r.spread > 0).length;
-  return `<h3>Suite ${esc(m.suite)}: ${m.targets.length} targets, ${disputed} requirements they disagree on</h3>
-<table class="matrix"><thead><tr><th>requirement</th>${heads.join('')}</tr></thead><tbody>
-${rows.join('\n')}
-</tbody></table>`;
+  const row = (r: InteropMatrix['rows'][number]) =>
+    `<tr data-family="${slug(r.family)}" data-spread="${r.spread.toFixed(2)}"><th><code>${esc(r.requirement)}</code></th>` +
+    `${r.shares.map(shareHtml).join('')}</tr>`;
+  const disputed = m.rows.filter((r) => r.spread > 0);
+  const agreed = m.rows.filter((r) => r.spread === 0);
+  const head = `<thead><tr><th>requirement</th>${heads.join('')}</tr></thead>`;
+  // The requirements every target meets alike are folded: the matrix opens on where the targets differ.
+  return `<h3>Suite ${esc(m.suite)}: ${m.targets.length} targets, ${disputed.length} requirements they disagree on</h3>
+<table class="matrix">${head}<tbody>
+${disputed.map(row).join('\n')}
+</tbody></table>
+<details class="agreed"><summary>${agreed.length} requirements with the same share on every target</summary>
+<table class="matrix">${head}<tbody>
+${agreed.map(row).join('\n')}
+</tbody></table></details>`;
 }
 
 /** The page's one script: pages the grid through older runs from the data block (cells are letters only; names go in as text). */
@@ -224,7 +229,7 @@ span.c{display:inline-block;min-width:1.4rem;text-align:center;font-weight:700}
 td.share.all{color:var(--pass)}td.share.zero{color:var(--fail);font-weight:600}td.share.part{color:var(--xfail);font-weight:600}
 .verdict.ok{color:var(--pass);font-weight:600}.verdict.bad{color:var(--fail);font-weight:600}
 #pager button{font:inherit}
-details.rest>summary{cursor:pointer;font-weight:600;margin:.6rem 0}
+details.rest>summary,details.agreed>summary{cursor:pointer;font-weight:600;margin:.6rem 0}
 @media print{.filters,#pager{display:none}}
 `;
 
