@@ -18,6 +18,7 @@ const commands = {
   merge: () => import('./merge.ts'),
   statement: () => import('./statement.ts'),
   proxy: () => import('./proxy.ts'),
+  history: () => import('./history.ts'),
 } satisfies Record<string, () => Promise<{ command: Command }>>;
 
 /** A command's name, as typed after cms-conformance. */
@@ -32,7 +33,7 @@ export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
  */
 export const COMMAND_GROUPS: readonly { title: string; commands: readonly CommandName[] }[] = [
   { title: 'Test a server', commands: ['run', 'init', 'clean', 'statement', 'merge', 'update-expectations'] },
-  { title: 'Track runs', commands: [] },
+  { title: 'Track runs', commands: ['history'] },
   { title: 'The reference server', commands: ['serve', 'prove'] },
   { title: 'Check traffic and records', commands: ['proxy', 'validate'] },
   { title: 'The contract', commands: ['requirements', 'openapi'] },

@@ -354,6 +354,14 @@ export const RUN_OPTIONS = {
     example: '--statement reports/statement',
     replay: false,
   },
+  label: {
+    type: 'string',
+    value: 'TEXT',
+    byDefault: "the target's base URL without credentials, and the date",
+    description: 'the name of the run (a build, a release), stored in results.json; `history` shows it',
+    example: '--label build-1234',
+    replay: false,
+  },
 } as const satisfies Record<string, ReplayOptionSpec>;
 
 /** Parses run's arguments by its option table; an unknown option is a usage error. */
@@ -592,6 +600,7 @@ function reportRun(run: OpenRun, target: Target, suiteRun: { tests: TestResult[]
     target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
     seed,
     seedSource,
+    ...(values.label !== undefined ? { label: values.label } : {}),
     runs,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),

@@ -125,6 +125,8 @@ export function mergeResults(list: readonly Results[]): Results {
     },
     seed: first.seed,
     ...(first.seedSource ? { seedSource: first.seedSource } : {}),
+    // The shards of one build carry one label (each shard's `run --label`).
+    ...(first.label !== undefined ? { label: first.label } : {}),
     runs: Math.max(...list.map((r) => r.runs)),
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,

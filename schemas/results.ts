@@ -142,6 +142,8 @@ export interface Results {
   seed: number;
   /** Absent in results written before runs had a default seed. */
   seedSource?: SeedSource;
+  /** The run's name as `run --label` gave it (a build, a release), shown by `history`; absent when none was given. */
+  label?: string;
   runs: number;
   startedAt: string;
   durationMs: number;
