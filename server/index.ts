@@ -1,7 +1,9 @@
 /** The reference server's programmatic API: start it on a port and get its target file object. */
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
-import { defaultDataset, loadDataset, validateDataset, type Dataset } from './dataset.ts';
+import type { Dataset } from './dataset-format.ts';
+import { loadDataset, validateDataset } from './dataset-load.ts';
+import { defaultDataset } from './default-dataset.ts';
 import { deepFreeze } from './json.ts';
 import { faultNamesOf, type FaultName } from './faults.ts';
 import { getProfile, profiles } from './profiles.ts';
