@@ -1,7 +1,7 @@
 /** cms-conformance: the command-line entry point; each subcommand lives in its own module. */
 import { UsageError, type Command } from './args.ts';
 
-export { setVitestImport } from './project.ts';
+export { setVitestImport } from './load-engine.ts';
 
 // Loaded on demand so `cms-conformance validate` does not pay for the server or the suites.
 const commands: Record<string, () => Promise<{ command: Command }>> = {

@@ -30,7 +30,8 @@ import {
 } from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, filesSideBySide, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
-import { loadEngine, projectRoot as root } from './project.ts';
+import { loadEngine } from './load-engine.ts';
+import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
