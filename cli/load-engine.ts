@@ -11,7 +11,7 @@ let engine: Promise<typeof Engine> | undefined;
 
 /**
  * Sets how Vitest's node API is imported before the suite engine. A checkout runs its sources through tsx,
- * whose loader makes Vitest's hundreds of modules about three times dearer to load; the launcher
+ * whose loader makes Vitest's hundreds of modules far dearer to load (BENCHMARKS.md); the launcher
  * (bin/cms-conformance.mjs) imports it with the loader set aside. Gives the way it replaces.
  */
 export function setVitestImport(load: () => Promise<unknown>): () => Promise<unknown> {

@@ -278,8 +278,9 @@ async function checkedNames<T>(names: string[] | undefined, checker: () => Promi
 
 /**
  * Whether the run sizes its target: a live target is sized unless --concurrency gives a number. Sizing
- * took a default run at 20 ms an answer from 160 s one request at a time to 27 s, with every test's status
- * the same on the clean server and under every planted fault (npm run concurrency-sweep).
+ * makes a default run against a target that answers slowly several times shorter than one request at a time
+ * (BENCHMARKS.md), with every test's status the same on the clean server and under every planted fault
+ * (npm run concurrency-sweep).
  */
 function autoConcurrency(values: RunValues): boolean {
   return values.concurrency === 'auto' || (values.concurrency === undefined && values.target !== undefined);

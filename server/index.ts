@@ -53,8 +53,8 @@ let builtDefault: Dataset | undefined;
 
 /**
  * The default data set, built, checked and frozen once per process: createState copies the data set it
- * is given, so every server can start from this one. Building and checking it took about a third of a
- * server's start, and prove starts over a hundred servers.
+ * is given, so every server can start from this one. Building and checking it is a large share of a
+ * server's start (BENCHMARKS.md), and prove starts over a hundred servers.
  */
 function sharedDefault(): Dataset {
   if (!builtDefault) {
