@@ -40,7 +40,7 @@ describe('the import walk', () => {
     expect(importsOf(text, 'x.ts')).toEqual([
       { specifier: './a.ts', kind: 'static' },
       { specifier: '../b.ts', kind: 'type' },
-      { specifier: './cd.ts', kind: 'type' },
+      { specifier: './cd.ts', kind: 'static' },
       { specifier: './ef.ts', kind: 'static' },
       { specifier: './g.js', kind: 'static' },
       { specifier: './h.ts', kind: 'type' },

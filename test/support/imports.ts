@@ -36,7 +36,7 @@ export function sourceFiles(dirs: readonly string[] = SOURCE_DIRS): string[] {
     .sort();
 }
 
-/** The relative specifiers a file imports, each with its kind; type-only wins only where every name is a type. */
+/** The relative specifiers a file imports, each with its kind, in the order they are written. */
 export function importsOf(text: string, fileName: string): { specifier: string; kind: ImportKind }[] {
   const found: { specifier: string; kind: ImportKind }[] = [];
   // A file without a relative specifier anywhere (the large generated validators) is not parsed at all.
@@ -46,25 +46,10 @@ export function importsOf(text: string, fileName: string): { specifier: string; 
     if (node && ts.isStringLiteralLike(node) && node.text.startsWith('.')) found.push({ specifier: node.text, kind });
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node)) {
-      const clause = node.importClause;
-      const named = clause?.namedBindings;
-      const allTypes =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (!clause.name &&
-            named !== undefined &&
-            ts.isNamedImports(named) &&
-            named.elements.length > 0 &&
-            named.elements.every((e) => e.isTypeOnly)));
-      add(node.moduleSpecifier, allTypes ? 'type' : 'static');
-    } else if (ts.isExportDeclaration(node)) {
-      const named = node.exportClause;
-      const allTypes =
-        node.isTypeOnly ||
-        (named !== undefined && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
-      add(node.moduleSpecifier, allTypes ? 'type' : 'static');
-    } else if (ts.isImportTypeNode(node)) {
+    // `import { type A }` is no type-only import: under verbatimModuleSyntax it stays, as `import {}`, and loads the file.
+    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly ? 'type' : 'static');
+    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly ? 'type' : 'static');
+    else if (ts.isImportTypeNode(node)) {
       const arg = node.argument;
       if (ts.isLiteralTypeNode(arg)) add(arg.literal, 'type');
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
@@ -79,8 +64,7 @@ export function importsOf(text: string, fileName: string): { specifier: string; 
 /** The file a relative specifier names: itself, else its .ts source where it is written as .js (NodeNext style). */
 function resolve(from: string, specifier: string): string | undefined {
   const target = join(dirname(from), specifier);
-  const candidates = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts')];
-  const hit = candidates.find((c) => CODE.test(c) && existsSync(join(ROOT, c)));
+  const hit = [target, target.replace(/\.js$/, '.ts')].find((c) => existsSync(join(ROOT, c)));
   return hit?.split(sep).join('/');
 }
 
@@ -147,7 +131,11 @@ export function cyclesIn(component: readonly string[], edges: readonly ImportEdg
     while (queue.length) {
       const v = queue.shift()!;
       if (v === goal) break;
-      for (const w of next(v)) if (!before.has(w)) (before.set(w, v), queue.push(w));
+      for (const w of next(v)) {
+        if (before.has(w)) continue;
+        before.set(w, v);
+        queue.push(w);
+      }
     }
     const path = [goal];
     while (path[0] !== start) path.unshift(before.get(path[0]!)!);
