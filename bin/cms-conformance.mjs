@@ -11,7 +11,7 @@ const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\
 // V8 keeps four helper threads (optimizing compiler, parallel GC) whatever the machine. A run or a proof keeps
 // three JavaScript threads busy (the embedded servers and two suite workers), and on a small machine the helpers
 // take cores from them at every young-generation collection: with fewer, a default run sends more requests
-// per second, and a proof ends a tenth sooner for the same CPU (BENCHMARKS.md). The pool's size is fixed when
+// per second, and a proof ends sooner for the same CPU (BENCHMARKS.md). The pool's size is fixed when
 // Node starts, so the CLI starts itself again with a smaller one; a size the user gives wins. The gain was
 // measured on two cores only; from six cores on, V8 keeps its four.
 // Not on Windows, where a child in a process group of its own would open a console window of its own.
@@ -35,7 +35,7 @@ if (
   // A process group of its own: a Ctrl-C reaches this process alone, which hands it on once (a second
   // SIGINT during the child's clean-up would stop it before its sandbox is removed).
   // A run's main thread, which serves the embedded server, gets its workers' young generation too: the server loses
-  // nothing by it, and the run's peak memory keeps under its 400 MiB.
+  // nothing by it, and the run's peak memory keeps under its target (BENCHMARKS.md).
   const young = command === 'run' && !given.some((g) => g.startsWith(YOUNG.split('=')[0])) ? [YOUNG] : [];
   const child = spawn(process.execPath, [...process.execArgv, `--v8-pool-size=${helpers}`, ...young, ...process.argv.slice(1)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -52,10 +52,10 @@ if (
 }
 
 // The worker threads of a run and of prove, made later, get young generations of 4 MB (V8 grows them up to 16):
-// far less memory at their peak than with V8's own, and at 8 MB a run was no quicker. V8 reads the flag when it
-// makes a heap, so it is set before any worker starts; flags the user gives win. Smaller still (1 MB, and heaps that
-// grow by a tenth at a time) saved a run about 20 MiB more at a tenth more time and CPU, and cost prove a quarter
-// more CPU. Serve and proxy start no suite workers. The measurements are in BENCHMARKS.md (2026-11-28 05:50-07:00).
+// far less memory at their peak than with V8's own, and larger ones made a run no quicker. V8 reads the flag when it
+// makes a heap, so it is set before any worker starts; flags the user gives win. Smaller still (and heaps that grow
+// little at a time) saved a run little memory for more time and CPU, and cost prove more CPU. Serve and proxy start
+// no suite workers. The measurements are in BENCHMARKS.md (2026-11-28 05:50-07:00).
 const workerFlags = new Map([
   ['run', [YOUNG]],
   ['prove', [YOUNG]],
@@ -72,7 +72,7 @@ if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');
   let unregister = register();
   cli = await import(sources.href);
-  // Vitest's node API is large: through tsx's loader it costs about three times the start-up time and more memory
+  // Vitest's node API is large: through tsx's loader it costs several times the start-up time and more memory
   // than natively. So it is imported with the loader set aside, once a command is about to start Vitest (never for a
   // usage error or help), and the loader is set again for the sources the engine imports then.
   cli.setVitestImport(async () => {

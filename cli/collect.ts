@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { loadEngine, projectRoot, type DeclaredTest } from './project.ts';
+import { loadEngine } from './load-engine.ts';
+import { projectRoot, type DeclaredTest } from './project.ts';
 
 /** The suite files that hold these tests, each once. */
 export function suiteFilesOf(tests: readonly DeclaredTest[]): string[] {

@@ -88,8 +88,8 @@ export const LOCAL_MS = 2;
  * How many suite files to run side by side for a sizing: as many as the target takes in flight, but for a
  * target that answers within LOCAL_MS no more than this machine's cores. A file waits on the target only
  * while a request is out; when answers come that fast, files beyond the cores only share them, each with an
- * isolate of its own to start and fill (on two cores against the reference server on loopback, 8 files side
- * by side took 6.8 s, 11 CPU-s and 570 MiB, 2 files 4.8 s, 7 CPU-s and 305 MiB: BENCHMARKS.md 2026-11-28).
+ * isolate of its own to start and fill (on two cores against the reference server on loopback, eight files side
+ * by side took longer, more CPU and more memory than two: BENCHMARKS.md 2026-11-28).
  */
 export function filesSideBySide(s: Sizing, cores: number): number {
   const base = s.levels[0];

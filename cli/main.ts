@@ -2,7 +2,7 @@
 import { UsageError, type Command } from './args.ts';
 import { overviewText, usageText, type CommandGroup } from './help.ts';
 
-export { setVitestImport } from './project.ts';
+export { setVitestImport } from './load-engine.ts';
 
 // Loaded on demand so `cms-conformance validate` does not pay for the server or the suites.
 const commands = {

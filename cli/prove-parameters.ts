@@ -13,7 +13,7 @@ import type { Results, TestResult } from '../schemas/results.ts';
 import { declaredTests, suiteFilesOf } from './collect.ts';
 import { startParameterRelay, type ParameterRelay } from './param-relay.ts';
 import type { ProofCase } from './prove-file.ts';
-import { loadEngine } from './project.ts';
+import { loadEngine } from './load-engine.ts';
 import { openSession, type Session } from './session.ts';
 
 /** A judged parameter of a run: where it goes in a request, and the ids of the tests that claim it. */

@@ -30,7 +30,8 @@ import {
 } from './args.ts';
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, filesSideBySide, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
-import { loadEngine, projectRoot as root } from './project.ts';
+import { loadEngine } from './load-engine.ts';
+import { projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
@@ -409,8 +410,9 @@ async function checkedNames<T>(names: string[] | undefined, checker: () => Promi
 
 /**
  * Whether the run sizes its target: a live target is sized unless --concurrency gives a number. Sizing
- * took a default run at 20 ms an answer from 160 s one request at a time to 27 s, with every test's status
- * the same on the clean server and under every planted fault (npm run concurrency-sweep).
+ * makes a default run against a target that answers slowly several times shorter than one request at a time
+ * (BENCHMARKS.md), with every test's status the same on the clean server and under every planted fault
+ * (npm run concurrency-sweep).
  */
 function autoConcurrency(values: RunValues): boolean {
   return values.concurrency === 'auto' || (values.concurrency === undefined && values.target !== undefined);

@@ -412,7 +412,7 @@ class Compiler {
     return fc.tuple(fc.tuple(...arbs), extra).map(([values, extras]) => {
       // Built without a prototype, then given Object's: such an object keeps its members in a dictionary.
       // Built as `{}`, each set of present members is a shape of its own, and V8 made a new hidden class
-      // for nearly every member of every value: a fifth of the time of the generated-values sweep. And
+      // for nearly every member of every value, a large share of the generated-values sweep's time. And
       // without a prototype, a member named "__proto__" is a member like any other.
       const out: Record<string, unknown> = Object.create(null);
       for (let i = 0; i < values.length; i++) {

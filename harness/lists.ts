@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { ListRecordOf } from '../schemas/types.ts';
 import { SetupError, stepFinding } from './api.ts';
 import { finding, type Finding } from './checks.ts';
-import { legacySlice } from './model.ts';
+import { legacySlice } from './slices.ts';
 import { listingOf } from './rules/answer.ts';
 import { brief, duplicates, firstDifference, setDifference } from './oracles.ts';
 import type { ConformanceContext } from './suite.ts';

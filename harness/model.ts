@@ -270,28 +270,6 @@ export function listing(m: Model, q: ListingQuery): Prediction {
   return { listable: true, folderId, entries };
 }
 
-/** The slice a listing returns: indexes start..end of the full ordered list, and hasMoreItems. */
-export interface Slice {
-  start: number;
-  end: number;
-  hasMoreItems: boolean;
-}
-
-/** Group L: "skipCount=s&maxItems=m returns items s+1 .. s+m"; -1 is all, 0 none (PAG-05, PAG-07). */
-export function legacySlice(total: number, skipCount: number, maxItems: number): Slice {
-  const start = Math.min(Math.max(skipCount, 0), total);
-  const end = maxItems < 0 ? total : Math.min(total, start + maxItems);
-  return { start, end, hasMoreItems: end < total };
-}
-
-/** Group P: "page=k&pageSize=n returns items (k-1)n+1 .. kn"; pageSize -1 is all, 0 none (PAG-01..05). */
-export function pageSlice(total: number, page: number, pageSize: number): Slice {
-  if (pageSize < 0) return { start: 0, end: total, hasMoreItems: false };
-  const start = Math.min((Math.max(page, 1) - 1) * pageSize, total);
-  const end = Math.min(total, start + pageSize);
-  return { start, end, hasMoreItems: end < total };
-}
-
 /** The members of a listed record the model judges. */
 export interface ListedRecord {
   id?: unknown;

@@ -295,7 +295,7 @@ export class Transport {
   /**
    * One attempt of a request: fills the exchange's response or error. Undici's dispatch with a handler
    * of our own, not its `request`, which streams every answer through a Readable, an async iterator and
-   * an abort signal: in one thread with the reference server, 300 against 360–420 µs of CPU a request.
+   * an abort signal: each of those costs CPU on every request (BENCHMARKS.md).
    */
   private attempt(
     exchange: Exchange,

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeHtml as esc } from './html.ts';
+import { escapeHtml as esc } from './escape-html.ts';
 import { CELL_NAMES, type Cell, type History, type HistoryRun, type HistoryTest, type InteropMatrix } from './history.ts';
 
 /** Run columns per page of the grid: wide enough to see a trend, small enough for 1,000 runs of 400 tests to stay light. */

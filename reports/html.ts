@@ -13,6 +13,7 @@ import { exchangeTotals, hadNothingToJudge, interruptionText } from './results.t
 import { causesOf, extentOf, touchedTests, type Cause } from './causes.ts';
 import { oneLine } from './markdown.ts';
 import { parameterSectionHtml } from './parameters.ts';
+import { escapeHtml as esc } from './escape-html.ts';
 import type { Exchange, RecordedBody, ReportedFinding, Results, Severity, TestResult } from '../schemas/results.ts';
 
 /** Bodies longer than this are cut in the page (results.json keeps what was recorded). */
@@ -43,19 +44,6 @@ const sectionTitles: Record<string, string> = {
   '8': 'Limits',
   '9': 'Versioning',
 };
-
-/** Escapes text for HTML content and attribute values; control characters become U+FFFD. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-const esc = escapeHtml;
 
 /** A family name as it may appear in an id, an attribute selector and a CSS rule. */
 function slug(text: string): string {

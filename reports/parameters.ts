@@ -14,7 +14,7 @@ import {
   type ParameterGap,
 } from '../schemas/parameters.ts';
 import type { Results } from '../schemas/results.ts';
-import { escapeHtml as esc } from './html.ts';
+import { escapeHtml as esc } from './escape-html.ts';
 
 /** One parameter of one operation in a run. */
 export interface ParameterCoverage extends OperationParameter {

@@ -2,8 +2,8 @@
  * The clean check: one function per schema, generated from it on first use, that says in one pass
  * whether a body is valid and has nothing the annotation walk would note (no member the contract does
  * not name, no unseen value of an open enumeration). Nearly every answer of a run is clean, and for it
- * this is the whole judgement: Ajv and the walk together cost about twice Ajv alone (the bench's
- * validation row). A body it does not call clean is judged by Ajv and the walk as before, so every
+ * this is the whole judgement: Ajv and the walk together cost far more than Ajv alone (the bench's
+ * validation row; BENCHMARKS.md). A body it does not call clean is judged by Ajv and the walk as before, so every
  * finding, message and path still comes from them.
  *
  * It must never call clean a body that Ajv rejects or the walk notes (test/clean.test.ts holds

@@ -2,8 +2,8 @@
  * The project's schemas and their validators: every schema under schemas/{records,requests,responses}
  * (the contract) and schemas/{results,inputs} (the project's own files), looked up by its `$id` or short
  * name. Their validators come precompiled (schemas/validators.js, `npm run gen:validators`): every
- * suite worker and every server judges with them, and compiling them cost each thread a third of a
- * CPU-second.
+ * suite worker and every server judges with them, and compiling them anew cost every thread CPU at its
+ * start (BENCHMARKS.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -4,7 +4,7 @@
  * worker thread of its own, a fresh V8 isolate that starts as cold as a default run's threads do. A run
  * of the suite is a process that starts cold and ends after seconds, so its code, and the reference
  * server's, runs interpreted or half-optimized for a good part of it (V8's helper thread, compiling and
- * collecting, takes over a quarter of a default run's CPU time); a replay in a hot thread has none of that
+ * collecting, takes a large share of a default run's CPU time: BENCHMARKS.md); a replay in a hot thread has none of that
  * cost, which is no more the suite's than the server's. And a run's layout: a run serves on its main thread
  * and sends from its suite files' threads, so every request and answer goes between threads, which both
  * replays above are spared (client and server in one thread). All three are reported: the hot one is the

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { FormData, Pool } from 'undici';
-import { defaultDataset } from '../server/dataset.ts';
+import { defaultDataset } from '../server/default-dataset.ts';
 import { handlers } from '../server/handlers/index.ts';
 import { startReferenceServer } from '../server/index.ts';
 import { legacySortKeys } from '../server/handlers/listing.ts';

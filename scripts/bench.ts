@@ -640,7 +640,7 @@ async function main(): Promise<void> {
   const rows: string[] = ['| measure | value |', '|---|---|'];
   const say = (line: string) => console.log(line.replace(/^\| | \|$/g, '').replace(' | ', ': '));
 
-  // `npm run bench -- --verdict-only`: time to verdict through the relay alone, in about six minutes.
+  // `npm run bench -- --verdict-only`: time to verdict through the relay alone, in minutes.
   if (process.argv.includes('--verdict-only')) {
     console.log('bench: time to verdict against a live target 5 and 20 ms away ...');
     await timeToVerdict(say);
@@ -653,7 +653,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  // `npm run bench -- --proxy-only`: the proxy's figures alone, in about ten seconds.
+  // `npm run bench -- --proxy-only`: the proxy's figures alone, in seconds.
   if (process.argv.includes('--proxy-only')) {
     console.log('bench: the proxy against the reference server directly ...');
     const proxyRows = await proxyOverhead();

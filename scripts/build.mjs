@@ -3,7 +3,7 @@
 // needs no TypeScript compiler at run time. Each runtime module (the files tsconfig.build.json names) is
 // transpiled on its own, imports rewritten from .ts to .js, as tsx and Vitest run the sources: the project's
 // verbatimModuleSyntax makes that the same JavaScript tsc writes (compared byte for byte, BENCHMARKS.md
-// 2026-11-28), at a third of the time and CPU. Types are checked where the sources are, by `npm test`
+// 2026-11-28), in far less time and CPU. Types are checked where the sources are, by `npm test`
 // (tsc --noEmit). The schemas and catalogues the modules read beside them are copied. The sources themselves
 // never run from dist/: bin/cms-conformance.mjs uses it only where cli/main.ts is absent.
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -6,7 +6,7 @@
  * two fresh reference servers as live targets, side by side, requiring a token (as the embedded server
  * does, so that the auth tests run) and holding each answer 10 ms (`--latency MS`): well above this
  * machine's jitter of a few ms, so that auto sizes as against a real server (at 2 ms it often stayed at 1
- * and compared nothing side by side). About a quarter of an hour on two cores; `--fault NAME` (repeatable)
+ * and compared nothing side by side). It takes long on a small machine (BENCHMARKS.md); `--fault NAME` (repeatable)
  * narrows it. Writes reports/out/concurrency-sweep.json and prints every difference; exit 1 when there is
  * one, 2 for options it cannot use.
  */

@@ -8,7 +8,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
-import { createAnyway, misshape, nestingDepth, shapeFaultName, WITHOUT_RESPONSEINFO } from './faults-http.ts';
+import { shapeFaultName } from './faults-http.ts';
+import { createAnyway, misshape, nestingDepth, WITHOUT_RESPONSEINFO } from './faults-http-effects.ts';
 import { varyBody, varyRequest } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
 

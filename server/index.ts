@@ -1,7 +1,9 @@
 /** The reference server's programmatic API: start it on a port and get its target file object. */
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, buildApp, type Limits, type RefusalStyle } from './app.ts';
-import { defaultDataset, loadDataset, validateDataset, type Dataset } from './dataset.ts';
+import type { Dataset } from './dataset-format.ts';
+import { loadDataset, validateDataset } from './dataset-load.ts';
+import { defaultDataset } from './default-dataset.ts';
 import { deepFreeze } from './json.ts';
 import { faultNamesOf, type FaultName } from './faults.ts';
 import { getProfile, profiles } from './profiles.ts';
@@ -51,8 +53,8 @@ let builtDefault: Dataset | undefined;
 
 /**
  * The default data set, built, checked and frozen once per process: createState copies the data set it
- * is given, so every server can start from this one. Building and checking it took about a third of a
- * server's start, and prove starts over a hundred servers.
+ * is given, so every server can start from this one. Building and checking it is a large share of a
+ * server's start (BENCHMARKS.md), and prove starts over a hundred servers.
  */
 function sharedDefault(): Dataset {
   if (!builtDefault) {

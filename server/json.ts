@@ -12,7 +12,7 @@ function withoutNulls(_key: string, value: unknown): unknown {
 }
 
 /**
- * A value as JSON without null members. A replacer makes JSON.stringify about twice as slow, so the
+ * A value as JSON without null members. A replacer makes JSON.stringify much slower (BENCHMARKS.md), so the
  * plain form is written first and the replacer runs only when a member is null (`:null` outside a
  * string; inside one it merely costs the second pass). Undefined for what JSON leaves out.
  */
@@ -54,7 +54,7 @@ function keptArray(value: unknown): value is object[] {
 /**
  * Whether a member is a non-empty map (an object that is neither kept nor an array) of values with kept
  * texts: the `perms` map of GET /file and the folder listings gives every item one permission list,
- * and written anew it cost a 100-item page a sixth of its time.
+ * and written anew it cost a listing page a large share of its time (BENCHMARKS.md).
  */
 function keptMap(value: unknown): value is Record<string, object> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || texts.has(value)) return false;

@@ -6,7 +6,6 @@
  */
 import {
   makeGlobalId,
-  validateDataset,
   type Dataset,
   type DatasetConstruct,
   type DatasetFile,
@@ -21,7 +20,8 @@ import {
   type DatasetTag,
   type DatasetTemplate,
   type DatasetUser,
-} from './dataset.ts';
+} from './dataset-format.ts';
+import { validateDataset } from './dataset-load.ts';
 import type { StagingPackage, UsedFileUsers } from '../schemas/target.ts';
 
 /** The kinds of stored objects. Ids are unique across all kinds. */

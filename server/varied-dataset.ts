@@ -5,7 +5,8 @@
  * pages without a language. A mutant that only the default data hides ("equivalent on the default data") shows
  * here: `run --fixture varied:SEED`, `serve --fixture varied:SEED`, and the mutation run's second data set.
  */
-import { defaultBuilder, type Dataset, type DatasetObject, type DatasetTag } from './dataset.ts';
+import type { Dataset, DatasetObject, DatasetTag } from './dataset-format.ts';
+import { defaultBuilder } from './default-dataset.ts';
 
 /** The prefix of a --fixture value that names this data set: `varied:SEED`. */
 export const VARIED_PREFIX = 'varied:';

@@ -7,7 +7,7 @@ import { getSchema } from '../../schemas/index.ts';
 import { operations, type Operation } from '../../schemas/operations.ts';
 import { finding, type Finding } from '../checks.ts';
 import { brief } from '../oracles.ts';
-import type { Slice } from '../model.ts';
+import type { Slice } from '../slices.ts';
 import type { Exchange } from '../transport.ts';
 
 /** A listed record as it came: only the members a rule reads are looked at, each by its JSON type. */

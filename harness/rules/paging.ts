@@ -4,7 +4,7 @@
  * against numItems and the slice. A skipCount or maxItems the contract
  * gives no meaning to (negative, below -1), or a parameter given twice, is not judged: robustness.
  */
-import { legacySlice, pageSlice, type Slice } from '../model.ts';
+import { legacySlice, pageSlice, type Slice } from '../slices.ts';
 import { positions, type ListAnswer, type Rule } from './answer.ts';
 
 /** The paging parameters whose effect the Group L, find and usage rules judge, and those of Group P. */

@@ -1,7 +1,7 @@
 /**
  * A Vitest pool for Stryker's mutant runs whose worker thread serves run after run. Vitest stops a run's
  * worker at the run's end, so every mutant paid for a new thread and for the suites' and the server's
- * modules evaluated again, and its tests ran on code compiled cold: a whole mutation run took twice as long
+ * modules evaluated again, and its tests ran on code compiled cold: a whole mutation run took far longer
  * (BENCHMARKS 2026-11-27 20:02). A mutant switched on at run time changes no module-level code (Stryker's
  * instrumented code asks which mutant is active as it runs), so the modules a thread holds serve every such
  * mutant. A mutant switched on statically (module-level code, evaluated once) gets a thread of its own, thrown

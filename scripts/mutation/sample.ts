@@ -60,8 +60,8 @@ function readOptions(): { seed: number; count: number; reportPath: string; fixtu
 }
 
 const { seed, count, reportPath, fixture } = readOptions();
-// A default run takes seconds (under 30 on a busy machine); a mutant that keeps a request or a loop from ending gets this
-// long, then counts as failing, as Stryker counts its timeout.
+// A default run takes seconds, even on a busy machine (BENCHMARKS.md); a mutant that keeps a request or a loop from
+// ending gets several times that long, then counts as failing, as Stryker counts its timeout.
 const HANG_MS = 90_000;
 if (!existsSync(reportPath)) {
   console.error(`sample: no Stryker report at ${reportPath}: run \`npm run mutation\` first`);

@@ -2,7 +2,7 @@
  * Changes shared by several operations: recursive deletion, copying an object (localize, file copy),
  * unique file names. Callers validate everything first: these never refuse.
  */
-import type { DatasetTag } from '../dataset.ts';
+import type { DatasetTag } from '../dataset-format.ts';
 import {
   allocateId,
   allocateTagId,

@@ -19,7 +19,7 @@ import type {
   TranslationStatus,
   User,
 } from '../../schemas/types.ts';
-import { FOLDER_PRIVILEGES, type DatasetTag } from '../dataset.ts';
+import { FOLDER_PRIVILEGES, type DatasetTag } from '../dataset-format.ts';
 import {
   deletedAbove,
   folderChain,

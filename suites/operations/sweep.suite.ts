@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { startFileHost, type HostedFile } from '../../harness/filehost.ts';
-import { inputClasses, validRequest, mediaTypeOf, type World } from '../../generators/requests.ts';
+import { inputClasses } from '../../generators/input-classes.ts';
+import { validRequest, mediaTypeOf, type World } from '../../generators/requests.ts';
 import type { OperationId } from '../../harness/api.ts';
 import { checkSucceeded, isRefusal } from '../../harness/checks.ts';
 import { copyIdStep, createFolderStep, uploadFileStep } from '../../harness/steps.ts';

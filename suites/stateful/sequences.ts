@@ -25,7 +25,6 @@ import {
   folderByKey,
   hasLocalizedWithin,
   isDeleted,
-  legacySlice,
   listing,
   liveFiles,
   liveFolders,
@@ -33,7 +32,6 @@ import {
   moveFile,
   nameTaken,
   objectById,
-  pageSlice,
   parentOf,
   renameFile,
   replaceContent,
@@ -50,6 +48,7 @@ import {
   type ViewName,
   type WastebinMode,
 } from '../../harness/model.ts';
+import { legacySlice, pageSlice } from '../../harness/slices.ts';
 import type { ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 

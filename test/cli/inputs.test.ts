@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDataset } from '../../server/dataset.ts';
+import { defaultDataset } from '../../server/default-dataset.ts';
 import { sampleResults } from '../reports/sample.ts';
 import { cli } from '../support/cli.ts';
 

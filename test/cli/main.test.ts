@@ -1,7 +1,7 @@
 /** The entry point's dispatch: what a mistyped command gets, and what a command that ends early loads. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
-import { loadEngine, setVitestImport } from '../../cli/project.ts';
+import { loadEngine, setVitestImport } from '../../cli/load-engine.ts';
 
 describe('cms-conformance <command>', () => {
   afterEach(() => vi.restoreAllMocks());

@@ -194,7 +194,7 @@ interface Passage {
 let upstream: ReferenceServer | undefined;
 
 /**
- * One Prism serves both tests (its start costs about 3 CPU-seconds): it forwards to a proxy that
+ * One Prism serves both tests (its start is dear: BENCHMARKS.md): it forwards to a proxy that
  * forwards to the running test's server. Started on first use; rejects with what Prism printed.
  */
 let shared: Promise<{ prism: Awaited<ReturnType<typeof startPrism>>; relay: Server }> | undefined;

@@ -1,6 +1,7 @@
 import * as fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { inputClasses, operationsWithRequests, validRequest, type World } from '../../generators/requests.ts';
+import { inputClasses } from '../../generators/input-classes.ts';
+import { operationsWithRequests, validRequest, type World } from '../../generators/requests.ts';
 import type { QueryValue, RequestSpec } from '../../harness/transport.ts';
 import { getValidator } from '../../schemas/index.ts';
 import { findOperation, matchPath, operations, type Operation, type Parameter } from '../../schemas/operations.ts';

@@ -7,12 +7,10 @@ import {
   deletionMarked,
   diffListing,
   hasLocalizedWithin,
-  legacySlice,
   listing,
   localize,
   moveFile,
   nameTaken,
-  pageSlice,
   renameFile,
   unlocalize,
   visibleInChannel,
@@ -20,6 +18,7 @@ import {
   type ListingQuery,
   type Model,
 } from '../../harness/model.ts';
+import { legacySlice, pageSlice } from '../../harness/slices.ts';
 
 /** D0 (10) holding D1 (11) with D2 (12) inside, f1 (20) in D0 and f2 (21) in D1. */
 function sample(): Model {

@@ -69,9 +69,9 @@ async function startChild(args: string[]): Promise<ProxyChild> {
 async function get(url: string): Promise<number> {
   const res = await request(url);
   // Read whole, as a client does: dump() drops a connection whose answer is over 128 KiB (a recursive
-  // getFiles with the wastebin is 156 KB) at once, and the proxy then saw, when the machine was busy,
-  // a client that left before the answer was complete: an exchange without an answer (once in five
-  // runs of npm test on 2026-11-25).
+  // getFiles with the wastebin is over it) at once, and the proxy then saw, when the machine was busy,
+  // a client that left before the answer was complete: an exchange without an answer (now and then in
+  // runs of npm test: BENCHMARKS.md).
   await res.body.arrayBuffer();
   return res.statusCode;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { applyExpectations } from '../../reports/expectations.ts';
-import { escapeHtml, renderHtml } from '../../reports/html.ts';
+import { escapeHtml } from '../../reports/escape-html.ts';
+import { renderHtml } from '../../reports/html.ts';
 import { operations } from '../../schemas/operations.ts';
 import { requirements } from '../../schemas/requirements.ts';
 import type { TestResult } from '../../schemas/results.ts';

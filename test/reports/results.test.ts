@@ -7,7 +7,7 @@ import type { TestCase } from 'vitest/node';
 import { ResultCollector } from '../../reports/collector.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { ReportInputError, exchangeTotals, loadResults, summarize, writeResults } from '../../reports/results.ts';
-import { DATASET_FORMAT } from '../../server/dataset.ts';
+import { DATASET_FORMAT } from '../../server/dataset-format.ts';
 import { FILE_SCHEMAS, fileProblem } from '../../schemas/files.ts';
 import { fileSchemasById, getSchema, schemasById } from '../../schemas/index.ts';
 import type { TestResult } from '../../schemas/results.ts';

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hadNothingToJudge } from '../../reports/results.ts';
 import type { Results } from '../../schemas/results.ts';
-import { defaultDataset, type Dataset } from '../../server/dataset.ts';
+import type { Dataset } from '../../server/dataset-format.ts';
+import { defaultDataset } from '../../server/default-dataset.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 import { cli, type CliResult } from '../support/cli.ts';
 

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_BASE, schemasById, type JsonSchema } from '../../schemas/index.ts';
 import { operations, type Operation } from '../../schemas/operations.ts';
 import { buildApp } from '../../server/app.ts';
-import { defaultDataset } from '../../server/dataset.ts';
+import { defaultDataset } from '../../server/default-dataset.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { createState, fixtureIds, type Kind, type State } from '../../server/state.ts';
 import type { Handler } from '../../server/types.ts';

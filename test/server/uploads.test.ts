@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createState, type FileObj, type State } from '../../server/state.ts';
-import { defaultDataset } from '../../server/dataset.ts';
+import { defaultDataset } from '../../server/default-dataset.ts';
 import { call, freshState, ids, names, part, refused, sandboxFolder, upload, type Body } from './helpers.ts';
 
 const stored = (s: State, id: number) => (s.objects.get(id) as FileObj).data;
