@@ -362,8 +362,8 @@ export function buildOpenApi(options: OpenApiOptions = {}): JsonObject {
             '`cms-conformance openapi --refusals-in-2xx` documents it inside the 2xx responses, for validating proxies). ') +
         'A 5xx is never conforming (ENV-08).',
       contact: { name: 'the cms-conformance maintainers' },
-      // No licence is chosen for the project yet (package.json names none): an SPDX LicenseRef says so, none is invented.
-      license: { name: 'the cms-conformance licence, not yet chosen: ask the maintainers', identifier: 'LicenseRef-cms-conformance' },
+      // The project's licence (LICENSE, package.json): OpenAPI 3.1 takes an SPDX identifier in place of a url.
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [
       {
