@@ -1,6 +1,6 @@
 /** Command-line plumbing shared by every subcommand: usage errors and option parsing. */
 import { accessSync, constants } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { makeDir } from '../reports/dirs.ts';
 
@@ -123,6 +123,17 @@ export function seedValue(name: string, value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!(n <= MAX_SEED)) throw new UsageError(`--${name} must be an integer from 0 to ${MAX_SEED}, got "${value}"`);
   return n;
+}
+
+/** The file an option names (`init --out`, `serve --write-target`), its folder made before any work; a folder that cannot be made is a usage error. */
+export function outFileOption(option: string, value: string): string {
+  const file = resolve(value);
+  try {
+    makeDir(dirname(file));
+  } catch (err) {
+    throw new UsageError(`--${option} ${value}: the file cannot go there: ${(err as Error).message}`);
+  }
+  return file;
 }
 
 /**

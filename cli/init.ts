@@ -7,7 +7,7 @@ import { parseTarget } from '../harness/target.ts';
 import { Transport } from '../harness/transport.ts';
 import type { Exchange } from '../schemas/results.ts';
 import type { Feature, Target, TargetFixture } from '../schemas/target.ts';
-import { UsageError, intOption, parseOptions, type Command, type OptionTable } from './args.ts';
+import { UsageError, intOption, outFileOption, parseOptions, type Command, type OptionTable } from './args.ts';
 
 const OPTIONS = {
   'base-url': {
@@ -303,5 +303,6 @@ function parse(args: string[]) {
   if (!values['base-url'] || !/^https?:\/\/[^/]/.test(values['base-url']))
     throw new UsageError('init needs --base-url URL (an http(s) URL)');
   if (!values.out) throw new UsageError('init needs --out FILE (where the target file goes)');
+  outFileOption('out', values.out);
   return { ...values, 'base-url': values['base-url'], out: values.out };
 }

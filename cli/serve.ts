@@ -1,7 +1,7 @@
 /** `cms-conformance serve`: runs the bundled reference server until SIGINT or SIGTERM. */
 import { writeFileSync } from 'node:fs';
 import { getProfile, profiles } from '../server/profiles.ts';
-import { intOption, parseOptions, UsageError, type Command, type OptionTable } from './args.ts';
+import { intOption, outFileOption, parseOptions, UsageError, type Command, type OptionTable } from './args.ts';
 
 /** The --profile option of serve and run, checked against the reference server's profiles. */
 export function profileOption(value: string | undefined): string {
@@ -183,10 +183,10 @@ export const command: Command = {
     const targetFile = values['write-target'];
     if (targetFile !== undefined) {
       try {
-        writeFileSync(targetFile, `${JSON.stringify(server.target, null, 2)}\n`);
+        writeFileSync(outFileOption('write-target', targetFile), `${JSON.stringify(server.target, null, 2)}\n`);
       } catch (err) {
         await server.close();
-        throw new UsageError(`--write-target ${targetFile}: ${(err as Error).message}`);
+        throw err instanceof UsageError ? err : new UsageError(`--write-target ${targetFile}: ${(err as Error).message}`);
       }
     }
     const stopped = nextStopSignal();
