@@ -386,6 +386,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const reportPath =
     args.find((a, i) => !a.startsWith('--') && !['--file', '--compare', '--with'].includes(args[i - 1] ?? '')) ??
     fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
+  // A report that is missing or unreadable is the user's to fix: one line, exit 2 (as sample.ts says it).
+  for (const path of [reportPath, ...(compareAt >= 0 ? [args[compareAt + 1] ?? ''] : [])])
+    if (!existsSync(path)) {
+      console.error(`score: no Stryker report at ${path || '(none given)'}: run \`npm run mutation\` first`);
+      process.exit(2);
+    }
   if (compareAt >= 0) {
     const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
     for (const { file, lost, gained } of compareReports(read(args[compareAt + 1] ?? ''), read(reportPath))) {
