@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileProblem } from '../schemas/files.ts';
+import { MEDIA_TYPES } from '../schemas/media-types.ts';
 import type { StagingPackage, UsedFileUsers } from '../schemas/target.ts';
 
 /** The `format` member every dataset carries; a file without it is not a dataset. */
@@ -570,21 +571,6 @@ function jpeg(seed: number): Buffer {
     Buffer.from([0xff, 0xd9]),
   ]);
 }
-
-const MEDIA_TYPES: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  css: 'text/css',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  json: 'application/json',
-  xml: 'text/xml',
-};
 
 interface ObjOpts {
   description?: string;
