@@ -12,6 +12,7 @@ import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text } from '../../harness/records.ts';
 import {
   attempt,
+  channelOf,
   copyIdStep,
   copyIn,
   createFolderStep,
@@ -20,6 +21,7 @@ import {
   nothingToJudgeOnce,
   tryCreateInChannelStep,
   undoLocalizeStep,
+  unlocalizeStep,
   uploadFileStep,
 } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
@@ -49,11 +51,6 @@ interface Created {
   kind: Kind;
   id: number;
   name: string;
-}
-
-/** The fixture's channel (a target file declaring multichannelling must name it: harness/target.ts checks). */
-function channelOf(t: ConformanceContext): number {
-  return t.fixture.channelNodeId!;
 }
 
 /** Distinct realistic names from the test's seed. */
@@ -137,10 +134,6 @@ function recordsOf(lists: Listing[], obj: Created): Item[] {
   return lists.filter((l) => l.kind === obj.kind).flatMap((l) => l.items.filter((i) => i.name === obj.name));
 }
 
-async function localize(t: ConformanceContext, obj: Created, channel: number): Promise<void> {
-  await localizeStep(t, obj.kind, obj.id, channel);
-}
-
 /** The id under which the channel lists its localized copy of an object: told by its id, not by `inherited` (harness/steps.ts copyIn). */
 async function copyIdOf(t: ConformanceContext, parent: number, obj: Created, channel: number): Promise<number> {
   return copyIdStep(t, obj.kind, parent, obj, channel);
@@ -154,9 +147,6 @@ async function undoLocalized(t: ConformanceContext, made: Localized): Promise<vo
   for (const { obj, parent, channel } of [...made].sort((a, b) => (a.obj.kind === b.obj.kind ? 0 : a.obj.kind === 'file' ? -1 : 1)))
     await undoLocalizeStep(t, obj.kind, parent, obj, channel);
 }
-
-/** Why a test leaves part of its requirement unjudged when /file/unlocalize refuses a folder by either id. */
-const NO_FOLDER_UNLOCALIZE = "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)";
 
 /** Why a test cannot judge what a channel's own objects do: the target refuses to create them in a folder the channel inherits. */
 const NO_CHANNEL_CREATE =
@@ -270,7 +260,7 @@ conformance('MCH-02', 'a localized folder and file are listed in the channel as 
   const channel = channelOf(t);
   const top = await t.folder();
   const objs = [await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!), await create(t, 'file', top, namesFor(t, 'file', 1)[0]!)];
-  for (const obj of objs) await localize(t, obj, channel);
+  for (const obj of objs) await localizeStep(t, obj.kind, obj.id, channel);
   t.judged('file.localize', 'channelId');
   const inChannel = await listings(t, top, channel);
   const master = await listings(t, top);
@@ -327,8 +317,8 @@ conformance('MCH-02', 'localizationinfo counts a localized folder and file as lo
     await create(t, 'folder', top, namesFor(t, 'folder', 1)[0]!),
     await create(t, 'file', top, namesFor(t, 'file', 1)[0]!),
   ];
-  await localize(t, folder, channel);
-  await localize(t, file, channel);
+  await localizeStep(t, folder.kind, folder.id, channel);
+  await localizeStep(t, file.kind, file.id, channel);
   const made: Localized = [folder, file].map((obj) => ({ obj, parent: top, channel }));
   const findings: Finding[] = [];
   const info = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
@@ -377,25 +367,6 @@ async function otherChannel(t: ConformanceContext, obj: Created, channel: number
   return listOf(res.body, 'inheritable').find((c): c is number => typeof c === 'number' && c !== channel && c !== t.fixture.masterNodeId);
 }
 
-/**
- * Unlocalizes `obj` in `channel`, the channel named in the body: by the object's id (the one the master knows), and
- * where the target does not take that, by the copy's own id (open choice unlocalize-id). Returns false when both are
- * refused: for a folder that is the open choice unlocalize-folders (said once), for a file a finding.
- */
-async function unlocalize(t: ConformanceContext, obj: Created, copyId: number, channel: number, recursive = true): Promise<boolean> {
-  // Contract 3: "localized object | POST /file/unlocalize/{id} | channel given in the body | not localized in that channel".
-  const done = await eitherIdStep(t, 'file.unlocalize', [obj.id, copyId], {
-    channelId: channel,
-    ...(obj.kind === 'folder' ? { recursive } : {}),
-  });
-  // No claim on channelId: without it a target refuses the master's id, as a target that takes only the copy's may (open
-  // choice unlocalize-id), and the copy's id names the channel by itself (schemas/parameter-gaps.json).
-  if (done.id !== undefined) return true;
-  if (obj.kind === 'folder') nothingToJudgeOnce(t, NO_FOLDER_UNLOCALIZE, done.exchange);
-  else t.record([stepFinding(t.requirement, 'file.unlocalize', done.exchange, `by the master's id and by the copy's: ${done.problem}`)]);
-  return false;
-}
-
 for (const kind of ['file', 'folder'] as const) {
   conformance(
     'MCH-03',
@@ -408,13 +379,13 @@ for (const kind of ['file', 'folder'] as const) {
       const other = await otherChannel(t, obj, channel);
       let otherCopy: number | undefined;
       if (other !== undefined) {
-        await localize(t, obj, other);
+        await localizeStep(t, obj.kind, obj.id, other);
         otherCopy = await copyIdOf(t, top, obj, other);
       } else
         t.nothingToJudge(`the target names no second channel that ${kind} ${obj.id} is inherited into: no other channel's copy to keep`);
-      await localize(t, obj, channel);
+      await localizeStep(t, obj.kind, obj.id, channel);
       const copyId = await copyIdOf(t, top, obj, channel);
-      if (!(await unlocalize(t, obj, copyId, channel))) return;
+      if (!(await unlocalizeStep(t, obj.kind, { master: obj.id, copy: copyId }, channel, { recursive: true }))) return;
       const findings: Finding[] = [];
       for (const { list, record } of listedIn(t, await listings(t, top, channel), obj, findings)) {
         // "not localized in that channel": the channel sees the inherited master again, not its copy.
@@ -456,16 +427,16 @@ conformance('MCH-03', 'unlocalizing a folder with recursive false leaves the loc
   const [fileName] = namesFor(t, 'file', 1, 1);
   const folder = await create(t, 'folder', top, folderName!);
   const file = await create(t, 'file', folder.id, fileName!);
-  await localize(t, folder, channel);
+  await localizeStep(t, folder.kind, folder.id, channel);
   const folderCopy = await copyIdOf(t, top, folder, channel);
-  await localize(t, file, channel);
+  await localizeStep(t, file.kind, file.id, channel);
   const fileCopy = await copyIdOf(t, folderCopy, file, channel);
   const made: Localized = [{ obj: file, parent: folder.id, channel }];
   // UnlocalizeRequest "`recursive` (boolean)": false unlocalizes the folder and not what lies inside it, so the file's
   // copy stays the channel's own (the table of contract 3: a localized object is "not localized in that channel" once
   // unlocalized itself, and only then).
   // No parameter claim: a body without `recursive` may keep the copies too, so removing it proves nothing either way.
-  if (await unlocalize(t, folder, folderCopy, channel, false)) {
+  if (await unlocalizeStep(t, folder.kind, { master: folder.id, copy: folderCopy }, channel, { recursive: false })) {
     const listed = await t.call('folder.getFiles', { path: { folderId: folder.id }, query: { nodeId: channel } });
     if (listed.body && copyIn(listOf<File>(listed.body, 'files'), { id: file.id, name: file.name }) !== fileCopy)
       t.record([
@@ -503,7 +474,7 @@ conformance(
     const made: Localized = [];
     const folderCopy = await t.try('folder.localize', { path: { id: folder.id }, json: { channelId: channel } });
     if (!folderCopy.problem) made.push({ obj: folder, parent: top, channel });
-    await localize(t, inside, channel);
+    await localizeStep(t, inside.kind, inside.id, channel);
     made.push({ obj: inside, parent: folder.id, channel });
     await t.try('file.push2master', { path: { id: inside.id }, json: { channelId: channel, masterId: UNKNOWN_CHANNEL } });
     for (const json of [
@@ -566,10 +537,11 @@ for (const kind of ['file', 'folder'] as const) {
         );
     };
     await checkLocalizations({}, 'before localizing');
-    await localize(t, obj, channel);
+    await localizeStep(t, obj.kind, obj.id, channel);
     const copyId = await copyIdOf(t, top, obj, channel);
     await checkLocalizations({ [String(copyId)]: channel }, `after localizing it in channel ${channel}`);
-    if (await unlocalize(t, obj, copyId, channel)) await checkLocalizations({}, 'after unlocalizing it');
+    if (await unlocalizeStep(t, obj.kind, { master: obj.id, copy: copyId }, channel, { recursive: true }))
+      await checkLocalizations({}, 'after unlocalizing it');
     t.record(findings);
   });
 }
@@ -1036,7 +1008,7 @@ for (const { address, title } of PUSHES) {
     const top = await t.folder();
     const file = await create(t, 'file', top, namesFor(t, 'file', 1)[0]!, undefined, 'master version\n');
     const before = await t.must('file.load', { path: { id: file.id } });
-    await localize(t, file, channel);
+    await localizeStep(t, file.kind, file.id, channel);
     const copyId = await copyIdOf(t, top, file, channel);
     const [newName] = namesFor(t, 'file', 1, 7);
     const content = new TextEncoder().encode('the channel version, saved in the channel, is longer\n');
@@ -1220,12 +1192,12 @@ conformance('MCH-08', 'localizationinfo counts inherited, localized and local ob
       const localized: Localized = [];
       for (const [i, f] of layout.folders.entries())
         if (f.localized) {
-          await localize(t, folders[i]!, channel);
+          await localizeStep(t, folders[i]!.kind, folders[i]!.id, channel);
           localized.push({ obj: folders[i]!, parent: top, channel });
         }
       for (const [i, f] of layout.files.entries())
         if (f.localized) {
-          await localize(t, files[i]!, channel);
+          await localizeStep(t, files[i]!.kind, files[i]!.id, channel);
           localized.push({ obj: files[i]!, parent: parents[i]!, channel });
         }
       const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: channel, recursive: true } });
@@ -1320,7 +1292,7 @@ conformance('MCH-08', "localizationinfo started at the master node counts the ma
   const top = await t.folder();
   const inside = await create(t, 'folder', top, namesFor(t, 'folder', 1, 8)[0]!);
   // The channel has an object of its own here: counted in the master's entry, it would be counted in the wrong node.
-  await localize(t, inside, channel);
+  await localizeStep(t, inside.kind, inside.id, channel);
   const res = await t.call('folder.localizationinfo', { path: { id: top }, query: { nodeId: master, recursive: true } });
   await undoLocalized(t, [{ obj: inside, parent: top, channel }]);
   if (!res.body) return;

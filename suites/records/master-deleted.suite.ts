@@ -6,7 +6,7 @@ import { finding } from '../../harness/checks.ts';
 import { hasFeature } from '../../harness/fixture.ts';
 import { copyIdStep, createFolderStep, localizeStep, undoLocalizeStep } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
-import { DELETION_MEMBERS, deletionMarks } from '../wastebin/deletion.ts';
+import { DELETION_MEMBERS, deletionMarks } from '../../harness/deletion.ts';
 
 conformance(
   'WST-05',
