@@ -2,6 +2,9 @@
  * File operations (FIL-01..05): copy, move, save (JSON) and load, judged by the model oracle on files the
  * suite uploads into its own sandbox folders; FIL-05 also compares the target's own files across the
  * four operations that return them (metamorphic: the same file looks the same everywhere).
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder. ENV-08 (no server error) is the
+ * exception: its tests sit with the requests they probe, here a save, copy or move onto a name the folder holds.
  */
 import fc from 'fast-check';
 import { bytesClasses, description, fileName, partClasses, textClasses } from '../../generators/faker.ts';

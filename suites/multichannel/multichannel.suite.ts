@@ -3,6 +3,9 @@
  * what it changes in its own sandbox folder, created in the master and so inherited into
  * fixture.channelNodeId, predicts how master and channel must see it (model oracle) and compares. The
  * channel's root folder, which the suite did not create, is judged by relations between answers.
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder. ENV-08 (no server error) is the
+ * exception: its tests sit with the requests they probe, here the channel requests a channel cannot carry out.
  */
 import fc from 'fast-check';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
