@@ -252,7 +252,8 @@ export async function eitherIdStep(
 }
 
 /** Why a test leaves part of its requirement unjudged when /file/unlocalize refuses a folder by either id. */
-const NO_FOLDER_UNLOCALIZE = "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)";
+export const NO_FOLDER_UNLOCALIZE =
+  "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)";
 
 /**
  * Unlocalizes a localized object in a channel, the channel named in the body (contract 3: "localized object | POST

@@ -3,7 +3,7 @@
  * each checked against the channel's view the model predicts.
  */
 import { listOf } from '../../harness/records.ts';
-import { copyIn, eitherIdStep, nothingToJudgeOnce } from '../../harness/steps.ts';
+import { NO_FOLDER_UNLOCALIZE, copyIn, eitherIdStep, nothingToJudgeOnce } from '../../harness/steps.ts';
 import { checkNo5xx, isRefusal } from '../../harness/checks.ts';
 import {
   channelIdOf,
@@ -97,10 +97,7 @@ export class Unlocalize extends Step<{ index: number }, ModelObject> {
       // Whether /file/unlocalize takes folders is open (open choice unlocalize-folders): refused, the folder stays localized.
       if (obj.kind === 'folder') {
         this.did += ' → refused';
-        return nothingToJudgeOnce(
-          r.t,
-          "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)",
-        );
+        return nothingToJudgeOnce(r.t, NO_FOLDER_UNLOCALIZE);
       }
       stop(r, 'MCH-03', `${this.did}: expected success by the master's id or the copy's, got ${done.problem}`, done.exchange);
     }
