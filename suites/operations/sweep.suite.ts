@@ -3,6 +3,8 @@
  * status (200 for GET, 201 for POST), a JSON body, and that body validates against the operation's
  * response schema" (requirements, OP-<operation id>). Mutating requests act only on objects the test
  * created in its sandbox; fixture objects are only read.
+ *
+ * Where tests go (test/suites.test.ts): suites/operations is grouped by how its tests judge: one OP- test per operation.
  */
 import { createHash } from 'node:crypto';
 import { startFileHost, type HostedFile } from '../../harness/filehost.ts';

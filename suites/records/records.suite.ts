@@ -2,6 +2,9 @@
  * Multichannelling members of the target's own records read against what the contract says they hold
  * (contract 2.3, 2.4, 2.5, 2.6): the fixture's folders, files and pages in the master's view and the
  * channel's. The fixture is only read; the sandboxes, where other tests change objects, are left out.
+ *
+ * Where tests go (test/suites.test.ts): suites/records is grouped by how its tests judge, not by family: the target's own
+ * records read against what contract 2 says they hold, whatever the requirement.
  */
 import { finding, type Finding } from '../../harness/checks.ts';
 import { fixtureTree } from '../../harness/fixture.ts';
