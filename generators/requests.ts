@@ -6,6 +6,7 @@
  */
 import * as fc from 'fast-check';
 import type { FilePart, QueryValue, RequestSpec } from '../harness/transport.ts';
+import { MEDIA_TYPES } from '../schemas/media-types.ts';
 import { getOperation, type Operation, type Parameter } from '../schemas/operations.ts';
 import type {
   DisinheritRequest,
@@ -98,28 +99,14 @@ const SKIP_COUNTS = [0, 1, 2, 10, 1_000_000];
 const LARGEST_PAGE = 1000;
 const MAX_ITEMS = [-1, 0, 1, 2, 10, 100, LARGEST_PAGE];
 const OBJECT_TYPES = ['page', 'folder', 'template'];
-const MEDIA_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  html: 'text/html',
-  css: 'text/css',
-  js: 'text/javascript',
-  xml: 'application/xml',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-  mp4: 'video/mp4',
-};
-
-/** The media type a file name's extension suggests; application/octet-stream when unknown (never JSON or multipart, which pick other forms). */
+/**
+ * The media type a file name's extension names (schemas/media-types.ts); application/octet-stream when unknown, and for
+ * JSON, which would make an upload a JSON create (never JSON or multipart, which pick other forms).
+ */
 export function mediaTypeOf(name: string): string {
-  return MEDIA_TYPES[(name.split('.').pop() ?? '').toLowerCase()] ?? 'application/octet-stream';
+  const ext = (name.split('.').pop() ?? '').toLowerCase();
+  const type = Object.hasOwn(MEDIA_TYPES, ext) ? MEDIA_TYPES[ext] : undefined;
+  return type === undefined || type === 'application/json' ? 'application/octet-stream' : type;
 }
 
 const unique = <T>(list: readonly (T | undefined)[]): T[] => [...new Set(list.filter((x): x is T => x !== undefined))];

@@ -22,6 +22,26 @@ export function createFolderStep(
   return createFolder((spec) => t.send(spec, 'folder.create'), motherId, name, extra);
 }
 
+/**
+ * Creates folders by name below their parents (parents first; a parent null: below `top`) and returns the tree as created
+ * (children ids per folder id) and the ids by name.
+ */
+export async function createTreeStep(
+  t: ConformanceContext,
+  top: number,
+  layout: [name: string, parent: string | null][],
+): Promise<{ model: Map<number, number[]>; ids: Map<string, number> }> {
+  const ids = new Map<string, number>();
+  const model = new Map<number, number[]>();
+  for (const [name, parent] of layout) {
+    const mother = parent === null ? top : ids.get(parent)!;
+    const folder = await createFolderStep(t, mother, name);
+    ids.set(name, folder.id!);
+    model.set(mother, [...(model.get(mother) ?? []), folder.id!]);
+  }
+  return { model, ids };
+}
+
 /** Uploads bytes as a new file into a folder (multipart create, data part `fileBinaryData`) and returns the file record. */
 export async function uploadFileStep(
   t: ConformanceContext,
@@ -132,6 +152,16 @@ export function fileSummary(f: File | undefined): string {
 export type ChannelKind = 'folder' | 'file';
 
 /**
+ * The fixture's channel. A target file declaring multichannelling names it (harness/target.ts checks); where a test of another
+ * feature asks without one, its step fails.
+ */
+export function channelOf(t: ConformanceContext): number {
+  const id = t.fixture.channelNodeId;
+  if (id !== undefined) return id;
+  throw new SetupError('the target declares multichannelling but its fixture names no channelNodeId');
+}
+
+/**
  * Localizes a folder or file in a channel (contract 3: "target channel given in the body"); relies on it succeeding. A
  * folder goes with the file form's body, `{channelId}`: the folder form's fields are "not shown" (4.2), so a refusal
  * of it ends the test with nothing to judge (open choice folder-localize-body).
@@ -219,6 +249,36 @@ export async function eitherIdStep(
     last = { exchange, problem };
   }
   return last!;
+}
+
+/** Why a test leaves part of its requirement unjudged when /file/unlocalize refuses a folder by either id. */
+export const NO_FOLDER_UNLOCALIZE =
+  "POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders)";
+
+/**
+ * Unlocalizes a localized object in a channel, the channel named in the body (contract 3: "localized object | POST
+ * /file/unlocalize/{id} | channel given in the body | not localized in that channel"), by the master's id and by the copy's
+ * own, in the order `first` says (the master's unless told): a target may take either (open choice unlocalize-id), and a
+ * refusal of one is no finding. `recursive` goes with a folder only. True when one id was taken; refused by both, false: for
+ * a folder that is the open choice unlocalize-folders (said once), for a file a step finding.
+ */
+export async function unlocalizeStep(
+  t: ConformanceContext,
+  kind: ChannelKind,
+  ids: { master: number; copy: number },
+  channel: number,
+  options: { recursive?: boolean; types?: readonly string[]; first?: 'master' | 'copy' } = {},
+): Promise<boolean> {
+  const { recursive, types, first = 'master' } = options;
+  const done = await eitherIdStep(t, 'file.unlocalize', first === 'master' ? [ids.master, ids.copy] : [ids.copy, ids.master], {
+    channelId: channel,
+    ...(kind === 'folder' && recursive !== undefined ? { recursive } : {}),
+    ...(types ? { types } : {}),
+  });
+  if (done.id !== undefined) return true;
+  if (kind === 'folder') nothingToJudgeOnce(t, `${NO_FOLDER_UNLOCALIZE}: folder ${ids.master} stays localized`, done.exchange);
+  else t.record([stepFinding(t.requirement, 'file.unlocalize', done.exchange, `by the master's id and by the copy's: ${done.problem}`)]);
+  return false;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type DatasetTimeManagement,
   type DatasetUser,
 } from './dataset-format.ts';
+import { MEDIA_TYPES } from '../schemas/media-types.ts';
 
 /** Fixture epoch (2023-11-14): fixture timestamps are seconds around it. */
 const T0 = 1_700_000_000;
@@ -79,21 +80,6 @@ function jpeg(seed: number): Buffer {
     Buffer.from([0xff, 0xd9]),
   ]);
 }
-
-const MEDIA_TYPES: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  css: 'text/css',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  json: 'application/json',
-  xml: 'text/xml',
-};
 
 interface ObjOpts {
   description?: string;

@@ -3,6 +3,7 @@
  * /file/createSimple (multipart and raw body) and POST /file/save/{id} (multipart). Part names and
  * naming rules follow the reference notes; bytes are kept exactly (UPL-07).
  */
+import { MEDIA_TYPES } from '../../schemas/media-types.ts';
 import type { FileCreateRequest } from '../../schemas/types.ts';
 import {
   allocateId,
@@ -25,37 +26,12 @@ import { fileRecord } from './render.ts';
 /** Names of the data part, compared ignoring case (reference notes). */
 const DATA_PARTS = ['filebinarydata', 'filedata', 'files[]', 'qqfile'];
 
-const TYPES_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain',
-  html: 'text/html',
-  htm: 'text/html',
-  css: 'text/css',
-  csv: 'text/csv',
-  md: 'text/markdown',
-  xml: 'text/xml',
-  js: 'text/javascript',
-  json: 'application/json',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  gz: 'application/gzip',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  mp3: 'audio/mpeg',
-  mp4: 'video/mp4',
-  doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
-
 /** The media type a file name's extension suggests, if known. */
 export function typeOfName(name: string): string | undefined {
   const dot = name.lastIndexOf('.');
   const ext = name.slice(dot + 1).toLowerCase();
   // Own members only: `a.__proto__` or `a.constructor` names no media type (an object's inherited members are none).
-  return dot > 0 && Object.hasOwn(TYPES_BY_EXTENSION, ext) ? TYPES_BY_EXTENSION[ext] : undefined;
+  return dot > 0 && Object.hasOwn(MEDIA_TYPES, ext) ? MEDIA_TYPES[ext] : undefined;
 }
 
 /**
@@ -66,7 +42,7 @@ export function typeOfName(name: string): string | undefined {
 function withExtension(name: string, mediaType: string, faults: FaultSet): string {
   if (name.lastIndexOf('.') > 0 || faults.has('name-keeps-no-extension')) return name;
   if (faults.has('octet-stream-gets-bin') && mediaType.toLowerCase() === 'application/octet-stream') return `${name}.bin`;
-  const ext = Object.entries(TYPES_BY_EXTENSION).find(([, t]) => t === mediaType.toLowerCase())?.[0];
+  const ext = Object.entries(MEDIA_TYPES).find(([, t]) => t === mediaType.toLowerCase())?.[0];
   return ext ? `${name}.${ext}` : name;
 }
 

@@ -9,24 +9,18 @@ import { checkRefused, finding, isRefusal, type Finding } from '../../harness/ch
 import { brief, idsOf } from '../../harness/oracles.ts';
 import { flag } from '../../harness/records.ts';
 import {
+  channelOf,
   copyIdStep,
   createFolderStep,
-  eitherIdStep,
   localizeStep,
   tryCreateInChannelStep,
   undoLocalizeStep,
+  unlocalizeStep,
   uploadFileStep,
 } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder } from '../../schemas/types.ts';
-
-/** The fixture's channel; the multichannelling feature promises one. */
-function channelOf(t: ConformanceContext): number {
-  const id = t.fixture.channelNodeId;
-  if (id !== undefined) return id;
-  throw new SetupError('the target declares multichannelling but its fixture names no channelNodeId');
-}
 
 const where = (nodeId: number | undefined) => (nodeId === undefined ? 'the master' : `channel ${nodeId}`);
 
@@ -225,25 +219,6 @@ conformance(
   { operation: 'folder.delete' },
 );
 
-/**
- * Unlocalizes a folder in the channel through its localized copy's id, else the master's (open choice unlocalize-id).
- * False when both are refused: whether /file/unlocalize takes folders at all is open (open choice unlocalize-folders).
- */
-async function unlocalize(t: ConformanceContext, copy: number, master: number, channel: number): Promise<boolean> {
-  // "localized object | POST /file/unlocalize/{id} | channel given in the body"; the only unlocalize the contract has.
-  const { id, exchange } = await eitherIdStep(t, 'file.unlocalize', [copy, master], {
-    channelId: channel,
-    recursive: true,
-    types: ['folder', 'file'],
-  });
-  if (id !== undefined) return true;
-  t.nothingToJudge(
-    `POST /file/unlocalize takes no folder here, by its id nor by its copy's (open choice unlocalize-folders): folder ${master} stays localized`,
-    exchange,
-  );
-  return false;
-}
-
 conformance(
   'DEL-04',
   'after unlocalizing, the channel shows the inherited master folder again',
@@ -251,7 +226,15 @@ conformance(
     const channel = channelOf(t);
     const { top, folder } = await inheritedFolder(t, channel, 'Unlocalized');
     const copy = await localizedCopy(t, top, folder, channel);
-    if (!(await unlocalize(t, copy, folder.id, channel))) return;
+    // "localized object | POST /file/unlocalize/{id} | channel given in the body"; the only unlocalize the contract has. By the
+    // copy's id first, else the master's (open choice unlocalize-id); refused by both, the folder stays localized (open choice
+    // unlocalize-folders), which judges nothing.
+    const unlocalized = await unlocalizeStep(t, 'folder', { master: folder.id, copy }, channel, {
+      recursive: true,
+      types: ['folder', 'file'],
+      first: 'copy',
+    });
+    if (!unlocalized) return;
     // "a localized folder is made non-localized by unlocalizing it": the channel sees the master, inherited.
     const { folders, exchange } = await foldersIn(t, top, channel);
     const shown = folders.filter((f) => f.name === folder.name || f.id === folder.id || f.id === copy);

@@ -2,6 +2,9 @@
  * File operations (FIL-01..05): copy, move, save (JSON) and load, judged by the model oracle on files the
  * suite uploads into its own sandbox folders; FIL-05 also compares the target's own files across the
  * four operations that return them (metamorphic: the same file looks the same everywhere).
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder. ENV-08 (no server error) is the
+ * exception: its tests sit with the requests they probe, here a save, copy or move onto a name the folder holds.
  */
 import fc from 'fast-check';
 import { bytesClasses, description, fileName, partClasses, textClasses } from '../../generators/faker.ts';
@@ -11,7 +14,7 @@ import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
 import { attempt, fileSummary, filesOf, uploadFileStep } from '../../harness/steps.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text as readText } from '../../harness/records.ts';
-import { refusedAsAllowed, uploadWith } from '../uploads/forms.ts';
+import { refusedAsAllowed, uploadWith } from '../../harness/uploads.ts';
 import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
@@ -323,28 +326,6 @@ conformance(
       );
     t.record(findings);
   },
-);
-
-conformance(
-  'SRT-05',
-  'GET /file sorts a folder holding a broken file by fileSize',
-  async (t) => {
-    // The fixture's broken files (contract 2.4 "broken | boolean (binary data is missing)"): a size without data to read it from.
-    const broken = await t.must('folder.getFiles', {
-      path: { folderId: t.fixture.masterRootFolderId },
-      query: { recursive: true, broken: true, maxItems: -1 },
-    });
-    const folderId = (broken.files ?? []).find((f) => f.broken === true && typeof f.folderId === 'number')?.folderId;
-    if (folderId === undefined) return t.nothingToJudge('the master tree holds no broken file');
-    // SRT-05: "GET /file sorts by id, name, niceUrl, alternateUrls, fileSize, fileType", every file of the folder, the broken
-    // one too; the order itself is the registry's SRT-05 rule.
-    for (const sort of ['fileSize', '-fileSize']) {
-      const listed = await attempt(t, 'file.list', { query: { folderId: String(folderId), sort } });
-      t.record(listed.findings);
-    }
-    t.expectRuled('SRT-05');
-  },
-  { operation: 'file.list' },
 );
 
 /** The first image getItems shows in the fixture's folders (of the first 40, master view), or undefined. */

@@ -27,7 +27,14 @@ import {
 } from '../../harness/lists.ts';
 import { brief, partOf } from '../../harness/oracles.ts';
 import { listOf, text } from '../../harness/records.ts';
-import { createFolderStep, requestingUserStep, tryCreateInChannelStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
+import {
+  channelOf,
+  createFolderStep,
+  requestingUserStep,
+  tryCreateInChannelStep,
+  uploadFileStep,
+  uploadManyStep,
+} from '../../harness/steps.ts';
 import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder, Page, Template } from '../../schemas/types.ts';
 import { termMatches, userTexts } from './terms.ts';
@@ -482,7 +489,7 @@ conformance(
   'FLT-05',
   'inherited=true lists only inherited objects in the channel, false only local and localized ones, unset both',
   async (t) => {
-    const channel = t.fixture.channelNodeId!;
+    const channel = channelOf(t);
     const folderId = await t.folder();
     const names = words(t.seed, 8);
     // Master objects are inherited into the channel; those created with the channel's nodeId are local there.
@@ -573,7 +580,7 @@ conformance(
   'FLT-05',
   "getPages and getTemplates with the channel's nodeId list the master's objects as inherited there, and inherited splits them from the channel's own",
   async (t) => {
-    const channel = t.fixture.channelNodeId!;
+    const channel = channelOf(t);
     const folders = await pageAndTemplateFolders(t);
     let split = false;
     for (const { op, folderId } of folders) {

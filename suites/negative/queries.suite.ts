@@ -2,6 +2,9 @@
  * Bad input in the query, the path and the credentials (NEG-02, NEG-03, NEG-06, SHOULD: findings are
  * warnings; ENV-08, a MUST): query values of the wrong type, unknown ids and missing credentials, sent to
  * every operation that takes them, and every operation's inputs that most often escape a handler.
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder. ENV-08 (no server error) is the
+ * exception: its tests sit with the requests they probe, here every operation's bad and valid queries.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { BAD_QUERY_VALUES } from '../../generators/invalid.ts';

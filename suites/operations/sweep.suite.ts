@@ -3,6 +3,8 @@
  * status (200 for GET, 201 for POST), a JSON body, and that body validates against the operation's
  * response schema" (requirements, OP-<operation id>). Mutating requests act only on objects the test
  * created in its sandbox; fixture objects are only read.
+ *
+ * Where tests go (test/suites.test.ts): suites/operations is grouped by how its tests judge: one OP- test per operation.
  */
 import { createHash } from 'node:crypto';
 import { startFileHost, type HostedFile } from '../../harness/filehost.ts';
@@ -10,7 +12,7 @@ import { inputClasses } from '../../generators/input-classes.ts';
 import { validRequest, mediaTypeOf, type World } from '../../generators/requests.ts';
 import type { OperationId } from '../../harness/api.ts';
 import { checkSucceeded, isRefusal } from '../../harness/checks.ts';
-import { copyIdStep, createFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { channelOf, copyIdStep, createFolderStep, localizeStep, uploadFileStep } from '../../harness/steps.ts';
 import { PerRun, conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import { onlyReads, operations } from '../../schemas/operations.ts';
@@ -135,11 +137,6 @@ async function newFile(t: ConformanceContext, folderId: number): Promise<Created
   return { ...created({ ...file, id: file.id! }), name: file.name ?? name };
 }
 
-/** Localizes a file in the fixture's channel. */
-async function localize(t: ConformanceContext, fileId: number): Promise<void> {
-  await t.must('file.localize', { path: { id: fileId }, json: { channelId: t.fixture.channelNodeId } });
-}
-
 /**
  * The world of one test: the fixture as discovered, plus a test folder in the run's sandbox with a
  * sub-folder, and one file in each. The world of the operations that only read also has a folder made
@@ -163,7 +160,7 @@ async function prepareWorld(t: ConformanceContext, plan: Plan, withStartPage = f
           })
         ).body?.folder
       : undefined;
-  if (plan.localizeFiles) for (const file of files) await localize(t, file.id);
+  if (plan.localizeFiles) for (const file of files) await localizeStep(t, 'file', file.id, channelOf(t));
   const globalIds: Record<number, string> = { ...found.globalIds };
   for (const { id, globalId } of [{ id: top, globalId: load?.globalId }, sub, ...files]) if (globalId) globalIds[id] = globalId;
   const startId = start?.id;
@@ -253,8 +250,8 @@ const freshFile: Plan['fresh'] = (t, w) => newFile(t, w.folders[0]!);
 const freshLocalizedFile: Plan['fresh'] = async (t, w) => {
   const folder = w.folders[0]!;
   const file = await newFile(t, folder);
-  await localize(t, file.id);
-  const channel = t.fixture.channelNodeId!;
+  const channel = channelOf(t);
+  await localizeStep(t, 'file', file.id, channel);
   const copy = await copyIdStep(t, 'file', folder, { id: file.id, name: file.name }, channel);
   return { ...file, ...(copy !== file.id ? { alias: copy } : {}) };
 };

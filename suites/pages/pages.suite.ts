@@ -2,6 +2,10 @@
  * The page record (PGE-01..04, contract 2.6) wherever pages come back: getPages with every add-on (and,
  * with multichannelling, through the channel), findPages, usage/page and syncableObjects. The pages are
  * the target's fixture, which the suite did not create: every rule is one that holds for any page.
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder, except where it judges by a
+ * folder's own reading of the fixture: FLD-09's folder on the page's path and FLT-09's language without fallback read
+ * the page records this file gathers (`sources`), so they sit here.
  */
 import { stepFinding, type CallSpec, type OperationId } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';

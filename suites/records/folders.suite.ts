@@ -1,6 +1,9 @@
 /**
  * The folder record's links to the folders above it (contract 2.3 `motherId`, `breadcrumbs`), read on the target's own
  * folders: each fixture folder's sub-folders as getFolders lists them without `recursive`. The fixture is only read.
+ *
+ * Where tests go (test/suites.test.ts): suites/records is grouped by how its tests judge, not by family: the target's own
+ * records read against what contract 2 says they hold, whatever the requirement.
  */
 import { finding, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders } from '../../harness/fixture.ts';

@@ -1,12 +1,15 @@
 /**
  * The deletion information of a localized copy whose master was deleted (contract 2.2 `masterDeleted`): a sandbox folder
  * localized into the channel, then deleted in the master, and the channel's copy listed with `wastebin=include`.
+ *
+ * Where tests go (test/suites.test.ts): suites/records is grouped by how its tests judge, not by family: the target's own
+ * records read against what contract 2 says they hold, whatever the requirement.
  */
 import { finding } from '../../harness/checks.ts';
 import { hasFeature } from '../../harness/fixture.ts';
 import { copyIdStep, createFolderStep, localizeStep, undoLocalizeStep } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
-import { DELETION_MEMBERS, deletionMarks } from '../wastebin/deletion.ts';
+import { DELETION_MEMBERS, deletionMarks } from '../../harness/deletion.ts';
 
 conformance(
   'WST-05',

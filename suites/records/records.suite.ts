@@ -2,11 +2,15 @@
  * Multichannelling members of the target's own records read against what the contract says they hold
  * (contract 2.3, 2.4, 2.5, 2.6): the fixture's folders, files and pages in the master's view and the
  * channel's. The fixture is only read; the sandboxes, where other tests change objects, are left out.
+ *
+ * Where tests go (test/suites.test.ts): suites/records is grouped by how its tests judge, not by family: the target's own
+ * records read against what contract 2 says they hold, whatever the requirement.
  */
 import { finding, type Finding } from '../../harness/checks.ts';
 import { fixtureTree } from '../../harness/fixture.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf } from '../../harness/records.ts';
+import { channelOf } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
@@ -85,7 +89,7 @@ function listingFindings(t: ConformanceContext, listing: Listing, problemsOf: (r
 }
 
 conformance('MCH-06', 'disinherited records name the channels they are disinherited in, and those channels do not list them', async (t) => {
-  const channel = t.fixture.channelNodeId!;
+  const channel = channelOf(t);
   const master = [
     ...(await listFixture(t, 'folders', t.fixture.masterRootFolderId)),
     ...(await listFixture(t, 'files', t.fixture.masterRootFolderId)),
@@ -125,7 +129,7 @@ conformance('MCH-06', 'disinherited records name the channels they are disinheri
 });
 
 conformance('MCH-01', 'pages of the master are master pages in the master and in the channel, and localized copies are not', async (t) => {
-  const channel = t.fixture.channelNodeId!;
+  const channel = channelOf(t);
   const findings: Finding[] = [];
   // Contract 2.6: "master: whether this is a master page"; "masterNode: name of the node the master object belongs to".
   // A node that is no channel holds master pages only; in a channel, an object of the master (MCH-01: it "appears in the

@@ -1,6 +1,9 @@
 /**
  * The template record (contract 2.7) as getTemplates lists it: the template tags of the fixture's templates, which the
  * suite only reads.
+ *
+ * Where tests go (test/suites.test.ts): suites/records is grouped by how its tests judge, not by family: the target's own
+ * records read against what contract 2 says they hold, whatever the requirement.
  */
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';

@@ -23,10 +23,17 @@ import {
   type ListOp,
   type Query,
 } from '../../harness/lists.ts';
-import { brief, type Direction } from '../../harness/oracles.ts';
+import { brief, idsOf, type Direction } from '../../harness/oracles.ts';
 import { listOf, text } from '../../harness/records.ts';
 import { LEGACY_KEYS } from '../../harness/rules/ordering.ts';
-import { createFolderStep, deleteFolderStep, tryCreateInChannelStep, uploadFileStep, uploadManyStep } from '../../harness/steps.ts';
+import {
+  attempt,
+  createFolderStep,
+  deleteFolderStep,
+  tryCreateInChannelStep,
+  uploadFileStep,
+  uploadManyStep,
+} from '../../harness/steps.ts';
 import { conformance, unseen, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, Folder } from '../../schemas/types.ts';
 
@@ -640,3 +647,68 @@ conformance('SRT-01', 'a listing after a rename orders the renamed file by its n
   }
   t.expectRuled('SRT-01');
 });
+
+conformance(
+  'SRT-04',
+  'GET /folder sorts by name, alone and as the first of a comma-separated list of attributes',
+  async (t) => {
+    const top = await t.folder();
+    // Created in an order that is not the name order, with descriptions in yet another order. Sibling names are unique (a duplicate
+    // is renamed or refused), so no attribute after name has a tie to break.
+    for (const [name, description] of [
+      ['Delta', 'b second'],
+      ['Charlie', 'd fourth'],
+      ['Bravo', 'a first'],
+      ['Alpha', 'c third'],
+    ])
+      await createFolderStep(t, top, name!, { description: description! });
+    // Group P "`sort` (string, `name`; comma-separated attribute names, each optionally prefixed `+` ascending or `-` descending)":
+    // the contract names no other attribute for folders (open choice folder-sort-attributes), so name comes first; the order of each
+    // answer is the registry's SRT-04 rule. "later attributes break ties of earlier ones", and only ties: with unique names, a list
+    // that starts with name orders the folders as name alone does, whatever the server makes of the attributes after it.
+    for (const dir of ['+', '-']) {
+      const alone = await t.call('folder.list', { query: { folderId: String(top), sort: `${dir}name` } });
+      if (!alone.body) continue;
+      for (const rest of ['-description', '+id', '-cdate,+publishDir']) {
+        const sort = `${dir}name,${rest}`;
+        const listed = await t.call('folder.list', { query: { folderId: String(top), sort } });
+        if (!listed.body) continue;
+        const [a, b] = [idsOf(alone.body.items), idsOf(listed.body.items)];
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          t.record([
+            finding(
+              'SRT-04',
+              'ties',
+              `GET /folder of folder ${top} with sort=${sort} lists ${brief(b)}, with sort=${dir}name ${brief(a)}: the folders' names ` +
+                'are unique, so the attributes after name have no tie to break',
+              listed.exchange,
+            ),
+          ]);
+      }
+    }
+    t.expectRuled('SRT-04');
+  },
+  { operation: 'folder.list' },
+);
+
+conformance(
+  'SRT-05',
+  'GET /file sorts a folder holding a broken file by fileSize',
+  async (t) => {
+    // The fixture's broken files (contract 2.4 "broken | boolean (binary data is missing)"): a size without data to read it from.
+    const broken = await t.must('folder.getFiles', {
+      path: { folderId: t.fixture.masterRootFolderId },
+      query: { recursive: true, broken: true, maxItems: -1 },
+    });
+    const folderId = (broken.files ?? []).find((f) => f.broken === true && typeof f.folderId === 'number')?.folderId;
+    if (folderId === undefined) return t.nothingToJudge('the master tree holds no broken file');
+    // SRT-05: "GET /file sorts by id, name, niceUrl, alternateUrls, fileSize, fileType", every file of the folder, the broken
+    // one too; the order itself is the registry's SRT-05 rule.
+    for (const sort of ['fileSize', '-fileSize']) {
+      const listed = await attempt(t, 'file.list', { query: { folderId: String(folderId), sort } });
+      t.record(listed.findings);
+    }
+    t.expectRuled('SRT-05');
+  },
+  { operation: 'file.list' },
+);

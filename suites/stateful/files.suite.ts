@@ -1,4 +1,9 @@
-/** Model-based tests of files and counts: copy, move and save sequences, and counts after random changes; the commands are in sequences.ts. */
+/**
+ * Model-based tests of files and counts: copy, move and save sequences, and counts after random changes; the commands are in sequences.ts.
+ *
+ * Where tests go (test/suites.test.ts): suites/stateful is grouped by how its tests judge, not by family: random command
+ * sequences judged by one model, whatever the requirement.
+ */
 import { conformance } from '../../harness/suite.ts';
 import {
   Count,

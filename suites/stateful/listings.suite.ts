@@ -1,4 +1,9 @@
-/** Model-based tests of listings: deleted folders leave every default listing, and paging slices listings after random changes; the commands are in sequences.ts. */
+/**
+ * Model-based tests of listings: deleted folders leave every default listing, and paging slices listings after random changes; the commands are in sequences.ts.
+ *
+ * Where tests go (test/suites.test.ts): suites/stateful is grouped by how its tests judge, not by family: random command
+ * sequences judged by one model, whatever the requirement.
+ */
 import { conformance } from '../../harness/suite.ts';
 import { Upload, copy, coverList, createFolder, list, move, remove, sequences, upload, uploadBatch, variety } from './sequences.ts';
 

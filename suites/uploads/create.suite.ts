@@ -12,7 +12,7 @@ import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
 import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
 import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import { text, listOf } from '../../harness/records.ts';
-import { checkCreated, createdId, refusedAsAllowed, refusedLeftNothing, uploadWith, UPLOAD_FORMS } from './forms.ts';
+import { checkCreated, createdId, refusedAsAllowed, refusedLeftNothing, uploadWith, UPLOAD_FORMS } from '../../harness/uploads.ts';
 import { boundaryFor, multipartBody, multipartType } from '../../harness/multipart.ts';
 import { boundaryLookalike } from './lookalikes.ts';
 

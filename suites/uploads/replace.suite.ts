@@ -8,7 +8,7 @@ import { SetupError } from '../../harness/api.ts';
 import { attempt, copyIn, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
-import { checkCreated, uploadSpec, uploadWith, type UploadForm } from './forms.ts';
+import { checkCreated, uploadSpec, uploadWith, type UploadForm } from '../../harness/uploads.ts';
 
 /** The createSimple forms, the ones with an `overwrite` parameter. */
 const SIMPLE_FORMS: readonly UploadForm[] = ['file.createSimple.raw', 'file.createSimple.multipart'];

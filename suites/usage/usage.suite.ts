@@ -3,6 +3,10 @@
  * contract operation sets object tags): every check is metamorphic. The used files come from getFiles
  * `used=true` over the master tree; the usage lists of those files must agree with each other, with
  * their pages and counts, with the `used` filter, and (syncable objects) with the files' own tags.
+ *
+ * Where tests go (test/suites.test.ts): a test sits in its requirement family's folder, except where it judges by a
+ * folder's own reading of the fixture: WST-01's deleted users and FIL-01's copy of a file with tags start from the used
+ * files this file discovers (`usedInMaster`), so they sit here.
  */
 import fc from 'fast-check';
 import { SetupError, stepFinding } from '../../harness/api.ts';

@@ -21,7 +21,7 @@ import {
   marksDeletion,
   type ListingModel,
   type WastebinMode,
-} from './deletion.ts';
+} from '../../harness/deletion.ts';
 
 /** One listing operation that takes `wastebin`, listing the folders or the files of a folder. */
 interface Probe {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { idsOf } from '../../harness/oracles.ts';
-import { deleteInfoProblems, deletionMarks, expectedIds, isMarkedDeleted, marksDeletion } from '../../suites/wastebin/deletion.ts';
+import { deleteInfoProblems, deletionMarks, expectedIds, isMarkedDeleted, marksDeletion } from '../../harness/deletion.ts';
 
 const item = (extra: Record<string, unknown> = {}) => ({ id: 1, cdate: 1, edate: 1, ...extra });
 

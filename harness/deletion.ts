@@ -1,8 +1,8 @@
 /**
- * Pure helpers of the wastebin and delete suites: how a record says it is deleted, and what a listing
+ * Pure helpers of the wastebin suite and of the records suite's deleted masters: how a record says it is deleted, and what a listing
  * is predicted to hold in each `wastebin` mode.
  */
-import type { DeleteInfo, Item } from '../../schemas/types.ts';
+import type { DeleteInfo, Item } from '../schemas/types.ts';
 
 /** The `wastebin` modes of contract 4.1 Group F. */
 export type WastebinMode = 'exclude' | 'include' | 'only';

@@ -1,12 +1,12 @@
 /**
- * The upload forms of contract 4.3 as the upload suites send them, and the reads that judge them: the
+ * The upload forms of contract 4.3 as the upload and files suites send them, and the reads that judge them: the
  * contract has no download operation, so a file's `fileSize` (in the answer and on load) is the oracle.
  */
-import type { CallSpec } from '../../harness/api.ts';
-import { finding, isRefusal, type Finding } from '../../harness/checks.ts';
-import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
-import type { ConformanceContext } from '../../harness/suite.ts';
-import type { FileUploadResponse } from '../../schemas/types.ts';
+import type { CallSpec } from './api.ts';
+import { finding, isRefusal, type Finding } from './checks.ts';
+import { attempt, fileSummary, filesOf, type Attempt } from './steps.ts';
+import type { ConformanceContext } from './suite.ts';
+import type { FileUploadResponse } from '../schemas/types.ts';
 
 /** The create forms that take the file's bytes in the request. */
 export type UploadForm = 'file.create.multipart' | 'file.createSimple.multipart' | 'file.createSimple.raw';
