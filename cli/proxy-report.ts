@@ -3,6 +3,7 @@
  * every finding once per deviation, for the reports `run` writes too.
  */
 import { SUITE_VERSION } from '../schemas/version.ts';
+import { catalogueDigest } from '../reports/statement.ts';
 import { reportedExchange, type Finding } from '../harness/checks.ts';
 import { DEFAULT_SEED } from '../harness/config.ts';
 import { severityIn } from '../harness/judge.ts';
@@ -172,7 +173,7 @@ export class TrafficReport {
   results(upstream: string, features: readonly string[], startedAt: Date): Results {
     const tests = this.tests();
     return {
-      tool: { name: 'cms-conformance', version: SUITE_VERSION },
+      tool: { name: 'cms-conformance', version: SUITE_VERSION, catalogueDigest: catalogueDigest() },
       target: { baseUrl: upstream, features: [...features], embedded: false },
       seed: DEFAULT_SEED,
       runs: 1,

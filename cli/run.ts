@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS,
 import { loadExpectations, verdictOf } from '../reports/expectations.ts';
 import { ReportInputError, finishRun, removeReports } from '../reports/index.ts';
 import { exchangeTotals, loadResults, seedText, summarize } from '../reports/results.ts';
-import { makeStatement, writeStatement } from '../reports/statement.ts';
+import { catalogueDigest, makeStatement, writeStatement } from '../reports/statement.ts';
 import type { Results, SeedSource, TestResult } from '../schemas/results.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { matchRequirements, requirements } from '../schemas/requirements.ts';
@@ -598,7 +598,7 @@ function reportRun(run: OpenRun, target: Target, suiteRun: { tests: TestResult[]
   const { values, seed, seedSource, runs, interrupt } = run;
   const stopped = interrupt.stopped;
   const results: Results = {
-    tool: { name: 'cms-conformance', version: SUITE_VERSION },
+    tool: { name: 'cms-conformance', version: SUITE_VERSION, catalogueDigest: catalogueDigest() },
     target: { baseUrl: target.baseUrl, features: target.features, embedded: !values.target },
     seed,
     seedSource,

@@ -59,7 +59,7 @@ export interface HistoryRun {
   target: string;
   baseUrl: string;
   suiteVersion: string;
-  /** The requirement catalogue's digest, from a conformance statement beside the results; absent when none lies there. */
+  /** The requirement catalogue's digest: the run's own (results.json), else a conformance statement's beside it; absent when neither says. */
   catalogueDigest?: string;
   /** The suite the run is compared within: its version, and its catalogue where runs of one version differ in it. */
   suite: string;
@@ -210,6 +210,8 @@ export interface ParsedRun {
     baseUrl: string;
     embedded: boolean;
     suiteVersion: string;
+    /** The requirement catalogue's digest, as the run recorded it (results.json tool.catalogueDigest); absent in older runs. */
+    catalogueDigest?: string;
     seed: number;
     interrupted?: string;
     runErrors: number;
@@ -242,6 +244,7 @@ export function parseRun(path: string): ParsedRun {
       baseUrl: publicBaseUrl(results.target.baseUrl),
       embedded: results.target.embedded,
       suiteVersion: results.tool.version,
+      ...(results.tool.catalogueDigest ? { catalogueDigest: results.tool.catalogueDigest } : {}),
       seed: results.seed,
       ...(results.interrupted ? { interrupted: `${results.interrupted.signal} at ${results.interrupted.at}` } : {}),
       runErrors: results.runErrors?.length ?? 0,
@@ -256,7 +259,7 @@ export function parseRun(path: string): ParsedRun {
 export const CACHE_FILE = 'history-cache.json';
 
 /** Bumped whenever what a run keeps, or how a test's cell is decided, changes: an older cache is then read as none. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 interface CacheData {
   format: number;
@@ -338,7 +341,12 @@ export function readRun(input: HistoryInput, outDir: string, cache?: RunCache): 
       target: input.target ?? (facts.embedded ? 'bundled reference server' : facts.baseUrl),
       baseUrl: facts.baseUrl,
       suiteVersion: facts.suiteVersion,
-      ...(beside ? { catalogueDigest: beside.statement.catalogueDigest } : {}),
+      // The run's own record of its catalogue first; an older run's from a statement beside it.
+      ...(facts.catalogueDigest
+        ? { catalogueDigest: facts.catalogueDigest }
+        : beside
+          ? { catalogueDigest: beside.statement.catalogueDigest }
+          : {}),
       seed: facts.seed,
       ...(facts.interrupted ? { interrupted: facts.interrupted } : {}),
       runErrors: facts.runErrors,

@@ -48,6 +48,11 @@ export function digestOf(bytes: Buffer | string): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
+/** The digest of this suite's requirement catalogue, as a statement and results.json record it. */
+export function catalogueDigest(): string {
+  return digestOf(readFileSync(CATALOGUE));
+}
+
 /** A base URL as a statement shows it: no user, password, query or fragment, whatever the run was given. */
 export function publicBaseUrl(baseUrl: string): string {
   try {
@@ -89,7 +94,7 @@ export function makeStatement(resultsBytes: Buffer, issuedAt = new Date()): Stat
   return {
     statement: 'cms-conformance conformance statement',
     suite: { name: 'cms-conformance', version: results.tool.version },
-    catalogueDigest: digestOf(readFileSync(CATALOGUE)),
+    catalogueDigest: catalogueDigest(),
     resultsDigest: digestOf(resultsBytes),
     target: {
       baseUrl: publicBaseUrl(results.target.baseUrl),

@@ -137,7 +137,8 @@ export type SeedSource = 'default' | 'given' | 'random';
 
 /** A whole run. */
 export interface Results {
-  tool: { name: 'cms-conformance'; version: string };
+  /** catalogueDigest: sha256 of the requirement catalogue the run judged against; absent in older results. */
+  tool: { name: 'cms-conformance'; version: string; catalogueDigest?: string };
   target: { baseUrl: string; features: string[]; embedded: boolean };
   seed: number;
   /** Absent in results written before runs had a default seed. */

@@ -14,6 +14,8 @@ export interface SyntheticRun {
   baseUrl?: string;
   embedded?: boolean;
   version?: string;
+  /** The catalogue digest the run records (results.json tool.catalogueDigest); none, as in older runs, when absent. */
+  catalogue?: string;
   interrupted?: boolean;
 }
 
@@ -48,7 +50,7 @@ export function syntheticResults(run: SyntheticRun): Results {
     .filter((e): e is [string, Exclude<Cell, '-'>] => e[1] !== '-')
     .map(([id, cell]) => testOf(id, cell));
   return {
-    tool: { name: 'cms-conformance', version: run.version ?? '0.1.0' },
+    tool: { name: 'cms-conformance', version: run.version ?? '0.1.0', ...(run.catalogue ? { catalogueDigest: run.catalogue } : {}) },
     target: { baseUrl: run.baseUrl ?? 'http://cms.example/rest', features: ['upload'], embedded: run.embedded ?? false },
     seed: 20260101,
     seedSource: 'default',

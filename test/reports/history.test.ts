@@ -115,6 +115,18 @@ describe('history: what changed', () => {
     expect(history.regressions).toEqual([]);
   });
 
+  it("tells runs of one version apart by the catalogue digest each run records, and prefers it to a statement's", () => {
+    const [one, two] = [`sha256:${'1'.repeat(64)}`, `sha256:${'2'.repeat(64)}`];
+    const dir = join(root, `case-${++folders}`);
+    writeRun(join(dir, 'a'), { startedAt: at(1), catalogue: one, tests: { [PAG01]: 'P' } }, { statement: true });
+    writeRun(join(dir, 'b'), { startedAt: at(2), catalogue: two, tests: { [PAG01]: 'F' } }, { statement: true });
+    const history = loadHistory(findResults([dir]), dir);
+    expect(history.runs.map((r) => r.catalogueDigest)).toEqual([one, two]);
+    expect(history.suites).toHaveLength(2);
+    // Both statements name this suite's own catalogue: read from them, a's pass and b's failure would make a regression.
+    expect(history.regressions).toEqual([]);
+  });
+
   it('marks an interrupted run', () => {
     const { history } = historyOf([{ startedAt: at(1), interrupted: true, tests: { [PAG01]: 'P' } }]);
     expect(history.runs[0]?.interrupted).toMatch(/^SIGINT at /);
