@@ -146,13 +146,21 @@ conformance(
     if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
     // Contract 4.3: "push a file from a channel into its master". The master has no folder to hold this one: a server may
     // refuse (push the folder first; open choice push2master-local-file), or push the folder along; what it may not do is
-    // answer OK and leave the file where the master lists it nowhere.
+    // answer OK and leave the file where the master lists it nowhere. Refused, the test does what the refusal asks, as a
+    // client would: the folder first (alone), then the file, unless the folder's push took it along.
     const pushed = await t.try('file.push2master', { path: { id: local.id }, json: { channelId: channel } });
-    if (pushed.problem)
-      return t.nothingToJudge(
-        'push2master takes no file that exists only in the channel, here in a folder only the channel has (open choice push2master-local-file)',
-        pushed.exchange,
-      );
+    if (pushed.problem) {
+      const folderPushed = await t.try('file.push2master', { path: { id: folder.id }, json: { channelId: channel } });
+      if (folderPushed.problem)
+        return t.nothingToJudge(
+          'push2master takes neither a file nor a folder that exists only in the channel (open choice push2master-local-file)',
+          folderPushed.exchange,
+        );
+      const withFolder = await t.call('folder.getFiles', { path: { folderId: top }, query: { recursive: true } });
+      const carried = withFolder.body && listOf<File>(withFolder.body, 'files').some((f) => f.name === local.name);
+      const again = carried ? undefined : await t.try('file.push2master', { path: { id: local.id }, json: { channelId: channel } });
+      if (again?.problem) return t.nothingToJudge('push2master of the file, its folder pushed first, was refused too', again.exchange);
+    }
     const listed = await t.call('folder.getFiles', { path: { folderId: top }, query: { recursive: true } });
     if (listed.body && !listOf<File>(listed.body, 'files').some((f) => f.name === local.name))
       t.record([

@@ -22,6 +22,8 @@ it('packs the compiled CLI alone, installs from the tarball, and runs one operat
   const paths = packed!.files.map((f) => f.path);
   expect(paths).toContain('dist/cli/main.js');
   expect(paths).toContain('dist/schemas/requirements.json');
+  // README links to docs/ and LICENSE: an installed package has what its front page points at.
+  for (const doc of ['LICENSE', 'docs/cli.md', 'docs/target-file.md', 'docs/examples/target.json']) expect(paths).toContain(doc);
   expect(paths.filter((p) => /^(test|scripts|suites|cli|server|harness|reports|schemas|generators)\//.test(p))).toEqual([]);
   expect(paths.filter((p) => p.endsWith('.ts'))).toEqual([]);
 
