@@ -211,7 +211,9 @@ export async function observe(probe: Probe, on: readonly (FaultName | VariationN
 /** The names of switches (planted faults and variations) the handlers ask about: `faults.has('name')` in server/handlers/. */
 export function switchesAskedInHandlers(): Set<string> {
   const dir = new URL('../../server/handlers/', import.meta.url);
-  const sources = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), 'utf8'));
+  // planted/ holds the switches of the handlers converted to one seam per handler (CONTRIBUTING).
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  const sources = files.map((f) => readFileSync(new URL(f, dir), 'utf8'));
   return new Set(sources.flatMap((src) => [...src.matchAll(/faults\.has\('([a-z0-9-]+)'\)/g)].map((m) => m[1]!)));
 }
 
