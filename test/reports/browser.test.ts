@@ -3,62 +3,32 @@
  * tests skip with the reason, so a developer can still run the suite; in CI (CI=true) they fail,
  * because CI must prove the report in a real browser.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { browserMissing, useBrowser } from '../support/browser.ts';
 import { finishRun } from '../../reports/index.ts';
 import { badgeSvg, badgeText, makeStatement, type Statement } from '../../reports/statement.ts';
 import type { Results } from '../../schemas/results.ts';
 import { SECRET, sampleResults } from './sample.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const playwright = await import('playwright-core').catch(() => undefined);
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install chromium)`
-  : !playwright
-    ? 'playwright-core is not installed'
-    : undefined;
 
 const outDir = mkdtempSync(join(tmpdir(), 'cms-report-browser-'));
 finishRun(sampleResults(), { outDir, secrets: [SECRET] });
 const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8')) as Results;
 const url = pathToFileURL(join(outDir, 'report.html')).href;
 
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (missing) {
-    if (process.env.CI === 'true') throw new Error(`CI must check report.html in a real browser: ${missing}`);
-    console.warn(`report.html browser tests skipped: ${missing}`);
-    return;
-  }
-  browser = await playwright?.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browserOf = useBrowser('report.html');
 
 /** Opens the report in a fresh context; records every request and dialog the page makes. */
 async function open(
   ctx: TestContext,
   options: { javaScriptEnabled?: boolean; hash?: string } = {},
 ): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
-  if (!browser) return ctx.skip(missing);
+  const browser = browserOf();
+  if (!browser) return ctx.skip(browserMissing);
   const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true });
   ctx.onTestFinished(() => context.close());
   const page = await context.newPage();
@@ -148,7 +118,8 @@ describe('report.html in headless chromium', () => {
 
 describe('the conformance badge in headless chromium', () => {
   it('renders both texts inside their boxes, for a failing and for a conforming run', async (ctx) => {
-    if (!browser) return ctx.skip(missing);
+    const browser = browserOf();
+    if (!browser) return ctx.skip(browserMissing);
     const failing = makeStatement(readFileSync(join(outDir, 'results.json')));
     const conforming: Statement = {
       ...failing,

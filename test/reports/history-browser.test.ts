@@ -2,26 +2,17 @@
  * history.html in a real browser: Debian's chromium driven by playwright-core, as report.html is
  * (test/reports/browser.test.ts). Without chromium the tests skip with the reason; in CI they fail.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { browserMissing, useBrowser } from '../support/browser.ts';
 import { writeHistory } from '../../cli/history.ts';
 import { PAGE_RUNS } from '../../reports/history-html.ts';
 import type { Cell } from '../../reports/history.ts';
 import { writeRun } from './history-sample.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'];
-
-const playwright = await import('playwright-core').catch(() => undefined);
-const missing = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} is not installed (apt-get install chromium)`
-  : !playwright
-    ? 'playwright-core is not installed'
-    : undefined;
 
 const PAG01 = 'PAG-01 without pageSize every item comes back';
 const PAG02 = 'PAG-02 pageSize 0 returns no items';
@@ -47,24 +38,12 @@ mkdirSync(out);
 writeHistory([join(dir, 'ci')], out);
 const url = pathToFileURL(join(out, 'history.html')).href;
 
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (missing) {
-    if (process.env.CI === 'true') throw new Error(`CI must check history.html in a real browser: ${missing}`);
-    console.warn(`history.html browser tests skipped: ${missing}`);
-    return;
-  }
-  browser = await playwright?.chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browserOf = useBrowser('history.html');
 
 /** Opens the page in a fresh context; records every request it makes and every error or CSP report it prints. */
 async function open(ctx: TestContext): Promise<{ page: Page; requests: string[]; errors: string[] }> {
-  if (!browser) return ctx.skip(missing);
+  const browser = browserOf();
+  if (!browser) return ctx.skip(browserMissing);
   const context = await browser.newContext();
   ctx.onTestFinished(() => context.close());
   const page = await context.newPage();
