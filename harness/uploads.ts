@@ -14,15 +14,15 @@ export type UploadForm = 'file.create.multipart' | 'file.createSimple.multipart'
 /** Every create form that carries the bytes itself. */
 export const UPLOAD_FORMS: readonly UploadForm[] = ['file.create.multipart', 'file.createSimple.multipart', 'file.createSimple.raw'];
 
-/** The request of one create form for `data` named `name` in `folderId` (multipart data part `fileBinaryData`). */
+/** The request of one create form for `data` of `contentType` named `name` in `folderId` (multipart data part `fileBinaryData`). */
 export function uploadSpec(
   form: UploadForm,
   folderId: number,
   name: string,
   data: Uint8Array,
   query: Record<string, string | boolean> = {},
+  contentType = 'application/octet-stream',
 ): CallSpec {
-  const contentType = 'application/octet-stream';
   if (form === 'file.create.multipart') {
     return {
       multipart: {
@@ -40,7 +40,7 @@ export function uploadSpec(
   return { query: { folderId, qqfile: name, ...query }, raw: { contentType, data } };
 }
 
-/** Creates a file named `name` in `folderId` from `data` through one form. */
+/** Creates a file named `name` in `folderId` from `data` (of `contentType`) through one form. */
 export function uploadWith(
   t: ConformanceContext,
   form: UploadForm,
@@ -48,8 +48,9 @@ export function uploadWith(
   name: string,
   data: Uint8Array,
   query: Record<string, string | boolean> = {},
+  contentType?: string,
 ): Promise<Attempt<FileUploadResponse>> {
-  return attempt(t, form, uploadSpec(form, folderId, name, data, query));
+  return attempt(t, form, uploadSpec(form, folderId, name, data, query, contentType));
 }
 
 /**

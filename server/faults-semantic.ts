@@ -1101,4 +1101,16 @@ export const semanticFaults = faultDefs([
     description: 'page records leave out language and languageName, also for pages that have a language',
     probe: { op: 'folder.getPages', folder: 'Pages' },
   },
+  {
+    name: 'master-delete-spares-localized-copies',
+    needs: 'multichannelling',
+    breaks: ['DEL-03'],
+    description:
+      "deleting in its master a folder a channel has localized bins the master folder alone: the channel's localized copy and what is in it stay listed in the channel",
+  },
+  {
+    name: 'createsimple-extensionless-qqfile-refused',
+    breaks: ['UPL-04'],
+    description: 'a multipart createSimple whose qqfile has no extension is refused as if it named no file',
+  },
 ]);

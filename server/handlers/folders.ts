@@ -329,6 +329,7 @@ export const deleteFolder: Handler<State> = (state, req, ctx) => {
   const mark = { at: nowSeconds(state), by: state.requesterId, live: true };
   if (folder.masterId !== undefined) folder.deleted = mark;
   else deleteRecursively(state, folder.channelSetId, mark);
+  plan.deleted(state, folder);
   return {};
 };
 

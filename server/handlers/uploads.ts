@@ -284,6 +284,10 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
   // Planted (createsimple-multipart-ignores-qqfile): the name is read as the multipart create reads it, without qqfile.
   const qqfile = ctx.faults.has('createsimple-multipart-ignores-qqfile') ? undefined : qStr(req, 'qqfile');
   const name = withExtension(partFirst || qqfile || fields.fileName || part.filename || 'new_file', fileType, ctx.faults);
+  // Planted: a qqfile without an extension is refused, as if it were no name (no literal the handler already has, so that
+  // the survivors' keys of the lines below keep their occurrence numbers).
+  if (ctx.faults.has('createsimple-extensionless-qqfile-refused') && qqfile && qqfile.lastIndexOf('.') <= 0)
+    throw new Refusal('INVALIDDATA', `${qqfile}: a name with an extension is required`);
   const plan = planUpload(state, ctx, {
     folderId: qStr(req, 'folderId') || fields.folderId,
     nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId', ctx.faults),

@@ -220,6 +220,46 @@ conformance(
 );
 
 conformance(
+  'DEL-03',
+  'deleting in its master a folder a channel has localized removes the localized copy and its content from the channel listings',
+  async (t) => {
+    const channel = channelOf(t);
+    const { top, folder } = await inheritedFolder(t, channel, 'Localized master');
+    const copy = await localizedCopy(t, top, folder, channel);
+    // Contract 3: an inherited folder "performed in the master" is deleted, and "the deletion is reflected in the channels".
+    // Whether a master with localized copies may be deleted before they are unlocalized is open (open choice
+    // delete-master-with-copies): a refusal judges nothing.
+    const { exchange: deleted, problem } = await t.try('folder.delete', {
+      path: { id: folder.id },
+      query: { nodeId: t.fixture.masterNodeId },
+    });
+    if (problem) {
+      await undoLocalized(t, top, folder, channel);
+      return t.nothingToJudge(
+        `the target refuses to delete folder ${folder.id} in the master while channel ${channel} has it localized ` +
+          '(open choice delete-master-with-copies)',
+        deleted,
+      );
+    }
+    // The test folder held only the deleted folder, so every default (wastebin exclude) listing of it in the channel is
+    // empty: neither the localized copy nor anything in it remains.
+    for (const { what, ids, exchange } of await channelListings(t, top, channel)) {
+      if (ids.length)
+        t.record([
+          finding(
+            'DEL-03',
+            'listing',
+            `after deleting folder ${folder.id} in the master, ${what} of the test folder in channel ${channel} still lists ` +
+              `${brief(ids)} (the channel's localized copy was ${copy}); "the deletion is reflected in the channels"`,
+            exchange,
+          ),
+        ]);
+    }
+  },
+  { operation: 'folder.delete' },
+);
+
+conformance(
   'DEL-04',
   'after unlocalizing, the channel shows the inherited master folder again',
   async (t) => {

@@ -85,6 +85,39 @@ conformance(
   },
 );
 
+/** The extensions the common tables (mime-db, Apache httpd's mime.types) give text/plain. */
+const TEXT_PLAIN_EXTENSIONS = new Set(['txt', 'text', 'conf', 'def', 'list', 'log', 'in', 'ini']);
+
+/**
+ * A createSimple of a text/plain name without an extension: the file keeps the name, or gains one text/plain extension
+ * (open choice extension-from-media-type, as UPL-01 restates it in the catalogue's corrections).
+ */
+async function createSimpleExtensionless(
+  t: ConformanceContext,
+  form: 'file.createSimple.multipart' | 'file.createSimple.raw',
+): Promise<void> {
+  const folderId = await t.folder();
+  const data = encoder.encode('no extension\n');
+  for (const name of ['README', 'no extension']) {
+    const acceptsName = (got: string | undefined) =>
+      got === name || (got?.startsWith(`${name}.`) === true && TEXT_PLAIN_EXTENSIONS.has(got.slice(name.length + 1).toLowerCase()));
+    const created = await uploadWith(t, form, folderId, name, data, {}, 'text/plain');
+    if (!t.record(await checkCreated(t, t.requirement, created, { name, folderId, size: data.byteLength, acceptsName }))) return;
+  }
+}
+
+conformance('UPL-04', 'a multipart createSimple of a text/plain qqfile without an extension creates the file of that name', async (t) => {
+  // UPL-04: createSimple multipart "honours ... `qqfile`" ("`qqfile` (string; metadata filename)", "Response 201
+  // `FileUploadResponse`"); a name without an extension is a name like any other.
+  await createSimpleExtensionless(t, 'file.createSimple.multipart');
+});
+
+conformance('UPL-03', 'a raw createSimple of a text/plain qqfile without an extension creates the file of that name', async (t) => {
+  // UPL-03: "POST /file/createSimple raw body creates a file named by `qqfile` in `folderId`"; a name without an extension
+  // is a name like any other.
+  await createSimpleExtensionless(t, 'file.createSimple.raw');
+});
+
 conformance('UPL-02', 'a multipart create takes the data part as the content even when it reads like a JSON create', async (t) => {
   const folderId = await t.folder();
   const host = t.config.target.features.includes('sourceUrl') ? await startFileHost() : undefined;

@@ -779,6 +779,20 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const { file } = await run('file.load', { path: { id } });
     return [file.niceUrl, file.alternateUrls];
   },
+  'master-delete-spares-localized-copies': async (run, s) => {
+    // What the shop lists below "Multichannel" by default once the master of its "Localized folder" is deleted.
+    await run('folder.delete', { path: { id: named(s, 'folder', 'Localized folder').id } });
+    const query = { nodeId: 2, recursive: true };
+    return pick((await run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Multichannel').id }, query })).files);
+  },
+  'createsimple-extensionless-qqfile-refused': async (run, s) =>
+    run('file.createSimple.multipart', {
+      query: { folderId: String(ids(s).sandboxParentFolderId), qqfile: 'readme' },
+      multipart: { files: [part('fileBinaryData', 'r\n', 'readme', 'text/plain')] },
+    }).then(
+      (body) => body.file.name,
+      (err: Error) => `threw ${err.name}`,
+    ),
 };
 
 /** Every fault the handlers plant: the semantic ones and the shape faults under one parameter value. */

@@ -217,6 +217,8 @@ export interface DeleteFolderPlan {
   refusesLocalized(refused: boolean): boolean;
   /** Before the folder goes into the wastebin. */
   deleting(state: State, folder: FolderObj): void;
+  /** Once the folder and everything below it are in the wastebin. */
+  deleted(state: State, folder: FolderObj): void;
 }
 
 /** The sets of a folder and of everything below it. */
@@ -253,6 +255,15 @@ export function deleteFolder(faults: FaultSet): DeleteFolderPlan {
         if (copy)
           throw new Refusal('FAILURE', `${copy.kind} ${copy.id} in it is localized in node ${copy.nodeId}; unlocalize it first`, 'id', 409);
       }
+    },
+    deleted: (state, folder) => {
+      // Planted (master-delete-spares-localized-copies): the delete in the master bins the master folder alone, so what is in
+      // it, and the channels' localized copies of it, stay live: a channel lists them under the copy.
+      const mark = folder.deleted;
+      if (!faults.has('master-delete-spares-localized-copies') || folder.masterId !== undefined || !mark) return;
+      for (const set of setsOf(state, folder))
+        for (const v of state.sets.get(set) ?? [])
+          if (v !== folder && v.deleted?.at === mark.at && v.deleted.by === mark.by) delete v.deleted;
     },
   };
 }
