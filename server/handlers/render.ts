@@ -405,7 +405,7 @@ export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}
 /** Kept listing records of a store, by kind, view and options, then by object id, for one store version. */
 const keptRecords = new WeakMap<State, { version: number; count: number; groups: Map<string, Map<number, object>> }>();
 
-/** At most this many records are kept (about 2 KB each with their text); beyond it they start afresh. */
+/** At most this many records are kept, each with its text, to bound the memory they hold; beyond it they start afresh. */
 const MAX_KEPT_RECORDS = 20_000;
 
 /**
@@ -413,7 +413,7 @@ const MAX_KEPT_RECORDS = 20_000;
  * changes, so that listing a folder again renders and serialises none of its records twice. `group`
  * names everything the record depends on besides the store and the object: the kind, view and
  * options, the same for a whole page, so a record is found by its id (a string key per record, built
- * and hashed for each of a page's 100 records, was a third of the handler's time).
+ * and hashed for each of a page's 100 records, was a large part of the handler's time).
  */
 function keptRecord<T extends object>(ctx: RenderCtx, group: string, id: number, render: () => T): T {
   let kept = keptRecords.get(ctx.state);
