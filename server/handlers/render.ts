@@ -40,6 +40,7 @@ import {
 } from '../state.ts';
 import { keepJson } from '../json.ts';
 import type { FaultSet } from '../types.ts';
+import * as planted from './planted/render.ts';
 
 /** What every renderer needs: the store, the view and the planted faults. */
 export interface RenderCtx {
@@ -91,10 +92,7 @@ export function userRecord(state: State, id: number | undefined): User | undefin
 
 /** DeleteInfo with `at` in seconds and the deleting user. */
 export function deleteInfo(state: State, mark: DeleteMark, faults: FaultSet): DeleteInfo {
-  // Variation deleted-without-by: the deleting user is not disclosed (contract 2.1: which members a record carries, not shown).
-  const by = faults.has('deleted-without-by') ? undefined : userRecord(state, mark.by);
-  // Planted: only wastebin listings show deleted items, so the sweep rarely meets this user record.
-  if (by && faults.has('shape-wastebin-deleted-by')) (by as Record<string, unknown>).id = String(by.id);
+  const by = planted.render(faults).deletion.deletedBy(userRecord(state, mark.by));
   return { at: mark.at, ...(by ? { by } : {}) };
 }
 
@@ -151,16 +149,11 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
           : 'channel'
         : 'folder'
       : obj.kind;
-  // Variation content-marked-deleted-only: what lies in a deleted folder shows its own deleted mark alone, no folderDeleted.
-  // Planted (folder-deleted-on-self): a deleted folder's own deletion is taken for that of the folder containing it.
-  const own = faults.has('folder-deleted-on-self') && obj.kind === 'folder' ? obj.deleted : undefined;
-  const above = faults.has('content-marked-deleted-only') ? undefined : (parentInfo(ctx, obj).above ?? own);
-  // Variation (copy-marked-deleted): a copy whose master was deleted says so by its own `deleted` alone (contract 3:
-  // "deleted (a deleted, masterDeleted or folderDeleted DeleteInfo is present)").
-  let master = faults.has('copy-marked-deleted') ? undefined : masterDeleted(state, obj);
-  // Planted (master-deletion-unmarked): a copy whose master was deleted carries no deletion information at all.
-  const unmarked = faults.has('master-deletion-unmarked') && masterDeleted(state, obj) !== undefined;
-  if (unmarked) master = undefined;
+  const plan = planted.render(faults).deletion;
+  const above = plan.folderDeleted(parentInfo(ctx, obj).above, obj);
+  const masterMark = masterDeleted(state, obj);
+  const deleted = plan.deleted(obj.deleted, masterMark);
+  const master = plan.masterDeleted(masterMark);
   // Members added one by one, as the records that start from this one add theirs (see pageRecord).
   const item: Item = {
     id: obj.id,
@@ -172,7 +165,7 @@ export function itemRecord(ctx: RenderCtx, obj: Obj): Item {
     edate: obj.edate,
     type,
   };
-  if (obj.deleted && !unmarked) item.deleted = deleteInfo(state, obj.deleted, faults);
+  if (deleted) item.deleted = deleteInfo(state, deleted, faults);
   if (master) item.masterDeleted = deleteInfo(state, master, faults);
   if (above) item.folderDeleted = deleteInfo(state, above, faults);
   return item;
@@ -209,10 +202,11 @@ function parentInfo(ctx: RenderCtx, obj: Obj): ParentInfo {
  * their order: where the object comes from in the view.
  */
 function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R) {
-  const { state, view, faults } = ctx;
+  const { state, view } = ctx;
+  const plan = planted.render(ctx.faults).channel;
   const master = masterVariant(state, obj.channelSetId) ?? obj;
   const disinherit = master.disinherit ?? [];
-  const from = faults.has('inherited-from-names-channel') ? view.nodeId : obj.nodeId;
+  const from = plan.inheritedFrom(obj.nodeId, view);
   const r = record as R & {
     inherited: boolean;
     inheritedFrom: string | undefined;
@@ -224,17 +218,14 @@ function addChannelFields<R extends object>(ctx: RenderCtx, obj: Obj, record: R)
     disinheritDefault: boolean;
     disinherited: boolean;
   };
-  // Variation (localized-copy-inherited-true): a localized copy, which still has a master, says inherited true.
-  r.inherited = obj.nodeId !== view.nodeId || (faults.has('localized-copy-inherited-true') && obj.masterId !== undefined);
+  r.inherited = plan.inherited(obj.nodeId !== view.nodeId, obj);
   r.inheritedFrom = state.nodes.get(from)?.name;
   r.inheritedFromId = obj.nodeId;
   r.masterNode = state.nodes.get(master.nodeId)?.name;
   r.masterNodeId = master.nodeId;
-  // Variation (disinherited-channels-omitted): the record says disinherited, without naming the channels.
-  if (disinherit.length > 0 && !faults.has('disinherited-channels-omitted'))
-    r.disinheritedChannels = disinherit.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
-  // Planted (record-excluded-unread): records never say excluded.
-  r.excluded = !faults.has('record-excluded-unread') && (master.excluded ?? false);
+  const named = plan.disinheritedChannels(disinherit);
+  if (named.length > 0) r.disinheritedChannels = named.filter((id) => state.nodes.has(id)).map((id) => nodeRecord(state, id));
+  r.excluded = plan.excluded(master.excluded ?? false);
   r.disinheritDefault = master.disinheritDefault ?? false;
   r.disinherited = disinherit.length > 0;
   return r;
@@ -334,28 +325,27 @@ export interface FolderRenderOptions {
 }
 
 /** The Folder record (contract 2.3). Root folders are type node/channel and have no motherId. */
-export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOptions = {}): FolderRecord {
-  const { state, view, faults } = ctx;
+export function folderRecord(ctx: RenderCtx, f: FolderObj, options: FolderRenderOptions = {}): FolderRecord {
+  const { state, view } = ctx;
+  const plan = planted.render(ctx.faults).folder;
+  const o = plan.options(options);
   const chain = folderChain(state, f, view);
   const mother = chain.length > 1 ? chain[chain.length - 2] : undefined;
   const master = masterVariant(state, f.channelSetId) ?? f;
   // Built member by member, as pageRecord is.
   const record = addChannelFields(ctx, f, itemRecord(ctx, f) as FolderRecord);
-  // Planted (folder-motherid-grandparent): the parent's parent is named, an off-by-one in the chain.
-  if (mother) record.motherId = faults.has('folder-motherid-grandparent') ? (chain[chain.length - 3] ?? mother).id : mother.id;
+  if (mother) record.motherId = plan.mother(mother, chain).id;
   record.publishDir = f.publishDir;
   record.description = f.description;
   record.nodeId = view.nodeId;
   if (o.tags) record.tags = tagMap(state, f.tags ?? [], o.construct);
   record.hasSubfolders = hasSubfolders(ctx, f);
   const granted = (p: string) => !f.withheld?.includes(p);
-  // Variation (privileges-as-map): whichever flag asks, the privileges come as the privilege map.
-  const asMap = faults.has('privileges-as-map');
-  if (o.privileges && !asMap) {
+  if (o.privileges) {
     record.privileges = FOLDER_PRIVILEGES.filter(granted);
     record.privilegeBits = FOLDER_PRIVILEGES.map((p) => (granted(p) ? '1' : '0')).join('');
   }
-  if (o.privilegeMap || (o.privileges && asMap))
+  if (o.privilegeMap)
     record.privilegeMap = { privileges: Object.fromEntries(FOLDER_PRIVILEGES.map((p) => [p, granted(p)])), languages: [] };
   record.path = `/${chain.map((c) => c.name).join('/')}/`;
   record.masterId = master.id;
@@ -366,10 +356,7 @@ export function folderRecord(ctx: RenderCtx, f: FolderObj, o: FolderRenderOption
   if (f.nameI18n) record.nameI18n = f.nameI18n;
   if (f.descriptionI18n) record.descriptionI18n = f.descriptionI18n;
   if (f.publishDirI18n) record.publishDirI18n = f.publishDirI18n;
-  if (faults.has('folder-id-as-string')) (record as Record<string, unknown>).id = String(f.id);
-  if (o.privileges && !asMap && faults.has('shape-folder-privilegebits'))
-    (record as Record<string, unknown>).privilegeBits = 2 ** FOLDER_PRIVILEGES.length - 1;
-  return record;
+  return plan.record(record, o);
 }
 
 /** Options of fileRecord. */
@@ -411,14 +398,14 @@ export function fileRecord(ctx: RenderCtx, f: FileObj, o: FileRenderOptions = {}
   r.broken = f.data === null;
   if (o.folder && folder) r.folder = folderRecord(ctx, folder);
   if (f.niceUrl) r.niceUrl = f.niceUrl;
-  if (f.alternateUrls) r.alternateUrls = sortedUrls(f.alternateUrls, ctx.faults);
+  if (f.alternateUrls) r.alternateUrls = planted.render(ctx.faults).file.alternateUrls(sortedUrls(f.alternateUrls), f.alternateUrls);
   return r;
 }
 
 /** Kept listing records of a store, by kind, view and options, then by object id, for one store version. */
 const keptRecords = new WeakMap<State, { version: number; count: number; groups: Map<string, Map<number, object>> }>();
 
-/** At most this many records are kept (about 2 KB each with their text); beyond it they start afresh. */
+/** At most this many records are kept, each with its text, to bound the memory they hold; beyond it they start afresh. */
 const MAX_KEPT_RECORDS = 20_000;
 
 /**
@@ -426,7 +413,7 @@ const MAX_KEPT_RECORDS = 20_000;
  * changes, so that listing a folder again renders and serialises none of its records twice. `group`
  * names everything the record depends on besides the store and the object: the kind, view and
  * options, the same for a whole page, so a record is found by its id (a string key per record, built
- * and hashed for each of a page's 100 records, was a third of the handler's time).
+ * and hashed for each of a page's 100 records, was a large part of the handler's time).
  */
 function keptRecord<T extends object>(ctx: RenderCtx, group: string, id: number, render: () => T): T {
   let kept = keptRecords.get(ctx.state);
@@ -461,9 +448,8 @@ export function imageRecord(ctx: RenderCtx, f: FileObj): FileRecord {
   return { ...fileRecord(ctx, f), sizeX: f.sizeX ?? 0, sizeY: f.sizeY ?? 0 };
 }
 
-function sortedUrls(urls: readonly string[], faults: FaultSet): string[] {
-  if (faults.has('alternateurls-reversed')) return [...urls].reverse();
-  return faults.has('alternateurls-unsorted') ? [...urls] : [...urls].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+function sortedUrls(urls: readonly string[]): string[] {
+  return [...urls].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Options of templateRecord: the folder the template is listed for (its folderId and path). */
@@ -473,16 +459,7 @@ export interface TemplateRenderOptions {
 
 /** The template tags of a template (contract 2.7: each with the booleans mandatory and editableInPage). */
 function templateTagMap(ctx: RenderCtx, t: TemplateObj): Record<string, TemplateTag> {
-  const tags = tagMap(ctx.state, t.templateTags) as Record<string, TemplateTag>;
-  // Variation (template-tags-without-flags): the editor's unset Booleans are null, and null members are left out.
-  if (ctx.faults.has('template-tags-without-flags'))
-    return Object.fromEntries(Object.entries(tags).map(([k, { mandatory: _m, editableInPage: _e, ...tag }]) => [k, tag]));
-  // Planted (template-tag-flags-as-text): the flags are passed on as the editor's form values, the strings "true" and "false".
-  if (ctx.faults.has('template-tag-flags-as-text'))
-    for (const tag of Object.values(tags))
-      for (const flag of ['mandatory', 'editableInPage'] as const)
-        if (tag[flag] !== undefined) Object.assign(tag, { [flag]: String(tag[flag]) });
-  return tags;
+  return planted.render(ctx.faults).template.templateTags(tagMap(ctx.state, t.templateTags) as Record<string, TemplateTag>);
 }
 
 /** The Template record (contract 2.7). */
@@ -540,10 +517,9 @@ export interface PageRenderOptions {
   nested?: boolean;
 }
 
-function versions(state: State, p: PageObj, faults: FaultSet): { current: PageVersion; published?: PageVersion } {
+function versions(state: State, p: PageObj, plan: planted.PagePlan): { current: PageVersion; published?: PageVersion } {
   const first: PageVersion = { number: '1.0', timestamp: p.cdate, editor: userRecord(state, p.creatorId) };
-  // Planted (page-version-never-advances): edits never make a new version.
-  const edited = !faults.has('page-version-never-advances') && (p.modified || p.edate > p.cdate);
+  const edited = plan.edited(p.modified || p.edate > p.cdate);
   const current: PageVersion = edited
     ? { number: '1.1', timestamp: Math.max(p.edate, p.cdate + 1), editor: userRecord(state, p.editorId) }
     : first;
@@ -604,7 +580,7 @@ function translationStatus(ctx: RenderCtx, p: PageObj): TranslationStatus | unde
   const found = lookup(ctx.state, p.translation.masterPageId);
   const master = found ? ((resolveInView(ctx.state, found.channelSetId, ctx.view, true) ?? found) as PageObj) : undefined;
   if (!master) return undefined;
-  const latest = versions(ctx.state, master, ctx.faults).current;
+  const latest = versions(ctx.state, master, planted.render(ctx.faults).page).current;
   return {
     pageId: master.id,
     name: master.name,
@@ -621,10 +597,10 @@ export function pageFlags(p: PageObj, faults: FaultSet): { queued: boolean; plan
   const tm = p.timeManagement;
   const queued = tm?.queuedPublish !== undefined || tm?.queuedOffline !== undefined;
   const planned = (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0;
+  const plan = planted.render(faults).page;
   return {
-    // Planted: a flag read with the wrong sense, in the record and the filter alike.
-    queued: faults.has('page-queued-inverted') ? !queued : queued,
-    planned: faults.has('page-planned-inverted') ? !planned : planned,
+    queued: plan.queued(queued),
+    planned: plan.planned(planned),
     locked: p.lockedBy !== undefined,
   };
 }
@@ -632,44 +608,39 @@ export function pageFlags(p: PageObj, faults: FaultSet): { queued: boolean; plan
 /** The Page record (contract 2.6) with the requested add-ons. */
 export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}): PageRecord {
   const { state, view, faults } = ctx;
+  const plan = planted.render(faults).page;
   const folder = parentInView(state, p, view);
   const node = state.nodes.get(view.nodeId)!;
   const template = (resolveInView(state, p.templateSet, view, true) ?? masterVariant(state, p.templateSet)) as TemplateObj | undefined;
-  const lang = p.language ? state.languages.find((l) => l.code === p.language) : undefined;
+  const lang = plan.language(p.language ? state.languages.find((l) => l.code === p.language) : undefined);
   const publishPath = joinPath(node.publishDir, folder?.publishDir ?? '/', p.fileName);
   const { queued, planned, locked } = pageFlags(p, faults);
-  // Planted (time-management-blank): the time management is rendered without its times and requests.
-  const tm = faults.has('time-management-blank') ? undefined : p.timeManagement;
-  const v = versions(state, p, faults);
+  const tm = plan.timeManagement(p.timeManagement);
+  const v = versions(state, p, plan);
   const tags = (p.tags ?? []).filter((t) => (t.type === 'CONTENTTAG' && o.contentTags) || (t.type === 'OBJECTTAG' && o.objectTags));
   const variants = o.nested ? [] : siblings(ctx, p, 'content');
   const langVariants =
     o.languageVariants && !o.nested && p.contentSetId !== undefined ? [p, ...siblings(ctx, p, 'contentSet')].filter((s) => s.language) : [];
   const ts = o.translationStatus ? translationStatus(ctx, p) : undefined;
   const wf = o.workflow ? p.workflow : undefined;
-  // Planted (page-variants-summary): variants go through the short serialiser of list previews, not the page one.
-  const variant = (s: PageObj): PageRecord =>
-    faults.has('page-variants-summary')
-      ? ({ id: s.id, name: s.name, fileName: s.fileName, ...(s.language ? { language: s.language } : {}) } as PageRecord)
-      : pageRecord(ctx, s, { nested: true });
+  const variant = plan.variant((s: PageObj): PageRecord => pageRecord(ctx, s, { nested: true }));
   // Built member by member, in the order the members always had, not as one literal of conditional
   // spreads: V8 made a fresh hidden class for every such record, which made it an order of magnitude
   // slower to build.
   const record = itemRecord(ctx, p) as PageRecord;
   if (p.niceUrl) record.niceUrl = p.niceUrl;
-  if (p.alternateUrls) record.alternateUrls = sortedUrls(p.alternateUrls, faults);
+  if (p.alternateUrls) record.alternateUrls = plan.alternateUrls(sortedUrls(p.alternateUrls), p.alternateUrls);
   record.fileName = p.fileName;
   record.description = p.description;
   if (template) record.templateId = template.id;
   if (folder) {
     record.folderId = folder.id;
-    // Planted (page-path-of-mother): the path of the folder's mother, one folder short.
-    record.path = faults.has('page-path-of-mother') ? folderPath(ctx, folder).replace(/[^/]+\/$/, '') : folderPath(ctx, folder);
+    record.path = plan.path(folderPath(ctx, folder));
   }
   record.priority = p.priority;
   if (p.publisherId !== undefined) record.publisher = userRecord(state, p.publisherId);
   record.pdate = p.pdate;
-  if (lang && !faults.has('page-language-missing')) {
+  if (lang) {
     record.language = lang.code;
     record.languageName = lang.name;
     record.contentGroupId = lang.id;
@@ -677,7 +648,7 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (tags.length > 0 || o.contentTags || o.objectTags) record.tags = tagMap(state, tags);
   addChannelFields(ctx, p, record);
   if (variants.length > 0) record.pageVariants = variants.map(variant);
-  record.readOnly = !faults.has('page-fetched-for-edit');
+  record.readOnly = plan.readOnly(true);
   record.timeManagement = {
     at: tm?.at ?? 0,
     offlineAt: tm?.offlineAt ?? 0,
@@ -696,12 +667,10 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   if (o.template && template) record.template = templateRecord(ctx, template);
   if (o.folder && folder) record.folder = folderRecord(ctx, folder);
   if (p.contentSetId !== undefined) record.contentSetId = p.contentSetId;
-  // Variation (language-variants-by-id): keyed by the id of the variant's language, not its code.
-  const variantKey = (s: PageObj) =>
-    faults.has('language-variants-by-id') ? String(state.languages.find((l) => l.code === s.language)?.id ?? s.language) : s.language!;
-  if (langVariants.length > 0) record.languageVariants = Object.fromEntries(langVariants.map((s) => [variantKey(s), variant(s)]));
+  if (langVariants.length > 0)
+    record.languageVariants = Object.fromEntries(langVariants.map((s) => [plan.languageVariantKey(s.language!, state), variant(s)]));
   record.locked = locked;
-  record.lockedSince = locked ? (p.lockedSince ?? p.edate) : faults.has('lockedsince-zero-when-unlocked') ? 0 : -1;
+  record.lockedSince = plan.lockedSince(locked ? (p.lockedSince ?? p.edate) : -1, locked);
   if (locked) record.lockedBy = userRecord(state, p.lockedBy);
   if (wf)
     record.workflow = {
@@ -717,12 +686,10 @@ export function pageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions = {}
   record.contentId = p.contentId;
   record.channelSetId = p.channelSetId;
   record.channelId = state.nodes.get(p.nodeId)?.masterId === undefined ? 0 : p.nodeId;
-  record.master = faults.has('page-master-inverted') ? p.masterId !== undefined : p.masterId === undefined;
+  record.master = plan.master(p.masterId === undefined);
   if (p.customCdate) record.customCdate = p.customCdate;
   if (p.customEdate) record.customEdate = p.customEdate;
-  if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
-  misshapeAddOns(record, faults);
-  return record;
+  return plan.record(record);
 }
 
 /** Every option of a page record (a Record, so that a new option cannot be left out of the kept record's key). */
@@ -742,27 +709,6 @@ export function keptPageRecord(ctx: RenderCtx, p: PageObj, o: PageRenderOptions 
   if (ctx.faults.size > 0) return pageRecord(ctx, p, o);
   const flags = PAGE_OPTIONS.map((name) => (o[name] ? 1 : 0)).join('');
   return keptRecord(ctx, `page|${ctx.view.nodeId}|${flags}`, p.id, () => pageRecord(ctx, p, o));
-}
-
-/**
- * Planted shape faults of the getPages add-ons: each misshapes a member only a parameter adds
- * (langvars, contenttags, template), which the semantic tests send and the sweep seldom does.
- */
-function misshapeAddOns(record: PageRecord, faults: FaultSet): void {
-  if (faults.has('shape-getpages-langvars')) {
-    for (const v of Object.values(record.languageVariants ?? {}))
-      Object.assign(v, { folderId: String(v.folderId), templateId: String(v.templateId) });
-  }
-  if (faults.has('shape-getpages-contenttags')) {
-    for (const tag of Object.values(record.tags ?? {})) if (tag.type === 'CONTENTTAG') Object.assign(tag, { active: tag.active ? 1 : 0 });
-  }
-  if (faults.has('shape-getpages-template') && record.template) {
-    const { cdate, edate } = record.template;
-    Object.assign(record.template, {
-      cdate: new Date((cdate ?? 0) * 1000).toISOString(),
-      edate: new Date((edate ?? 0) * 1000).toISOString(),
-    });
-  }
 }
 
 /**
