@@ -298,6 +298,8 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   });
   delete copy.niceUrl;
   delete copy.alternateUrls;
+  // Planted (copy-keeps-master): the copy of a localized file keeps its master, as if it were a localized copy itself.
+  if (ctx.faults.has('copy-keeps-master') && source.masterId !== undefined) copy.masterId = source.masterId;
   // Planted: the copy's tags lose their ids, as a tag table copied without its key would.
   if (ctx.faults.has('copied-tag-ids-lost')) for (const tag of copy.tags ?? []) tag.id = Number.NaN;
   return { success: true, file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
