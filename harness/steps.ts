@@ -281,6 +281,10 @@ export async function unlocalizeStep(
   return false;
 }
 
+/** Why a test cannot judge what a channel's own objects do: the target refuses to create them in a folder the channel inherits. */
+export const NO_CHANNEL_CREATE =
+  'the target creates no folder or file of the channel in a folder the channel only inherits (open choice channel-create-in-inherited-folder)';
+
 /**
  * Creates a folder, or a small text file, of a channel's own (nodeId = the channel) in a folder the channel sees and
  * returns its id and name; undefined when the target refuses, as it may where the folder is one the channel only

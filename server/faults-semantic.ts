@@ -920,6 +920,34 @@ export const semanticFaults = faultDefs([
     description: 'unlocalizing an object the channel made itself answers OK and removes it outright: the channel lists it no more',
   },
   {
+    name: 'disinherit-get-reads-copy',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description:
+      "GET /folder/disinherit/{id} in a channel that localized the folder reads the localized copy's own status, which no setter writes: a disinheritDefault set there does not read back",
+  },
+  {
+    name: 'disinherit-set-on-copy',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description:
+      'POST /folder/disinherit/{id} in a channel that localized the folder puts disinheritDefault on the localized copy, which no reader consults: it does not read back',
+  },
+  {
+    name: 'reinherit-leaves-disinherited',
+    needs: 'multichannelling',
+    breaks: ['MCH-05'],
+    description:
+      'an object reinherited in every channel it was disinherited for keeps a mark no channel matches: the GET forms read no channel, but its record still says disinherited true',
+  },
+  {
+    name: 'copy-keeps-master',
+    needs: 'multichannelling',
+    breaks: ['FIL-01'],
+    description:
+      "a copy of a localized file keeps the source's master: the new file passes for a localized copy, and an unlocalize in its channel removes it outright",
+  },
+  {
     name: 'disinherit-refused-when-localized',
     needs: 'multichannelling',
     breaks: ['MCH-05'],

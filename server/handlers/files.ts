@@ -281,7 +281,7 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   });
   delete copy.niceUrl;
   delete copy.alternateUrls;
-  plan.copied(copy);
+  plan.copied(copy, source);
   return { success: true, file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
 };
 

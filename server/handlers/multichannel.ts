@@ -107,6 +107,9 @@ export const folderDisinheritGet: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'id',
   });
+  // Planted (disinherit-get-reads-copy): in a channel that localized the folder, the copy's own status, which no setter writes.
+  if (ctx.faults.has('disinherit-get-reads-copy') && obj !== masterVariant(state, obj.channelSetId))
+    return { ...disinheritStatus(state, obj, ctx.faults), disinheritDefault: Boolean(obj.disinheritDefault) };
   return disinheritStatus(state, obj, ctx.faults);
 };
 
@@ -152,6 +155,11 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
   const targets: Obj[] = [];
   for (const obj of objs) {
     const master = masterVariant(state, obj.channelSetId) ?? obj;
+    // Planted (disinherit-set-on-copy): in a channel that localized the object, its disinheritDefault lands on the copy.
+    if (faults.has('disinherit-set-on-copy') && obj !== master && typeof body.disinheritDefault === 'boolean') {
+      obj.disinheritDefault = body.disinheritDefault;
+      continue;
+    }
     if (isRoot(master)) throw new Refusal('INVALIDDATA', 'the root folder of a node cannot be excluded or disinherited', 'id');
     const channels = descendantChannels(state, master.nodeId);
     for (const [list, property] of [
@@ -188,6 +196,8 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     const set = new Set([...(t.disinherit ?? []), ...disinherit].filter((c) => !reinherit.includes(c)));
     if (set.size > 0) t.disinherit = [...set].sort((a, b) => a - b);
     else delete t.disinherit;
+    // Planted (reinherit-leaves-disinherited): a list a reinherit empties keeps a mark no channel matches; the record stays disinherited.
+    if (faults.has('reinherit-leaves-disinherited') && reinherit.length > 0 && !t.disinherit) t.disinherit = [0];
   }
   // Variation: a request that changes nothing is refused (the settings were as asked already), and changes nothing.
   if (faults.has('disinherit-noop-refused') && JSON.stringify(targets.map(multichannelSettings)) === before)

@@ -8,10 +8,20 @@
  */
 import fc from 'fast-check';
 import { bytesClasses, description, fileName, partClasses, textClasses } from '../../generators/faker.ts';
-import { SetupError } from '../../harness/api.ts';
+import { SetupError, idOf, stepFinding } from '../../harness/api.ts';
 import { checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders, fixtureTree } from '../../harness/fixture.ts';
-import { attempt, fileSummary, filesOf, uploadFileStep } from '../../harness/steps.ts';
+import {
+  attempt,
+  channelOf,
+  copyIdStep,
+  fileSummary,
+  filesOf,
+  localizeStep,
+  undoLocalizeStep,
+  uploadFileStep,
+  NO_CHANNEL_CREATE,
+} from '../../harness/steps.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text as readText } from '../../harness/records.ts';
 import { refusedAsAllowed, uploadWith } from '../../harness/uploads.ts';
@@ -127,6 +137,58 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
     },
   );
 });
+
+conformance(
+  'FIL-01',
+  'a copy made in a channel of the file it localized is a new file there, which an unlocalize leaves in place',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const source = await upload(t, top, 'fil01-localized.txt', 'localized\n');
+    const master = { id: source.id, name: source.name ?? 'fil01-localized.txt' };
+    await localizeStep(t, 'file', source.id, channel);
+    const localized = await copyIdStep(t, 'file', top, master, channel);
+    try {
+      // FIL-01: "copy creates a new file (new id) in the target folder": made in the channel from its localized copy, the new
+      // file is the channel's own, no localized copy of anything.
+      const newFilename = 'fil01-copy-in-channel.txt';
+      const copied = await t.try('file.copy', {
+        json: { file: { id: localized }, nodeId: channel, newFilename, targetFolder: { id: top, channelId: channel } },
+      });
+      if (!copied.body) {
+        // Copying into a folder the channel only inherits is creating a file of the channel's own there.
+        if (isRefusal(copied.exchange) && (copied.exchange.response?.status ?? 500) < 500)
+          t.nothingToJudge(`${NO_CHANNEL_CREATE}: POST /file/copy into it with nodeId ${channel} was refused`, copied.exchange);
+        else t.record([stepFinding('FIL-01', 'file.copy', copied.exchange, copied.problem ?? 'no answer')]);
+        return;
+      }
+      t.judged('file.copy', 'file', 'nodeId', 'newFilename', 'targetFolder');
+      const listed = listOf<File>((await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } })).body, 'files');
+      const name = copied.body.file?.name ?? newFilename;
+      const id = idOf(copied.body.file?.id) ?? listed.find((f) => f.name === name && f.id !== localized && f.id !== source.id)?.id;
+      if (id === undefined) throw new SetupError(`channel ${channel} lists no copy named "${name}" in folder ${top}`, copied.exchange);
+      // Contract 3: "| localized object | `POST /file/unlocalize/{id}` | channel given in the body | not localized in that channel |
+      // none |". The new file is no localized object: the unlocalize is refused or answered OK changing nothing (open choice
+      // unlocalize-not-localized), and the channel keeps listing the file either way.
+      await t.try('file.unlocalize', { path: { id }, json: { channelId: channel } });
+      const after = await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
+      if (!after.body) return;
+      if (!listOf<File>(after.body, 'files').some((f) => f.id === id))
+        t.record([
+          finding(
+            'FIL-01',
+            'model',
+            `file ${id}, the copy channel ${channel} made of its localized file ${localized}, is gone from GET /folder/getFiles/${top}` +
+              `?nodeId=${channel} after POST /file/unlocalize/${id} {"channelId": ${channel}}: a new file is no localized copy to take back`,
+            after.exchange,
+          ),
+        ]);
+    } finally {
+      await undoLocalizeStep(t, 'file', top, master, channel);
+    }
+  },
+  { feature: 'multichannelling' },
+);
 
 conformance('FIL-02', 'move takes the file out of its folder and into the target, keeping its id', async (t) => {
   const [from, to] = [await t.folder(), await t.folder()];

@@ -124,10 +124,6 @@ export async function undoLocalized(t: ConformanceContext, made: Localized): Pro
     await undoLocalizeStep(t, obj.kind, parent, obj, channel);
 }
 
-/** Why a test cannot judge what a channel's own objects do: the target refuses to create them in a folder the channel inherits. */
-export const NO_CHANNEL_CREATE =
-  'the target creates no folder or file of the channel in a folder the channel only inherits (open choice channel-create-in-inherited-folder)';
-
 /** The counters of one node in a localization info answer, or undefined. */
 export function entryOf(info: LocalizationInfoResponse, nodeId: number) {
   return info.channels?.find((c) => c.channelId === nodeId);

@@ -4,14 +4,14 @@
  */
 import fc from 'fast-check';
 import { stepFinding } from '../../harness/api.ts';
-import { finding, type Finding } from '../../harness/checks.ts';
+import { finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf } from '../../harness/records.ts';
 import { attempt, channelOf, localizeStep, nothingToJudgeOnce } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { DisinheritResponse, File, MultiDisinheritResponse } from '../../schemas/types.ts';
-import { type Listing, type Created, namesFor, create, listings } from './channel.ts';
+import { type Listing, type Created, namesFor, create, listings, undoLocalized } from './channel.ts';
 
 /** Why a test cannot judge the file forms of the disinherit operations: /file/disinherit refuses file ids. */
 const NO_FILE_DISINHERIT = '/file/disinherit takes no file ids here ("described as page IDs": open choice file-disinherit-ids)';
@@ -297,6 +297,85 @@ conformance(
           ),
         ]);
     }
+  },
+);
+
+conformance(
+  'MCH-05',
+  'POST /folder/disinherit/{id} in a channel that localized the folder sets what GET /folder/disinherit/{id} in that channel reads back',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const folder = await create(t, 'folder', top, namesFor(t, 'folder', 1, 3)[0]!);
+    await localizeStep(t, 'folder', folder.id, channel);
+    // Contract 4.2: "**POST /folder/disinherit/{id}**: set status for one folder" and "**GET /folder/disinherit/{id}**: status for
+    // one folder", both with "query `nodeId` (int)". Named by the same id in the same node, both name the same folder, whichever
+    // variant (master or localized copy) a server keeps the status on: what the one sets, the other reads back (MCH-05).
+    // disinheritDefault hides nothing from the channel holding the copy, so nothing stands in the way of setting it.
+    const findings: Finding[] = [];
+    for (const value of [true, false]) {
+      const body = { disinheritDefault: value };
+      const res = await t.try('folder.disinherit.set', { path: { id: folder.id }, query: { nodeId: channel }, json: body });
+      if (res.problem) {
+        // Whether a channel's view may set a status at all the contract does not say (`nodeId` is listed only): a refusal
+        // is nothing to judge, a server error is a finding.
+        if (isRefusal(res.exchange) && (res.exchange.response?.status ?? 500) < 500)
+          nothingToJudgeOnce(t, `POST /folder/disinherit/{id} with nodeId ${channel} is refused on a folder localized there`, res.exchange);
+        else
+          findings.push(
+            stepFinding('MCH-05', 'folder.disinherit.set', res.exchange, `${JSON.stringify(body)} in channel ${channel}: ${res.problem}`),
+          );
+        break;
+      }
+      const got = await t.call('folder.disinherit.get', { path: { id: folder.id }, query: { nodeId: channel } });
+      if (!got.body) break;
+      t.judged('folder.disinherit.set', 'disinheritDefault', 'nodeId');
+      t.judged('folder.disinherit.get', 'nodeId');
+      if (flag(got.body, 'disinheritDefault') !== value) {
+        findings.push(
+          finding(
+            'MCH-05',
+            'model',
+            `after POST /folder/disinherit/${folder.id}?nodeId=${channel} ${JSON.stringify(body)}, GET /folder/disinherit/${folder.id}` +
+              `?nodeId=${channel} reads back disinheritDefault ${JSON.stringify(got.body.disinheritDefault)}, expected ${value}`,
+            got.exchange,
+          ),
+        );
+        break;
+      }
+    }
+    t.record(findings);
+    await undoLocalized(t, [{ obj: folder, parent: top, channel }]);
+  },
+);
+
+conformance(
+  'MCH-05',
+  'a folder reinherited in the one channel it was disinherited for is no longer disinherited in its record',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const folder = await create(t, 'folder', top, namesFor(t, 'folder', 1, 5)[0]!);
+    // A fresh folder, never excluded, with no default and nothing disinherited above it: after the reinherit it is disinherited in
+    // no channel. Contract 2.6: "| disinherited | boolean | disinherited in some channels |", the same member of the folder record
+    // (2.3); what else it may cover (an exclusion, a folder's setting) none of this folder has.
+    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: { disinherit: [channel] } });
+    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: { reinherit: [channel] } });
+    t.judged('folder.disinherit.set', 'disinherit', 'reinherit');
+    const loaded = await t.call('folder.load', { path: { id: folder.id } });
+    const record = loaded.body?.folder;
+    if (!record) return;
+    // An absent boolean reads false (contract 2.1).
+    if (flag(record, 'disinherited'))
+      t.record([
+        finding(
+          'MCH-05',
+          'model',
+          `after POST /folder/disinherit/${folder.id} {"disinherit": [${channel}]} and then {"reinherit": [${channel}]}, folder ${folder.id} ` +
+            `is disinherited in no channel, yet its record says disinherited true (disinheritedChannels ${JSON.stringify(record.disinheritedChannels ?? [])})`,
+          loaded.exchange,
+        ),
+      ]);
   },
 );
 

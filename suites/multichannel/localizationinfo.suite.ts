@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { channelOf, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep } from '../../harness/steps.ts';
+import { channelOf, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep, NO_CHANNEL_CREATE } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
 import type { LocalizationCounters } from '../../schemas/types.ts';
-import { namesFor, create, type Localized, undoLocalized, NO_CHANNEL_CREATE, entryOf } from './channel.ts';
+import { namesFor, create, type Localized, undoLocalized, entryOf } from './channel.ts';
 
 /** One generated layout: master folders and files (each localized or not; files placed in top or a folder) and channel-local objects. */
 const layoutArb = fc.record({

@@ -10,7 +10,15 @@
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text } from '../../harness/records.ts';
-import { channelOf, copyIn, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep, unlocalizeStep } from '../../harness/steps.ts';
+import {
+  channelOf,
+  copyIn,
+  localizeStep,
+  nothingToJudgeOnce,
+  tryCreateInChannelStep,
+  unlocalizeStep,
+  NO_CHANNEL_CREATE,
+} from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { File, LocalizationCounters } from '../../schemas/types.ts';
 import {
@@ -25,7 +33,6 @@ import {
   type Localized,
   undoLocalized,
   entryOf,
-  NO_CHANNEL_CREATE,
 } from './channel.ts';
 
 /** The node names of the first group that has any, in order of trust; [] when no group names one. */

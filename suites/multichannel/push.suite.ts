@@ -5,10 +5,17 @@ import { stepFinding } from '../../harness/api.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text } from '../../harness/records.ts';
-import { channelOf, eitherIdStep, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep } from '../../harness/steps.ts';
+import {
+  channelOf,
+  eitherIdStep,
+  localizeStep,
+  nothingToJudgeOnce,
+  tryCreateInChannelStep,
+  NO_CHANNEL_CREATE,
+} from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
 import type { File } from '../../schemas/types.ts';
-import { namesFor, create, listings, listedIn, copyIdOf, undoLocalized, NO_CHANNEL_CREATE } from './channel.ts';
+import { namesFor, create, listings, listedIn, copyIdOf, undoLocalized } from './channel.ts';
 
 /** How a push names the file: by the channel's copy (its own id), or by the master's id with the channel in channelId. */
 const PUSHES = [

@@ -432,6 +432,33 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.unlocalize', { path: { id }, body: { channelId: 2 } }).catch((err: unknown) => err);
     return (await run('file.load', { path: { id }, query: { nodeId: 2 } }).catch((err: unknown) => err)) instanceof Refusal;
   },
+  'disinherit-get-reads-copy': async (run, s) => {
+    // "Localized folder" has a copy in the shop (node 2): set and read back in the shop's view.
+    const id = named(s, 'folder', 'Localized folder').id;
+    await run('folder.disinherit.set', { path: { id }, query: { nodeId: 2 }, body: { disinheritDefault: true } });
+    return (await run('folder.disinherit.get', { path: { id }, query: { nodeId: 2 } })).disinheritDefault;
+  },
+  'disinherit-set-on-copy': async (run, s) => {
+    const id = named(s, 'folder', 'Localized folder').id;
+    await run('folder.disinherit.set', { path: { id }, query: { nodeId: 2 }, body: { disinheritDefault: true } });
+    return (await run('folder.disinherit.get', { path: { id }, query: { nodeId: 2 } })).disinheritDefault;
+  },
+  'reinherit-leaves-disinherited': async (run, s) => {
+    // "Master only" is disinherited nowhere: disinherited in the shop (node 2), then reinherited there.
+    const id = named(s, 'folder', 'Master only').id;
+    await run('folder.disinherit.set', { path: { id }, body: { disinherit: [2] } });
+    await run('folder.disinherit.set', { path: { id }, body: { reinherit: [2] } });
+    return (await run('folder.load', { path: { id } })).folder.disinherited;
+  },
+  'copy-keeps-master': async (run, s) => {
+    // localized.txt has a copy in the shop (node 2): copied there, then the copy unlocalized in the shop.
+    const copied = await run('file.copy', {
+      body: { file: { id: named(s, 'file', 'localized.txt').id }, nodeId: 2, newFilename: 'copy.txt' },
+    });
+    const id = copied.file.id as number;
+    await run('file.unlocalize', { path: { id }, body: { channelId: 2 } }).catch((err: unknown) => err);
+    return (await run('file.load', { path: { id }, query: { nodeId: 2 } }).catch((err: unknown) => err)) instanceof Refusal;
+  },
   'disinherit-refused-when-localized': async (run, s) => {
     // "Localized folder" has a copy in the shop; disinheritDefault hides nothing from it.
     const id = named(s, 'folder', 'Localized folder').id;

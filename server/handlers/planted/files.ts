@@ -171,7 +171,7 @@ export interface CopyFilePlan extends NamesPlan {
   /** Before the name `wanted` is made unique among `taken`. */
   naming(wanted: string, taken: TakenNames): void;
   /** After the copy is stored. */
-  copied(copy: FileObj): void;
+  copied(copy: FileObj, source: Obj): void;
 }
 
 /** POST /file/copy (copyFile). */
@@ -199,7 +199,9 @@ export function copyFile(faults: FaultSet): CopyFilePlan {
       if (faults.has('copy-collision-refused') && taken.has(wanted.toLowerCase()))
         throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${wanted}"`, 'newFilename');
     },
-    copied: (copy) => {
+    copied: (copy, source) => {
+      // Planted (copy-keeps-master): the copy of a localized file keeps its master, as if it were a localized copy itself.
+      if (faults.has('copy-keeps-master') && source.masterId !== undefined) copy.masterId = source.masterId;
       // Planted: the copy's tags lose their ids, as a tag table copied without its key would.
       if (faults.has('copied-tag-ids-lost')) for (const tag of copy.tags ?? []) tag.id = Number.NaN;
     },
