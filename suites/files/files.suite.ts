@@ -162,7 +162,8 @@ conformance(
         else t.record([stepFinding('FIL-01', 'file.copy', copied.exchange, copied.problem ?? 'no answer')]);
         return;
       }
-      t.judged('file.copy', 'file', 'nodeId', 'newFilename', 'targetFolder');
+      // No claim on `nodeId`, which the contract gives no effect on a copy (schemas/parameter-effects.json).
+      t.judged('file.copy', 'file', 'newFilename', 'targetFolder');
       const listed = listOf<File>((await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } })).body, 'files');
       const name = copied.body.file?.name ?? newFilename;
       const id = idOf(copied.body.file?.id) ?? listed.find((f) => f.name === name && f.id !== localized && f.id !== source.id)?.id;
