@@ -219,9 +219,10 @@ conformance(
       const limits = op.parameters.filter((p) => p.in === 'query' && (p.name === 'recursiveIds' || p.name === 'recId'));
       for (const p of limits)
         await t.try(id, { ...spec, query: { ...spec.query, recursive: true, [p.name]: [String(UNKNOWN_IDS.number)] } });
-      // A folder with a start page under a folder into which no template is linked (the bench's folders, made by the suite,
-      // are linked to none on a server that links nothing by itself): FolderCreateRequest's "startpage (boolean)" names no
-      // template to fall back on, so the server creates the folder without one or refuses it, never with a server error.
+      // A folder with a start page under the bench's folder, where no template is linked into it (a server may link its
+      // sandbox parent's templates into new folders: then this finds one; the varied data set links none there):
+      // FolderCreateRequest's "startpage (boolean)" has no template to fall back on, so the server creates the folder
+      // without a start page or refuses it, never with a server error.
       if (id === 'folder.create' && isRecord(spec.json))
         await t.try(id, { ...spec, json: { ...spec.json, name: b.folderName(), startpage: true } });
       if (op.requestBody?.schema === 'requests/FolderListRequest.json' && isRecord(spec.json))
