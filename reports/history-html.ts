@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeHtml as esc } from './escape-html.ts';
+import { escapeHtml as esc, pageHead } from './escape-html.ts';
 import { CELL_NAMES, type Cell, type History, type HistoryRun, type HistoryTest, type InteropMatrix } from './history.ts';
 
 /** Run columns per page of the grid: wide enough to see a trend, small enough for 1,000 runs of 400 tests to stay light. */
@@ -330,16 +330,7 @@ export function renderHistoryHtml(history: History, pageSize = PAGE_RUNS): strin
   const legend = (Object.keys(CELL_NAMES) as Cell[])
     .map((c) => `<span class="c ${c === '-' ? 'A' : c}">${SYMBOL[c]}</span> ${esc(CELL_NAMES[c])}`)
     .join(' ');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<title>cms-conformance history: ${history.runs.length} runs, ${history.regressions.length} regressions</title>
-<style>${css}${filterCss(families)}</style>
-</head>
-<body>
+  return `${pageHead(`cms-conformance history: ${history.runs.length} runs, ${history.regressions.length} regressions`, csp, css + filterCss(families))}
 <header>
 <h1>cms-conformance history</h1>
 ${warnings.map((w) => `<p class="warn">${w}</p>`).join('\n')}
