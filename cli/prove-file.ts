@@ -37,7 +37,7 @@ export interface ProofCase {
   killed?: string[];
   /**
    * Clean cases: the tests that said the target's own data gave them nothing to judge (a `fixture`
-   * warning). The bundled fixture has data for every test, so on it this stays empty.
+   * warning). The default data set has data for every test, so on it this stays empty.
    */
   unjudged?: string[];
   tests: number;

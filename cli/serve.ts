@@ -18,7 +18,7 @@ const OPTIONS = {
     value: 'default|varied:SEED|FILE',
     byDefault: 'default',
     description:
-      'dataset to serve: the built-in fixture, the varied one of a seed (ids of many digits, deep and wide trees, names in many scripts), or a dataset JSON file',
+      'the data set to serve (docs/glossary.md): the default one, the varied one of a seed (ids of many digits, deep and wide trees, names in many scripts), or a data-set file',
     example: '--fixture varied:7',
   },
   'write-target': {
