@@ -165,6 +165,11 @@ export const semanticFaults = faultDefs([
     description: 'a copy whose file is named by its globalId alone escapes as a 500 FAILURE',
   },
   {
+    name: 'copy-without-target-500',
+    breaks: ['ENV-08'],
+    description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',
+  },
+  {
     name: 'usedin-ignored',
     needs: 'multichannelling',
     breaks: ['USE-05'],
@@ -676,6 +681,11 @@ export const semanticFaults = faultDefs([
     name: 'save-clears-unsent-urls',
     breaks: ['FIL-03'],
     description: 'file save (JSON) whose file gives no niceUrl and no alternateUrls clears both, instead of updating only the given fields',
+  },
+  {
+    name: 'save-empties-alternate-urls',
+    breaks: ['FIL-03'],
+    description: 'file save (JSON) that gives alternateUrls stores none: a file that had some loses them, neither as given nor as before',
   },
   { name: 'upload-drops-last-byte', breaks: ['UPL-01', 'UPL-07'], description: 'uploads store all bytes but the last' },
   {

@@ -24,7 +24,8 @@ import {
 } from '../../harness/steps.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text as readText } from '../../harness/records.ts';
-import { refusedAsAllowed, uploadWith } from '../../harness/uploads.ts';
+import { createdId, refusedAsAllowed, uploadWith } from '../../harness/uploads.ts';
+import { startFileHost } from '../../harness/filehost.ts';
 import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { File, Item } from '../../schemas/types.ts';
@@ -190,6 +191,62 @@ conformance(
   },
   { feature: 'multichannelling' },
 );
+
+conformance('FIL-01', "copy without targetFolder makes a new file in the source's folder, or is refused and changes nothing", async (t) => {
+  const from = await t.folder();
+  const source = await upload(t, from, 'fil01-no-target.txt', 'no target\n');
+  const before = await filesOf(t, from);
+  if (!before.body) return void t.record(before.findings);
+  const newFilename = 'fil01-no-target-copy.txt';
+  // 4.3 FileCopyRequest: "Which of them are mandatory: not shown." Open choice copy-without-target: the copy goes into the
+  // source's folder, or the request is refused. A 5xx is neither, and the judge fails this test on one (ENV-08).
+  const copied = await t.try('file.copy', { json: { file: { id: source.id }, newFilename } });
+  const [after, loaded] = [await filesOf(t, from), await attempt(t, 'file.load', { path: { id: source.id } })];
+  const findings: Finding[] = [...after.findings, ...loaded.findings];
+  if (!copied.body) {
+    if (!isRefusal(copied.exchange) || (copied.exchange.response?.status ?? 500) >= 500)
+      return void t.record([...findings, stepFinding('FIL-01', 'file.copy', copied.exchange, copied.problem ?? 'no answer')]);
+    const ids = (files: readonly File[]) =>
+      files
+        .map((f) => f.id)
+        .sort((a, b) => (a ?? 0) - (b ?? 0))
+        .join(', ');
+    if (after.body && ids(after.body) !== ids(before.body))
+      findings.push(
+        finding(
+          'FIL-01',
+          'model',
+          `the copy of file ${source.id} without targetFolder was refused, yet folder ${from} lists files ${ids(after.body)}; before it listed ${ids(before.body)}`,
+          after.exchange,
+        ),
+      );
+  } else {
+    t.judged('file.copy', 'file', 'newFilename');
+    const copy = copied.body.file ?? after.body?.find((f) => f.name === newFilename && f.id !== source.id);
+    if (after.body && (typeof copy?.id !== 'number' || copy.id === source.id || !listedIn(after.body, copy.id)))
+      findings.push(
+        finding(
+          'FIL-01',
+          'model',
+          `copy of file ${source.id} without targetFolder answered ${fileSummary(copy)}; expected a new file in the source's folder ` +
+            `${from}, which lists ${after.body.map(fileSummary).join(', ')}`,
+          copied.exchange,
+        ),
+      );
+  }
+  // "the source is unchanged"
+  const kept = loaded.body?.file;
+  if (loaded.body && (!kept || differences(kept, source).length))
+    findings.push(
+      finding(
+        'FIL-01',
+        'model',
+        `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`,
+        loaded.exchange,
+      ),
+    );
+  t.record(findings);
+});
 
 conformance('FIL-02', 'move takes the file out of its folder and into the target, keeping its id', async (t) => {
   const [from, to] = [await t.folder(), await t.folder()];
@@ -389,6 +446,76 @@ conformance(
       );
     t.record(findings);
   },
+);
+
+conformance(
+  'FIL-03',
+  'save (JSON) keeps the nice and alternate URLs a JSON create gave when it does not give them, and takes or ignores new ones',
+  async (t) => {
+    const folderId = await t.folder();
+    const host = await startFileHost();
+    try {
+      // A file that has URLs without a save: FileCreateRequest carries "niceURL (string), alternateURLs (array of string)".
+      const name = 'fil03-created-urls.txt';
+      const sent = { niceURL: `/fil03/${folderId}/created`, alternateURLs: [`/fil03/${folderId}/y`, `/fil03/${folderId}/x`] };
+      const sourceURL = host.serve('created-urls.txt', new TextEncoder().encode('created with URLs\n'));
+      const created = await attempt(t, 'file.create.json', { json: { folderId, name, sourceURL, ...sent } });
+      const { id, findings: unmade } = await createdId(t, 'FIL-03', created, folderId, name);
+      if (id === undefined) return void t.record(unmade);
+      const first = await attempt(t, 'file.load', { path: { id } });
+      if (!first.body) return void t.record(first.findings);
+      const before = savedMembers(first.body.file);
+      if (before.niceUrl === '' && before.alternateUrls === '[]')
+        return t.nothingToJudge(`file ${id}, created with niceURL and alternateURLs, loads with neither`, first.exchange);
+      const findings: Finding[] = [];
+      // FIL-03: "save (JSON) updates the given fields": a save giving the name and description leaves the URLs as they were.
+      const described = await attempt(t, 'file.save.json', {
+        path: { id },
+        json: { file: { id, name, description: 'the URLs stay' } },
+      });
+      if (!described.body) return void t.record(described.findings);
+      const kept = await attempt(t, 'file.load', { path: { id } });
+      if (!kept.body) return void t.record(kept.findings);
+      const after = savedMembers(kept.body.file);
+      if (after.niceUrl !== before.niceUrl || after.alternateUrls !== before.alternateUrls)
+        findings.push(
+          finding(
+            'FIL-03',
+            'model',
+            `a save of file ${id} giving only its name and description changed its URLs: load shows niceUrl ` +
+              `${JSON.stringify(after.niceUrl)}, alternateUrls ${after.alternateUrls}; before niceUrl ` +
+              `${JSON.stringify(before.niceUrl)}, alternateUrls ${before.alternateUrls}`,
+            kept.exchange,
+          ),
+        );
+      // Whether a save stores the alternateUrls it gives is open (save-nice-urls): they are the ones given or the ones before.
+      const given = [`/fil03/${folderId}/z`];
+      const replaced = await attempt(t, 'file.save.json', { path: { id }, json: { file: { id, name, alternateUrls: given } } });
+      if (!replaced.body) return void t.record([...findings, ...replaced.findings]);
+      const reloaded = await attempt(t, 'file.load', { path: { id } });
+      findings.push(...reloaded.findings);
+      const now = reloaded.body && savedMembers(reloaded.body.file);
+      const wanted = savedMembers({ alternateUrls: given });
+      if (
+        now &&
+        ((now.alternateUrls !== wanted.alternateUrls && now.alternateUrls !== after.alternateUrls) || now.niceUrl !== after.niceUrl)
+      )
+        findings.push(
+          finding(
+            'FIL-03',
+            'model',
+            `after saving alternateUrls ${wanted.alternateUrls} into file ${id} (before: ${after.alternateUrls}, niceUrl ` +
+              `${JSON.stringify(after.niceUrl)}), load shows alternateUrls ${now.alternateUrls}, niceUrl ${JSON.stringify(now.niceUrl)}: ` +
+              'the URLs given or those before, and the niceUrl it did not give kept',
+            reloaded.exchange,
+          ),
+        );
+      t.record(findings);
+    } finally {
+      await host.close();
+    }
+  },
+  { feature: 'sourceUrl', operation: 'file.save.json' },
 );
 
 /** The first image getItems shows in the fixture's folders (of the first 40, master view), or undefined. */

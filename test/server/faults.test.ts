@@ -799,12 +799,22 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (body) => body.file.name,
       (err: Error) => `threw ${err.name}`,
     ),
+  'copy-without-target-500': async (run, s) =>
+    run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
+      (body) => body.file.name,
+      (err: Error) => `threw ${err.name}`,
+    ),
   'save-clears-unsent-urls': async (run, s) => {
     const id = named(s, 'file', 'notes.txt').id;
     await run('file.save.json', { path: { id }, body: { file: { id, niceUrl: '/saved/notes', alternateUrls: ['/saved/a'] } } });
     await run('file.save.json', { path: { id }, body: { file: { id, description: 'only this' } } });
     const { file } = await run('file.load', { path: { id } });
     return [file.niceUrl, file.alternateUrls];
+  },
+  'save-empties-alternate-urls': async (run, s) => {
+    const { id } = named(s, 'file', 'brochure.pdf');
+    await run('file.save.json', { path: { id }, body: { file: { id, alternateUrls: ['/brochure.pdf', '/saved/more'] } } });
+    return (await run('file.load', { path: { id } })).file.alternateUrls;
   },
   'master-delete-spares-localized-copies': async (run, s) => {
     // What the shop lists below "Multichannel" by default once the master of its "Localized folder" is deleted.

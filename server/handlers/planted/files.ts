@@ -190,6 +190,8 @@ export function copyFile(faults: FaultSet): CopyFilePlan {
         throw new TypeError(`Cannot use 'in' operator to search for 'id' in ${String(file.globalId)}`);
     },
     noTarget: () => {
+      // Planted: the target folder's id is read from a body without one, which throws.
+      if (faults.has('copy-without-target-500')) throw new TypeError("Cannot read properties of undefined (reading 'id')");
       // Variation copy-needs-target: the contract does not say where a copy without a target goes.
       if (faults.has('copy-needs-target'))
         throw new Refusal('INVALIDDATA', 'targetFolder: the folder to copy into is required', 'targetFolder');
@@ -306,6 +308,8 @@ export function saveFile(faults: FaultSet): SaveFilePlan {
           }
         : rename,
     stored: (file, f) => {
+      // Planted: the alternate URLs given are dropped and those before with them, as a copy into an array never filled would.
+      if (f.alternateUrls !== undefined && faults.has('save-empties-alternate-urls')) file.alternateUrls = [];
       // Planted: a save that gives no URLs clears them, as a save that takes its file as the whole record would.
       if (f.niceUrl === undefined && f.alternateUrls === undefined && faults.has('save-clears-unsent-urls')) {
         delete file.niceUrl;
