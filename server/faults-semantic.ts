@@ -165,6 +165,11 @@ export const semanticFaults = faultDefs([
     description: 'a copy whose file is named by its globalId alone escapes as a 500 FAILURE',
   },
   {
+    name: 'sortby-size-broken-500',
+    breaks: ['SRT-03'],
+    description: 'a Group L listing with sortby=size (no value of the contract) holding a broken file escapes as a 500 FAILURE',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -304,7 +304,13 @@ function legacySpec(sortby: string | undefined, sortorder: string | undefined, k
   // Planted: deletion times read as equal (every object deleted "at" one time), so the ties fall to the id.
   const asId =
     (attribute === 'name' && faults.has('name-sort-ignored')) || (attribute === 'deletedat' && faults.has('sortby-deletedat-as-id'));
-  const key = asId ? byId : variedKey(attribute, keys[attribute]!, faults);
+  const key: SortKey =
+    attribute === 'size' && faults.has('sortby-size-broken-500')
+      ? // Planted: the size is read from the binary without a look, and a broken file has none.
+        (o) => (o.kind === 'file' || o.kind === 'image' ? (o.data as Buffer).length : o.name)
+      : asId
+        ? byId
+        : variedKey(attribute, keys[attribute]!, faults);
   const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
   return { attribute, key, dir };
 }

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { finding, type Finding } from '../../harness/checks.ts';
-import { fixtureFileFolder, hasFeature } from '../../harness/fixture.ts';
+import { fixtureFileFolder, fixtureFileFolders, hasFeature } from '../../harness/fixture.ts';
 import {
   described,
   expectSequence,
@@ -305,6 +305,25 @@ conformance(
     t.expectRuled('SRT-03');
   },
   { feature: 'multichannelling', operation: 'folder.getFiles' },
+);
+
+conformance(
+  'SRT-03',
+  "sortby values outside the contract's list leave a listing holding a broken file whole",
+  async (t) => {
+    // A broken file has no binary: an order read from the binary (its size, its type) has nothing to read there.
+    const chosen = (await fixtureFileFolders(t)).find((f) => f.files.some((x) => x.broken === true));
+    if (!chosen) return t.nothingToJudge('no folder of the fixture holds a broken file');
+    const baseline = (await mustList(t, 'folder.getFiles', chosen.folderId)).ids;
+    // "sortby (string, `name`; one of `name`, `cdate`, ...)": a value outside the list is ignored or refused (open choice
+    // unknown-sort-attribute), and never answered with a 5xx (ENV-08, the judge's). Membership is judged, the order is not.
+    for (const sortby of ['size', 'type', 'nosuchattribute']) {
+      const l = await fetchList(t, 'folder.getFiles', chosen.folderId, { sortby });
+      if (isListing(l)) t.record(sameItems('SRT-03', `sortby=${sortby}`, baseline, l));
+      else t.nothingToJudge(`getFiles refuses sortby=${sortby}, which the contract does not list`, l.exchange);
+    }
+  },
+  { operation: 'folder.getFiles' },
 );
 
 conformance(

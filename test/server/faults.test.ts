@@ -799,6 +799,11 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (body) => body.file.name,
       (err: Error) => `threw ${err.name}`,
     ),
+  'sortby-size-broken-500': async (run, s) =>
+    run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { sortby: 'size' } }).then(
+      (body) => pick(body.files),
+      (err: Error) => `threw ${err.name}`,
+    ),
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,
