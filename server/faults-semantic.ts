@@ -170,6 +170,12 @@ export const semanticFaults = faultDefs([
     description: 'a Group L listing with sortby=size (no value of the contract) holding a broken file escapes as a 500 FAILURE',
   },
   {
+    name: 'deleted-folder-takes-content',
+    breaks: ['FLD-01', 'FIL-02'],
+    needs: 'wastebin',
+    description: 'a folder created under a deleted folder, or a file moved into one, is answered OK and lands in the wastebin unlisted',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -635,7 +635,8 @@ export function setsNamed(state: State, parentSet: number, lowerName: string): r
 /** Finds an object by local id (number or digits) or global id; undefined when unknown. */
 export function lookup(state: State, ref: string | number): Obj | undefined {
   if (typeof ref === 'number') return state.objects.get(ref);
-  if (/^\d{1,15}$/.test(ref)) return state.objects.get(Number(ref));
+  // Any run of digits that is a safe integer: ids of 16 digits (up to 2^53 - 1) are local ids too.
+  if (/^\d+$/.test(ref) && Number.isSafeInteger(Number(ref))) return state.objects.get(Number(ref));
   const id = state.byGlobalId.get(ref);
   return id === undefined ? undefined : state.objects.get(id);
 }

@@ -180,7 +180,10 @@ export function resolveObject(state: State, ref: string | number | undefined, o:
   // Variation (deleted-folder-not-found): an object in the wastebin is not found by id, whatever `wastebin` says;
   // a listing reaches its content through a folder that is not deleted (reference notes: "Loading a deleted object by id gives NOTFOUND").
   const wastebin = o.faults.has('deleted-folder-not-found') ? 'exclude' : (o.wastebin ?? 'exclude');
-  if (wastebin === 'exclude' && inWastebin(state, obj, view)) {
+  // Planted (deleted-folder-takes-content): a deleted folder named as the place of a create or a move is taken, and what goes
+  // there lands in the wastebin with it.
+  const intoDeleted = o.faults.has('deleted-folder-takes-content') && (o.property === 'motherId' || o.property === 'folderId');
+  if (wastebin === 'exclude' && inWastebin(state, obj, view) && !intoDeleted) {
     throw new Refusal('NOTFOUND', `${o.what} ${text} not found (it is in the wastebin)`, o.property);
   }
   return { obj, view };

@@ -96,8 +96,10 @@ function boolText(value: string | undefined, property: string): boolean | undefi
 function intText(value: string | undefined, property: string, faults: FaultSet): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   // Planted (node-id-one-digit): a pattern written for the one-digit node ids of a test system.
-  const pattern = faults.has('node-id-one-digit') ? /^\d$/ : /^\d{1,15}$/;
-  if (!pattern.test(value.trim())) throw new Refusal('INVALIDDATA', `${property}: "${value}" is not an id`, property);
+  const pattern = faults.has('node-id-one-digit') ? /^\d$/ : /^\d+$/;
+  // Any safe integer: ids of 16 digits (up to 2^53 - 1) are ids too.
+  if (!pattern.test(value.trim()) || !Number.isSafeInteger(Number(value.trim())))
+    throw new Refusal('INVALIDDATA', `${property}: "${value}" is not an id`, property);
   return Number(value.trim());
 }
 

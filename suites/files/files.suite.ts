@@ -15,6 +15,8 @@ import {
   attempt,
   channelOf,
   copyIdStep,
+  createFolderStep,
+  deleteFolderStep,
   fileSummary,
   filesOf,
   localizeStep,
@@ -286,6 +288,35 @@ conformance('FIL-02', 'move takes the file out of its folder and into the target
     );
   t.record(findings);
 });
+
+conformance(
+  'FIL-02',
+  'a file moved into a deleted folder is refused, or listed there by default',
+  async (t) => {
+    const top = await t.folder();
+    const doomed = (await createFolderStep(t, top, 'fil02-deleted-target')).id;
+    const file = await upload(t, top, 'fil02-moved-into-deleted.txt', 'moved\n');
+    await deleteFolderStep(t, doomed);
+    // FIL-02: "move changes the file's folder: it leaves the old folder's listing and appears in the new one"; in a deleted
+    // folder it would be a deleted item, which leaves every default listing (WST-01): a server refuses, or puts the file where
+    // the folder lists it. The contract does not say which refusal (7).
+    const moved = await t.try('file.move', { path: { id: file.id }, json: { folderId: doomed } });
+    if (!moved.body) return;
+    const listed = await t.try('folder.getFiles', { path: { folderId: doomed } });
+    if (!(listed.body?.files ?? []).some((f) => f.id === file.id))
+      t.record([
+        finding(
+          'FIL-02',
+          'model',
+          `POST /file/move/${file.id} into folder ${doomed}, which was deleted, was answered OK, yet GET /folder/getFiles/${doomed} ` +
+            `(wastebin absent) ${listed.body ? `lists ${(listed.body.files ?? []).map(fileSummary).join(', ') || 'nothing'}` : 'is refused'}: ` +
+            'refuse the move, or list the file there',
+          listed.exchange,
+        ),
+      ]);
+  },
+  { feature: 'wastebin', operation: 'file.move' },
+);
 
 conformance('FIL-03', 'save (JSON) updates name and description, visible on load', async (t) => {
   const folderId = await t.folder();

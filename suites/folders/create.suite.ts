@@ -6,7 +6,8 @@ import { folderName, textClasses } from '../../generators/faker.ts';
 import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
 import { brief, idsOf, sameMultiset, setDifference } from '../../harness/oracles.ts';
 import { isRecord } from '../../harness/rules/answer.ts';
-import { attempt } from '../../harness/steps.ts';
+import { idOf } from '../../harness/api.ts';
+import { attempt, createFolderStep, deleteFolderStep } from '../../harness/steps.ts';
 import { conformance, novelClasses } from '../../harness/suite.ts';
 
 conformance('FLD-01', 'create makes a folder under the mother, listed by it and loadable by id and by globalId', async (t) => {
@@ -178,3 +179,34 @@ conformance('FLD-02', 'create with failOnDuplicate refuses a name a sibling has 
     { runs: Math.min(t.config.runs, 10), novel: novelClasses(textClasses) },
   );
 });
+
+conformance(
+  'FLD-01',
+  'a folder created under a deleted folder is refused, or listed there by default',
+  async (t) => {
+    const top = await t.folder();
+    const doomed = (await createFolderStep(t, top, 'fld01-deleted-mother')).id;
+    await deleteFolderStep(t, doomed);
+    const findings: Finding[] = [];
+    // FLD-01: "create makes a folder under `motherId`, returned in FolderLoadResponse, listed by the mother"; a folder made
+    // inside a deleted one would be a deleted item, which leaves every default listing (WST-01): a server refuses, or makes
+    // the folder where its mother lists it. The contract does not say which refusal (7).
+    const created = await t.try('folder.create', { json: { motherId: String(doomed), name: 'fld01-under-deleted' } });
+    const made = idOf(created.body?.folder?.id);
+    if (made !== undefined) {
+      const listed = await t.try('folder.getFolders', { path: { id: doomed } });
+      if (!idsOf(listed.body?.folders).includes(made))
+        findings.push(
+          finding(
+            'FLD-01',
+            'model',
+            `POST /folder/create under folder ${doomed}, which was deleted, made folder ${made}, yet GET /folder/getFolders/${doomed} ` +
+              `(wastebin absent) ${listed.body ? `lists ${brief(idsOf(listed.body.folders))}` : 'is refused'}: refuse it, or list it there`,
+            listed.exchange,
+          ),
+        );
+    }
+    t.record(findings);
+  },
+  { feature: 'wastebin', operation: 'folder.create' },
+);

@@ -804,6 +804,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (body) => pick(body.files),
       (err: Error) => `threw ${err.name}`,
     ),
+  'deleted-folder-takes-content': async (run, s) => {
+    const top = ids(s).sandboxParentFolderId;
+    const { folder } = await run('folder.create', { body: { motherId: String(top), name: 'doomed' } });
+    await run('folder.delete', { path: { id: folder.id } });
+    return run('folder.create', { body: { motherId: String(folder.id), name: 'under' } }).then(
+      () => 'created',
+      (err: Error) => `threw ${err.name}`,
+    );
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,
