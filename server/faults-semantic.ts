@@ -176,6 +176,11 @@ export const semanticFaults = faultDefs([
     description: 'a folder created under a deleted folder, or a file moved into one, is answered OK and lands in the wastebin unlisted',
   },
   {
+    name: 'copy-dated-in-milliseconds',
+    breaks: ['FIL-01'],
+    description: "a copy's cdate and edate are in milliseconds while every other timestamp is in seconds",
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -194,6 +194,39 @@ conformance(
   { feature: 'multichannelling' },
 );
 
+conformance('FIL-01', 'a copy is dated between the files created just before and just after it', async (t) => {
+  const folderId = await t.folder();
+  const before = await upload(t, folderId, 'fil01-dated-before.txt', 'before\n');
+  const copied = await attempt(t, 'file.copy', {
+    json: { file: { id: before.id }, newFilename: 'fil01-dated-copy.txt', targetFolder: { id: folderId } },
+  });
+  if (!copied.body) return void t.record(copied.findings);
+  const after = await upload(t, folderId, 'fil01-dated-after.txt', 'after\n');
+  const listed = await filesOf(t, folderId);
+  if (!listed.body) return void t.record(listed.findings);
+  const byId = (id: number | undefined) => listed.body!.find((f) => f.id === id);
+  const copy = byId(copied.body.file?.id) ?? listed.body.find((f) => f.name === 'fil01-dated-copy.txt');
+  const [first, last] = [byId(before.id), byId(after.id)];
+  // 2.2: cdate is the "Creation date" and edate the "Edit date"; 2.1: "Timestamps are numbers (integers). Their unit and epoch:
+  // not shown", one unit and epoch for all. The copy was made after the first file and before the last: its dates, its own or
+  // the source's, lie between theirs, in whatever unit.
+  const low = first?.cdate;
+  const high = last?.cdate;
+  if (typeof low !== 'number' || typeof high !== 'number' || !copy)
+    return t.nothingToJudge(`folder ${folderId} lists the copy or the files around it without cdate`, listed.exchange);
+  const outside = (['cdate', 'edate'] as const).filter((k) => typeof copy[k] === 'number' && (copy[k]! < low || copy[k]! > high));
+  if (outside.length)
+    t.record([
+      finding(
+        'FIL-01',
+        'model',
+        `the copy ${copy.id} carries ${outside.map((k) => `${k} ${copy[k]}`).join(', ')}, outside the cdates ${low} and ${high} of ` +
+          `files ${before.id} and ${after.id} created just before and just after it: one unit and epoch for every timestamp`,
+        listed.exchange,
+      ),
+    ]);
+});
+
 conformance('FIL-01', "copy without targetFolder makes a new file in the source's folder, or is refused and changes nothing", async (t) => {
   const from = await t.folder();
   const source = await upload(t, from, 'fil01-no-target.txt', 'no target\n');

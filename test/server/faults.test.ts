@@ -813,6 +813,8 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (err: Error) => `threw ${err.name}`,
     );
   },
+  'copy-dated-in-milliseconds': async (run, s) =>
+    (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'dated.txt' } })).file.cdate,
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

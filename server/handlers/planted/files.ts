@@ -202,6 +202,8 @@ export function copyFile(faults: FaultSet): CopyFilePlan {
         throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${wanted}"`, 'newFilename');
     },
     copied: (copy, source) => {
+      // Planted: the copy is dated in milliseconds, every other timestamp in seconds.
+      if (faults.has('copy-dated-in-milliseconds')) [copy.cdate, copy.edate] = [copy.cdate * 1000, copy.edate * 1000];
       // Planted (copy-keeps-master): the copy of a localized file keeps its master, as if it were a localized copy itself.
       if (faults.has('copy-keeps-master') && source.masterId !== undefined) copy.masterId = source.masterId;
       // Planted: the copy's tags lose their ids, as a tag table copied without its key would.
