@@ -52,6 +52,15 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     const users = ids.get('users')!;
     check(users.has(ds.requesterId as number), 'requesterId', `${String(ds.requesterId)} does not name a user`);
     const objectIds = new Map<number, string>();
+    // Nodes and constructs name their creator and editor as objects do: a node or construct record renders them as users.
+    for (const kind of ['nodes', 'constructs'] as const)
+      list(kind).forEach((o, i) =>
+        check(
+          users.has(o.creatorId as number) && users.has(o.editorId as number),
+          `${kind}[${i}]`,
+          'creatorId and editorId must name users',
+        ),
+      );
     const kinds = ['folders', 'files', 'images', 'pages', 'templates'] as const;
     for (const kind of kinds) {
       list(kind).forEach((o, i) => {

@@ -109,6 +109,8 @@ describe('loadDataset and validateDataset', () => {
   it('refuses a reference no answer could render: a user, a group or a node that is not there, a lock without its time', () => {
     const cases: [string, (ds: ReturnType<typeof defaultDataset>) => void, RegExp][] = [
       ['publisher', (ds) => void (ds.pages[0]!.publisherId = 999), /\/pages\/0\/publisherId: 999 does not name a user$/],
+      ['node creator', (ds) => void (ds.nodes[1]!.creatorId = 999), /\/nodes\/1: creatorId and editorId must name users$/],
+      ['construct editor', (ds) => void (ds.constructs[0]!.editorId = 999), /\/constructs\/0: creatorId and editorId must name users$/],
       ['deleting user', (ds) => void (ds.folders.find((f) => f.deleted)!.deleted!.by = 999), /deleted\/by: 999 does not name a user$/],
       ['disinherited node', (ds) => void (ds.files[0]!.disinherit = [77]), /\/files\/0\/disinherit\/0: 77 does not name a node$/],
       ['user group', (ds) => void (ds.users[1]!.groupIds = [42]), /\/users\/1\/groupIds\/0: 42 does not name a group$/],
