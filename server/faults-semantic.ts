@@ -181,6 +181,12 @@ export const semanticFaults = faultDefs([
     description: "a copy's cdate and edate are in milliseconds while every other timestamp is in seconds",
   },
   {
+    name: 'q-reads-publishdir-of-pages',
+    breaks: ['ENV-08'],
+    needs: 'pages',
+    description: 'q on getItems, getPages or getTemplates reads a publish directory of pages and templates, and escapes as a 500 FAILURE',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

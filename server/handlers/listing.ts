@@ -179,6 +179,9 @@ function matchesTerm(o: Obj, term: string, extra: boolean, faults: FaultSet): bo
   const t = term.toLowerCase();
   if (String(o.id) === term.trim()) return true;
   const urls = extra && !faults.has('q-ignores-urls') ? queryText(o) : [];
+  // Planted: pages and templates are searched by a folder's publish directory, which they do not have.
+  if (extra && faults.has('q-reads-publishdir-of-pages') && (o.kind === 'page' || o.kind === 'template'))
+    urls.push((o as unknown as { publishDir: string }).publishDir);
   // Planted: a file without a nice URL is searched as if its nice URL were the empty path '/'.
   if (extra && faults.has('q-missing-niceurl-slash') && o.kind === 'file' && !o.niceUrl) urls.push('/');
   const texts = [o.name, ...(faults.has('search-ignores-description') ? [] : [o.description]), ...urls];

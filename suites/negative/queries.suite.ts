@@ -256,3 +256,22 @@ async function byGlobalId(t: ConformanceContext, json: unknown): Promise<Record<
   }
   return out;
 }
+
+conformance(
+  'ENV-08',
+  'getItems, getPages and getTemplates given q, which the contract lists for GET /file and GET /folder only, are answered',
+  async (t) => {
+    const pages = t.fixture.pagesFolderId;
+    const templates = t.fixture.templatesFolderId;
+    if (pages === undefined && templates === undefined) return t.nothingToJudge('the target names no folder of pages or templates');
+    // Group P's `q` ("q (string; filter)") on listings of Group L, over pages and templates, with a term nothing there holds:
+    // ignored or refused, a server error never (the judge fails this test on one).
+    const q = 'zzq-matches-nothing';
+    if (pages !== undefined) {
+      await t.try('folder.getItems', { path: { folderId: pages }, query: { q } });
+      await t.try('folder.getPages', { path: { id: pages }, query: { q } });
+    }
+    if (templates !== undefined) await t.try('folder.getTemplates', { path: { folderId: templates }, query: { q } });
+  },
+  { feature: 'pages', operation: 'folder.getPages' },
+);

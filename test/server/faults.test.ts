@@ -815,6 +815,11 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   },
   'copy-dated-in-milliseconds': async (run, s) =>
     (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'dated.txt' } })).file.cdate,
+  'q-reads-publishdir-of-pages': async (run, s) =>
+    run('folder.getPages', { path: { id: named(s, 'folder', 'Pages').id }, query: { q: 'zzq' } }).then(
+      (body) => body.pages.length,
+      (err: Error) => `threw ${err.name}`,
+    ),
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,
