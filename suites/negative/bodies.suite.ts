@@ -160,6 +160,8 @@ function recordMembers(id: OperationId, json: unknown): InvalidBody[] {
   const wrong: [string, unknown][] = [
     ['name', { wrong: 'type' }],
     ['description', { wrong: 'type' }],
+    ['niceUrl', { wrong: 'type' }],
+    ['fileType', { wrong: 'type' }],
     ['alternateUrls', 'x'],
     ['alternateUrls', [{ wrong: 'type' }]],
     ['forceOnline', 'maybe'],
