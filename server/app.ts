@@ -72,7 +72,9 @@ type RequestFault =
   | 'invalid-body-500'
   | 'oversized-body-500'
   | 'multipart-malformed-500'
-  | 'unknown-wastebin-500';
+  | 'unknown-wastebin-500'
+  | 'body-parser-refusal-500'
+  | 'out-of-range-number-500';
 
 /**
  * A refusal raised before any handler ran (unparsable or invalid request, auth, size, unknown path).
@@ -238,7 +240,11 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   // A number too large for a double (1e400) parses as Infinity: refused, never stored as "Infinity".
   const outOfRange = nonFiniteMember(body);
   if (outOfRange !== undefined)
-    throw new RequestRefusal(undefined, `member ${outOfRange || '(the body)'}: a number too large for a double`, outOfRange || undefined);
+    throw new RequestRefusal(
+      'out-of-range-number-500',
+      `member ${outOfRange || '(the body)'}: a number too large for a double`,
+      outOfRange || undefined,
+    );
   if (schema === null) return body;
   try {
     return readRequestBody(schema, body);
@@ -387,7 +393,10 @@ function handleAppErrors(app: FastifyInstance, limits: Limits, { sendFailure }: 
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error.statusCode ?? 500;
     if (status === 413) return sendFailure(reply, bodyTooLarge(limits));
-    return sendFailure(reply, status >= 400 && status < 500 ? new RequestRefusal(undefined, error.message, undefined, status) : error);
+    return sendFailure(
+      reply,
+      status >= 400 && status < 500 ? new RequestRefusal('body-parser-refusal-500', error.message, undefined, status) : error,
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {

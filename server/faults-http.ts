@@ -53,6 +53,16 @@ export const httpFaults = faultDefs([
     description: 'an unparsable JSON body escapes as a 500 FAILURE instead of a 400 refusal',
   },
   {
+    name: 'body-parser-refusal-500',
+    breaks: ['ENV-08'],
+    description: 'a body the parser refuses before the handler (a Content-Type that is no media type: 415) escapes as a 500 FAILURE',
+  },
+  {
+    name: 'out-of-range-number-500',
+    breaks: ['ENV-08'],
+    description: 'a JSON member beyond a double (1e400) escapes as a 500 FAILURE instead of being refused',
+  },
+  {
     name: 'null-body-500',
     breaks: ['ENV-08'],
     description: 'a JSON body that is `null` is read as an object and escapes as a 500 FAILURE',

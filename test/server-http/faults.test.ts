@@ -57,6 +57,16 @@ const cases: Record<string, FaultCase> = {
   },
   'malformed-json-500': { request: { ...createFolder, payload: '{"name":' }, off: status(400), on: status(500) },
   'null-body-500': { request: { ...createFolder, payload: 'null' }, off: status(400), on: status(500) },
+  'body-parser-refusal-500': {
+    request: { ...createFolder, headers: { 'content-type': 'json' }, payload: '{"motherId":"1","name":"x"}' },
+    off: status(415),
+    on: status(500),
+  },
+  'out-of-range-number-500': {
+    request: { ...createFolder, payload: '{"motherId":"1","name":1e400,"description":null}' },
+    off: status(400),
+    on: status(500),
+  },
   'decimal-query-truncated': {
     request: { method: 'GET', url: '/rest/folder/getFiles/1?maxItems=1.5' },
     off: status(400),
