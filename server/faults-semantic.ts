@@ -187,6 +187,13 @@ export const semanticFaults = faultDefs([
     description: 'q on getItems, getPages or getTemplates reads a publish directory of pages and templates, and escapes as a 500 FAILURE',
   },
   {
+    name: 'tree-without-recursive-nests',
+    breaks: ['FLD-03'],
+    description:
+      'tree=true without recursive nests every listed folder\'s sub-folders, where tree is "meaningful only when recursive is true"',
+    probe: { op: 'folder.getFolders', folder: 'Multichannel', query: { tree: true } },
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -105,7 +105,7 @@ function folderListing(state: State, p: FolderListParams, ctx: HandlerContext, p
   const options = plan.render(p.render);
   const render = (f: FolderObj, order: (fs: FolderObj[]) => FolderObj[]) => {
     const record = plan.record(folderRecord(rctx, f, options), p.tree);
-    const nest = plan.nest(p.tree && p.recursive, p.recursive);
+    const nest = plan.nest(p.tree && p.recursive, p.recursive, p.tree);
     if (nest && (!descend || descend(f))) {
       const children = collectChildren(state, f, 'folder', { ...walk, recursive: false });
       record.subfolders = order(children.filter(keepNested)).map((s) => (p.tree ? render(s, order) : folderRecord(rctx, s, options)));

@@ -89,6 +89,38 @@ conformance(
   },
 );
 
+conformance('FLD-03', 'tree without recursive answers getFolders and GET /folder as they answer without tree', async (t) => {
+  const top = await t.folder();
+  await createTreeStep(t, top, TREE);
+  // `tree` (boolean, false; returns trees with sub-folders attached to their parents, meaningful only when `recursive` is true):
+  // without recursive it changes nothing. Sub-folders are read in both answers, so a server whose records carry them either
+  // way answers both alike.
+  for (const viaList of [false, true]) {
+    const list = async (tree: boolean) => {
+      const r = viaList
+        ? await attempt(t, 'folder.list', { query: { folderId: String(top), ...(tree ? { tree } : {}) } })
+        : await attempt(t, 'folder.getFolders', { path: { id: top }, query: tree ? { tree } : {} });
+      const folders = r.body
+        ? ((viaList ? (r.body as ResponseOf['folder.list']).items : (r.body as ResponseOf['folder.getFolders']).folders) ?? [])
+        : undefined;
+      return { ...r, shapes: folders && canonical(shapesOf(folders, true)) };
+    };
+    const [plain, tree] = [await list(false), await list(true)];
+    if (plain.shapes === undefined || tree.shapes === undefined) return void t.record([...plain.findings, ...tree.findings]);
+    t.judged(viaList ? 'folder.list' : 'folder.getFolders', 'tree');
+    if (plain.shapes !== tree.shapes)
+      t.record([
+        finding(
+          'FLD-03',
+          'model',
+          `${viaList ? 'GET /folder' : 'getFolders'} of folder ${top} with tree=true and no recursive answers ${tree.shapes}; ` +
+            `without tree ${plain.shapes}: tree is meaningful only when recursive is true`,
+          tree.exchange,
+        ),
+      ]);
+  }
+});
+
 /** Levels of the deep chain: more than 200, where a listing with a depth limit of its own would stop. */
 const DEEP = 210;
 

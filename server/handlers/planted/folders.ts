@@ -47,7 +47,7 @@ export interface ListingPlan {
   /** A listed record as answered; `tree` whether a tree was asked for. */
   record(record: FolderRecord, tree: boolean): FolderRecord;
   /** Whether a listed folder carries its sub-folders; the contract: a recursive tree. */
-  nest(nest: boolean, recursive: boolean): boolean;
+  nest(nest: boolean, recursive: boolean, tree: boolean): boolean;
   /** Before "deleted" is worked out from the recursiveIds entries. */
   deleted(state: State, recursive: boolean, recursiveIds: string[]): void;
 }
@@ -70,9 +70,11 @@ function listing(faults: FaultSet, getFoldersForm: boolean): ListingPlan {
         Object.assign(record, { motherId: String(record.motherId) });
       return record;
     },
-    nest: (nest, recursive) => {
+    nest: (nest, recursive, tree) => {
       // Planted (tree-not-nested): a tree answers the top level without its sub-folders.
       if (faults.has('tree-not-nested')) return false;
+      // Planted (tree-without-recursive-nests): tree=true nests the sub-folders also where recursive is not set.
+      if (faults.has('tree-without-recursive-nests') && tree) return true;
       // Variation (flat-listing-nests-subfolders): the sub-folders are attached whether or not a tree was asked for; in a
       // flat listing, which lists every descendant anyway, each record carries its own children only (nested all the way
       // down, a chain of n folders would answer n²/2 records).
