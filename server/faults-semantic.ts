@@ -194,6 +194,11 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFolders', folder: 'Multichannel', query: { tree: true } },
   },
   {
+    name: 'copy-uses-nothing',
+    breaks: ['USE-01'],
+    description: 'a copy keeps the object tags of its source, but the usage lists of the files they name leave the copy out',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -281,7 +281,7 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   });
   delete copy.niceUrl;
   delete copy.alternateUrls;
-  plan.copied(copy, source);
+  plan.copied(copy, source, state);
   return { success: true, file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
 };
 

@@ -460,6 +460,35 @@ conformance(
   { operation: 'file.usage.syncableObjects', feature: 'wastebin' },
 );
 
+conformance('USE-01', 'a copy that keeps the object tags of a file user uses the files they name', async (t) => {
+  const master = t.fixture.masterNodeId;
+  const { fileUsers } = await usedInMaster(t);
+  for (const source of fileUsers.slice(0, 4)) {
+    const copied = await t.try('file.copy', { json: { file: { id: source }, targetFolder: { id: await t.folder() } } });
+    const copy = copied.body?.file?.id;
+    if (typeof copy !== 'number') continue;
+    // Whether a copy keeps its source's tags is not said; one that does refers to what they name, as its source does.
+    const named = tagReferences((await t.call('file.load', { path: { id: copy } })).body?.file?.tags).files;
+    const used = named[0];
+    if (used === undefined) continue;
+    // USE-01: "usage/file, usage/folder, usage/page list the objects using the given files"; a file whose object tag refers to
+    // another uses it (reference notes; open choice used-definition), the copy as much as its source.
+    const got = await mustUsage(t, 'file', [used], master);
+    if (!idsOf(got.list ?? []).includes(copy))
+      t.record([
+        finding(
+          'USE-01',
+          'users',
+          `file ${copy}, a copy of file ${source} whose object tags name file ${used}, is not among the users usage/file lists of ` +
+            `file ${used}: ${brief(idsOf(got.list ?? []))}`,
+          got.exchange,
+        ),
+      ]);
+    return;
+  }
+  t.nothingToJudge('no copy of a file that uses another keeps an object tag naming a file (copies may leave the tags out)');
+});
+
 conformance('FIL-01', 'a copy of a file with object tags is a new file whose tags carry numeric ids', async (t) => {
   // The fixture's files that use another file do so by object tags (reference notes): copied, they are files with tags.
   const { fileUsers } = await usedInMaster(t);

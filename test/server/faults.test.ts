@@ -820,6 +820,11 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (body) => body.pages.length,
       (err: Error) => `threw ${err.name}`,
     ),
+  'copy-uses-nothing': async (run, s) => {
+    const { file } = await run('file.copy', { body: { file: { id: named(s, 'file', 'guide.pdf').id }, newFilename: 'guide-copy.pdf' } });
+    const users = await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } });
+    return (users.files as { id: number }[]).some((u) => u.id === file.id);
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

@@ -170,8 +170,8 @@ export interface CopyFilePlan extends NamesPlan {
   noTarget(): void;
   /** Before the name `wanted` is made unique among `taken`. */
   naming(wanted: string, taken: TakenNames): void;
-  /** After the copy is stored. */
-  copied(copy: FileObj, source: Obj): void;
+  /** After the copy is stored (and indexed as a user of what its tags name). */
+  copied(copy: FileObj, source: Obj, state: State): void;
 }
 
 /** POST /file/copy (copyFile). */
@@ -201,7 +201,9 @@ export function copyFile(faults: FaultSet): CopyFilePlan {
       if (faults.has('copy-collision-refused') && taken.has(wanted.toLowerCase()))
         throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${wanted}"`, 'newFilename');
     },
-    copied: (copy, source) => {
+    copied: (copy, source, state) => {
+      // Planted: the copy is left out of the usage index, so it uses nothing its tags name.
+      if (faults.has('copy-uses-nothing')) for (const refs of state.referrers.values()) refs.delete(copy.id);
       // Planted: the copy is dated in milliseconds, every other timestamp in seconds.
       if (faults.has('copy-dated-in-milliseconds')) [copy.cdate, copy.edate] = [copy.cdate * 1000, copy.edate * 1000];
       // Planted (copy-keeps-master): the copy of a localized file keeps its master, as if it were a localized copy itself.
