@@ -55,8 +55,6 @@ import { fileRecord, ITEM_PERMISSIONS, keptFileRecord, renderContexts, withLinks
 import { referrersOf } from './usage.ts';
 import * as planted from './planted/files.ts';
 
-export { ownNames } from './planted/files.ts';
-
 /** Whether an object is seen, live, in a view (the referrer test of `used`). */
 function liveIn(state: State, obj: Obj, view: View): boolean {
   return resolveInView(state, obj.channelSetId, view) === obj && ancestorsVisible(state, obj, view) && !inWastebin(state, obj, view);
@@ -222,12 +220,9 @@ export const loadFile: Handler<State> = (state, req, ctx) => {
   return { file: record, stagingStatus: plan.stagingStatus(status, file) };
 };
 
-/**
- * Lower-cased names a new or renamed file must not take in a folder, for a node: those of its files and
- * images, or of one kind only (`only`, see ownNames).
- */
-export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number, only?: 'file' | 'image'): TakenNames {
-  return namesInFolder(state, folder.channelSetId, only ? [only] : ['file', 'image'], nodeId, exceptSet);
+/** Lower-cased names a new or renamed file must not take in a folder, for a node: those of its files and images. */
+export function takenFileNames(state: State, folder: FolderObj, nodeId: number, exceptSet?: number): TakenNames {
+  return namesInFolder(state, folder.channelSetId, ['file', 'image'], nodeId, exceptSet);
 }
 
 /**

@@ -54,8 +54,6 @@ import { createPage, languageFilter, templatesIn } from './pages.ts';
 import * as planted from './planted/folders.ts';
 import { folderRecord, itemRecord, ITEM_PERMISSIONS, type FolderRenderOptions, type RenderCtx } from './render.ts';
 
-export { refuseInInheritedFolder } from './planted/folders.ts';
-
 /** Everything a folder listing needs, whichever of the three forms asked. */
 interface FolderListParams {
   id: string | undefined;

@@ -16,11 +16,11 @@ import {
   type State,
   type View,
 } from '../state.ts';
-import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
+import { Refusal, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../types.ts';
 import { bodyOf, checkName, nodeView, qBool, qInt, qStr, resolveObject } from './common.ts';
-import { ownNames, takenFileNames } from './files.ts';
-import { refuseInInheritedFolder } from './folders.ts';
+import { takenFileNames } from './files.ts';
 import { uniqueFileName } from './mutations.ts';
+import * as planted from './planted/uploads.ts';
 import { fileRecord } from './render.ts';
 
 /** Names of the data part, compared ignoring case (reference notes). */
@@ -36,33 +36,12 @@ export function typeOfName(name: string): string | undefined {
 
 /**
  * The name with an extension from the media type added when it has none (reference notes); the contract
- * leaves it open (open choice extension-from-media-type), and the variations keep the name or map
- * application/octet-stream to "bin" as mime-db does.
+ * leaves it open (open choice extension-from-media-type).
  */
-function withExtension(name: string, mediaType: string, faults: FaultSet): string {
-  if (name.lastIndexOf('.') > 0 || faults.has('name-keeps-no-extension')) return name;
-  if (faults.has('octet-stream-gets-bin') && mediaType.toLowerCase() === 'application/octet-stream') return `${name}.bin`;
-  const ext = Object.entries(MEDIA_TYPES).find(([, t]) => t === mediaType.toLowerCase())?.[0];
+function withExtension(name: string, mediaType: string, plan: planted.CreatePlan): string {
+  if (name.lastIndexOf('.') > 0) return name;
+  const ext = plan.extension(Object.entries(MEDIA_TYPES).find(([, t]) => t === mediaType.toLowerCase())?.[0], mediaType);
   return ext ? `${name}.${ext}` : name;
-}
-
-/** The largest upload under the variation upload-limit-2mib (contract 8: "upload size limits ... not shown"). */
-const UPLOAD_LIMIT_2MIB = 2 * 1024 * 1024;
-
-/**
- * Refuses content the variations of the open choices empty-upload and upload-size-limit do not take;
- * the reference server takes every size up to its body limit.
- */
-function checkContent(data: Buffer, faults: FaultSet): void {
-  if (data.length === 0 && faults.has('empty-upload-refused'))
-    throw new Refusal('INVALIDDATA', 'the file data is empty: an empty file is not stored', 'fileBinaryData');
-  if (data.length > UPLOAD_LIMIT_2MIB && faults.has('upload-limit-2mib'))
-    throw new Refusal('INVALIDDATA', `the file data exceeds ${UPLOAD_LIMIT_2MIB} bytes`, 'fileBinaryData', 413);
-}
-
-/** The kind an upload of this media type makes: a file, or an image under the variation image-uploads-are-images. */
-function uploadKind(fileType: string, faults: FaultSet): 'file' | 'image' {
-  return faults.has('image-uploads-are-images') && fileType.toLowerCase().startsWith('image/') ? 'image' : 'file';
 }
 
 /** The bare media type of a Content-Type value. */
@@ -72,12 +51,9 @@ function bareType(contentType: string | undefined): string | undefined {
 }
 
 /** The data part of a multipart body: its name, ignoring case, is one of the known names or `databodypart`. */
-function dataPart(req: OpRequest, custom: string | undefined, faults: FaultSet): UploadPart {
+function dataPart(req: OpRequest, custom: string | undefined, plan: planted.PartPlan): UploadPart {
   const names = custom ? [custom.toLowerCase(), ...DATA_PARTS] : DATA_PARTS;
-  const part = req.multipart?.files.find((p) => names.includes(p.fieldName.toLowerCase()));
-  // Planted: a body without a data part is taken as an empty file.
-  if (!part && faults.has('multipart-no-data-part-empty-file'))
-    return { fieldName: 'fileBinaryData', mimeType: 'application/octet-stream', data: Buffer.alloc(0) };
+  const part = plan.dataPart(req.multipart?.files.find((p) => names.includes(p.fieldName.toLowerCase())));
   if (!part)
     throw new Refusal(
       'INVALIDDATA',
@@ -93,10 +69,9 @@ function boolText(value: string | undefined, property: string): boolean | undefi
   return value.trim().toLowerCase() === 'true';
 }
 
-function intText(value: string | undefined, property: string, faults: FaultSet): number | undefined {
+function intText(value: string | undefined, property: string, plan: planted.PartPlan): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  // Planted (node-id-one-digit): a pattern written for the one-digit node ids of a test system.
-  const pattern = faults.has('node-id-one-digit') ? /^\d$/ : /^\d+$/;
+  const pattern = plan.idPattern(/^\d+$/);
   // Any safe integer: ids of 16 digits (up to 2^53 - 1) are ids too.
   if (!pattern.test(value.trim()) || !Number.isSafeInteger(Number(value.trim())))
     throw new Refusal('INVALIDDATA', `${property}: "${value}" is not an id`, property);
@@ -104,9 +79,11 @@ function intText(value: string | undefined, property: string, faults: FaultSet):
 }
 
 /** What an upload asks for, validated, before anything changes. */
-interface UploadPlan {
+interface ValidUpload {
   folder: FolderObj;
   view: View;
+  /** The kind of object a new file is. */
+  kind: 'file' | 'image';
   name: string;
   data: Buffer;
   fileType: string;
@@ -137,55 +114,49 @@ interface UploadRequest {
  * traversal refused) and the duplicate rule: overwrite replaces the same-name file, failOnDuplicate
  * refuses INVALIDDATA `fileName`, otherwise the name becomes `base_1.ext` (UPL-05).
  */
-function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): UploadPlan {
+function validateUpload(state: State, ctx: HandlerContext, plan: planted.CreatePlan, a: UploadRequest): ValidUpload {
   if (a.folderId === undefined || a.folderId === '')
     throw new Refusal('INVALIDDATA', 'folderId: the folder to create the file in is required', 'folderId');
+  const explicit = nodeView(state, a.nodeId);
   const { obj, view } = resolveObject(state, a.folderId, {
     kinds: ['folder'],
-    view: nodeView(state, a.nodeId),
+    view: explicit,
     what: 'folder',
     faults: ctx.faults,
     property: 'folderId',
   });
   const folder = obj as FolderObj;
   const wanted = checkName(a.name, a.nameProperty, 'file');
-  const taken = takenFileNames(state, folder, view.nodeId, undefined, ownNames(uploadKind(a.fileType, ctx.faults), ctx.faults));
+  // Uploads create files (never images), so every upload is listed by getFiles and GET /file.
+  const kind = plan.kind('file', a.fileType);
+  const taken = plan.taken(takenFileNames(state, folder, view.nodeId), state, folder, view.nodeId, kind);
   let name = wanted;
   let overwrite: FileObj | undefined;
-  if (a.overwrite && !ctx.faults.has('overwrite-creates-copy')) {
-    // Planted: the folder's files are taken to exist, so an overwrite into a folder that never held anything fails (a 500).
-    const index = state.children.get(folder.channelSetId);
-    const files = ctx.faults.has('overwrite-empty-folder-fails') ? index!.file : index?.file;
-    // Where uploads make images (variation image-uploads-are-images), the file of that name may be an image.
-    const images = ctx.faults.has('image-uploads-are-images') ? index?.image : undefined;
-    // Planted: any node's variant of the name matches, not only the one the view of the upload sees.
-    const across = ctx.faults.has('overwrite-matches-across-views');
+  if (plan.replaces(a.overwrite)) {
+    const index = plan.children(state.children.get(folder.channelSetId));
+    // The folder's sets of the kinds an overwrite replaces, in the folder's order.
+    const held = new Set(plan.replaceable(['file']).flatMap((k) => [...(index?.[k] ?? [])]));
     const match = (set: number) =>
-      state.sets.get(set)?.find((o) => (across || o.nodeId === view.nodeId) && o.name === wanted && !o.deleted);
+      state.sets.get(set)?.find((o) => plan.inView(o.nodeId === view.nodeId) && o.name === wanted && !o.deleted);
     // The name index gives the candidates; only several matches need the folder's order (the last one wins).
-    // Planted: every object of the name is a candidate, not only the folder's files: a sub-folder of that name is "replaced".
-    const anyKind = ctx.faults.has('overwrite-matches-any-kind');
-    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter(
-      (set) => (anyKind || files?.has(set) || images?.has(set)) && match(set),
-    );
+    const found = setsNamed(state, folder.channelSetId, wanted.toLowerCase()).filter((set) => plan.candidate(held.has(set)) && match(set));
     if (found.length === 1) overwrite = match(found[0]!) as FileObj;
     else if (found.length > 1)
-      for (const set of [...(files ?? []), ...(images ?? [])]) {
+      for (const set of held) {
         const v = match(set);
         if (v) overwrite = v as FileObj;
       }
   }
-  // Variation (channel-create-refused): a new file of a channel only in a folder of the channel's own.
-  if (!overwrite) refuseInInheritedFolder(state, ctx.faults, folder, view, nodeView(state, a.nodeId));
+  plan.placing(state, folder, view, explicit, overwrite);
   if (!overwrite && taken.has(wanted.toLowerCase())) {
-    // Variation upload-collision-refused: a collision is refused, as with failOnDuplicate, instead of renamed.
-    if (a.failOnDuplicate || ctx.faults.has('upload-collision-refused'))
+    if (plan.duplicateRefused(a.failOnDuplicate))
       throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
     name = uniqueFileName(wanted, taken);
   }
   return {
     folder,
     view,
+    kind,
     name,
     data: a.data,
     fileType: a.fileType,
@@ -197,114 +168,97 @@ function planUpload(state: State, ctx: HandlerContext, a: UploadRequest): Upload
 }
 
 /** Carries out a validated upload and answers the FileUploadResponse members. */
-function executeUpload(state: State, plan: UploadPlan, faults: FaultSet): Record<string, unknown> {
-  checkContent(plan.data, faults);
+function executeUpload(state: State, ctx: HandlerContext, plan: planted.CreatePlan, upload: ValidUpload): Record<string, unknown> {
+  plan.storing(upload.data);
   const now = nowSeconds(state);
-  const data = faults.has('upload-drops-last-byte') && plan.data.length > 0 ? plan.data.subarray(0, plan.data.length - 1) : plan.data;
+  const data = plan.data(upload.data);
   let file: FileObj;
-  if (plan.overwrite) {
-    file = plan.overwrite;
-    Object.assign(file, { data: Buffer.from(data), fileType: plan.fileType, edate: now, editorId: state.requesterId });
-    if (plan.description !== undefined) file.description = plan.description;
+  if (upload.overwrite) {
+    file = upload.overwrite;
+    Object.assign(file, { data: Buffer.from(data), fileType: upload.fileType, edate: now, editorId: state.requesterId });
+    if (upload.description !== undefined) file.description = upload.description;
   } else {
     const id = allocateId(state);
-    // Uploads create files (never images), so every upload is listed by getFiles and GET /file; under the variation
-    // image-uploads-are-images an image/* upload makes an image instead.
     file = {
-      kind: uploadKind(plan.fileType, faults),
+      kind: upload.kind,
       id,
       globalId: globalIdFor(id),
-      nodeId: plan.view.nodeId,
+      nodeId: upload.view.nodeId,
       channelSetId: id,
-      parentSet: plan.folder.channelSetId,
-      name: plan.name,
-      description: plan.description ?? '',
+      parentSet: upload.folder.channelSetId,
+      name: upload.name,
+      description: upload.description ?? '',
       cdate: now,
       edate: now,
       creatorId: state.requesterId,
       editorId: state.requesterId,
       data: Buffer.from(data),
-      fileType: plan.fileType,
+      fileType: upload.fileType,
       online: false,
       forceOnline: false,
-      ...(plan.niceUrl ? { niceUrl: plan.niceUrl } : {}),
-      ...(plan.alternateUrls ? { alternateUrls: [...plan.alternateUrls] } : {}),
+      ...(upload.niceUrl ? { niceUrl: upload.niceUrl } : {}),
+      ...(upload.alternateUrls ? { alternateUrls: [...upload.alternateUrls] } : {}),
     };
     insertObject(state, file);
   }
-  return { success: true, file: fileRecord({ state, view: plan.view, faults }, file) };
+  return { success: true, file: fileRecord({ state, view: upload.view, faults: ctx.faults }, file) };
 }
 
 /** POST /file/create (multipart): data part and text parts folderId, nodeId, fileName, description, overwrite, failOnDuplicate (UPL-01). */
 export const createMultipart: Handler<State> = (state, req, ctx) => {
-  const fields = req.multipart?.fields ?? {};
-  const part = dataPart(req, fields.databodypart, ctx.faults);
-  // Planted: the form is chosen by sniffing the content (a JSON object with a sourceURL), not by Content-Type.
-  if (ctx.faults.has('multipart-json-data-as-url-create')) {
-    let sniffed: unknown;
-    try {
-      sniffed = JSON.parse(part.data.toString('utf8'));
-    } catch {
-      sniffed = undefined;
-    }
-    if (typeof sniffed === 'object' && sniffed !== null && 'sourceURL' in sniffed)
-      return createFromUrl(state, { ...req, operationId: 'file.create.json', body: sniffed }, ctx);
-  }
+  const plan = planted.createMultipart(ctx.faults);
+  const fields = plan.fields(req.multipart?.fields ?? {});
+  const part = dataPart(req, fields.databodypart, plan);
+  return plan.sniffed(part, state, req, ctx, createFromUrl) ?? createFromParts(state, ctx, plan, fields, part);
+};
+
+/** The multipart create of the file whose content is the data `part`, as the text parts `fields` ask. */
+function createFromParts(
+  state: State,
+  ctx: HandlerContext,
+  plan: planted.CreateMultipartPlan,
+  fields: Record<string, string>,
+  part: UploadPart,
+): Record<string, unknown> {
   const fileType = part.mimeType || 'application/octet-stream';
   const given = fields.fileName || part.filename || 'new_file';
-  // Planted: a name without an extension gets ".txt", whatever the part's media type.
-  const name =
-    ctx.faults.has('extensionless-name-gets-txt') && !given.includes('.') ? `${given}.txt` : withExtension(given, fileType, ctx.faults);
-  const plan = planUpload(state, ctx, {
+  const name = plan.name(withExtension(given, fileType, plan), given);
+  const upload = validateUpload(state, ctx, plan, {
     folderId: fields.folderId,
-    nodeId: intText(fields.nodeId, 'nodeId', ctx.faults),
+    nodeId: intText(fields.nodeId, 'nodeId', plan),
     name,
     data: part.data,
     fileType,
     description: fields.description,
-    // Variation create-overwrite-part-ignored: the contract names no overwrite for this form, so the text part may go unread.
-    // Planted (multipart-overwrite-text-truthy): the part counts as true whatever it says, "false" too.
-    overwrite: ctx.faults.has('create-overwrite-part-ignored')
-      ? undefined
-      : ctx.faults.has('multipart-overwrite-text-truthy')
-        ? fields.overwrite !== undefined || undefined
-        : boolText(fields.overwrite, 'overwrite'),
+    overwrite: boolText(fields.overwrite, 'overwrite'),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
-  return executeUpload(state, plan, ctx.faults);
-};
+  return executeUpload(state, ctx, plan, upload);
+}
 
 /** POST /file/createSimple (multipart): `databodypart` names the data part, `qqfile` the file (UPL-04). */
 export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
+  const plan = planted.createSimpleMultipart(ctx.faults);
   const fields = req.multipart?.fields ?? {};
-  const custom = ctx.faults.has('createsimple-ignores-databodypart') ? undefined : (qStr(req, 'databodypart') ?? fields.databodypart);
-  const part = dataPart(req, custom, ctx.faults);
+  const part = dataPart(req, plan.dataPartName(qStr(req, 'databodypart') ?? fields.databodypart), plan);
   const fileType = part.mimeType || 'application/octet-stream';
-  // Variation createsimple-part-filename-first: the part's own file name comes first, as a generic multipart parser gives it.
-  const partFirst = ctx.faults.has('createsimple-part-filename-first') ? part.filename : undefined;
-  // Planted (createsimple-multipart-ignores-qqfile): the name is read as the multipart create reads it, without qqfile.
-  const qqfile = ctx.faults.has('createsimple-multipart-ignores-qqfile') ? undefined : qStr(req, 'qqfile');
-  const name = withExtension(partFirst || qqfile || fields.fileName || part.filename || 'new_file', fileType, ctx.faults);
-  // Planted: a qqfile without an extension is refused, as if it were no name (no literal the handler already has, so that
-  // the survivors' keys of the lines below keep their occurrence numbers).
-  if (ctx.faults.has('createsimple-extensionless-qqfile-refused') && qqfile && qqfile.lastIndexOf('.') <= 0)
-    throw new Refusal('INVALIDDATA', `${qqfile}: a name with an extension is required`);
-  const plan = planUpload(state, ctx, {
+  const qqfile = plan.qqfile(qStr(req, 'qqfile'));
+  const name = withExtension(plan.given(qqfile || fields.fileName || part.filename || 'new_file', part), fileType, plan);
+  plan.naming(qqfile);
+  const upload = validateUpload(state, ctx, plan, {
     folderId: qStr(req, 'folderId') || fields.folderId,
-    nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId', ctx.faults),
+    nodeId: intText(qStr(req, 'nodeId') ?? fields.nodeId, 'nodeId', plan),
     name,
     data: part.data,
     fileType,
-    // Planted: the query's description is not read, only a description form field.
-    description: (ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description')) ?? fields.description,
+    description: plan.description(qStr(req, 'description')) ?? fields.description,
     // `overwrite` is a query parameter of createSimple (contract 4.3), whose declared default false the server fills in.
-    // Planted (overwrite-absent-replaces): without overwrite the file of the same name is replaced, as if overwrite=true.
-    overwrite: (ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined) || qBool(req, 'overwrite', false),
+    overwrite: plan.overwrite(qBool(req, 'overwrite', false), req),
     failOnDuplicate: boolText(fields.failOnDuplicate, 'failOnDuplicate'),
     nameProperty: 'fileName',
   });
-  return executeUpload(state, plan, ctx.faults);
+  return executeUpload(state, ctx, plan, upload);
 };
 
 /**
@@ -313,32 +267,30 @@ export const createSimpleMultipart: Handler<State> = (state, req, ctx) => {
  * which does not exist, and is refused as not found" (reference notes).
  */
 export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
+  const plan = planted.createSimpleRaw(ctx.faults);
   const qqfile = qStr(req, 'qqfile');
   if (!qqfile) throw new Refusal('INVALIDDATA', 'qqfile: the file name is required', 'qqfile');
-  const folderId = qInt(req, 'folderId', 0);
-  // Planted (createsimple-no-folder-uses-root): folder 0, the value of a missing folderId, taken as the master's root folder.
-  const target =
-    folderId === 0 && ctx.faults.has('createsimple-no-folder-uses-root')
-      ? [...state.nodes.values()].find((n) => n.masterId === undefined)!.rootFolderId
-      : folderId;
+  const folderId = plan.folderId(qInt(req, 'folderId', 0), state);
   const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
-  const plan = planUpload(state, ctx, {
-    folderId: target,
+  const upload = validateUpload(state, ctx, plan, {
+    folderId,
     nodeId: qInt(req, 'nodeId', 0),
-    // Planted: qqfile is checked but the file gets the default name.
-    name: ctx.faults.has('createsimple-raw-ignores-qqfile') ? withExtension('new_file', fileType, ctx.faults) : qqfile,
+    name: plan.name(qqfile, fileType, withExtension),
     data: req.raw?.data ?? Buffer.alloc(0),
     fileType,
-    description: ctx.faults.has('createsimple-description-ignored') ? undefined : qStr(req, 'description'),
-    // Planted (overwrite-absent-replaces), as in the multipart form.
-    overwrite: (ctx.faults.has('overwrite-absent-replaces') && req.rawQuery.overwrite === undefined) || qBool(req, 'overwrite', false),
+    description: plan.description(qStr(req, 'description')),
+    overwrite: plan.overwrite(qBool(req, 'overwrite', false), req),
     nameProperty: 'qqfile',
   });
-  return executeUpload(state, plan, ctx.faults);
+  return executeUpload(state, ctx, plan, upload);
 };
 
 /** Downloads a URL over http(s) only, within the state's timeout and size limit; failures are refused INVALIDDATA `sourceURL`. */
-async function download(state: State, source: string, faults: FaultSet): Promise<{ data: Buffer; contentType?: string; name?: string }> {
+async function download(
+  state: State,
+  source: string,
+  plan: planted.DownloadPlan,
+): Promise<{ data: Buffer; contentType?: string; name?: string }> {
   let url: URL;
   try {
     url = new URL(source);
@@ -352,16 +304,13 @@ async function download(state: State, source: string, faults: FaultSet): Promise
   const timer = setTimeout(() => controller.abort(), state.sourceUrlTimeoutMs);
   try {
     const res = await fetch(url, { signal: controller.signal, redirect: 'follow' });
-    // Planted: an answer with an error status is stored as the file, its error page as the content.
-    if (!res.ok && !faults.has('source-error-stored')) throw refuse(`the server answered HTTP ${res.status}`);
+    if (plan.failed(!res.ok)) throw refuse(`the server answered HTTP ${res.status}`);
     if (!/^https?:$/.test(new URL(res.url || url.href).protocol)) throw refuse('redirected away from http(s)');
     const declared = Number(res.headers.get('content-length'));
     if (declared > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    // Planted (source-no-content-filled): an answer without a body stands in for its content with its status line.
-    const noBody = faults.has('source-no-content-filled') ? [Buffer.from(`HTTP ${res.status}`)] : [];
-    for await (const chunk of res.body ?? noBody) {
+    for await (const chunk of res.body ?? plan.noBody([], res.status)) {
       size += (chunk as Uint8Array).length;
       if (size > state.sourceUrlMaxBytes) throw refuse(`the content exceeds ${state.sourceUrlMaxBytes} bytes`);
       chunks.push(Buffer.from(chunk as Uint8Array));
@@ -391,50 +340,47 @@ async function download(state: State, source: string, faults: FaultSet): Promise
 
 /** POST /file/create (JSON): the file's data is downloaded from `sourceURL` (UPL-02). */
 export const createFromUrl: Handler<State> = async (state, req, ctx) => {
-  const b = bodyOf<FileCreateRequest>(req);
-  // Planted: the metadata of the body (description, nice and alternate URLs) is left for a later save that never comes.
-  const bare = ctx.faults.has('url-create-metadata-dropped');
+  const plan = planted.createFromUrl(ctx.faults);
+  const b = plan.body(bodyOf<FileCreateRequest>(req));
   if (!b.sourceURL) throw new Refusal('INVALIDDATA', 'sourceURL: required', 'sourceURL');
-  const plan = (data: Buffer, name: string, fileType: string) =>
-    planUpload(state, ctx, {
+  const validate = (data: Buffer, name: string, fileType: string) =>
+    validateUpload(state, ctx, plan, {
       folderId: b.folderId,
       nodeId: b.nodeId,
       name,
       data,
       fileType,
-      ...(b.description === undefined || bare ? {} : { description: b.description }),
-      // Planted: overwriteExisting is not read, so a file of the same name gets a renamed sibling.
-      overwrite: ctx.faults.has('url-create-overwrite-ignored') ? false : (b.overwriteExisting ?? false),
+      ...(b.description === undefined ? {} : { description: b.description }),
+      overwrite: b.overwriteExisting ?? false,
       nameProperty: 'name',
-      ...(b.niceURL && !bare ? { niceUrl: b.niceURL } : {}),
-      ...(b.alternateURLs && !bare ? { alternateUrls: b.alternateURLs } : {}),
+      ...(b.niceURL ? { niceUrl: b.niceURL } : {}),
+      ...(b.alternateURLs ? { alternateUrls: b.alternateURLs } : {}),
     });
   // Validate before downloading (a refused request fetches nothing), and again after: the store may have changed meanwhile.
-  plan(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');
-  const got = await download(state, b.sourceURL, ctx.faults);
+  validate(Buffer.alloc(0), b.name || 'new_file', 'application/octet-stream');
+  const got = await download(state, b.sourceURL, plan);
   const fileType = bareType(got.contentType) ?? typeOfName(b.name || got.name || '') ?? 'application/octet-stream';
-  // Planted: the downloaded file's own name wins over the one the request gives.
-  const name = withExtension(
-    (ctx.faults.has('url-create-name-from-url') ? got.name || b.name : b.name || got.name) || 'new_file',
-    fileType,
-    ctx.faults,
-  );
-  return executeUpload(state, plan(got.data, name, fileType), ctx.faults);
+  const name = withExtension(plan.name(b.name || got.name, got.name) || 'new_file', fileType, plan);
+  return executeUpload(state, ctx, plan, validate(got.data, name, fileType));
 };
+
+/** Replaces the content of `file` with the data `part` (and its description, when a part gives one). */
+function storeContent(state: State, file: FileObj, part: UploadPart, description: string | undefined, plan: planted.ContentPlan): void {
+  plan.storing(part.data);
+  file.data = Buffer.from(part.data);
+  file.fileType = part.mimeType || file.fileType;
+  if (description !== undefined) file.description = description;
+  file.edate = nowSeconds(state);
+  file.editorId = state.requesterId;
+}
 
 /** POST /file/save/{id} (multipart): the data part replaces the content, the id stays (UPL-06). */
 export const saveMultipart: Handler<State> = (state, req, ctx) => {
+  const plan = planted.saveMultipart(ctx.faults);
   const fields = req.multipart?.fields ?? {};
-  const view = nodeView(state, intText(fields.nodeId, 'nodeId', ctx.faults) ?? qInt(req, 'nodeId'));
+  const view = nodeView(state, intText(fields.nodeId, 'nodeId', plan) ?? qInt(req, 'nodeId'));
   const { obj } = resolveObject(state, req.path.id, { kinds: ['file', 'image'], view, what: 'file', faults: ctx.faults, property: 'id' });
-  const part = dataPart(req, fields.databodypart, ctx.faults);
-  if (ctx.faults.has('save-multipart-ignored')) return {};
-  checkContent(part.data, ctx.faults);
-  const file = obj as FileObj;
-  file.data = Buffer.from(part.data);
-  file.fileType = part.mimeType || file.fileType;
-  if (fields.description !== undefined) file.description = fields.description;
-  file.edate = nowSeconds(state);
-  file.editorId = state.requesterId;
+  const part = dataPart(req, fields.databodypart, plan);
+  plan.store(storeContent)(state, obj as FileObj, part, fields.description, plan);
   return {};
 };

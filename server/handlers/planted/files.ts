@@ -11,19 +11,12 @@ import { renameObject, reparent, type FileObj, type FolderObj, type Obj, type St
 import { Refusal, type FaultSet, type OpRequest } from '../../types.ts';
 import { namesInFolder, qInt, type stagingStatus } from '../common.ts';
 import { pageLegacy, type Paged, type SortKey } from '../listing.ts';
+import { ownNames } from './uploads.ts';
 import type { FileCopyRequest, FileSaveRequest } from '../../../schemas/types.ts';
 
 /** Leaves members of a body unread: they are absent, as if never sent. */
 function unread<T extends object>(b: T, ...members: (keyof T)[]): void {
   for (const m of members) delete b[m];
-}
-
-/**
- * The one kind whose names an object of `kind` must not take, where files and images have names of their
- * own (variation images-own-names of the open choice file-image-names); undefined where they share names.
- */
-export function ownNames(kind: 'file' | 'image', faults: FaultSet): 'file' | 'image' | undefined {
-  return faults.has('images-own-names') ? kind : undefined;
 }
 
 /** The hooks that choose the names a new, moved or renamed file must not take. */

@@ -25,6 +25,7 @@ import { qBool, type Wastebin } from '../common.ts';
 import { collectChildren, objectPredicate, type ObjectFilter, type SortKey, type Walk } from '../listing.ts';
 import type { Folder as FolderRecord, FolderListRequest } from '../../../schemas/types.ts';
 import type { FolderRenderOptions } from '../render.ts';
+import { refuseInInheritedFolder } from './uploads.ts';
 
 /** Leaves members of a body unread: they are absent, as if never sent. */
 function unread<T extends object>(b: T, ...members: (keyof T)[]): void {
@@ -308,21 +309,6 @@ export function loadFolder(faults: FaultSet): LoadFolderPlan {
     // Planted: the status asked in no package, whichever was named.
     package: (pkg) => (faults.has('load-package-ignored') ? undefined : pkg),
   };
-}
-
-/**
- * Refuses to create an object in a channel (an explicit view of a node that has a master) inside a folder the
- * channel only inherits, under the variation channel-create-refused: the channel localizes the folder first.
- */
-export function refuseInInheritedFolder(state: State, faults: FaultSet, folder: FolderObj, view: View, explicit: View | undefined): void {
-  if (!faults.has('channel-create-refused') || !explicit || state.nodes.get(view.nodeId)?.masterId === undefined) return;
-  if (folder.nodeId !== view.nodeId)
-    throw new Refusal(
-      'FAILURE',
-      `folder ${folder.id} is inherited in channel ${view.nodeId}: localize it to create objects in it`,
-      'id',
-      409,
-    );
 }
 
 /** The lower-cased folder names a node's own folders (not inherited ones) hold in a folder set. */
