@@ -199,6 +199,13 @@ export const semanticFaults = faultDefs([
     description: 'a copy keeps the object tags of its source, but the usage lists of the files they name leave the copy out',
   },
   {
+    name: 'templates-use-nothing',
+    breaks: ['USE-05'],
+    needs: 'templates',
+    description: "a file only a template's object tag refers to is listed by used=false, not used=true",
+    probe: { op: 'folder.getFiles', folder: 'Files', query: { used: true } },
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -962,6 +962,38 @@ conformance('USE-05', 'without usedIn only users in the current channel make a f
   t.record(findings);
 });
 
+conformance(
+  'USE-05',
+  "a file a master template's object tag refers to is listed by used=true and left out by used=false",
+  async (t) => {
+    const refs = await templateReferences(t, t.fixture.masterRootFolderId);
+    if (!refs) return;
+    for (const id of [...refs].slice(0, 6)) {
+      const file = (await t.call('file.load', { path: { id } })).body?.file;
+      const folderId = file?.folderId;
+      if (typeof folderId !== 'number') continue;
+      // "used (boolean; true only used files, false only unused ...)": a file is used when an object tag of another object refers
+      // to it (reference notes; open choice used-definition, both of whose answers count a template's object tag).
+      const listed = async (used: boolean) =>
+        idsOf((await t.must('folder.getFiles', { path: { folderId }, query: { used, maxItems: -1 } })).files ?? []);
+      const [yes, no] = [await listed(true), await listed(false)];
+      t.judged('folder.getFiles', 'used');
+      if (!yes.includes(id) || no.includes(id))
+        t.record([
+          finding(
+            'USE-05',
+            'relation',
+            `file ${id}, which an object tag of a master template refers to, is ${yes.includes(id) ? '' : 'not '}listed by ` +
+              `getFiles used=true and is ${no.includes(id) ? '' : 'not '}listed by used=false in folder ${folderId}`,
+          ),
+        ]);
+      return;
+    }
+    t.nothingToJudge('no object tag of a master template refers to a file the target loads');
+  },
+  { feature: 'templates', operation: 'folder.getFiles' },
+);
+
 /**
  * The file and image ids the object tags of the master's templates refer to; undefined (a warning recorded) when the templates
  * cannot be listed.

@@ -69,7 +69,13 @@ function listing(faults: FaultSet): ListingPlan {
     // Planted: a usedIn naming no node reaches viewOf, which throws.
     nodeKnown: (known) => faults.has('usedin-unknown-500') || known,
     // Planted: only pages count as users, as in the page editor's "used in" view.
-    referrers: (ids, state) => (faults.has('used-pages-only') ? [...ids].filter((id) => state.objects.get(id)?.kind === 'page') : ids),
+    referrers: (ids, state) =>
+      faults.has('used-pages-only')
+        ? [...ids].filter((id) => state.objects.get(id)?.kind === 'page')
+        : // Planted: templates are not live anywhere (no folder of theirs is visible), so they use nothing.
+          faults.has('templates-use-nothing')
+          ? [...ids].filter((id) => state.objects.get(id)?.kind !== 'template')
+          : ids,
     // Planted: used counts uses in every channel, not only in the views asked.
     live: (live) => faults.has('used-filter-all-channels') || live,
     // Planted: the file lists add no folder, as load does only.
