@@ -206,6 +206,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getFiles', folder: 'Files', query: { used: true } },
   },
   {
+    name: 'push-leaves-master-unused',
+    needs: 'multichannelling',
+    breaks: ['USE-01'],
+    description: 'after a push2master of a localized copy the master, though its tags name the same files, uses none of them',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

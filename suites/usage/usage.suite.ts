@@ -14,7 +14,7 @@ import { finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { fixtureFolders, fixtureTree, hasFeature } from '../../harness/fixture.ts';
 import { legacyPage, sliceDisagreement } from '../../harness/lists.ts';
 import { brief, duplicates, idsOf, setDifference } from '../../harness/oracles.ts';
-import { attempt, deleteFolderStep, uploadFileStep } from '../../harness/steps.ts';
+import { attempt, channelOf, copyIdStep, deleteFolderStep, eitherIdStep, localizeStep, uploadFileStep } from '../../harness/steps.ts';
 import { PerRun, conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange, RequestSpec } from '../../harness/transport.ts';
 import type { File, Item, Page, ResponseOf } from '../../schemas/types.ts';
@@ -488,6 +488,52 @@ conformance('USE-01', 'a copy that keeps the object tags of a file user uses the
   }
   t.nothingToJudge('no copy of a file that uses another keeps an object tag naming a file (copies may leave the tags out)');
 });
+
+conformance(
+  'USE-01',
+  'a file that uses another still uses it after a push2master of its localized copy',
+  async (t) => {
+    const master = t.fixture.masterNodeId;
+    const channel = channelOf(t);
+    const { fileUsers } = await usedInMaster(t);
+    for (const source of fileUsers.slice(0, 4)) {
+      // A user of the run's own: a copy of a fixture file that uses another, where the copy keeps the tags that make it one.
+      const folderId = await t.folder();
+      const copied = await t.try('file.copy', { json: { file: { id: source }, targetFolder: { id: folderId } } });
+      const id = copied.body?.file?.id;
+      if (typeof id !== 'number') continue;
+      const loaded = (await t.call('file.load', { path: { id } })).body?.file;
+      const used = tagReferences(loaded?.tags).files[0];
+      if (used === undefined || typeof loaded?.name !== 'string') continue;
+      if (!idsOf((await mustUsage(t, 'file', [used], master)).list ?? []).includes(id)) continue;
+      await localizeStep(t, 'file', id, channel);
+      const localized = await copyIdStep(t, 'file', folderId, { id, name: loaded.name }, channel);
+      // "POST /file/push2master/{id}: push a file from a channel into its master" (by the copy's id or the master's: open choice
+      // push2master-id). The channel's version carries the same object tags: the master, pushed into, refers to what they name.
+      const pushed = await eitherIdStep(t, 'file.push2master', [localized, id], { channelId: channel });
+      if (pushed.id === undefined)
+        return t.nothingToJudge(`push2master of file ${id} from channel ${channel} was refused: ${pushed.problem}`, pushed.exchange);
+      const after = (await t.call('file.load', { path: { id } })).body?.file;
+      if (!tagReferences(after?.tags).files.includes(used))
+        return t.nothingToJudge(`after the push, file ${id} carries no object tag naming file ${used}`);
+      // USE-01: "usage/file ... list the objects using the given files".
+      const got = await mustUsage(t, 'file', [used], master);
+      if (!idsOf(got.list ?? []).includes(id))
+        t.record([
+          finding(
+            'USE-01',
+            'users',
+            `after the push2master of its localized copy ${localized}, file ${id}, whose object tags name file ${used}, is not among ` +
+              `the users usage/file lists of file ${used}: ${brief(idsOf(got.list ?? []))}`,
+            got.exchange,
+          ),
+        ]);
+      return;
+    }
+    t.nothingToJudge('no copy of a file that uses another keeps an object tag naming a file (copies may leave the tags out)');
+  },
+  { feature: 'multichannelling', operation: 'file.usage.file' },
+);
 
 conformance('FIL-01', 'a copy of a file with object tags is a new file whose tags carry numeric ids', async (t) => {
   // The fixture's files that use another file do so by object tags (reference notes): copied, they are files with tags.

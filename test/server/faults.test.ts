@@ -825,6 +825,13 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const users = await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } });
     return (users.files as { id: number }[]).some((u) => u.id === file.id);
   },
+  'push-leaves-master-unused': async (run, s) => {
+    const guide = named(s, 'file', 'guide.pdf').id;
+    await run('file.localize', { path: { id: guide }, body: { channelId: 2 } });
+    await run('file.push2master', { path: { id: guide }, body: { channelId: 2 } });
+    const users = await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } });
+    return (users.files as { id: number }[]).some((u) => u.id === guide);
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

@@ -369,6 +369,9 @@ export function push2master(faults: FaultSet): PushPlan {
       return content;
     },
     contentPushed: (state, o) => {
+      // Planted (push-leaves-master-unused): the master's new tags are not indexed, so it uses nothing after the push.
+      if (faults.has('push-leaves-master-unused'))
+        for (const v of state.sets.get(o.channelSetId) ?? []) if (v !== o) for (const refs of state.referrers.values()) refs.delete(v.id);
       // Variation (push2master-removes-copy): the pushed copy has done its work; the channel sees the master again.
       if (o.masterId !== undefined && faults.has('push2master-removes-copy')) removeObject(state, o);
     },
