@@ -18,42 +18,19 @@ import {
   type State,
   type View,
 } from '../state.ts';
-import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
+import type { FaultSet, OpRequest } from '../types.ts';
 import { qBool, qInt, qInts, qStr, type Wastebin } from './common.ts';
+import type { ObjectFilter, SortKey, SortValue, Walk } from './listing-types.ts';
+import * as planted from './planted/listing.ts';
+
+export type { ObjectFilter, SortKey, Walk } from './listing-types.ts';
 
 /** The objects of one kind. */
 export type ObjOf<K extends ChildKind> = K extends 'folder' ? FolderObj : K extends 'page' ? PageObj : FileObj;
 
-/** How to walk a folder: in which view, how deep, what to do with deleted objects. */
-export interface Walk {
-  view: View;
-  recursive: boolean;
-  wastebin: Wastebin;
-  /** Whether to descend into a sub-folder (recursiveIds); the sub-folder itself is still listed. */
-  descend?: (folder: FolderObj) => boolean;
-  /** Deletions a planted fault overlooks (the object then counts as not deleted). */
-  ignoreDeletion?: (obj: Obj, view: View) => boolean;
-  /** A planted fault: exclusion and disinheritance do not hide inherited objects. */
-  ignoreRestrictions?: boolean;
-  /** A planted fault: a recursive walk goes this many levels down and no further. */
-  maxDepth?: number;
-}
-
 /** A walk with what the switched-on planted faults overlook. */
 export function walkOf(view: View, recursive: boolean, wastebin: Wastebin, faults: FaultSet, extra: Partial<Walk> = {}): Walk {
-  return {
-    view,
-    recursive,
-    wastebin,
-    ...(faults.has('delete-master-not-in-channel')
-      ? { ignoreDeletion: (o: Obj, v: View) => o.deleted?.live === true && o.nodeId !== v.nodeId }
-      : {}),
-    // Planted: only files and pages are checked for deletion, so deleted folders and their content stay listed.
-    ...(faults.has('deleted-folders-listed') ? { ignoreDeletion: (o: Obj) => o.kind === 'folder' } : {}),
-    ...(faults.has('excluded-visible-in-channel') ? { ignoreRestrictions: true } : {}),
-    ...(faults.has('recursion-depth-limited') ? { maxDepth: 200 } : {}),
-    ...extra,
-  };
+  return planted.listing(faults).walk.walk({ view, recursive, wastebin, ...extra });
 }
 
 /** Keeps an object by its deletion state under a wastebin mode. */
@@ -104,25 +81,6 @@ export function collectChildren<K extends ChildKind>(
 // ---------------------------------------------------------------------------------------------
 // Filters
 
-/** Group F filters plus the search term, as given by a request. */
-export interface ObjectFilter {
-  createdbefore: number;
-  createdsince: number;
-  editedbefore: number;
-  editedsince: number;
-  creator?: string;
-  editor?: string;
-  creatorIds: number[];
-  editorIds: number[];
-  iscreator: boolean;
-  iseditor: boolean;
-  inherited?: boolean;
-  /** Group L `search`: id equals, or name/description contains. */
-  search?: string;
-  /** Group P `q`: like search, over more fields per kind (GET /file: niceUrl, alternateUrls). */
-  q?: string;
-}
-
 /** Reads the Group F filters (and `search`/`q`) from a request's query. */
 export function filterFromQuery(req: OpRequest): ObjectFilter {
   return {
@@ -142,30 +100,21 @@ export function filterFromQuery(req: OpRequest): ObjectFilter {
   };
 }
 
-/**
- * Ids of the users whose login, first name, last name or full name contains the pattern, ignoring case; under the
- * variation user-pattern-login-only, whose login does (contract 4.1: "pattern to restrict by creator / editor").
- */
+/** Ids of the users whose login, first name, last name or full name contains the pattern, ignoring case. */
 export function usersMatching(state: State, pattern: string, faults: FaultSet): Set<number> {
+  const plan = planted.listing(faults).filter;
   const p = pattern.toLowerCase();
   const ids = new Set<number>();
   for (const u of state.users.values()) {
-    const texts = faults.has('user-pattern-login-only') ? [u.login] : [u.login, u.firstName, u.lastName, `${u.firstName} ${u.lastName}`];
+    const texts = plan.userTexts([u.login, u.firstName, u.lastName, `${u.firstName} ${u.lastName}`], u);
     if (texts.some((s) => s.toLowerCase().includes(p))) ids.add(u.id);
   }
   return ids;
 }
 
-/**
- * An object's creation or edit date as the date filters and orders read it: the stored one, or under the variation
- * custom-dates-effective a page's custom date where it has one (contract 2.6: "customCdate ... custom creation date").
- */
+/** An object's creation or edit date as the date filters and orders read it: the stored one. */
 export function effectiveDate(o: Obj, which: 'cdate' | 'edate', faults: FaultSet): number {
-  if (o.kind === 'page' && faults.has('custom-dates-effective')) {
-    const custom = which === 'cdate' ? o.customCdate : o.customEdate;
-    if (custom) return custom;
-  }
-  return o[which];
+  return planted.listing(faults).filter.date(o[which], o, which);
 }
 
 /** Extra text a `q` query matches per kind (contract 4.3: GET /file filters by niceUrl and alternateUrls too). */
@@ -175,16 +124,12 @@ function queryText(o: Obj): string[] {
   return [];
 }
 
-function matchesTerm(o: Obj, term: string, extra: boolean, faults: FaultSet): boolean {
+/** Whether an object matches a search term: its id equals it, or its name, description (or with `extra` q's texts) contain it. */
+function matchesTerm(o: Obj, term: string, extra: boolean, plan: planted.FilterPlan): boolean {
   const t = term.toLowerCase();
   if (String(o.id) === term.trim()) return true;
-  const urls = extra && !faults.has('q-ignores-urls') ? queryText(o) : [];
-  // Planted: pages and templates are searched by a folder's publish directory, which they do not have.
-  if (extra && faults.has('q-reads-publishdir-of-pages') && (o.kind === 'page' || o.kind === 'template'))
-    urls.push((o as unknown as { publishDir: string }).publishDir);
-  // Planted: a file without a nice URL is searched as if its nice URL were the empty path '/'.
-  if (extra && faults.has('q-missing-niceurl-slash') && o.kind === 'file' && !o.niceUrl) urls.push('/');
-  const texts = [o.name, ...(faults.has('search-ignores-description') ? [] : [o.description]), ...urls];
+  const urls = extra ? plan.queryTexts(queryText(o), o) : [];
+  const texts = [o.name, plan.description(o.description), ...urls];
   return texts.some((s) => s.toLowerCase().includes(t));
 }
 
@@ -211,46 +156,38 @@ export function isEmptyFilter(f: ObjectFilter): boolean {
 }
 
 /** The predicate of a filter in a view. Timestamp bounds are inclusive; 0 means no restriction (FLT-03). */
-export function objectPredicate(state: State, view: View, f: ObjectFilter, faults: FaultSet): (o: Obj) => boolean {
+export function objectPredicate(state: State, view: View, asked: ObjectFilter, faults: FaultSet): (o: Obj) => boolean {
+  const plan = planted.listing(faults).filter;
+  const f = plan.filter(asked);
   const creators = f.creator ? usersMatching(state, f.creator, faults) : undefined;
   const editors = f.editor ? usersMatching(state, f.editor, faults) : undefined;
   const cdate = (o: Obj) => effectiveDate(o, 'cdate', faults);
   const edate = (o: Obj) => effectiveDate(o, 'edate', faults);
   const me = state.requesterId;
-  const inherited = faults.has('inherited-filter-inverted') && f.inherited !== undefined ? !f.inherited : f.inherited;
-  // Planted: the editor filters read the creator, a copy of the line above them.
-  const editorOf = (o: Obj) => (faults.has('editor-filter-matches-creator') ? o.creatorId : o.editorId);
+  const editorOf = (o: Obj) => plan.editorId(o.editorId, o);
+  const searchUrls = plan.searchUrls(false);
   return (o) =>
     (f.createdbefore <= 0 || cdate(o) <= f.createdbefore) &&
-    (f.createdsince <= 0 || faults.has('createdsince-ignored') || cdate(o) >= f.createdsince) &&
+    (f.createdsince <= 0 || cdate(o) >= f.createdsince) &&
     (f.editedbefore <= 0 || edate(o) <= f.editedbefore) &&
     (f.editedsince <= 0 || edate(o) >= f.editedsince) &&
     (!creators || creators.has(o.creatorId)) &&
     (!editors || editors.has(editorOf(o))) &&
-    (f.creatorIds.length === 0 || faults.has('creatorid-ignored') || f.creatorIds.includes(o.creatorId)) &&
-    (f.editorIds.length === 0 || faults.has('editorid-ignored') || f.editorIds.includes(editorOf(o))) &&
-    (!f.iscreator || o.creatorId === me || faults.has('iscreator-ignored')) &&
-    (!f.iseditor || o.editorId === me || faults.has('iseditor-ignored')) &&
-    (inherited === undefined || (o.nodeId !== view.nodeId) === inherited) &&
-    // Planted (search-matches-urls): Group L search takes q's extra texts too (a file's niceUrl and alternateUrls).
-    (!f.search || matchesTerm(o, f.search, faults.has('search-matches-urls'), faults)) &&
-    (!f.q || matchesTerm(o, f.q, true, faults));
+    (f.creatorIds.length === 0 || f.creatorIds.includes(o.creatorId)) &&
+    (f.editorIds.length === 0 || f.editorIds.includes(editorOf(o))) &&
+    (!f.iscreator || o.creatorId === me) &&
+    (!f.iseditor || o.editorId === me) &&
+    (f.inherited === undefined || (o.nodeId !== view.nodeId) === f.inherited) &&
+    (!f.search || matchesTerm(o, f.search, searchUrls, plan)) &&
+    (!f.q || matchesTerm(o, f.q, true, plan));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sorting
 
-/** A sort key of an object; undefined sorts first. */
-export type SortKey = (o: Obj) => SortValue;
-
-type SortValue = string | number | boolean | undefined;
-
-/**
- * A sort value ready for comparison: strings lower-cased, since names compare ignoring case (reference
- * notes), unless the harmless variation `name-order-codepoint` asks for code point order.
- */
-function normalized(v: SortValue, switches: FaultSet): SortValue {
-  return typeof v === 'string' && !switches.has('name-order-codepoint') ? v.toLowerCase() : v;
+/** A sort value ready for comparison: strings lower-cased, since names compare ignoring case (reference notes). */
+function normalized(v: SortValue, plan: planted.SortPlan): SortValue {
+  return typeof v === 'string' ? plan.text(v.toLowerCase(), v) : v;
 }
 
 /** Compares normalized sort values: undefined first, numbers numerically, strings by code unit, false before true. */
@@ -264,11 +201,9 @@ function compareNormalized(a: SortValue, b: SortValue): number {
 
 /** Compares two sort values as the listings do (strings ignoring case). */
 export function compareValues(a: SortValue, b: SortValue, faults: FaultSet): number {
-  return compareNormalized(normalized(a, faults), normalized(b, faults));
+  const plan = planted.listing(faults).sort;
+  return compareNormalized(normalized(a, plan), normalized(b, plan));
 }
-
-/** The id as a sort key (the planted fault `name-sort-ignored` sorts by it instead of the name). */
-const byId: SortKey = (o) => o.id;
 
 /** Group L sort keys by lower-cased `sortby` name (SRT-03); a key a kind lacks falls back to name. */
 export function legacySortKeys(state: State, view: View): Record<string, SortKey> {
@@ -294,44 +229,12 @@ export function legacySortKeys(state: State, view: View): Record<string, SortKey
 }
 
 /** The key and direction a Group L `sortby`/`sortorder` asks for (see sortLegacy). */
-function legacySpec(sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, faults: FaultSet) {
-  const asked = (sortby ?? 'name').toLowerCase();
-  // Planted (SRT-03): one attribute taken as unknown, so the listing comes by name.
-  const ignored =
-    (asked === 'edate' && faults.has('sortby-edate-ignored')) ||
-    (asked === 'masternode' && faults.has('sortby-masternode-ignored')) ||
-    (asked === 'excluded' && faults.has('sortby-excluded-ignored')) ||
-    (asked === 'deletedat' && faults.has('sortby-deletedat-ignored')) ||
-    (asked === 'folder' && faults.has('sortby-folder-ignored'));
-  const attribute = Object.hasOwn(keys, asked) && !ignored ? asked : 'name';
-  // Planted: deletion times read as equal (every object deleted "at" one time), so the ties fall to the id.
-  const asId =
-    (attribute === 'name' && faults.has('name-sort-ignored')) || (attribute === 'deletedat' && faults.has('sortby-deletedat-as-id'));
-  const key: SortKey =
-    attribute === 'size' && faults.has('sortby-size-broken-500')
-      ? // Planted: the size is read from the binary without a look, and a broken file has none.
-        (o) => (o.kind === 'file' || o.kind === 'image' ? (o.data as Buffer).length : o.name)
-      : asId
-        ? byId
-        : variedKey(attribute, keys[attribute]!, faults);
-  const dir = sortorder?.toLowerCase() === 'desc' && !faults.has('sortorder-desc-ignored') ? -1 : 1;
+function legacySpec(sortby: string | undefined, sortorder: string | undefined, keys: Record<string, SortKey>, plan: planted.SortPlan) {
+  const asked = plan.sortby((sortby ?? 'name').toLowerCase());
+  const attribute = Object.hasOwn(keys, asked) ? asked : 'name';
+  const key = plan.legacyKey(keys[attribute]!, attribute);
+  const dir = plan.descending(sortorder?.toLowerCase() === 'desc') ? -1 : 1;
   return { attribute, key, dir };
-}
-
-/**
- * A Group L sort key as the variations read it: custom-dates-effective orders pages by their custom dates (see
- * effectiveDate); nulls-last puts what has no deletion or publish time (0) after every time ascending, as SQL's
- * NULLS LAST does (contract 4.1 lists `deletedat` and `pdate` without saying where objects without one go).
- */
-function variedKey(attribute: string, key: SortKey, faults: FaultSet): SortKey {
-  if ((attribute === 'cdate' || attribute === 'edate') && faults.has('custom-dates-effective'))
-    return (o) => (o.kind === 'page' ? effectiveDate(o, attribute, faults) : key(o));
-  if ((attribute === 'deletedat' || attribute === 'pdate') && faults.has('nulls-last'))
-    return (o) => {
-      const v = key(o);
-      return v === 0 ? Number.POSITIVE_INFINITY : v;
-    };
-  return key;
 }
 
 /**
@@ -345,8 +248,9 @@ export function sortLegacy<T extends Obj>(
   keys: Record<string, SortKey>,
   faults: FaultSet,
 ): T[] {
-  const { key, dir } = legacySpec(sortby, sortorder, keys, faults);
-  const decorated = items.map((o) => ({ o, k: normalized(key(o), faults) }));
+  const plan = planted.listing(faults).sort;
+  const { key, dir } = legacySpec(sortby, sortorder, keys, plan);
+  const decorated = items.map((o) => ({ o, k: normalized(key(o), plan) }));
   decorated.sort((a, b) => dir * (compareNormalized(a.k, b.k) || a.o.id - b.o.id));
   return decorated.map((d) => d.o);
 }
@@ -361,13 +265,13 @@ export function sortByAttributes<T extends Obj>(
   keys: Record<string, SortKey>,
   faults: FaultSet,
 ): T[] {
-  const specs = attributeSpecs(sort, keys, faults);
-  const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), faults)) }));
+  const plan = planted.listing(faults).sort;
+  const specs = attributeSpecs(sort, keys, plan);
+  const decorated = items.map((o) => ({ o, ks: specs.map((s) => normalized(s.key(o), plan)) }));
+  const compare = plan.compare(compareNormalized);
   decorated.sort((a, b) => {
     for (let i = 0; i < specs.length; i++) {
-      // Planted: an object without a value for the attribute compares equal to every other (NaN, as Number(undefined) gives).
-      const missing = faults.has('sort-missing-value-equal') && (a.ks[i] === undefined) !== (b.ks[i] === undefined);
-      const c = missing ? NaN : compareNormalized(a.ks[i], b.ks[i]);
+      const c = compare(a.ks[i], b.ks[i]);
       if (c !== 0) return specs[i]!.dir * c;
     }
     return a.o.id - b.o.id;
@@ -376,16 +280,14 @@ export function sortByAttributes<T extends Obj>(
 }
 
 /** The keys and directions a Group P `sort` asks for, unknown attributes left out (see sortByAttributes). */
-function attributeSpecs(sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet) {
+function attributeSpecs(sort: string | undefined, keys: Record<string, SortKey>, plan: planted.SortPlan) {
   const specs: { name: string; key: SortKey; dir: number }[] = [];
   for (const raw of (sort ?? 'name').split(',')) {
     const s = raw.trim();
-    const dir = s.startsWith('-') ? -1 : 1;
+    const dir = plan.descending(s.startsWith('-')) ? -1 : 1;
     const name = s.replace(/^[+-]/, '').trim();
-    const key = name === 'name' && faults.has('name-sort-ignored') ? byId : Object.hasOwn(keys, name) ? keys[name] : undefined;
-    // Planted: an attribute without a sort key is read anyway, and the server fails on it.
-    if (!key && faults.has('sort-unknown-attribute-500')) throw new TypeError(`Cannot read properties of undefined (reading '${name}')`);
-    if (key) specs.push({ name, key, dir: faults.has('sortorder-desc-ignored') ? 1 : dir });
+    const key = plan.attributeKey(Object.hasOwn(keys, name) ? keys[name] : undefined, name);
+    if (key) specs.push({ name, key, dir });
   }
   return specs;
 }
@@ -411,21 +313,15 @@ export function legacyOrder(
   keys: Record<string, SortKey>,
   faults: FaultSet,
 ): SortOrder {
-  const { attribute, key, dir } = legacySpec(sortby, sortorder, keys, faults);
+  const { attribute, key, dir } = legacySpec(sortby, sortorder, keys, planted.listing(faults).sort);
   return { id: `${keySet}|L|${attribute}|${dir}`, keys: [key], apply: (items) => sortLegacy(items, sortby, sortorder, keys, faults) };
 }
 
 /** The Group P order of a `sort` over a key set (see legacyOrder). */
 export function attributeOrder(keySet: string, sort: string | undefined, keys: Record<string, SortKey>, faults: FaultSet): SortOrder {
-  const specs = attributeSpecs(sort, keys, faults);
-  // Variation unknown-sort-refused: GET /file refuses an attribute it has no key for (the reference notes ignore it silently).
-  if (keySet === 'file' && faults.has('unknown-sort-refused')) {
-    const unknown = (sort ?? 'name')
-      .split(',')
-      .map((raw) => raw.trim().replace(/^[+-]/, '').trim())
-      .filter((name) => name !== '' && !Object.hasOwn(keys, name));
-    if (unknown.length) throw new Refusal('INVALIDDATA', `sort: unknown attribute ${unknown.join(', ')}`, 'sort');
-  }
+  const plan = planted.listing(faults).sort;
+  const specs = attributeSpecs(sort, keys, plan);
+  plan.ordering(keySet, sort, keys);
   return {
     id: `${keySet}|P|${specs.map((s) => `${s.dir < 0 ? '-' : '+'}${s.name}`).join(',')}`,
     keys: specs.map((s) => s.key),
@@ -473,11 +369,12 @@ function keep<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
  * the filtered one.
  */
 function totalOver(items: readonly Obj[], keys: readonly SortKey[], faults: FaultSet): boolean {
+  const plan = planted.listing(faults).sort;
   for (const key of keys) {
     let strings = false;
     let others = false;
     for (const o of items) {
-      const v = normalized(key(o), faults);
+      const v = normalized(key(o), plan);
       if (v === undefined) continue;
       if (typeof v === 'string') strings = true;
       else if (Number.isNaN(Number(v))) return false;
@@ -543,13 +440,13 @@ export interface Paged<T> {
  * numItems is the total before paging; hasMoreItems = maxItems >= 0 && total > skipCount + maxItems.
  */
 export function pageLegacy<T>(items: readonly T[], skipCount: number, maxItems: number, faults: FaultSet): Paged<T> {
-  const skip = faults.has('skipcount-ignored') ? 0 : Math.max(0, skipCount);
-  // Planted (page-size-capped): a size asked for is cut to a maximum of the server's own, as a server guarding its memory does.
-  const max = faults.has('page-size-capped') && maxItems > 100 ? 100 : maxItems;
+  const plan = planted.listing(faults).paging;
+  const skip = plan.skip(Math.max(0, skipCount));
+  const max = plan.size(maxItems);
   const slice = max < 0 ? items.slice(skip) : items.slice(skip, skip + max);
   return {
     items: slice,
-    numItems: faults.has('paging-numitems-after-slice') ? slice.length : items.length,
+    numItems: plan.numItems(items.length, slice.length),
     hasMoreItems: maxItems >= 0 && items.length > skip + maxItems,
   };
 }
@@ -559,16 +456,14 @@ export function pageLegacy<T>(items: readonly T[], skipCount: number, maxItems: 
  * items (page-1)*size+1 .. page*size; hasMoreItems when the slice ends before numItems (PAG-01..05).
  */
 export function pageNew<T>(items: readonly T[], page: number, pageSize: number, faults: FaultSet): Paged<T> {
+  const plan = planted.listing(faults).paging;
   const total = items.length;
-  const numItems = (slice: readonly T[]) => (faults.has('paging-numitems-after-slice') ? slice.length : total);
-  // Planted: "no paging" is taken as one page as long as the whole list, and the page number still applies.
-  if (pageSize < 0 && faults.has('unpaged-honours-page'))
-    return { items: items.slice((Math.max(1, page) - 1) * total), numItems: total, hasMoreItems: false };
-  if (pageSize < 0 || (pageSize === 0 && faults.has('pagesize-zero-returns-all'))) return { items, numItems: total, hasMoreItems: false };
+  if (plan.unpaged(pageSize < 0, pageSize))
+    return { items: plan.unpagedItems(items, page, pageSize), numItems: total, hasMoreItems: false };
   const p = Math.max(1, page);
-  const start = faults.has('paging-page-zero-based') ? p * pageSize : (p - 1) * pageSize;
-  const slice = items.slice(start, start + (faults.has('page-size-capped') ? Math.min(pageSize, 100) : pageSize));
-  return { items: slice, numItems: numItems(slice), hasMoreItems: start + pageSize < total };
+  const start = plan.start((p - 1) * pageSize, p, pageSize);
+  const slice = items.slice(start, start + plan.size(pageSize));
+  return { items: slice, numItems: plan.numItems(total, slice.length), hasMoreItems: start + pageSize < total };
 }
 
 /** Reads Group L paging from a query and pages the list. */
