@@ -521,6 +521,40 @@ conformance('MCH-06', 'excluded and disinherited folders and files are not liste
   await unrestrict(t, made, channel);
 });
 
+conformance(
+  'MCH-06',
+  'a start page excluded from multichannelling is not listed in the channel, whose listing of its folder still answers',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    // The only page a client can make: the start page of a folder created with startpage (FolderCreateRequest "startpage
+    // (boolean)"), where the server makes one; /file/disinherit takes "a list of ids (described as page IDs)".
+    const created = await t.try('folder.create', { json: { motherId: String(top), name: 'mch06-start', startpage: true } });
+    const folderId = created.body?.folder?.id;
+    if (typeof folderId !== 'number') return t.nothingToJudge('a folder created with startpage was refused', created.exchange);
+    const pages = listOf<{ id?: number }>(await t.must('folder.getPages', { path: { id: folderId } }), 'pages');
+    const page = pages[0]?.id;
+    if (typeof page !== 'number') return t.nothingToJudge(`folder ${folderId}, created with startpage, holds no page`);
+    const excluded = await t.try('file.disinherit.set', { query: { id: [String(page)] }, json: { exclude: true } });
+    if (excluded.problem) return t.nothingToJudge(`POST /file/disinherit refused page ${page}: ${excluded.problem}`, excluded.exchange);
+    // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings"; the folder is not
+    // excluded, so its listing in the channel answers (a 5xx fails this test through the judge) without the page.
+    const inChannel = await attempt(t, 'folder.getPages', { path: { id: folderId }, query: { nodeId: channel } });
+    if (!inChannel.body) return void t.record(inChannel.findings);
+    const listed = listOf<{ id?: number }>(inChannel.body, 'pages').map((p) => p.id);
+    if (listed.includes(page))
+      t.record([
+        finding(
+          'MCH-06',
+          'visibility',
+          `page ${page}, excluded from multichannelling, is listed by GET /folder/getPages/${folderId}?nodeId=${channel}`,
+          inChannel.exchange,
+        ),
+      ]);
+  },
+  { feature: 'pages', operation: 'file.disinherit.set' },
+);
+
 conformance('MCH-06', 'reinherited and no longer excluded objects are listed in the channel again', async (t) => {
   const channel = channelOf(t);
   const top = await t.folder();
