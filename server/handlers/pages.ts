@@ -32,9 +32,9 @@ import {
   usersMatching,
   wastebinKeeps,
   walkOf,
-  type ObjectFilter,
   type Walk,
 } from './listing.ts';
+import * as planted from './planted/pages.ts';
 import {
   keptPageRecord,
   pageFlags,
@@ -56,18 +56,14 @@ export type NiceUrlMatcher = (url: string | undefined, alternates?: readonly str
  */
 export function niceUrlMatcher(pattern: string | undefined, faults: FaultSet): NiceUrlMatcher | undefined {
   if (pattern === undefined || pattern === '') return undefined;
-  if (faults.has('niceurl-regex-literal')) return (url) => url?.includes(pattern) ?? false;
+  const plan = planted.niceUrl(faults);
   let re: RegExp;
   try {
-    re = new RegExp(faults.has('niceurl-full-match') ? `^(?:${pattern})$` : pattern);
+    re = new RegExp(plan.source(pattern));
   } catch (err) {
     throw new Refusal('INVALIDDATA', `niceurl: not a valid regular expression: ${(err as Error).message}`, 'niceurl');
   }
-  // Planted: a missing nice URL is tested as the text "undefined".
-  if (faults.has('niceurl-missing-as-text')) return (url) => re.test(String(url));
-  if (faults.has('niceurl-matches-alternates'))
-    return (url, alternates = []) => (url !== undefined && re.test(url)) || alternates.some((u) => re.test(u));
-  return (url) => url !== undefined && re.test(url);
+  return (url, alternates) => plan.matches(url !== undefined && re.test(url), re, url, alternates);
 }
 
 /**
@@ -84,32 +80,33 @@ export function languageFilter(
   faults: FaultSet = new Set(),
 ): PageObj[] {
   if (language === '0') return pages.filter((p) => !p.language);
+  const plan = planted.language(faults);
   const node = state.nodes.get(view.nodeId)!;
   const nodeLangs = node.languageIds.map((id) => state.languages.find((l) => l.id === id)!).filter(Boolean);
   let lang = state.languages.find((l) => l.code === language || String(l.id) === language);
-  // Variation language-unknown-refused: a code that is no language of the system is invalid data, not an empty answer.
-  if (!lang && faults.has('language-unknown-refused'))
-    throw new Refusal('INVALIDDATA', `language: unknown language ${language}`, 'language');
-  // Variation language-keeps-languageless: a page without a language belongs to every language's listing.
-  const languageless = faults.has('language-keeps-languageless') ? pages.filter((p) => !p.language) : [];
+  plan.lookedUp(lang, language);
   if (!lang) {
-    if (!fallback) return languageless;
+    if (!fallback) return plan.listed([], pages);
     lang = nodeLangs[0];
   }
-  if (!fallback || !lang) return pages.filter((p) => p.language === lang?.code || languageless.includes(p));
-  // Planted: the requested language ranks as the node's other languages do, so a set's highest-priority variant beats it.
-  const wanted = faults.has('getpages-language-ranked-by-node') ? undefined : lang.code;
+  if (!fallback || !lang)
+    return plan.listed(
+      pages.filter((p) => p.language === lang?.code),
+      pages,
+    );
+  const wanted = plan.wanted(lang.code);
   const rank = (p: PageObj) => (p.language === wanted ? -1 : nodeLangs.findIndex((l) => l.code === p.language) >>> 0);
   const best = new Map<number, PageObj>();
   for (const p of pages) {
     const key = p.contentSetId ?? -p.id;
     const cur = best.get(key);
-    // Planted: the fallback keeps the variant stored first where the set lacks the language.
-    const firstStored = faults.has('getpages-langfallback-first-stored') && cur !== undefined && rank(p) !== -1;
-    if (!cur || (!firstStored && rank(p) < rank(cur))) best.set(key, p);
+    if (!cur || plan.replaces(rank(p) < rank(cur), p, wanted)) best.set(key, p);
   }
-  const chosen = new Set([...best.values(), ...languageless]);
-  return pages.filter((p) => chosen.has(p));
+  const chosen = new Set(best.values());
+  return plan.listed(
+    pages.filter((p) => chosen.has(p)),
+    pages,
+  );
 }
 
 /** The channel sets named by template ids (a localized copy's id names its set too). */
@@ -126,61 +123,47 @@ function contentText(p: PageObj): string {
 }
 
 /** Whether time management changes the page's status within `timedue` seconds from now (as the deployed implementation checks it). */
-function dueWithin(p: PageObj, now: number, timedue: number, faults: FaultSet): boolean {
+function dueWithin(p: PageObj, now: number, timedue: number): boolean {
   const tm = p.timeManagement;
-  // Planted: any time set is taken as due, however far off.
-  if (faults.has('getpages-timedue-any-time')) return (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0;
   if (p.online && (tm?.offlineAt ?? 0) > 0) return tm!.offlineAt! <= now + timedue;
   if (!p.online && (tm?.at ?? 0) > 0) return tm!.at! <= now + timedue;
   return false;
 }
 
 /** The getPages filters beyond Group F, as a predicate (FLT-09). */
-function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSet): (p: PageObj) => boolean {
+function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSet, plan: planted.GetPagesPlan): (p: PageObj) => boolean {
   const flags = {
-    online: qBool(req, 'online'),
+    online: plan.online(qBool(req, 'online')),
     modified: qBool(req, 'modified'),
     planned: qBool(req, 'planned'),
     queued: qBool(req, 'queued'),
   };
-  if (faults.has('getpages-online-filter-inverted') && flags.online !== undefined) flags.online = !flags.online;
-  let tids = faults.has('getpages-template-id-ignored') ? [] : qInts(req, 'template_id');
-  if (faults.has('multivalued-first-only')) tids = tids.slice(0, 1);
-  // Planted: template ids compared as they are, so a localized template copy's id names no page.
-  const tsets = tids.length > 0 ? (faults.has('template-id-copy-ignored') ? new Set(tids) : templateSets(state, tids)) : undefined;
-  const include = faults.has('getpages-includemlid-ignored') ? [] : qInts(req, 'includeMlId');
-  const exclude = faults.has('getpages-excludemlid-ignored') ? [] : qInts(req, 'excludeMlId');
+  const tids = plan.templateIds(qInts(req, 'template_id'));
+  const tsets = tids.length > 0 ? plan.templateSets(templateSets(state, tids), tids) : undefined;
+  const include = plan.includeMlId(qInts(req, 'includeMlId'));
+  const exclude = plan.excludeMlId(qInts(req, 'excludeMlId'));
   const priority = qInt(req, 'priority', 0);
-  // Planted: 0 taken as a priority, not as "all".
-  const anyPriority = priority === 0 && !(faults.has('getpages-priority-zero-restricts') && req.rawQuery.priority !== undefined);
-  // Variation priority-at-least: "priority (int, 0): page priority" read as the least priority listed.
-  const priorityMatches = (p: PageObj) => (faults.has('priority-at-least') ? p.priority >= priority : p.priority === priority);
+  const anyPriority = plan.anyPriority(priority === 0, req);
+  const priorityMatches = (p: PageObj) => plan.priorityMatches(p.priority === priority, p.priority, priority);
   const filename = qStr(req, 'filename')?.toLowerCase();
-  // Variation filename-prefix: the "filename search string" finds the file names that start with it.
-  const fileNameMatches = (name: string) => (faults.has('filename-prefix') ? name.startsWith(filename!) : name.includes(filename!));
-  // Planted: the file name filter reads the column the list view shows.
-  const fileNameOf = (p: PageObj) => (faults.has('getpages-filename-searches-name') ? p.name : p.fileName);
-  const swapped = faults.has('getpages-published-bounds-swapped');
-  const before = qInt(req, swapped ? 'publishedsince' : 'publishedbefore', 0);
-  const since = qInt(req, swapped ? 'publishedbefore' : 'publishedsince', 0);
+  const fileNameMatches = (name: string) => plan.fileNameMatches(name.includes(filename!), name, filename!);
+  const fileNameOf = (p: PageObj) => plan.fileName(p.fileName, p);
+  const { before, since } = plan.published({ before: qInt(req, 'publishedbefore', 0), since: qInt(req, 'publishedsince', 0) });
   const publisher = qStr(req, 'publisher');
   const publishers = publisher ? usersMatching(state, publisher, faults) : undefined;
-  const publisherIds = faults.has('getpages-publisherid-ignored') ? [] : qInts(req, 'publisherId');
-  // Planted: the publisher pattern reads the column beside it, the last editor.
-  const publisherOf = (p: PageObj) => (faults.has('getpages-publisher-matches-editor') ? p.editorId : p.publisherId);
-  const ispublisher = qBool(req, 'ispublisher', false);
-  const timedue = faults.has('getpages-timedue-ignored') ? 0 : qInt(req, 'timedue', 0);
+  const publisherIds = plan.publisherIds(qInts(req, 'publisherId'));
+  const publisherOf = (p: PageObj) => plan.publisher(p.publisherId, p);
+  const ispublisher = plan.ispublisher(qBool(req, 'ispublisher', false));
+  const timedue = plan.timedue(qInt(req, 'timedue', 0));
   const insync = qBool(req, 'insync');
-  const wfown = qBool(req, 'wfown', false) && !faults.has('getpages-wfown-ignored');
-  const wfwatch = qBool(req, 'wfwatch', false) && !faults.has('getpages-wfwatch-ignored');
-  // Planted: the page list reads no niceurl (only the file lists have it).
-  const niceurl = faults.has('getpages-niceurl-ignored') ? undefined : niceUrlMatcher(qStr(req, 'niceurl'), faults);
+  const wfown = plan.wfown(qBool(req, 'wfown', false));
+  const wfwatch = plan.wfwatch(qBool(req, 'wfwatch', false));
+  const niceurl = niceUrlMatcher(plan.niceurl(qStr(req, 'niceurl')), faults);
   const now = nowSeconds(state);
   const me = state.requesterId;
-  // Planted (wfwatch-no-group-500): the user's groups read without a default, as if every user were in one.
-  const myGroups = faults.has('wfwatch-no-group-500') ? state.users.get(me)!.groupIds! : (state.users.get(me)?.groupIds ?? []);
+  const myGroups = plan.groups(state.users.get(me)?.groupIds ?? [], state, me);
   const ml = (p: PageObj) => (resolveInView(state, p.templateSet, view, true) as TemplateObj | undefined)?.markupLanguageId;
-  const permission = faults.has('getpages-permission-ignored') ? [] : qStrs(req, 'permission');
+  const permission = plan.permission(qStrs(req, 'permission'));
   // "folder permissions that must be granted": the requesting user holds every permission but those a folder withholds.
   const granted = (p: PageObj) => {
     const withheld = (resolveInView(state, p.parentSet, view, true) as FolderObj | undefined)?.withheld;
@@ -202,10 +185,10 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
       (since <= 0 || p.pdate >= since) &&
       (!publishers || (publisherOf(p) !== undefined && publishers.has(publisherOf(p)!))) &&
       (publisherIds.length === 0 || (p.publisherId !== undefined && publisherIds.includes(p.publisherId))) &&
-      (!ispublisher || p.publisherId === me || faults.has('ispublisher-ignored')) &&
-      (timedue <= 0 || dueWithin(p, now, timedue, faults)) &&
-      // A page that is no translation counts as in sync; under the variation insync-lists-untranslated, as not in sync.
-      (insync === undefined || (p.translation?.inSync ?? !faults.has('insync-lists-untranslated')) === insync) &&
+      (!ispublisher || p.publisherId === me) &&
+      (timedue <= 0 || plan.due(dueWithin(p, now, timedue), p)) &&
+      // A page that is no translation counts as in sync.
+      (insync === undefined || plan.inSync(p.translation?.inSync ?? true, p) === insync) &&
       (!wfown || p.workflow?.userId === me) &&
       (!wfwatch || (p.workflow?.groupIds.some((g) => myGroups.includes(g)) ?? false)) &&
       (!niceurl || niceurl(p.niceUrl, p.alternateUrls)) &&
@@ -214,65 +197,34 @@ function pagePredicate(state: State, view: View, req: OpRequest, faults: FaultSe
   };
 }
 
-/** The Group F filters and search of getPages and getTemplates, less those a planted fault has them ignore. */
-function pageTemplateFilter(req: OpRequest, faults: FaultSet): ObjectFilter {
-  const filter = filterFromQuery(req);
-  // Planted: search and inherited applied by the file and folder lists only.
-  if (faults.has('pages-templates-search-ignored')) filter.search = undefined;
-  if (faults.has('pages-templates-inherited-ignored')) filter.inherited = undefined;
-  return filter;
-}
-
 /** GET /folder/getPages/{id}: pages of a folder with Group F, Group L and the page filters and add-ons. */
 export const getPages: Handler<State> = (state, req, ctx) => {
-  // Planted: the permission check takes a query of its own that forgets the wastebin.
-  const forgets = ctx.faults.has('getpages-permission-lists-deleted') && req.rawQuery.permission !== undefined;
-  const wastebin = forgets ? 'include' : qWastebin(req, ctx.faults);
+  const plan = planted.getPages(ctx.faults);
+  const wastebin = plan.wastebin(qWastebin(req, ctx.faults), req);
   const { obj, view } = resolveObject(state, req.path.id, {
     kinds: ['folder'],
-    // Planted: the page list answers the master's view whatever the channel asked for.
-    view: nodeView(state, ctx.faults.has('pages-templates-nodeid-ignored') ? undefined : qInt(req, 'nodeId')),
+    view: nodeView(state, plan.nodeId(qInt(req, 'nodeId'))),
     wastebin,
     what: 'folder',
     faults: ctx.faults,
     property: 'id',
   });
-  // Planted: recursive=true goes one level down, into the folder's own sub-folders only.
-  const oneLevel = ctx.faults.has('getpages-recursive-one-level')
-    ? { descend: (sub: FolderObj) => sub.parentSet === obj.channelSetId }
-    : {};
-  const walk = walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults, oneLevel);
-  const filter = pageTemplateFilter(req, ctx.faults);
+  const walk = plan.walk(walkOf(view, qBool(req, 'recursive', false), wastebin, ctx.faults), obj as FolderObj);
+  const filter = plan.filters(filterFromQuery(req));
   const search = filter.search;
-  const searchContent =
-    ctx.faults.has('getpages-searchcontent-always') ||
-    (qBool(req, 'searchcontent', false) && !ctx.faults.has('getpages-searchcontent-ignored'));
+  const searchContent = plan.searchContent(qBool(req, 'searchcontent', false));
   const groupF = objectPredicate(state, view, { ...filter, search: undefined }, ctx.faults);
   const byTerm = (p: PageObj) =>
     !search ||
     objectPredicate(state, view, { ...filter, search }, ctx.faults)(p) ||
     (searchContent && contentText(p).toLowerCase().includes(search.toLowerCase()));
-  const pageFilter = pagePredicate(state, view, req, ctx.faults);
+  const pageFilter = pagePredicate(state, view, req, ctx.faults, plan);
   let pages = collectChildren(state, obj as FolderObj, 'page', walk).filter((p) => groupF(p) && byTerm(p) && pageFilter(p));
   const language = qStr(req, 'language');
-  if (language)
-    pages = languageFilter(
-      state,
-      view,
-      pages,
-      language,
-      ctx.faults.has('getpages-langfallback-ignored') || qBool(req, 'langfallback', true),
-      ctx.faults,
-    );
-  const keys = legacySortKeys(state, view);
-  // Planted: getPages maps sortby=filename to the page name, the column its list view shows.
-  if (ctx.faults.has('sortby-filename-uses-name')) keys.filename = (o) => o.name;
+  if (language) pages = languageFilter(state, view, pages, language, plan.langfallback(qBool(req, 'langfallback', true)), ctx.faults);
+  const keys = plan.sortKeys(legacySortKeys(state, view));
   const sorted = sortLegacy(pages, qStr(req, 'sortby'), qStr(req, 'sortorder'), keys, ctx.faults);
-  // Planted: a default page size where the contract's default is every page.
-  const paged =
-    ctx.faults.has('getpages-default-maxitems-25') && req.rawQuery.maxItems === undefined
-      ? pageLegacy(sorted, qInt(req, 'skipCount', 0), 25, ctx.faults)
-      : pageFromQuery(req, sorted, ctx.faults);
+  const paged = plan.paged(pageFromQuery(req, sorted, ctx.faults), req, sorted);
   const rctx: RenderCtx = { state, view, faults: ctx.faults };
   const add: PageRenderOptions = {
     contentTags: qBool(req, 'contenttags', false),
@@ -280,10 +232,7 @@ export const getPages: Handler<State> = (state, req, ctx) => {
     folder: qBool(req, 'folder', false),
     template: qBool(req, 'template', false),
     languageVariants: qBool(req, 'langvars', false),
-    // Planted: insync filters without adding the status it filters by.
-    translationStatus:
-      qBool(req, 'translationstatus', false) ||
-      (qBool(req, 'insync') !== undefined && !ctx.faults.has('insync-adds-no-translation-status')),
+    translationStatus: qBool(req, 'translationstatus', false) || plan.insyncStatus(qBool(req, 'insync') !== undefined),
     // The Page record lists `workflow` with no condition: every page in one shows it, so that a client (and wfown and wfwatch's
     // check) can tell the pages in a workflow from those in none.
     workflow: true,
@@ -306,20 +255,18 @@ export function findScope<K extends 'file' | 'page'>(
   kind: K,
   faults: FaultSet,
 ): (K extends 'page' ? PageObj : FileObj)[] {
+  const plan = planted.find(faults);
   const folderId = qInt(req, 'folderId', 0);
   type Out = K extends 'page' ? PageObj : FileObj;
   if (folderId === 0) {
-    if (faults.has('findfiles-folder0-empty') && kind === 'file') return [];
     const out: Out[] = [];
     for (const o of state.objects.values()) {
       if (o.kind === kind && !inWastebin(state, o, viewOf(state, o.nodeId))) out.push(o as Out);
     }
-    return out;
+    return plan.everywhere(out, kind);
   }
   const { obj, view } = resolveObject(state, folderId, { kinds: ['folder'], what: 'folder', faults, property: 'folderId' });
-  // Planted: findPages searches the folder alone unless told recursive=true.
-  const unsaid = faults.has('findpages-recursive-default-false') && kind === 'page' && req.rawQuery.recursive === undefined;
-  const recursive = !unsaid && qBool(req, 'recursive', true);
+  const recursive = plan.recursive(qBool(req, 'recursive', true), kind, req);
   return collectChildren(state, obj as FolderObj, kind, walkOf(view, recursive, 'exclude', faults)) as Out[];
 }
 
@@ -328,21 +275,19 @@ export function findScope<K extends 'file' | 'page'>(
  * names are searched": a name holding the query matches, or under the variation find-prefix-match a name starting with it.
  */
 export function findMatches<T extends PageObj | FileObj>(items: T[], query: string | undefined, faults: FaultSet): T[] {
+  const plan = planted.find(faults);
   const q = (query ?? '').toLowerCase();
-  const prefix = faults.has('find-prefix-match');
   return items
-    .filter((o) => (prefix ? o.name.toLowerCase().startsWith(q) : o.name.toLowerCase().includes(q)))
+    .filter((o) => plan.matches(o.name.toLowerCase().includes(q), o.name, q))
     .sort((a, b) => compareValues(a.name, b.name, faults) || a.id - b.id);
 }
 
 /** GET /folder/findPages: pages whose name contains `query` (maxItems 100 by default; PAG-08, FLT-10). */
 export const findPages: Handler<State> = (state, req, ctx) => {
+  const plan = planted.findPages(ctx.faults);
   const found = findMatches(findScope(state, req, 'page', ctx.faults), qStr(req, 'query'), ctx.faults);
-  // Planted: the find operations page from the first match whatever skipCount says.
-  const skip = ctx.faults.has('find-skipcount-ignored') ? 0 : qInt(req, 'skipCount', 0);
-  // Planted: maxItems cuts the list only where skipCount moved its start.
-  const unpaged = ctx.faults.has('findpages-maxitems-needs-skipcount') && skip === 0;
-  const paged = pageLegacy(found, skip, unpaged ? -1 : qInt(req, 'maxItems', 100), ctx.faults);
+  const skip = plan.skipCount(qInt(req, 'skipCount', 0));
+  const paged = pageLegacy(found, skip, plan.maxItems(qInt(req, 'maxItems', 100), skip), ctx.faults);
   const contextOf = renderContexts(state, ctx.faults);
   return {
     pages: paged.items.map((p) => withLinks(state, pageRecord(contextOf(p.nodeId), p), p.nodeId, qStr(req, 'links'))),
@@ -353,14 +298,13 @@ export const findPages: Handler<State> = (state, req, ctx) => {
 };
 
 /** External http(s) links of a page: PAGE-type parts with a URL and no internal page (FLD-10). */
-export function externalLinks(p: PageObj, faults: FaultSet): string[] {
+export function externalLinks(p: PageObj, plan: planted.GetExternalLinksPlan): string[] {
   const links: string[] = [];
   for (const tag of p.tags ?? []) {
     for (const prop of Object.values(tag.properties)) {
       const url = prop.stringValue;
       if (prop.type !== 'PAGE' || prop.pageId !== undefined || !url) continue;
-      // Variation (external-links-any-scheme): every address that refers to no page is external, ftp: and mailto: too.
-      if ((/^https?:\/\//i.test(url) || faults.has('external-links-any-scheme')) && !links.includes(url)) links.push(url);
+      if (plan.external(/^https?:\/\//i.test(url)) && !links.includes(url)) links.push(url);
     }
   }
   return links;
@@ -368,6 +312,7 @@ export function externalLinks(p: PageObj, faults: FaultSet): string[] {
 
 /** GET /folder/getExternalLinks/{folderId}: per page of the folder (and sub-folders when recursive), its external links. */
 export const getExternalLinks: Handler<State> = (state, req, ctx) => {
+  const plan = planted.getExternalLinks(ctx.faults);
   const { obj, view } = resolveObject(state, req.path.folderId, {
     kinds: ['folder'],
     view: nodeView(state, qInt(req, 'nodeId')),
@@ -375,16 +320,14 @@ export const getExternalLinks: Handler<State> = (state, req, ctx) => {
     faults: ctx.faults,
     property: 'folderId',
   });
-  // Planted (external-links-recursive-default): recursive defaults to true, so the pages of the sub-folders are reported too.
-  const unsaid = req.rawQuery.recursive === undefined && ctx.faults.has('external-links-recursive-default');
-  const recursive = unsaid || qBool(req, 'recursive', false);
+  const recursive = plan.recursive(qBool(req, 'recursive', false), req);
   const pages = collectChildren(state, obj as FolderObj, 'page', walkOf(view, recursive, 'exclude', ctx.faults)).sort(
     (a, b) => a.id - b.id,
   );
-  // Planted: the pages' tags are never searched, so no page is reported.
-  if (ctx.faults.has('external-links-none')) return { pages: [] };
   return {
-    pages: pages.map((p) => ({ pageId: p.id, pageName: p.name, links: externalLinks(p, ctx.faults) })).filter((e) => e.links.length > 0),
+    pages: plan.reported(
+      pages.map((p) => ({ pageId: p.id, pageName: p.name, links: externalLinks(p, plan) })).filter((e) => e.links.length > 0),
+    ),
   };
 };
 
@@ -395,8 +338,7 @@ export function templatesIn(
   walk: Walk,
   faults: FaultSet = new Set(),
 ): { template: TemplateObj; folder: FolderObj }[] {
-  // Planted: the folders' template links are never read; the listing and the count agree on none.
-  if (faults.has('template-links-unread')) return [];
+  const plan = planted.templateLinks(faults);
   const folders = [
     folder,
     ...(walk.recursive
@@ -410,27 +352,27 @@ export function templatesIn(
       if (t && wastebinKeeps(walk.wastebin, t.deleted !== undefined)) out.push({ template: t, folder: f });
     }
   }
-  return out;
+  return plan.linked(out);
 }
 
 /** GET /folder/getTemplates/{folderId}: templates linked into the folder; `reduce` with `recursive` lists each once (FLD-08). */
 export const getTemplates: Handler<State> = (state, req, ctx) => {
+  const plan = planted.getTemplates(ctx.faults);
   const wastebin = qWastebin(req, ctx.faults);
   const { obj, view } = resolveObject(state, req.path.folderId, {
     kinds: ['folder'],
-    view: nodeView(state, ctx.faults.has('pages-templates-nodeid-ignored') ? undefined : qInt(req, 'nodeId')),
+    view: nodeView(state, plan.nodeId(qInt(req, 'nodeId'))),
     wastebin,
     what: 'folder',
     faults: ctx.faults,
     property: 'folderId',
   });
-  // Planted: the template list reads no recursive and lists the folder's own links alone.
-  const recursive = qBool(req, 'recursive', false) && !ctx.faults.has('gettemplates-recursive-ignored');
-  const keep = objectPredicate(state, view, pageTemplateFilter(req, ctx.faults), ctx.faults);
+  const recursive = plan.recursive(qBool(req, 'recursive', false));
+  const keep = objectPredicate(state, view, plan.filters(filterFromQuery(req)), ctx.faults);
   let entries = templatesIn(state, obj as FolderObj, walkOf(view, recursive, wastebin, ctx.faults), ctx.faults).filter((e) =>
     keep(e.template),
   );
-  if (recursive && qBool(req, 'reduce', false) && !ctx.faults.has('reduce-ignored')) {
+  if (recursive && plan.reduce(qBool(req, 'reduce', false))) {
     const seen = new Set<number>();
     entries = entries.filter((e) => !seen.has(e.template.id) && seen.add(e.template.id));
   }
