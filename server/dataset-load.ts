@@ -88,6 +88,8 @@ export function validateDataset(value: unknown, source = 'dataset'): asserts val
     for (const kind of kinds) {
       list(kind).forEach((o, i) => {
         const w = `${kind}[${i}]`;
+        // 0 keys the children of the root level: a set of that id would be taken for the top of every tree.
+        check((o.channelSetId as number) > 0, `${w}.channelSetId`, `${String(o.channelSetId)} is no positive id`);
         const set = sets.get(o.channelSetId as number) ?? { kind, nodes: new Set<number>() };
         const fileLike = (k: string) => k === 'files' || k === 'images';
         check(

@@ -360,7 +360,8 @@ export function createState(dataset: Dataset, options: StateOptions = {}): State
   // References may name objects listed later: index them once everything is in.
   for (const obj of state.objects.values()) indexReferences(state, obj, true);
   const allTags = [...state.objects.values()].flatMap((o) => [...(o.tags ?? []), ...(o.kind === 'template' ? o.templateTags : [])]);
-  state.nextId = Math.max(0, ...state.objects.keys()) + 1;
+  // A new object's id is its channel set's too (allocateId): above every set a data set names, so that none is joined by accident.
+  state.nextId = Math.max(0, ...state.objects.keys(), ...state.sets.keys()) + 1;
   state.nextTagId = Math.max(0, ...allTags.map((t) => t.id)) + 1;
   return state;
 }

@@ -110,6 +110,7 @@ describe('loadDataset and validateDataset', () => {
     const cases: [string, (ds: ReturnType<typeof defaultDataset>) => void, RegExp][] = [
       ['publisher', (ds) => void (ds.pages[0]!.publisherId = 999), /\/pages\/0\/publisherId: 999 does not name a user$/],
       ['node creator', (ds) => void (ds.nodes[1]!.creatorId = 999), /\/nodes\/1: creatorId and editorId must name users$/],
+      ['channel set 0', (ds) => void (ds.files[0]!.channelSetId = 0), /\/files\/0\/channelSetId: 0 is no positive id$/],
       ['construct editor', (ds) => void (ds.constructs[0]!.editorId = 999), /\/constructs\/0: creatorId and editorId must name users$/],
       ['deleting user', (ds) => void (ds.folders.find((f) => f.deleted)!.deleted!.by = 999), /deleted\/by: 999 does not name a user$/],
       ['disinherited node', (ds) => void (ds.files[0]!.disinherit = [77]), /\/files\/0\/disinherit\/0: 77 does not name a node$/],
