@@ -1,6 +1,7 @@
 /**
- * The variations of the folder, record and page handlers (server/variations.ts; asked in server/handlers/folders.ts,
- * pages.ts, render.ts, usage.ts and multichannel.ts): each is off by default and changes the answer it claims when switched on.
+ * The variations of the folder, record and page handlers (server/variations.ts; asked in the plans of
+ * server/handlers/planted/: folders.ts, pages.ts, render.ts, usage.ts, multichannel.ts): each is off by default and changes
+ * the answer it claims when switched on.
  */
 import type { State } from '../../server/state.ts';
 import type { VariationName } from '../../server/variations.ts';

@@ -1,6 +1,6 @@
 /**
- * The multichannel variations (server/variations.ts; asked in server/handlers/multichannel.ts and a few in
- * folders.ts, render.ts and common.ts): each is off by default and changes the answer it claims when switched on.
+ * The multichannel variations (server/variations.ts; asked in the plans of server/handlers/planted/, multichannel.ts
+ * most of them): each is off by default and changes the answer it claims when switched on.
  */
 import type { State } from '../../server/state.ts';
 import type { VariationName } from '../../server/variations.ts';
