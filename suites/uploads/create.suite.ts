@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { bytesClasses, fileContent, fileName, partClasses, textClasses } from '../../generators/faker.ts';
-import { checkRefused, finding, type Finding } from '../../harness/checks.ts';
+import { checkRefused, finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
@@ -516,3 +516,49 @@ for (const [requirement, form] of [
     },
   );
 }
+
+conformance(
+  'UPL-01',
+  'a multipart create of more than a hundred parts, its name sent last, names the file as sent or is refused',
+  async (t) => {
+    const folderId = await t.folder();
+    const name = 'upl01-many-parts.txt';
+    const data = 'sent among many parts\n';
+    // The data part before a hundred other fields and the name after them: a server that stops reading at a part limit of its
+    // own and goes on with what it read would name the file after the data part ("d.bin").
+    const parts = [
+      { name: 'folderId', data: String(folderId) },
+      { name: 'fileBinaryData', filename: 'd.bin', contentType: 'text/plain', data },
+      ...Array.from({ length: 100 }, (_, i) => ({ name: `note${i}`, data: 'x' })),
+      { name: 'fileName', data: name },
+    ];
+    const boundary = boundaryFor(parts);
+    const exchange = await t.send(
+      {
+        method: 'POST',
+        path: '/file/create',
+        query: {},
+        raw: { contentType: multipartType(boundary), data: multipartBody(parts, boundary) },
+      },
+      'file.create.multipart',
+    );
+    // Contract 8: "Rate limits, upload size limits and maximum page sizes: not shown" (open choice upload-size-limit): a refusal
+    // is the server's to give. UPL-01: a create that is taken makes "`file` with the given name".
+    if ((exchange.response?.status ?? 500) < 500 && isRefusal(exchange)) {
+      t.nothingToJudge('a multipart create of 103 parts was refused, as a server may (open choice upload-size-limit)', exchange);
+      return void t.record(await refusedLeftNothing(t, 'UPL-01', folderId, name));
+    }
+    const listed = await filesOf(t, folderId);
+    if (!listed.body) return void t.record(listed.findings);
+    if (!listed.body.some((f) => f.name === name))
+      t.record([
+        finding(
+          'UPL-01',
+          'name',
+          `a multipart create of 103 parts whose fileName part (${JSON.stringify(name)}) came last was answered ` +
+            `${exchange.response?.status}, and folder ${folderId} lists ${listed.body.map(fileSummary).join(', ') || 'nothing'}`,
+          listed.exchange,
+        ),
+      ]);
+  },
+);
