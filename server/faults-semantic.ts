@@ -212,6 +212,11 @@ export const semanticFaults = faultDefs([
     description: 'after a push2master of a localized copy the master, though its tags name the same files, uses none of them',
   },
   {
+    name: 'counts-only-more-items',
+    breaks: ['USE-02'],
+    description: 'a usage answer with files=false (counts only) says hasMoreItems true, also where nothing uses the file',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

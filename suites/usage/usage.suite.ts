@@ -340,6 +340,28 @@ conformance('USE-02', 'files=false and folders=false answer the counts without t
   t.record(findings);
 });
 
+conformance('USE-02', 'the counts-only answer for a file nothing uses says no more items exist', async (t) => {
+  const folderId = await t.folder();
+  // A file of the run's own: no object tag refers to it.
+  const unused = (await uploadFileStep(t, folderId, 'use02-unused.txt', 'used by nothing\n')).id!;
+  for (const kind of ['file', 'folder'] as const) {
+    const flag = KINDS[kind].member;
+    const counted = await mustUsage(t, kind, [unused], t.fixture.masterNodeId, { [flag]: false });
+    t.judged(KINDS[kind].op, flag);
+    // "files (boolean, true; false returns counts only)"; PAG-05: "`hasMoreItems` is true exactly when items exist beyond the
+    // returned slice": none exist, the file has no user.
+    if (counted.hasMoreItems === true)
+      t.record([
+        finding(
+          'USE-02',
+          'relation',
+          `usage/${kind} of file ${unused}, which nothing uses, with ${flag}=false answers total ${counted.total} and hasMoreItems true`,
+          counted.exchange,
+        ),
+      ]);
+  }
+});
+
 conformance('USE-03', 'usage lists obey skipCount, maxItems, sortby and sortorder', async (t) => {
   const { used, idsFor, kinds: allKinds } = await usedInMaster(t);
   if (!used.length) return t.nothingToJudge('getFiles used=true lists no file in the master tree');

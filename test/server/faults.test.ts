@@ -832,6 +832,8 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const users = await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } });
     return (users.files as { id: number }[]).some((u) => u.id === guide);
   },
+  'counts-only-more-items': async (run, s) =>
+    (await run('file.usage.file', { query: { id: [named(s, 'file', 'terms.txt').id], files: false } })).hasMoreItems,
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

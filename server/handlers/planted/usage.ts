@@ -97,7 +97,11 @@ function usageList(faults: FaultSet, fileUsage: boolean): UsageListPlan {
     total: (total, paged) => (faults.has('usage-total-after-paging') ? paged.items.length : total),
     countsOnly: (countsOnly) => countsOnly && !faults.has('usage-counts-flag-ignored'),
     // Planted: the counts-only answer has its own serialisation path, which the fault misshapes.
-    countsAnswer: (answer) => (faults.has('shape-usage-counts-only') ? { ...answer, numItems: String(answer.numItems) } : answer),
+    countsAnswer: (answer) => {
+      // Planted (counts-only-more-items): the counts-only answer says more items exist, as a slice of none taken for a cut list.
+      const more = faults.has('counts-only-more-items') ? { ...answer, hasMoreItems: true } : answer;
+      return faults.has('shape-usage-counts-only') ? { ...more, numItems: String(more.numItems) } : more;
+    },
   };
 }
 
