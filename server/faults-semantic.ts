@@ -217,6 +217,12 @@ export const semanticFaults = faultDefs([
     description: 'a usage answer with files=false (counts only) says hasMoreItems true, also where nothing uses the file',
   },
   {
+    name: 'deleted-marks-folder-only',
+    breaks: ['WST-03'],
+    needs: 'wastebin',
+    description: 'a folder delete marks the folder alone: wastebin=only of a sub-folder inside it, named by id, lists nothing',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -229,6 +229,36 @@ conformance('WST-03', 'wastebin=only lists exactly the deleted folders and files
   await checkListings(t, world, 'only', 'only');
 });
 
+conformance('WST-03', 'wastebin=only of a sub-folder inside a deleted folder, named by id, lists its files', async (t) => {
+  const world = await deletedWorld(t);
+  const [inner, , innerFile] = world.inside as [number, number, number];
+  // Contract 3: inside a deleted folder an item is deleted (a folderDeleted DeleteInfo marks it): "`wastebin=only` lists exactly
+  // the deleted items", in a listing of the inner folder named by id as in one of the test folder. Whether a deleted folder can be
+  // named to list its content is open (open choice deleted-folder-by-id): a refusal says nothing to judge.
+  for (const probe of PROBES.filter((p) => p.kind === 'files')) {
+    const { exchange, body } = await t.try(probe.op, probe.spec(inner, false, 'only'));
+    const items = body && itemsOf(probe, body);
+    if (!items) {
+      if (isRefusal(exchange) && (exchange.response?.status ?? 500) < 500)
+        t.nothingToJudge(
+          `${probe.op} of folder ${inner}, inside the deleted one, was refused (open choice deleted-folder-by-id)`,
+          exchange,
+        );
+      continue;
+    }
+    t.record(
+      compareIds(
+        'WST-03',
+        describeQuery(probe.op, false, 'only') + ` of folder ${inner}`,
+        idsOf(items),
+        [innerFile],
+        world.names,
+        exchange,
+      ),
+    );
+  }
+});
+
 /** The item ids of a listing the fixture answers, under a wastebin mode. */
 type FixtureListing = (
   t: ConformanceContext,

@@ -834,6 +834,17 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   },
   'counts-only-more-items': async (run, s) =>
     (await run('file.usage.file', { query: { id: [named(s, 'file', 'terms.txt').id], files: false } })).hasMoreItems,
+  'deleted-marks-folder-only': async (run, s) => {
+    const top = ids(s).sandboxParentFolderId;
+    const { folder: doomed } = await run('folder.create', { body: { motherId: String(top), name: 'doomed' } });
+    const { folder: inner } = await run('folder.create', { body: { motherId: String(doomed.id), name: 'inner' } });
+    await run('file.createSimple.multipart', {
+      query: { folderId: String(inner.id), qqfile: 'in.txt' },
+      multipart: { files: [part('fileBinaryData', 'in\n', 'in.txt', 'text/plain')] },
+    });
+    await run('folder.delete', { path: { id: doomed.id } });
+    return (await run('folder.getFiles', { path: { folderId: inner.id }, query: { wastebin: 'only' } })).files.length;
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

@@ -260,9 +260,14 @@ export function deleteFolder(faults: FaultSet): DeleteFolderPlan {
       }
     },
     deleted: (state, folder) => {
+      const mark = folder.deleted;
+      // Planted (deleted-marks-folder-only): only the folder's own set is marked; what lies below counts as deleted through its
+      // folder alone, so a listing of a sub-folder named by id finds nothing deleted in it.
+      if (faults.has('deleted-marks-folder-only') && mark)
+        for (const set of setsOf(state, folder).slice(1))
+          for (const v of state.sets.get(set) ?? []) if (v.deleted?.at === mark.at && v.deleted.by === mark.by) delete v.deleted;
       // Planted (master-delete-spares-localized-copies): the delete in the master bins the master folder alone, so what is in
       // it, and the channels' localized copies of it, stay live: a channel lists them under the copy.
-      const mark = folder.deleted;
       if (!faults.has('master-delete-spares-localized-copies') || folder.masterId !== undefined || !mark) return;
       for (const set of setsOf(state, folder))
         for (const v of state.sets.get(set) ?? [])
