@@ -223,6 +223,13 @@ export const semanticFaults = faultDefs([
     description: 'a folder delete marks the folder alone: wastebin=only of a sub-folder inside it, named by id, lists nothing',
   },
   {
+    name: 'localizationinfo-without-templates',
+    breaks: ['MCH-08'],
+    needs: 'multichannelling',
+    description: 'folder localizationinfo counts no template, also where the folder holds and links some',
+    probe: { op: 'folder.localizationinfo', folder: 'Templates', query: { nodeId: 1 } },
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

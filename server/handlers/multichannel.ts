@@ -419,7 +419,7 @@ export const folderLocalizationInfo: Handler<State> = (state, req, ctx) => {
     if (!folder || !ancestorsVisible(state, folder, view) || inWastebin(state, folder, view)) return countObjects([], n, plan);
     const walk = { view, recursive, wastebin: 'exclude' as const };
     const below: Obj[] = (['folder', 'file', 'image', 'page'] as ChildKind[]).flatMap((k) => collectChildren(state, folder, k, walk));
-    const templates = [...new Set(templatesIn(state, folder, walk).map((e) => e.template))];
+    const templates = plan.templates([...new Set(templatesIn(state, folder, walk).map((e) => e.template))]);
     const self = plan.self(isRoot(folder) ? [] : [folder]);
     return countObjects([...self, ...below, ...templates], n, plan);
   });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { uniqueFileName, uniqueFolderName } from '../../generators/requests.ts';
 import { finding, type Finding } from '../../harness/checks.ts';
 import { channelOf, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep, NO_CHANNEL_CREATE } from '../../harness/steps.ts';
+import { hasFeature } from '../../harness/fixture.ts';
 import { conformance } from '../../harness/suite.ts';
 import type { LocalizationCounters } from '../../schemas/types.ts';
 import { namesFor, create, type Localized, undoLocalized, entryOf } from './channel.ts';
@@ -203,6 +204,33 @@ conformance('MCH-08', "localizationinfo started at the master node counts the ma
         t.requirement,
         'model',
         `the localization info of folder ${top} started at the master node (nodeId=${master}), for node ${master}: ${best.join('; ')}`,
+        res.exchange,
+      ),
+    ]);
+});
+
+conformance('MCH-08', 'localizationinfo of a folder that holds and links templates counts them in its template counters', async (t) => {
+  const folderId = t.fixture.templatesFolderId;
+  const master = t.fixture.masterNodeId;
+  if (!hasFeature(t, 'templates') || folderId === undefined)
+    return t.nothingToJudge('the target declares no templates, or names no folder with templates linked into it');
+  const listed = await t.must('folder.getTemplates', { path: { folderId } });
+  // Templates this folder both links and holds (their record's folderId): sub-items of the folder under any reading of which
+  // templates a folder's localization info counts, those linked into it or those kept in it.
+  const own = (listed.templates ?? []).filter((tpl) => tpl.folderId === folderId).length;
+  if (!own) return t.nothingToJudge(`folder ${folderId} links no template whose record names it as its folder`);
+  const res = await t.call('folder.localizationinfo', { path: { id: folderId }, query: { nodeId: master } });
+  if (!res.body) return;
+  // Contract 3: templates are "inherited, localized, local (counted per channel by the localization info)"; 2.9 gives the
+  // LocalizationInfo a `template` counter per kind.
+  const counters = entryOf(res.body, master)?.template as LocalizationCounters | undefined;
+  const counted = (counters?.inherited ?? 0) + (counters?.localized ?? 0) + (counters?.local ?? 0);
+  if (counted < own)
+    t.record([
+      finding(
+        'MCH-08',
+        'model',
+        `the localization info of folder ${folderId} for node ${master} counts ${counted} templates; the folder holds and links ${own}`,
         res.exchange,
       ),
     ]);

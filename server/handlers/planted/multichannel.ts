@@ -416,6 +416,8 @@ function info(faults: FaultSet): InfoPlan {
 export function folderLocalizationInfo(faults: FaultSet): InfoPlan & {
   /** The folder itself among the sub-items counted; the contract: `self`, the folder unless it is a root folder. */
   self<T>(self: T[]): T[];
+  /** The templates counted among the sub-items; the contract: `templates`, those linked into the folder (or below). */
+  templates<T>(templates: T[]): T[];
 } {
   return {
     ...info(faults),
@@ -424,6 +426,8 @@ export function folderLocalizationInfo(faults: FaultSet): InfoPlan & {
     start: (nodeId) => (faults.has('localizationinfo-every-node') ? undefined : nodeId),
     // Variation (localizationinfo-without-self): the folder is not among its own sub-items.
     self: (self) => (faults.has('localizationinfo-without-self') ? [] : self),
+    // Planted (localizationinfo-without-templates): the templates are left out of the count, as a walk of objects alone would.
+    templates: (templates) => (faults.has('localizationinfo-without-templates') ? [] : templates),
   };
 }
 
