@@ -1,15 +1,15 @@
 /**
  * The reference server's HTTP layer: one fastify route per method and path of schemas/operations.json
  * under `/rest`, query parsing by the catalogue, JSON/multipart/raw bodies, the response envelope,
- * refusal styles, auth, size limits and the HTTP-level planted faults. Semantics live in the handlers.
+ * refusal styles, auth and size limits; the HTTP-level planted faults enter through its plan (server/planted/app.ts).
+ * Semantics live in the handlers.
  */
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { readRequestBody } from './coerce.ts';
 import { findOperation, operations, type Operation, type Parameter } from '../schemas/operations.ts';
 import { Refusal, type FaultSet, type Handler, type OpRequest, type ParamValue, type ResponseCode, type UploadPart } from './types.ts';
-import { shapeFaultName } from './faults-http.ts';
-import { createAnyway, misshape, nestingDepth, WITHOUT_RESPONSEINFO } from './faults-http-effects.ts';
+import * as planted from './planted/app.ts';
 import { varyBody, varyRequest } from './variations.ts';
 import { bodyJson, releaseBody } from './json.ts';
 
@@ -64,18 +64,6 @@ const STATUS_BY_CODE: Record<Exclude<ResponseCode, 'OK'>, number> = {
   MAINTENANCEMODE: 503,
 };
 
-/** The planted faults that turn a refusal of the HTTP layer into a 500. */
-type RequestFault =
-  | 'malformed-json-500'
-  | 'wrong-type-500'
-  | 'empty-query-value-500'
-  | 'invalid-body-500'
-  | 'oversized-body-500'
-  | 'multipart-malformed-500'
-  | 'unknown-wastebin-500'
-  | 'body-parser-refusal-500'
-  | 'out-of-range-number-500';
-
 /**
  * A refusal raised before any handler ran (unparsable or invalid request, auth, size, unknown path).
  * It keeps its status under both refusal styles: the deployed implementation's container answers these
@@ -83,7 +71,7 @@ type RequestFault =
  */
 class RequestRefusal extends Refusal {
   constructor(
-    readonly fault: RequestFault | undefined,
+    readonly fault: planted.RequestFault | undefined,
     message: string,
     property?: string,
     status = 400,
@@ -111,15 +99,13 @@ function rawQueryOf(url: string): Record<string, string[]> {
 }
 
 /** Converts one query value to the parameter's type, or throws a refusal naming the parameter. */
-function convert(param: Parameter, value: string, faults: FaultSet): string | number | boolean {
+function convert(param: Parameter, value: string, plan: planted.QueryPlan): string | number | boolean {
   const wrong = (what: string) => new RequestRefusal('wrong-type-500', `${param.name}: "${value}" is not ${what}`, param.name);
   switch (param.type) {
     case 'integer': {
-      // Planted: a decimal is cut to an integer (as a lenient parser might), neither refused nor ignored.
-      if (faults.has('decimal-query-truncated') && /^[+-]?\d+\.\d+$/.test(value)) return Math.trunc(Number(value));
       const n = Number(value);
-      if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw wrong('an integer');
-      return n;
+      if (plan.refusesInteger(!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n), value)) throw wrong('an integer');
+      return plan.integer(n, value);
     }
     case 'number': {
       const n = Number(value);
@@ -143,20 +129,15 @@ function convert(param: Parameter, value: string, faults: FaultSet): string | nu
  * absent), the first value of a single-valued one. An empty value of a non-string parameter counts
  * as not sent, as clients serialising an unset option send `maxItems=`.
  */
-function parseQuery(op: Operation, rawQuery: Record<string, string[]>, faults: FaultSet): OpRequest['query'] {
-  // Planted: a long value overruns a fixed buffer of the query parser.
-  if (faults.has('long-query-value-500') && Object.values(rawQuery).some((values) => values.some((v) => v.length > 4096)))
-    throw new RangeError('query value exceeds the 4096 characters of the parse buffer');
-  // Planted: an empty value of a number or boolean is parsed as one, like Integer.parseInt(""), and fails.
-  const emptyFails = faults.has('empty-query-value-500');
+function parseQuery(op: Operation, rawQuery: Record<string, string[]>, plan: planted.QueryPlan): OpRequest['query'] {
+  plan.parsing(rawQuery);
   const query: OpRequest['query'] = {};
   for (const param of op.parameters) {
     if (param.in !== 'query') continue;
-    if (emptyFails && param.type !== 'string' && rawQuery[param.name]?.includes(''))
-      throw new RequestRefusal('empty-query-value-500', `${param.name}: "" is not a ${param.type}`, param.name);
+    plan.reading(param, rawQuery[param.name]);
     const values = (rawQuery[param.name] ?? []).filter((v) => v !== '' || param.type === 'string');
-    if (param.multivalued) query[param.name] = values.map((v) => convert(param, v, faults)) as ParamValue;
-    else if (values[0] !== undefined) query[param.name] = convert(param, values[0], faults);
+    if (param.multivalued) query[param.name] = values.map((v) => convert(param, v, plan)) as ParamValue;
+    else if (values[0] !== undefined) query[param.name] = convert(param, values[0], plan);
     else if (param.default !== undefined) query[param.name] = param.default;
     else if (param.required) {
       const zero = zeroValue(param);
@@ -212,31 +193,23 @@ function nonFiniteMember(body: unknown): string | undefined {
  * Parses a JSON body and reads it against the operation's request schema: scalars converted as
  * Jackson's defaults convert them, what cannot be converted refused naming the member (server/coerce.ts).
  */
-function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest, faults: FaultSet): unknown {
-  if (mediaType(request.headers['content-type']) !== 'application/json') {
+function parseJsonBody(op: Operation, schema: string | null, request: FastifyRequest, plan: planted.BodyPlan): unknown {
+  if (plan.mediaType(mediaType(request.headers['content-type']), request.headers) !== 'application/json') {
     throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
   }
   // RFC 8259 8.1: JSON between systems is UTF-8; a body declared in another charset would be misread.
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-  // Planted: a media type compared with its parameters, as a server matching the whole header string does.
-  if (faults.has('json-charset-refused') && charset !== undefined)
-    throw new RequestRefusal(undefined, `${op.method} ${op.path} takes Content-Type: application/json`, undefined, 415);
-  // Planted: UTF-8 alone is taken, though an ASCII body is the same bytes in either.
-  if (faults.has('json-charset-ascii-refused') && charset === 'us-ascii')
-    throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
-  if (charset !== undefined && !UTF8_CHARSETS.has(charset))
+  if (charset !== undefined && !plan.charsets(UTF8_CHARSETS).has(charset))
     throw new RequestRefusal(undefined, `a JSON body in charset ${charset} cannot be read: send it as UTF-8`, undefined, 415);
   const text = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
-  // Planted: a recursive JSON reader runs out of stack on deep nesting.
-  if (faults.has('deep-json-500') && nestingDepth(text) > 1000) throw new RangeError('Maximum call stack size exceeded');
+  plan.parsing(text);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
     throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
   }
-  // Planted: `null` read as an object whose members are then listed.
-  if (body === null && faults.has('null-body-500')) throw new TypeError('Cannot convert undefined or null to object');
+  plan.parsed(body);
   // A number too large for a double (1e400) parses as Infinity: refused, never stored as "Infinity".
   const outOfRange = nonFiniteMember(body);
   if (outOfRange !== undefined)
@@ -284,12 +257,12 @@ function bodyTooLarge(limits: Limits): RequestRefusal {
 }
 
 /** Builds the OpRequest a handler sees: path, query, and the body in the operation's form. */
-async function parseRequest(op: Operation, request: FastifyRequest, limits: Limits, faults: FaultSet): Promise<OpRequest> {
+async function parseRequest(op: Operation, request: FastifyRequest, limits: Limits, plan: planted.AppPlan): Promise<OpRequest> {
   const rawQuery = rawQueryOf(request.url);
   const req: OpRequest = {
     operationId: op.id,
     path: request.params as Record<string, string>,
-    query: parseQuery(op, rawQuery, faults),
+    query: parseQuery(op, rawQuery, plan.query),
     rawQuery,
   };
   const form = op.requestBody;
@@ -302,7 +275,7 @@ async function parseRequest(op: Operation, request: FastifyRequest, limits: Limi
   } else if (form.contentTypes.includes('multipart/form-data')) {
     req.multipart = await readMultipart(request, limits);
   } else {
-    req.body = parseJsonBody(op, form.schema, request, faults);
+    req.body = parseJsonBody(op, form.schema, request, plan.body);
   }
   return req;
 }
@@ -322,10 +295,10 @@ interface Responder {
   sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply;
 }
 
-/** The answer writers, bound to the switches of one app: faults, variations and the refusal style. */
-function createResponder(faults: FaultSet, variations: ReadonlySet<string>, style: RefusalStyle): Responder {
+/** The answer writers, bound to the switches of one app: its plan, variations and the refusal style. */
+function createResponder(plan: planted.AnswerPlan, variations: ReadonlySet<string>, style: RefusalStyle): Responder {
   function send(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
-    const type = faults.has('content-type-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+    const type = plan.contentType('application/json; charset=utf-8');
     // Null members are left out (reference notes); server/json.ts writes large pages fast.
     const json = bodyJson(varyBody(body, variations) as Record<string, unknown>);
     // Written in full, the body's buffer serves another answer (server/json.ts); an answer cut off keeps it.
@@ -333,13 +306,12 @@ function createResponder(faults: FaultSet, variations: ReadonlySet<string>, styl
     return reply.code(status).type(type).send(json);
   }
 
-  function sendFailure(reply: FastifyReply, err: unknown, op?: Operation): FastifyReply {
-    const planted500 =
-      err instanceof RequestRefusal
-        ? err.fault !== undefined && faults.has(err.fault)
-        : err instanceof Refusal && err.code === 'NOTFOUND' && faults.has('unknown-id-500');
-    if (!(err instanceof Refusal) || planted500) {
-      if (!planted500) reply.log.error({ err, operationId: op?.id }, 'request failed with an exception that is not a Refusal');
+  function sendFailure(reply: FastifyReply, thrown: unknown, op?: Operation): FastifyReply {
+    const err = plan.failure(thrown);
+    if (!(err instanceof Refusal)) {
+      // Only what the server raised itself is logged, not a refusal a planted fault answers as an exception.
+      if (!(thrown instanceof Refusal))
+        reply.log.error({ err, operationId: op?.id }, 'request failed with an exception that is not a Refusal');
       return send(reply, 500, refusalBody('FAILURE', `internal error: ${(err as Error).message}`));
     }
     const fromHandler = !(err instanceof RequestRefusal);
@@ -351,16 +323,15 @@ function createResponder(faults: FaultSet, variations: ReadonlySet<string>, styl
   }
 
   function sendSuccess(reply: FastifyReply, op: Operation, result: Record<string, unknown>): FastifyReply {
-    const body: Record<string, unknown> = {
-      ...result,
-      messages: Array.isArray(result.messages) ? result.messages : [],
-      responseInfo: { responseCode: faults.has('response-code-lowercase') ? 'ok' : 'OK', responseMessage: 'Success' },
-    };
-    if (faults.has('envelope-missing-messages')) delete body.messages;
-    // Reference notes: "findFiles, findPages and getExternalLinks omit responseInfo on success."
-    if (faults.has('success-without-responseinfo') && WITHOUT_RESPONSEINFO.has(op.id)) delete body.responseInfo;
-    if (faults.has(shapeFaultName(op.response.schema))) misshape(body);
-    return send(reply, op.method === 'POST' && faults.has('post-answers-200') ? 200 : op.response.status, body);
+    const body = plan.successBody(
+      {
+        ...result,
+        messages: Array.isArray(result.messages) ? result.messages : [],
+        responseInfo: { responseCode: 'OK', responseMessage: 'Success' },
+      },
+      op,
+    );
+    return send(reply, plan.successStatus(op.response.status, op), body);
   }
 
   return { send, sendFailure, sendSuccess };
@@ -420,7 +391,14 @@ function requireAuth(app: FastifyInstance, authToken: string, { sendFailure }: R
 }
 
 /** One route per method and path; where forms share it, findOperation picks one by Content-Type. */
-function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limits, faults: FaultSet, responder: Responder): void {
+function addRoutes<S>(
+  app: FastifyInstance,
+  options: AppOptions<S>,
+  limits: Limits,
+  faults: FaultSet,
+  plan: planted.AppPlan,
+  responder: Responder,
+): void {
   const { state, handlers } = options;
   const { send, sendFailure, sendSuccess } = responder;
   const served = operations.filter((op) => options.multichannelling !== false || op.feature !== 'multichannelling');
@@ -436,14 +414,12 @@ function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limi
           ? (findOperation(routeOp.method, request.url.slice(API_PREFIX.length), request.headers['content-type']) ?? routeOp)
           : routeOp;
         try {
-          const req = varyRequest(await parseRequest(op, request, limits, faults), faults);
+          const req = varyRequest(await parseRequest(op, request, limits, plan), faults);
           const handler = handlers[op.id];
           if (!handler) return send(reply, 501, refusalBody('FAILURE', `operation ${op.id} is not implemented`));
           return sendSuccess(reply, op, await handler(state, req, { faults }));
         } catch (err) {
-          // Planted: a folder.create whose body is refused for one member still creates the folder from the others.
-          if (faults.has('refused-create-applied') && err instanceof RequestRefusal && err.fault === 'invalid-body-500')
-            await createAnyway(state, op, request.body, err.property, handlers[op.id], faults);
+          await plan.route.refusing(err, state, op, request.body, handlers);
           return sendFailure(reply, err, op);
         }
       },
@@ -453,17 +429,18 @@ function addRoutes<S>(app: FastifyInstance, options: AppOptions<S>, limits: Limi
 
 /** Builds the fastify app serving the operation catalogue under `/rest` with the given semantics. */
 export function buildApp<S>(options: AppOptions<S>): FastifyInstance {
-  const { authToken } = options;
   const variations = options.variations ?? new Set<string>();
   // Handlers see faults and variations as one set of switches.
   const faults: FaultSet = new Set([...(options.faults ?? []), ...variations]);
-  const style = options.refusalStyle ?? (variations.has('refusals-as-200') ? 'body' : 'status');
+  const plan = planted.app(faults, RequestRefusal);
+  const authToken = plan.authToken(options.authToken);
+  const style = options.refusalStyle ?? plan.refusalStyle('status');
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const responder = createResponder(faults, variations, style);
+  const responder = createResponder(plan.answer, variations, style);
   // The auth hook goes in before the routes, so that no route can be registered without it.
   const app = createFastify(limits, options.logger, responder);
   handleAppErrors(app, limits, responder);
-  if (authToken !== undefined && !faults.has('no-auth-check')) requireAuth(app, authToken, responder);
-  addRoutes(app, options, limits, faults, responder);
+  if (authToken !== undefined) requireAuth(app, authToken, responder);
+  addRoutes(app, options, limits, faults, plan, responder);
   return app;
 }

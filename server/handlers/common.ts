@@ -20,6 +20,7 @@ import { getOperation } from '../../schemas/operations.ts';
 import { readScalar } from '../../schemas/coercion.ts';
 import { readRequestBody } from '../coerce.ts';
 import { Refusal, type FaultSet, type OpRequest } from '../types.ts';
+import * as planted from './planted/common.ts';
 
 /** The wastebin modes of the `wastebin` parameter. */
 export type Wastebin = 'exclude' | 'include' | 'only';
@@ -89,7 +90,7 @@ export function qStrs(req: OpRequest, name: string): string[] {
 export function qWastebin(req: OpRequest, faults: FaultSet, name = 'wastebin'): Wastebin {
   const v = qStr(req, name);
   const mode: Wastebin = v === 'include' || v === 'only' ? v : 'exclude';
-  return mode === 'only' && faults.has('wastebin-only-ignored') ? 'include' : mode;
+  return planted.qWastebin(faults).mode(mode);
 }
 
 /**
@@ -165,9 +166,9 @@ export interface ResolveOptions {
  */
 export function resolveObject(state: State, ref: string | number | undefined, o: ResolveOptions): { obj: Obj; view: View } {
   if (ref === undefined || ref === '') throw new Refusal('INVALIDDATA', `${o.what} id missing`, o.property);
+  const plan = planted.resolveObject(o.faults);
   const text = String(ref).trim();
-  if (o.faults.has('globalid-not-accepted') && !/^\d+$/.test(text))
-    throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
+  plan.lookingUp(text, o.what, o.property);
   const found = lookup(state, text);
   if (!found || !o.kinds.includes(found.kind)) throw new Refusal('NOTFOUND', `${o.what} ${text} not found`, o.property);
   let obj: Obj | undefined = found;
@@ -177,13 +178,8 @@ export function resolveObject(state: State, ref: string | number | undefined, o:
     if (!obj || !ancestorsVisible(state, obj, view))
       throw new Refusal('NOTFOUND', `${o.what} ${text} not found in node ${view.nodeId}`, o.property);
   }
-  // Variation (deleted-folder-not-found): an object in the wastebin is not found by id, whatever `wastebin` says;
-  // a listing reaches its content through a folder that is not deleted (reference notes: "Loading a deleted object by id gives NOTFOUND").
-  const wastebin = o.faults.has('deleted-folder-not-found') ? 'exclude' : (o.wastebin ?? 'exclude');
-  // Planted (deleted-folder-takes-content): a deleted folder named as the place of a create or a move is taken, and what goes
-  // there lands in the wastebin with it.
-  const intoDeleted = o.faults.has('deleted-folder-takes-content') && (o.property === 'motherId' || o.property === 'folderId');
-  if (wastebin === 'exclude' && inWastebin(state, obj, view) && !intoDeleted) {
+  const wastebin = plan.wastebin(o.wastebin ?? 'exclude');
+  if (plan.refusesDeleted(wastebin === 'exclude' && inWastebin(state, obj, view), o.property)) {
     throw new Refusal('NOTFOUND', `${o.what} ${text} not found (it is in the wastebin)`, o.property);
   }
   return { obj, view };

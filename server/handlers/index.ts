@@ -23,6 +23,7 @@ import {
 import { findPages, getExternalLinks, getPages, getTemplates } from './pages.ts';
 import { createFromUrl, createMultipart, createSimpleMultipart, createSimpleRaw, saveMultipart } from './uploads.ts';
 import { syncableObjects, usageFile, usageFolder, usagePage } from './usage.ts';
+import * as planted from './planted/index.ts';
 
 /**
  * A handler of an operation that may change the store, marking the store changed before and after it
@@ -31,16 +32,15 @@ import { syncableObjects, usageFile, usageFolder, usagePage } from './usage.ts';
  */
 function changing(handler: Handler<State>, onlyAdds: boolean): Handler<State> {
   return (state, req, ctx) => {
-    // Planted: only the store's primitives mark it changed, so a member changed in place leaves kept listings as they were.
-    if (ctx.faults.has('kept-listing-after-change')) return handler(state, req, ctx);
-    touch(state, onlyAdds);
+    const mark = planted.changing(ctx.faults).mark(touch);
+    mark(state, onlyAdds);
     let result: ReturnType<Handler<State>>;
     try {
       result = handler(state, req, ctx);
     } finally {
-      touch(state, onlyAdds);
+      mark(state, onlyAdds);
     }
-    return result instanceof Promise ? result.finally(() => touch(state, onlyAdds)) : result;
+    return result instanceof Promise ? result.finally(() => mark(state, onlyAdds)) : result;
   };
 }
 
