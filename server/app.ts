@@ -228,7 +228,11 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
 }
 
 /** Buffers every part of a multipart body; the parts without a filename are also the form's text fields. */
-async function readMultipart(request: FastifyRequest, limits: Limits): Promise<NonNullable<OpRequest['multipart']>> {
+async function readMultipart(
+  request: FastifyRequest,
+  limits: Limits,
+  plan: planted.BodyPlan,
+): Promise<NonNullable<OpRequest['multipart']>> {
   if (!request.isMultipart()) {
     throw new RequestRefusal(undefined, 'this form takes Content-Type: multipart/form-data', undefined, 415);
   }
@@ -244,10 +248,12 @@ async function readMultipart(request: FastifyRequest, limits: Limits): Promise<N
       if (!part.filename) fields[part.fieldname] ??= data.toString('utf8');
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new RequestRefusal('oversized-body-500', `a part of the multipart body exceeds ${limits.fileBytes} bytes`, undefined, 413);
-    }
-    throw new RequestRefusal('multipart-malformed-500', `malformed multipart body: ${(err as Error).message}`);
+    // The hook throws the refusal it is handed (with every switch off, always).
+    plan.unreadable(
+      (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE'
+        ? new RequestRefusal('oversized-body-500', `a part of the multipart body exceeds ${limits.fileBytes} bytes`, undefined, 413)
+        : new RequestRefusal('multipart-malformed-500', `malformed multipart body: ${(err as Error).message}`),
+    );
   }
   return { fields, files };
 }
@@ -273,7 +279,7 @@ async function parseRequest(op: Operation, request: FastifyRequest, limits: Limi
       data: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
     };
   } else if (form.contentTypes.includes('multipart/form-data')) {
-    req.multipart = await readMultipart(request, limits);
+    req.multipart = await readMultipart(request, limits, plan.body);
   } else {
     req.body = parseJsonBody(op, form.schema, request, plan.body);
   }

@@ -63,6 +63,12 @@ export const httpFaults = faultDefs([
     description: 'a JSON member beyond a double (1e400) escapes as a 500 FAILURE instead of being refused',
   },
   {
+    name: 'multipart-cut-taken',
+    breaks: ['UPL-01'],
+    description:
+      'a multipart create the reader stops in (more than 100 parts) goes on with the parts read: the file named after its data part',
+  },
+  {
     name: 'null-body-500',
     breaks: ['ENV-08'],
     description: 'a JSON body that is `null` is read as an object and escapes as a 500 FAILURE',

@@ -67,6 +67,8 @@ export interface BodyPlan {
   parsing(text: string): void;
   /** After the body parsed to `body`, before it is checked. */
   parsed(body: unknown): void;
+  /** A multipart body could not be read to its end; the contract throws `refusal`. */
+  unreadable(refusal: Error): void;
 }
 
 /** The hooks of the answers (createResponder). */
@@ -140,6 +142,11 @@ function body(faults: FaultSet): BodyPlan {
     parsed: (body) => {
       // Planted (null-body-500): `null` read as an object whose members are then listed.
       if (body === null && faults.has('null-body-500')) throw new TypeError('Cannot convert undefined or null to object');
+    },
+    unreadable: (refusal) => {
+      // Planted (multipart-cut-taken): the parts read before a part limit or a broken part make the form, as a reader that
+      // stops at its limits and goes on with what it has.
+      if (!faults.has('multipart-cut-taken')) throw refusal;
     },
   };
 }

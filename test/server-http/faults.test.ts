@@ -111,6 +111,23 @@ const cases: Record<string, FaultCase> = {
     off: status(400),
     on: status(500),
   },
+  'multipart-cut-taken': {
+    request: {
+      method: 'POST',
+      url: '/rest/file/create',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      // A data part, then more fields than the part limit (100): the reader stops before the file's name.
+      payload: [
+        '--b\r\nContent-Disposition: form-data; name="folderId"\r\n\r\n1',
+        '--b\r\nContent-Disposition: form-data; name="fileBinaryData"; filename="d.bin"\r\nContent-Type: text/plain\r\n\r\nd',
+        ...Array.from({ length: 100 }, (_, i) => `--b\r\nContent-Disposition: form-data; name="n${i}"\r\n\r\nx`),
+        '--b\r\nContent-Disposition: form-data; name="fileName"\r\n\r\nwanted.txt',
+        '--b--\r\n',
+      ].join('\r\n'),
+    },
+    off: status(400),
+    on: status(201),
+  },
   'no-auth-check': { options: { authToken: 'tok' }, request: loadFolder, off: status(401), on: status(200) },
 };
 
