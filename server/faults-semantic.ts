@@ -230,6 +230,13 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.localizationinfo', folder: 'Templates', query: { nodeId: 1 } },
   },
   {
+    name: 'templates-always-unique',
+    breaks: ['FLD-06'],
+    needs: 'templates',
+    description: 'a recursive getTemplates lists each template once, as with reduce, while a recursive count counts every link',
+    probe: { op: 'folder.getTemplates', folder: 'Pages', query: { recursive: true } },
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

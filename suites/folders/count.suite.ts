@@ -45,6 +45,19 @@ async function countAgainstListings(
     const templates = await t.call('folder.getTemplates', { path: { folderId: folder }, query: extra });
     if (templates.body) compare.push(['templates', c.templates, listOf(templates.body, 'templates').length, templates.exchange]);
   }
+  if (kinds.templates && recursive) {
+    // getTemplates "`reduce` (boolean, false; unique templates only, valid only with `recursive`)": recursive, a template linked
+    // into several folders is listed once per link, or once with reduce. Which of the two a recursive count matches is not
+    // said: either.
+    const [all, unique] = [
+      await t.call('folder.getTemplates', { path: { folderId: folder }, query: { ...extra, recursive } }),
+      await t.call('folder.getTemplates', { path: { folderId: folder }, query: { ...extra, recursive, reduce: true } }),
+    ];
+    if (all.body && unique.body) {
+      const [n, u] = [listOf(all.body, 'templates').length, listOf(unique.body, 'templates').length];
+      compare.push(['templates', c.templates, c.templates === u ? u : n, all.exchange]);
+    }
+  }
   const uncounted = compare.filter(([, counted]) => counted === undefined).map(([kind]) => kind);
   if (uncounted.length) t.nothingToJudge(`count of ${label} carries no counter of ${uncounted.join(', ')}`, count.exchange);
   // "count reports folders, pages, templates, images, files of the folder, matching what the listings return"

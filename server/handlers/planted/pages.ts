@@ -339,7 +339,8 @@ export function getTemplates(faults: FaultSet): GetTemplatesPlan {
     ...pagesTemplates(faults),
     // Planted: the template list reads no recursive and lists the folder's own links alone.
     recursive: (recursive) => recursive && !faults.has('gettemplates-recursive-ignored'),
-    // Planted: reduce is not read, so a template linked into several folders is listed once per folder.
-    reduce: (reduce) => reduce && !faults.has('reduce-ignored'),
+    // Planted: reduce is not read, so a template linked into several folders is listed once per folder; or (templates-always-
+    // unique) a recursive list is always reduced, while count goes on counting every link.
+    reduce: (reduce) => (reduce || faults.has('templates-always-unique')) && !faults.has('reduce-ignored'),
   };
 }
