@@ -237,6 +237,11 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getTemplates', folder: 'Pages', query: { recursive: true } },
   },
   {
+    name: 'overwrite-by-default',
+    breaks: ['UPL-05'],
+    description: 'an upload that does not ask to overwrite replaces the file of its name in the folder, content lost',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -445,6 +445,49 @@ conformance('UPL-02a', 'a JSON create gives the file the description, nice URL a
 
 conformance(
   'UPL-05',
+  'a JSON create of a name the folder holds, without overwriteExisting, leaves that file as it was',
+  async (t) => {
+    const folderId = await t.folder();
+    const host = await startFileHost();
+    try {
+      const name = uniqueName(t, 'upl05-kept', 'txt');
+      const first = await attempt(t, 'file.create.json', {
+        json: { folderId, name, sourceURL: host.serve('kept.txt', encoder.encode('the first content\n')) },
+      });
+      const { id: original, findings: unmade } = await createdId(t, 'UPL-05', first, folderId, name);
+      if (original === undefined) return void t.record(unmade);
+      const before = (await t.must('file.load', { path: { id: original } })).file;
+      // FileCreateRequest "overwriteExisting (boolean)", as createSimple's "`overwrite` (boolean, false; overwrite a file of the
+      // same name)": unset, nothing is overwritten. The second create is refused or makes another file (open choice
+      // upload-name-collision); the first keeps its content either way.
+      await t.try('file.create.json', {
+        json: {
+          folderId,
+          name,
+          sourceURL: host.serve('second.txt', encoder.encode('a second, longer content that must not replace it\n')),
+        },
+      });
+      const after = await attempt(t, 'file.load', { path: { id: original } });
+      if (!after.body) return void t.record(after.findings);
+      if (before?.fileSize !== undefined && after.body.file?.fileSize !== before.fileSize)
+        t.record([
+          finding(
+            'UPL-05',
+            'model',
+            `a second JSON create of ${JSON.stringify(name)} without overwriteExisting changed file ${original}: fileSize ` +
+              `${before.fileSize} before, ${after.body.file?.fileSize} after`,
+            after.exchange,
+          ),
+        ]);
+    } finally {
+      await host.close();
+    }
+  },
+  { feature: 'sourceUrl', operation: 'file.create.json' },
+);
+
+conformance(
+  'UPL-05',
   'a JSON create with overwriteExisting replaces the file of the same name in the folder',
   async (t) => {
     const folderId = await t.folder();

@@ -845,6 +845,14 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('folder.delete', { path: { id: doomed.id } });
     return (await run('folder.getFiles', { path: { folderId: inner.id }, query: { wastebin: 'only' } })).files.length;
   },
+  'overwrite-by-default': async (run, s) => {
+    const { id } = named(s, 'file', 'terms.txt');
+    await run('file.createSimple.multipart', {
+      query: { folderId: String(named(s, 'folder', 'Files').id), qqfile: 'terms.txt' },
+      multipart: { files: [part('fileBinaryData', 'replaced\n', 'terms.txt', 'text/plain')] },
+    });
+    return (await run('file.load', { path: { id } })).file.fileSize;
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

@@ -134,7 +134,8 @@ function create(faults: FaultSet): CreatePlan {
       return only ? namesInFolder(state, folder.channelSetId, [only], nodeId) : taken;
     },
     // Planted (overwrite-creates-copy): overwrite is not read, so a file of the same name gets a renamed sibling.
-    replaces: (overwrite) => overwrite && !faults.has('overwrite-creates-copy'),
+    // Planted (overwrite-by-default): an upload that does not say overwrite replaces the file of its name, as if it said true.
+    replaces: (overwrite) => (overwrite || faults.has('overwrite-by-default')) && !faults.has('overwrite-creates-copy'),
     children: (index) => {
       // Planted: the folder's files are taken to exist, so an overwrite into a folder that never held anything fails (a 500).
       if (index === undefined && faults.has('overwrite-empty-folder-fails'))
