@@ -54,7 +54,7 @@ export const httpFaults = faultDefs([
   },
   {
     name: 'body-parser-refusal-500',
-    breaks: ['ENV-08'],
+    breaks: ['NEG-01', 'ENV-08'],
     description: 'a body the parser refuses before the handler (a Content-Type that is no media type: 415) escapes as a 500 FAILURE',
   },
   {

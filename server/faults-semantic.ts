@@ -243,7 +243,7 @@ export const semanticFaults = faultDefs([
   },
   {
     name: 'copy-without-target-500',
-    breaks: ['ENV-08'],
+    breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',
   },
   {

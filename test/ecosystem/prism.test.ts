@@ -43,7 +43,7 @@ interface Seen {
   malformedJson: boolean;
   /**
    * A request body that is ENV-08's probe: `null` (no object, which Prism finds missing), a string, a valid body with
-   * the member `notInTheContract` (which Prism finds not allowed), or no body at all.
+   * the member `notInTheContract` (which Prism finds not allowed), a body holding 1e400 and a null member, or no body at all.
    */
   probeJson: boolean;
   status: number;
@@ -153,7 +153,9 @@ async function startRecorder(prismUrl: string): Promise<{ server: Server; url: s
                 (req.method === 'POST' && requestBody.length === 0) ||
                 (/json/i.test(req.headers['content-type'] ?? '') &&
                   (['null', '"x"'].includes(requestBody.toString('utf8').trim()) ||
-                    requestBody.toString('utf8').includes('"notInTheContract"'))),
+                    requestBody.toString('utf8').includes('"notInTheContract"') ||
+                    // and a number beyond a double beside a null member.
+                    requestBody.toString('utf8').includes('1e400'))),
               status: answer.statusCode ?? 0,
               envelope: Array.isArray(json?.messages) && typeof json?.responseInfo === 'object',
               responseCode: json?.responseInfo?.responseCode,
