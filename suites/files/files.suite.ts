@@ -54,6 +54,15 @@ function differences(a: File, b: File): string[] {
   );
 }
 
+/** FIL-01 "the source is unchanged": the source loaded after a copy compared with the file as it was before. */
+function sourceUnchanged(loaded: { body?: { file?: File }; exchange: Exchange }, source: Created): Finding[] {
+  const kept = loaded.body?.file;
+  if (!loaded.body || (kept && !differences(kept, source).length)) return [];
+  return [
+    finding('FIL-01', 'model', `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`, loaded.exchange),
+  ];
+}
+
 /** The record with this id in a listing, if listed. */
 function listedIn(files: readonly File[] | undefined, id: number | undefined): File | undefined {
   return id === undefined ? undefined : files?.find((f) => f.id === id);
@@ -113,16 +122,7 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
         );
       }
       // "the source is unchanged": same name, folder and size, and the copy did not land in the source folder.
-      const kept = loaded.body?.file;
-      if (loaded.body && (!kept || differences(kept, source).length))
-        findings.push(
-          finding(
-            'FIL-01',
-            'model',
-            `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`,
-            loaded.exchange,
-          ),
-        );
+      findings.push(...sourceUnchanged(loaded, source));
       if (copy && origin.body && listedIn(origin.body, copy.id))
         findings.push(
           finding(
@@ -270,16 +270,7 @@ conformance('FIL-01', "copy without targetFolder makes a new file in the source'
       );
   }
   // "the source is unchanged"
-  const kept = loaded.body?.file;
-  if (loaded.body && (!kept || differences(kept, source).length))
-    findings.push(
-      finding(
-        'FIL-01',
-        'model',
-        `after the copy the source is ${fileSummary(kept)}; before it was ${fileSummary(source)}`,
-        loaded.exchange,
-      ),
-    );
+  findings.push(...sourceUnchanged(loaded, source));
   t.record(findings);
 });
 
