@@ -445,7 +445,7 @@ conformance('UPL-02a', 'a JSON create gives the file the description, nice URL a
 
 conformance(
   'UPL-05',
-  'a JSON create of a name the folder holds, without overwriteExisting, leaves that file as it was',
+  'a JSON create of a name the folder holds with overwriteExisting false leaves that file as it was',
   async (t) => {
     const folderId = await t.folder();
     const host = await startFileHost();
@@ -457,14 +457,15 @@ conformance(
       const { id: original, findings: unmade } = await createdId(t, 'UPL-05', first, folderId, name);
       if (original === undefined) return void t.record(unmade);
       const before = (await t.must('file.load', { path: { id: original } })).file;
-      // FileCreateRequest "overwriteExisting (boolean)", as createSimple's "`overwrite` (boolean, false; overwrite a file of the
-      // same name)": unset, nothing is overwritten. The second create is refused or makes another file (open choice
-      // upload-name-collision); the first keeps its content either way.
+      // FileCreateRequest "overwriteExisting (boolean)" read as UPL-05 reads createSimple's overwrite: "`overwrite=false` never
+      // replaces it". What an absent overwriteExisting does is not stated, so it is sent. The second create is refused or makes
+      // another file (open choice upload-name-collision); the first keeps its content either way.
       await t.try('file.create.json', {
         json: {
           folderId,
           name,
           sourceURL: host.serve('second.txt', encoder.encode('a second, longer content that must not replace it\n')),
+          overwriteExisting: false,
         },
       });
       const after = await attempt(t, 'file.load', { path: { id: original } });
@@ -474,7 +475,7 @@ conformance(
           finding(
             'UPL-05',
             'model',
-            `a second JSON create of ${JSON.stringify(name)} without overwriteExisting changed file ${original}: fileSize ` +
+            `a second JSON create of ${JSON.stringify(name)} with overwriteExisting false changed file ${original}: fileSize ` +
               `${before.fileSize} before, ${after.body.file?.fileSize} after`,
             after.exchange,
           ),
