@@ -242,6 +242,11 @@ export const semanticFaults = faultDefs([
     description: 'an upload that does not ask to overwrite replaces the file of its name in the folder, content lost',
   },
   {
+    name: 'overwrite-drops-description',
+    breaks: ['UPL-05'],
+    description: 'a file replaced by an overwrite naming no description is left without one, and a search over its folder answers 500',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -73,6 +73,26 @@ conformance('UPL-05', 'overwrite=true replaces the file of the same name: same i
   );
 });
 
+conformance('UPL-05', 'a file replaced by overwrite=true without a description is still found by a search', async (t) => {
+  const folderId = await t.folder();
+  const name = 'upl05-described.txt';
+  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('the first content\n'), {
+    description: 'first',
+  });
+  const id = original.body?.file?.id;
+  if (id === undefined) return void t.record(original.findings);
+  // "overwrite (boolean, false; overwrite a file of the same name)", the second upload naming no description ("description
+  // (string)"): whatever description the file keeps, the folder's listings and a search over it answer, never with a 5xx (the
+  // judge fails this test on one).
+  const replaced = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('the second, longer content\n'), {
+    overwrite: true,
+  });
+  if (!replaced.body) return void t.record(replaced.findings);
+  for (const search of ['zzq', 'upl05'])
+    await attempt(t, 'folder.getFiles', { path: { folderId }, query: { search } }).then((r) => t.record(r.findings));
+  await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
+});
+
 conformance('UPL-05', 'overwrite=false or absent never replaces the file of the same name', async (t) => {
   const folderId = await t.folder();
   const absent: Record<string, boolean> = {};

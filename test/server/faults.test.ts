@@ -853,6 +853,16 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     });
     return (await run('file.load', { path: { id } })).file.fileSize;
   },
+  'overwrite-drops-description': async (run, s) => {
+    await run('file.createSimple.multipart', {
+      query: { folderId: String(named(s, 'folder', 'Files').id), qqfile: 'terms.txt', overwrite: true },
+      multipart: { files: [part('fileBinaryData', 'replaced\n', 'terms.txt', 'text/plain')] },
+    });
+    return run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { search: 'zzq' } }).then(
+      (body) => pick(body.files),
+      (err: Error) => `threw ${err.name}`,
+    );
+  },
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,

@@ -149,6 +149,8 @@ function create(faults: FaultSet): CreatePlan {
     // Planted: any node's variant of the name matches, not only the one the view of the upload sees.
     inView: (seen) => faults.has('overwrite-matches-across-views') || seen,
     placing: (state, folder, view, explicit, overwrite) => {
+      // Planted (overwrite-drops-description): the file replaced loses its description, which an upload naming none leaves unset.
+      if (overwrite && faults.has('overwrite-drops-description')) Reflect.deleteProperty(overwrite, 'description');
       // Variation (channel-create-refused): a new file of a channel only in a folder of the channel's own.
       if (!overwrite) refuseInInheritedFolder(state, faults, folder, view, explicit);
     },
