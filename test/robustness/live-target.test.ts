@@ -57,8 +57,13 @@ beforeAll(async () => {
   ({ server: proxy, targetFile } = await startProxy(upstream, (req, res, body) => {
     proxied++;
     const method = req.method ?? '';
+    // The session's removal of its sandbox comes after the results are written: a retry of it would be counted by
+    // no test nor by the results, so the proxy never throttles it (the reachability check and the sandbox's
+    // creation, the first two requests, never reach EVERY).
+    const removed = /^\/rest\/folder\/delete\/(\d+)$/.exec(new URL(req.url ?? '', 'http://x').pathname);
+    const removesSandbox = removed !== null && upstream.state.objects.get(Number(removed[1]))?.name?.startsWith(SANDBOX_PREFIX) === true;
     seen[method] = (seen[method] ?? 0) + 1;
-    if (seen[method] % EVERY === 0) {
+    if (seen[method] % EVERY === 0 && !removesSandbox) {
       throttled[method] = (throttled[method] ?? 0) + 1;
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
       res.end('{"messages":[],"responseInfo":{"responseCode":"FAILURE","responseMessage":"slow down"}}');
