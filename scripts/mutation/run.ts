@@ -5,7 +5,8 @@
  * against. Options go to Stryker as given: `--incremental` reuses the last whole (or incremental) run's results for code and
  * tests that did not change, `--mutate server/handlers/usage.ts` narrows the run to one file: its results
  * replace that file's in the last report, and the other files keep theirs (each stamped with its run's date),
- * so that the score stays the whole server's.
+ * so that the score stays the whole server's. `--fixture varied:SEED` runs them on another data set; with `--survivors`, only
+ * the default report's survivors.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -47,7 +48,29 @@ if (fixtureAt >= 0 && !fixture) {
   console.error('mutation: --fixture needs a data set: varied:SEED or a dataset file');
   process.exit(2);
 }
-const passed = fixtureAt >= 0 ? [...argv.slice(0, fixtureAt), ...argv.slice(fixtureAt + 2)] : argv;
+const given = fixtureAt >= 0 ? [...argv.slice(0, fixtureAt), ...argv.slice(fixtureAt + 2)] : argv;
+const reportPath = join(root, 'reports/out/mutation/mutation.json');
+// --survivors (with --fixture): only the lines of the mutants the default run's report did not kill. Another data set
+// can only add kills (score.ts --with matches them by place), so a mutant the default run killed needs no second run.
+const passed = given.includes('--survivors') ? survivorLines(given.filter((a) => a !== '--survivors')) : given;
+
+/** The options with `--mutate` narrowed to the lines of the default report's survivors and mutants no test reached. */
+function survivorLines(options: string[]): string[] {
+  if (!fixture || !existsSync(reportPath)) {
+    console.error('mutation: --survivors needs --fixture and the default run\'s report (npm run mutation first)');
+    process.exit(2);
+  }
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  const ranges = Object.entries(report.files).flatMap(([file, { mutants }]) => [
+    ...new Set(
+      mutants
+        .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+        .map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
+    ),
+  ]);
+  console.log(`mutation: --survivors: ${ranges.length} line ranges of the default run's survivors`);
+  return [...options, '--mutate', ranges.join(',')];
+}
 
 // A check that finds nothing of its own to judge on the data the mutants run against lets every mutant of what it
 // would judge survive, so the run says first which checks those are.
@@ -72,7 +95,6 @@ console.log(
     : 'mutation: every check had something to judge on the default data',
 );
 // A narrowed run reports only its files: the others are taken from the report it replaces.
-const reportPath = join(root, 'reports/out/mutation/mutation.json');
 const previous = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
 const started = new Date().toISOString();
 

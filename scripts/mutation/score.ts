@@ -211,6 +211,23 @@ export function keyed(report: Report): { key: string; file: string; place: strin
   return out;
 }
 
+/**
+ * The keys of `report`'s mutants that `other` (a run on another data set, whole or narrowed to some lines) killed: matched by
+ * place, mutator and replacement in a file whose source both reports share, since a narrowed run numbers the occurrences
+ * of a text among its own mutants only. A file whose source differs is left out and named in `differing`.
+ */
+export function killedIn(report: Report, other: Report): { keys: Set<string>; differing: string[] } {
+  const at = (file: string, m: ReportMutant) =>
+    `${file}|${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}|${m.mutatorName}|${m.replacement ?? ''}`;
+  const differing = Object.keys(other.files).filter((f) => report.files[f] && report.files[f].source !== other.files[f]!.source);
+  const killed = new Set(
+    Object.entries(other.files)
+      .filter(([f]) => !differing.includes(f))
+      .flatMap(([f, { mutants }]) => mutants.filter((m) => ['Killed', 'Timeout', 'RuntimeError'].includes(m.status)).map((m) => at(f, m))),
+  );
+  return { keys: new Set(keyed(report).flatMap((k) => (killed.has(at(k.file, k.mutant)) ? [k.key] : []))), differing };
+}
+
 /** Mutant by mutant, per file in both reports: the kills a newer report lost and gained (a timeout counts as a kill). */
 export function compareReports(older: Report, newer: Report): { file: string; lost: string[]; gained: string[] }[] {
   const killed = (m: ReportMutant) => m.status === 'Killed' || m.status === 'Timeout';
@@ -387,7 +404,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     args.find((a, i) => !a.startsWith('--') && !['--file', '--compare', '--with'].includes(args[i - 1] ?? '')) ??
     fileURLToPath(new URL('../../reports/out/mutation/mutation.json', import.meta.url));
   // A report that is missing or unreadable is the user's to fix: one line, exit 2 (as sample.ts says it).
-  for (const path of [reportPath, ...(compareAt >= 0 ? [args[compareAt + 1] ?? ''] : [])])
+  const withPath = args.includes('--with') ? [args[args.indexOf('--with') + 1] ?? ''] : [];
+  for (const path of [reportPath, ...(compareAt >= 0 ? [args[compareAt + 1] ?? ''] : []), ...withPath])
     if (!existsSync(path)) {
       console.error(`score: no Stryker report at ${path || '(none given)'}: run \`npm run mutation\` first`);
       process.exit(2);
@@ -428,9 +446,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   // --with OTHER.json: the report of a run on another data set (run.ts --fixture): its kills count here.
   const withAt = args.indexOf('--with');
   const other = withAt >= 0 ? (JSON.parse(readFileSync(args[withAt + 1] ?? '', 'utf8')) as Report) : undefined;
-  const elsewhere = new Set(
-    other ? keyed(other).flatMap((k) => (['Killed', 'Timeout', 'RuntimeError'].includes(k.mutant.status) ? [k.key] : [])) : [],
-  );
+  const matched = other ? killedIn(read, other) : { keys: new Set<string>(), differing: [] };
+  for (const f of matched.differing)
+    console.log(`score: ${f} is not the same source in ${args[withAt + 1]}: its kills there are not counted (run it again)`);
+  const elsewhere = matched.keys;
   const s = score(read, loadClassified(), elsewhere);
   const shown = s.unexplained.filter((u) => !only || u.key.startsWith(`${only}|`));
   if (stubs) {

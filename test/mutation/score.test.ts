@@ -8,6 +8,7 @@ import {
   compareReports,
   enclosing,
   keyed,
+  killedIn,
   loadClassified,
   mergeReports,
   rekey,
@@ -105,6 +106,17 @@ describe('the mutation score', () => {
         gained: ['server/x.ts|EqualityOperator|a >= 0|a > 0'],
       },
     ]);
+  });
+
+  it("counts another data set's kills by place, from a run narrowed to the default run's survivors, and none from another source", () => {
+    // The narrowed run has only the second `a > 0` mutant: its key there would be the first occurrence's.
+    const narrowed = report();
+    const file = narrowed.files['server/x.ts'];
+    file.mutants = [{ ...file.mutants[1]!, id: '1', status: 'Killed' as const }];
+    expect(keyed(narrowed)[0]!.key).toBe('server/x.ts|EqualityOperator|a >= 0|a > 0');
+    expect([...killedIn(report(), narrowed).keys]).toEqual(['server/x.ts|EqualityOperator|a >= 0|a > 0#2']);
+    const edited = { files: { 'server/x.ts': { ...file, source: `${source}\n` } } };
+    expect(killedIn(report(), edited)).toEqual({ keys: new Set(), differing: ['server/x.ts'] });
   });
 
   it('warns when a classified key now names a mutant on another line than the one it was written for', () => {
