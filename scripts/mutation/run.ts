@@ -57,7 +57,7 @@ const passed = given.includes('--survivors') ? survivorLines(given.filter((a) =>
 /** The options with `--mutate` narrowed to the lines of the default report's survivors and mutants no test reached. */
 function survivorLines(options: string[]): string[] {
   if (!fixture || !existsSync(reportPath)) {
-    console.error('mutation: --survivors needs --fixture and the default run\'s report (npm run mutation first)');
+    console.error("mutation: --survivors needs --fixture and the default run's report (npm run mutation first)");
     process.exit(2);
   }
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
