@@ -172,6 +172,8 @@ export function partitionFindings(
   unset: Listing<unknown>,
   yes: Listing<unknown>,
   no: Listing<unknown>,
+  /** The contract's words for the filter unset (getPages' flags say "unset: both", insync "unset: ignore"). */
+  unsetSays = 'unset: both',
 ): Finding[] {
   const out: Finding[] = [];
   const both = yes.ids.filter((id) => no.ids.includes(id));
@@ -200,7 +202,7 @@ export function partitionFindings(
       finding(
         requirement,
         'partition',
-        `${brief(extra)} listed with ${name}=true or false but not without ${name}, "unset: both" (${described(unset.exchange)})`,
+        `${brief(extra)} listed with ${name}=true or false but not without ${name}, "${unsetSays}" (${described(unset.exchange)})`,
         unset.exchange,
       ),
     );

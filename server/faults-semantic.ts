@@ -526,6 +526,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
   },
   {
+    name: 'insync-drops-untranslated',
+    breaks: ['FLT-09'],
+    description: 'getPages lists a page that is no translation under neither insync=true nor insync=false',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: true } },
+  },
+  {
     name: 'page-queued-inverted',
     breaks: ['FLT-09'],
     description:

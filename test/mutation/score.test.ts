@@ -16,6 +16,7 @@ import {
   silentTests,
   survivorsDir,
   survivorsFile,
+  type ReportMutant,
 } from '../../scripts/mutation/score.ts';
 
 const source = ['export function f(a: number) {', '  return a > 0 ? a : -a;', '}', 'export const g = (a: number) => a > 0;'].join('\n');
@@ -110,9 +111,9 @@ describe('the mutation score', () => {
 
   it("counts another data set's kills by place, from a run narrowed to the default run's survivors, and none from another source", () => {
     // The narrowed run has only the second `a > 0` mutant: its key there would be the first occurrence's.
-    const narrowed = report();
-    const file = narrowed.files['server/x.ts'];
-    file.mutants = [{ ...file.mutants[1]!, id: '1', status: 'Killed' as const }];
+    const whole = report().files['server/x.ts'];
+    const file = { source: whole.source, mutants: [{ ...whole.mutants[1]!, id: '1', status: 'Killed' as ReportMutant['status'] }] };
+    const narrowed = { files: { 'server/x.ts': file } };
     expect(keyed(narrowed)[0]!.key).toBe('server/x.ts|EqualityOperator|a >= 0|a > 0');
     expect([...killedIn(report(), narrowed).keys]).toEqual(['server/x.ts|EqualityOperator|a >= 0|a > 0#2']);
     const edited = { files: { 'server/x.ts': { ...file, source: `${source}\n` } } };

@@ -193,8 +193,8 @@ export interface GetPagesPlan extends PagesTemplatesPlan {
   timedue(timedue: number): number;
   /** Whether time management changes `page`'s status within the timedue; the contract: `due`. */
   due(due: boolean, page: PageObj): boolean;
-  /** Whether `page` counts as in sync for the insync filter; the contract: `inSync`, a page that is no translation in sync. */
-  inSync(inSync: boolean, page: PageObj): boolean;
+  /** Whether `page` counts as in sync for the insync filter (undefined: under neither value); the contract: `inSync`, a page that is no translation in sync. */
+  inSync(inSync: boolean, page: PageObj): boolean | undefined;
   /** The wfown filter read. */
   wfown(wfown: boolean): boolean;
   /** The wfwatch filter read. */
@@ -270,8 +270,13 @@ export function getPages(faults: FaultSet): GetPagesPlan {
       const tm = page.timeManagement;
       return (tm?.at ?? 0) > 0 || (tm?.offlineAt ?? 0) > 0;
     },
-    // Variation insync-lists-untranslated: a page that is no translation counts as not in sync.
-    inSync: (inSync, page) => (page.translation === undefined && faults.has('insync-lists-untranslated') ? false : inSync),
+    inSync: (inSync, page) => {
+      if (page.translation !== undefined) return inSync;
+      // Planted (insync-drops-untranslated): a page that is no translation is listed under neither value.
+      if (faults.has('insync-drops-untranslated')) return undefined;
+      // Variation insync-lists-untranslated: a page that is no translation counts as not in sync.
+      return faults.has('insync-lists-untranslated') ? false : inSync;
+    },
     // Planted: wfown is not read.
     wfown: (wfown) => wfown && !faults.has('getpages-wfown-ignored'),
     // Planted: wfwatch is not read.
