@@ -526,6 +526,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
   },
   {
+    name: 'perms-name-empty',
+    breaks: ['OP-folder.list'],
+    description: "GET /folder's perms give each folder an empty permission name in place of edit",
+    probe: { op: 'folder.list', folder: 'Files', query: {} },
+  },
+  {
     name: 'insync-drops-untranslated',
     breaks: ['FLT-09'],
     description: 'getPages lists a page that is no translation under neither insync=true nor insync=false',

@@ -156,7 +156,7 @@ export const folderList: Handler<State> = (state, req, ctx) => {
     hasMoreItems: paged.hasMoreItems,
     numItems: paged.numItems,
     deleted: l.deleted,
-    perms: Object.fromEntries(paged.items.map((f) => [String(f.id), ITEM_PERMISSIONS])),
+    perms: Object.fromEntries(paged.items.map((f) => [String(f.id), plan.perms(ITEM_PERMISSIONS)])),
     stagingStatus: stagingMap(state, paged.items, p.pkg),
   };
 };

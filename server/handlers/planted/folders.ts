@@ -93,9 +93,13 @@ function listing(faults: FaultSet, getFoldersForm: boolean): ListingPlan {
 export function folderList(faults: FaultSet): ListingPlan & {
   /** The sort attributes GET /folder knows. */
   attributes(attributes: Record<string, SortKey>): Record<string, SortKey>;
+  /** The permission names the answer's perms gives each listed folder. */
+  perms(names: readonly string[]): readonly string[];
 } {
   return {
     ...listing(faults, false),
+    // Planted (perms-name-empty): each folder's permission names carry an empty one, which names no permission.
+    perms: (names) => (faults.has('perms-name-empty') ? names.map((n) => (n === 'edit' ? '' : n)) : names),
     // Variation (folder-sort-name-only): GET /folder knows name alone; the other attributes are ignored as unknown (reference notes).
     attributes: (attributes) => (faults.has('folder-sort-name-only') ? { name: attributes.name! } : attributes),
   };
