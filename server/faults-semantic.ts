@@ -526,6 +526,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
   },
   {
+    name: 'move-strands-master-file',
+    breaks: ['FIL-02'],
+    description:
+      "a move through a channel (nodeId) carries a master's file into a folder of that channel only: no listing of the master shows it any more",
+  },
+  {
     name: 'perms-name-empty',
     breaks: ['OP-folder.list'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",

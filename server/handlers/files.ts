@@ -299,9 +299,8 @@ export const moveFile: Handler<State> = (state, req, ctx) => {
     return {};
   }
   const home = viewOf(state, file.nodeId);
-  if (!resolveInView(state, target.channelSetId, home) || !ancestorsVisible(state, target, home)) {
-    throw new Refusal('INVALIDDATA', `folder ${b.folderId} is not visible in the node of the file`, 'folderId');
-  }
+  if (!resolveInView(state, target.channelSetId, home) || !ancestorsVisible(state, target, home))
+    plan.unseenTarget(new Refusal('INVALIDDATA', `folder ${b.folderId} is not visible in the node of the file`, 'folderId'));
   if (plan.taken(takenFileNames(state, target, file.nodeId), state, target, file.nodeId, file.kind).has(file.name.toLowerCase())) {
     throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${file.name}"`, 'folderId');
   }

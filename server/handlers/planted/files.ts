@@ -224,6 +224,8 @@ export interface MoveFilePlan extends NamesPlan {
   sameFolder(folderId: number): void;
   /** The state change that moves `file`; the contract: `move`. */
   move(move: Move, file: FileObj): Move;
+  /** The refusal of a target folder the file's own node does not see; the contract: it is thrown. */
+  unseenTarget(refusal: Refusal): void;
 }
 
 /** POST /file/move/{id} (moveFile). */
@@ -241,6 +243,10 @@ export function moveFile(faults: FaultSet): MoveFilePlan {
             state.children.get(target)?.[file.kind].add(set);
           }
         : move,
+    unseenTarget: (refusal) => {
+      // Planted (move-strands-master-file): a move through a channel carries a master's file into a folder of the channel only.
+      if (!faults.has('move-strands-master-file')) throw refusal;
+    },
   };
 }
 
