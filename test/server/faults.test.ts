@@ -863,6 +863,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (err: Error) => `threw ${err.name}`,
     );
   },
+  // A master file moved through the shop (nodeId 2) into "Shop specials", a folder only the shop has: refused, or carried there.
+  'move-strands-master-file': async (run, s) =>
+    run('file.move', {
+      path: { id: named(s, 'file', 'terms.txt').id },
+      body: { folderId: named(s, 'folder', 'Shop specials').id, nodeId: 2 },
+    }).then(
+      () => 'moved',
+      (err: Error) => `threw ${err.name}`,
+    ),
   'copy-without-target-500': async (run, s) =>
     run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copy.txt' } }).then(
       (body) => body.file.name,
