@@ -38,6 +38,14 @@ function mutatedBy(args: string[]): (file: string) => boolean {
   return (file) => patterns.some((p) => p.test(file));
 }
 
+/** The files `--mutate` narrows to some of their lines (`file:lines`). */
+function rangedBy(args: string[]): Set<string> {
+  const at = args.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
+  if (at < 0) return new Set();
+  const value = args[at]!.startsWith('--mutate=') ? args[at]!.slice('--mutate='.length) : (args[at + 1] ?? '');
+  return new Set(value.split(',').flatMap((spec) => (/:[\d:-]+$/.test(spec) ? [spec.replace(/:[\d:-]+$/, '')] : [])));
+}
+
 // --fixture varied:SEED: the mutants run against that data set instead of the default one (in-worker.ts), a whole run
 // (an incremental file of one data set says nothing of the other), whose report goes to mutation-varied.json beside the
 // default run's; `score.ts --with reports/out/mutation/mutation-varied.json` then counts its kills.
@@ -96,6 +104,19 @@ console.log(
 );
 // A narrowed run reports only its files: the others are taken from the report it replaces.
 const previous = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
+// A file run on some lines keeps the last report's results for its other lines: only sound while its source is the one
+// that report mutated (a default-data run; the other data set's report stands apart).
+const ranged = fixture ? new Set<string>() : rangedBy(passed);
+if (ranged.size) {
+  const before = previous === undefined ? undefined : (JSON.parse(previous) as Report);
+  const changed = [...ranged].filter((f) => before?.files[f]?.source !== readFileSync(join(root, f), 'utf8'));
+  if (changed.length) {
+    console.error(
+      `mutation: ${changed.join(', ')} changed since the last report (or it has none): run the whole file (--mutate ${changed[0]}), not some lines`,
+    );
+    process.exit(2);
+  }
+}
 const started = new Date().toISOString();
 
 // Stryker writes its incremental file (what a later --incremental run reuses) only in incremental mode: a whole run
@@ -140,6 +161,7 @@ if (previous !== undefined) {
     JSON.parse(readFileSync(reportPath, 'utf8')) as Report,
     started,
     mutatedBy(passed),
+    ranged,
   );
   writeFileSync(reportPath, JSON.stringify(kept.report));
   for (const [file, at] of Object.entries(kept.from))

@@ -71,6 +71,8 @@ export function mergeReports(
   next: Report,
   startedAt: string,
   mutated: (file: string) => boolean = () => true,
+  /** Files the run mutated some lines of (`--mutate file:lines`): their other mutants keep the previous results. */
+  ranged: ReadonlySet<string> = new Set(),
 ): { report: Report; from: Record<string, string> } {
   const runAt: Record<string, string> = {};
   const from: Record<string, string> = {};
@@ -78,6 +80,19 @@ export function mergeReports(
   // that file was written: only the files it mutated are news.
   const files = Object.fromEntries(Object.entries(next.files).filter(([file]) => mutated(file) || !(file in previous.files)));
   for (const file of Object.keys(files)) runAt[file] = next.runAt?.[file] ?? startedAt;
+  // A file run on some lines only: its mutants there replace the previous ones at their place, the rest are kept (the
+  // same source, which run.ts makes sure of before it runs).
+  for (const file of ranged) {
+    const before = previous.files[file];
+    const now = files[file];
+    if (!before || !now || before.source !== now.source) continue;
+    const at = previous.runAt?.[file] ?? 'an earlier run';
+    const place = (m: ReportMutant) => `${JSON.stringify(m.location)}|${m.mutatorName}|${m.replacement ?? ''}`;
+    const rerun = new Set(now.mutants.map(place));
+    const kept = before.mutants.filter((m) => !rerun.has(place(m))).map((m) => ({ ...m, id: m.id.includes('@') ? m.id : `${m.id}@${at}` }));
+    files[file] = { ...now, mutants: [...kept, ...now.mutants] };
+    from[file] = `${at} (but for the lines run now)`;
+  }
   for (const [file, entry] of Object.entries(previous.files)) {
     if (file in files) continue;
     const at = previous.runAt?.[file] ?? 'an earlier run';

@@ -212,4 +212,34 @@ describe('the mutation score', () => {
     expect(third.report.files['server/x.ts']!.source).toBe(second.report.files['server/x.ts']!.source);
     expect(third.report.runAt).toEqual({ 'server/x.ts': '2026-11-27T07:00:00Z', 'server/y.ts': '2026-11-27T08:00:00Z' });
   });
+
+  it('keeps the other mutants of a file run on some lines only, the rerun ones replaced at their place', () => {
+    const whole = report().files['server/x.ts'];
+    const rerun = { ...whole.mutants[1]!, id: '1', status: 'Killed' as ReportMutant['status'] };
+    const merged = mergeReports(
+      report(),
+      { files: { 'server/x.ts': { source: whole.source, mutants: [rerun] } } },
+      '2026-12-06T20:00:00Z',
+      () => true,
+      new Set(['server/x.ts']),
+    );
+    const mutants = merged.report.files['server/x.ts']!.mutants;
+    expect(mutants).toHaveLength(whole.mutants.length);
+    expect(
+      mutants
+        .filter((m) => m.status === 'Killed')
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['1', '3@an earlier run']);
+    expect(merged.from).toEqual({ 'server/x.ts': 'an earlier run (but for the lines run now)' });
+    // Another source: the lines run now are all there is of the file (run.ts refuses such a run before it starts).
+    const other = mergeReports(
+      report(),
+      { files: { 'server/x.ts': { source: 'new', mutants: [rerun] } } },
+      'now',
+      () => true,
+      new Set(['server/x.ts']),
+    );
+    expect(other.report.files['server/x.ts']!.mutants).toHaveLength(1);
+  });
 });
