@@ -247,6 +247,21 @@ export const semanticFaults = faultDefs([
     description: 'a file replaced by an overwrite naming no description is left without one, and a search over its folder answers 500',
   },
   {
+    name: 'overwrite-keeps-description',
+    breaks: ['UPL-05'],
+    description: 'a file replaced by an overwrite that gives a description keeps its old one',
+  },
+  {
+    name: 'multipart-part-filename-ignored',
+    breaks: ['UPL-01'],
+    description: "a multipart create does not read the data part's filename: a file named there alone gets the default name",
+  },
+  {
+    name: 'media-type-inherited-member',
+    breaks: ['UPL-03'],
+    description: 'a raw createSimple of a qqfile ending in .__proto__ stores Object.prototype as the fileType, answered as {}',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -176,7 +176,7 @@ function executeUpload(state: State, ctx: HandlerContext, plan: planted.CreatePl
   if (upload.overwrite) {
     file = upload.overwrite;
     Object.assign(file, { data: Buffer.from(data), fileType: upload.fileType, edate: now, editorId: state.requesterId });
-    if (upload.description !== undefined) file.description = upload.description;
+    if (plan.describes(upload.description !== undefined)) file.description = upload.description ?? file.description;
   } else {
     const id = allocateId(state);
     file = {
@@ -271,7 +271,7 @@ export const createSimpleRaw: Handler<State> = (state, req, ctx) => {
   const qqfile = qStr(req, 'qqfile');
   if (!qqfile) throw new Refusal('INVALIDDATA', 'qqfile: the file name is required', 'qqfile');
   const folderId = plan.folderId(qInt(req, 'folderId', 0), state);
-  const fileType = typeOfName(qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
+  const fileType = plan.nameType(typeOfName(qqfile), qqfile) ?? bareType(req.raw?.contentType) ?? 'application/octet-stream';
   const upload = validateUpload(state, ctx, plan, {
     folderId,
     nodeId: qInt(req, 'nodeId', 0),

@@ -320,6 +320,45 @@ conformance('UPL-04', 'a multipart createSimple names the file by qqfile, not by
   t.record(await checkCreated(t, 'UPL-04', both, { name: other, folderId, size: data.byteLength, acceptsName }));
 });
 
+conformance('UPL-01', "a multipart create that names the file only in the data part's filename creates it by that name", async (t) => {
+  const folderId = await t.folder();
+  const data = encoder.encode('named by the data part\n');
+  const name = uniqueName(t, 'upl01-part-filename', 'txt');
+  // "Multipart upload parts ...: the part names are not shown", "Which of them are mandatory: not shown": a server may want a
+  // text part naming the file and refuse without one; where it creates the file, the data part's filename (RFC 7578 4.2) is
+  // the one name the request gives, and UPL-01 asks for "`file` with the given name".
+  const created = await attempt(t, 'file.create.multipart', {
+    multipart: {
+      fields: { folderId: String(folderId) },
+      files: [{ name: 'fileBinaryData', filename: name, contentType: 'text/plain', data }],
+    },
+  });
+  if (!created.body && isRefusal(created.exchange) && (created.exchange.response?.status ?? 500) < 500) {
+    t.nothingToJudge(
+      'the target refuses a multipart create without a text part naming the file (its mandatory parts: not shown)',
+      created.exchange,
+    );
+    return void t.record(await refusedLeftNothing(t, 'UPL-01', folderId, name));
+  }
+  t.record(await checkCreated(t, 'UPL-01', created, { name, folderId, size: data.byteLength }));
+});
+
+conformance(
+  'UPL-03',
+  'a raw createSimple of a qqfile ending in a member every JavaScript object inherits creates the file of that name',
+  async (t) => {
+    const folderId = await t.folder();
+    const data = encoder.encode('an inherited member is no extension\n');
+    // "qqfile (string; file name)": `.__proto__` and `.constructor` are extensions like any other; a server that looks them up in
+    // a plain object of media types finds the object's own machinery there (its answer then carries no fileType string).
+    for (const ext of ['__proto__', 'constructor']) {
+      const name = uniqueName(t, 'upl03-inherited', ext);
+      const created = await uploadWith(t, 'file.createSimple.raw', folderId, name, data, {}, 'text/plain');
+      if (!t.record(await checkCreated(t, 'UPL-03', created, { name, folderId, size: data.byteLength }))) return;
+    }
+  },
+);
+
 /** Contents every byte-exact store must keep: the edges of UPL-07. */
 const EDGE_CONTENTS: [string, Uint8Array][] = [
   ['empty', new Uint8Array(0)],

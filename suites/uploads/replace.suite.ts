@@ -93,6 +93,35 @@ conformance('UPL-05', 'a file replaced by overwrite=true without a description i
   await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
 });
 
+conformance('UPL-05', 'a file replaced by overwrite=true with a description takes that description', async (t) => {
+  const folderId = await t.folder();
+  const name = 'upl05-redescribed.txt';
+  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('first\n'), {
+    description: 'the first description',
+  });
+  const id = original.body?.file?.id;
+  if (id === undefined) return void t.record(original.findings);
+  // createSimple "description (string)", read as the description of the file the upload makes (UPL-03, UPL-04); an overwrite
+  // makes the replaced file, so the description it sends is that file's.
+  const replaced = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('second\n'), {
+    overwrite: true,
+    description: 'the second description',
+  });
+  if (!replaced.body) return void t.record(replaced.findings);
+  const loaded = await attempt(t, 'file.load', { path: { id } });
+  if (!loaded.body) return void t.record(loaded.findings);
+  const got = loaded.body.file?.description;
+  if (got !== 'the second description')
+    t.record([
+      finding(
+        'UPL-05',
+        'model',
+        `file ${id} was replaced by overwrite=true with description "the second description", yet load gives description ${JSON.stringify(got)}`,
+        loaded.exchange,
+      ),
+    ]);
+});
+
 conformance('UPL-05', 'overwrite=false or absent never replaces the file of the same name', async (t) => {
   const folderId = await t.folder();
   const absent: Record<string, boolean> = {};

@@ -313,6 +313,26 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
       })
     ).file.description,
+  'overwrite-keeps-description': async (run, s) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'terms.txt', overwrite: true, description: 'replaced' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
+      })
+    ).file.description,
+  'media-type-inherited-member': async (run, s) =>
+    typeof (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'x.__proto__' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
+      })
+    ).file.fileType,
+  'multipart-part-filename-ignored': async (run, s) =>
+    (
+      await run('file.create.multipart', {
+        multipart: { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', 'abc', 'named.txt')] },
+      })
+    ).file.name,
   'createsimple-no-folder-uses-root': async (run) =>
     (
       await run('file.createSimple.raw', {

@@ -11,6 +11,7 @@
  * (refuseInInheritedFolder, which createFolder's plan asks as well) and images-own-names (ownNames, which the file
  * handlers' plan asks as well).
  */
+import { MEDIA_TYPES } from '../../../schemas/media-types.ts';
 import type { FileCreateRequest } from '../../../schemas/types.ts';
 import type { FileObj, FolderObj, State, TakenNames, View } from '../../state.ts';
 import { Refusal, type FaultSet, type Handler, type HandlerContext, type OpRequest, type UploadPart } from '../../types.ts';
@@ -78,12 +79,21 @@ export interface PartPlan extends ContentPlan {
 function parts(faults: FaultSet): PartPlan {
   return {
     ...content(faults),
-    // Planted: a body without a data part is taken as an empty file.
-    dataPart: (part) =>
-      part ??
-      (faults.has('multipart-no-data-part-empty-file')
-        ? { fieldName: 'fileBinaryData', mimeType: 'application/octet-stream', data: Buffer.alloc(0) }
-        : undefined),
+    dataPart: (part) => {
+      // Planted (multipart-part-filename-ignored): the data part's filename is not read; only a fileName part names the file.
+      if (part && faults.has('multipart-part-filename-ignored')) {
+        const unnamed = { ...part };
+        delete unnamed.filename;
+        return unnamed;
+      }
+      // Planted: a body without a data part is taken as an empty file.
+      return (
+        part ??
+        (faults.has('multipart-no-data-part-empty-file')
+          ? { fieldName: 'fileBinaryData', mimeType: 'application/octet-stream', data: Buffer.alloc(0) }
+          : undefined)
+      );
+    },
     // Planted (node-id-one-digit): a pattern written for the one-digit node ids of a test system.
     idPattern: (pattern) => (faults.has('node-id-one-digit') ? /^\d$/ : pattern),
   };
@@ -113,6 +123,8 @@ export interface CreatePlan extends ContentPlan {
   duplicateRefused(failOnDuplicate: boolean | undefined): boolean | undefined;
   /** The bytes stored of the uploaded `data`. */
   data(data: Buffer): Buffer;
+  /** Whether the upload's description replaces the replaced file's; the contract: when the upload gives one (`given`). */
+  describes(given: boolean): boolean;
 }
 
 /** The plan every create shares. */
@@ -154,6 +166,8 @@ function create(faults: FaultSet): CreatePlan {
       // Variation (channel-create-refused): a new file of a channel only in a folder of the channel's own.
       if (!overwrite) refuseInInheritedFolder(state, faults, folder, view, explicit);
     },
+    // Planted (overwrite-keeps-description): the file replaced keeps its description, whatever description the upload gives.
+    describes: (given) => given && !faults.has('overwrite-keeps-description'),
     // Variation upload-collision-refused: a collision is refused, as with failOnDuplicate, instead of renamed.
     duplicateRefused: (failOnDuplicate) => failOnDuplicate || faults.has('upload-collision-refused'),
     // Planted: the last byte of the content is lost.
@@ -267,6 +281,8 @@ export interface CreateSimpleRawPlan extends CreateSimplePlan {
   folderId(folderId: number, state: State): number;
   /** The name the file gets; the contract: `qqfile`. `named` adds an extension for `fileType`. */
   name(qqfile: string, fileType: string, named: Named): string;
+  /** The media type the name `qqfile` gives the file; the contract: `type`, its extension's, an own member of the table. */
+  nameType(type: string | undefined, qqfile: string): string | undefined;
 }
 
 /** POST /file/createSimple (createSimpleRaw). */
@@ -280,6 +296,12 @@ export function createSimpleRaw(faults: FaultSet): CreateSimpleRawPlan {
         : folderId,
     // Planted: qqfile is checked but the file gets the default name.
     name: (qqfile, fileType, named) => (faults.has('createsimple-raw-ignores-qqfile') ? named('new_file', fileType, plan) : qqfile),
+    // Planted (media-type-inherited-member): the extension is looked up with the members every object inherits, so
+    // `x.__proto__` gives the file Object.prototype as its fileType.
+    nameType: (type, qqfile) =>
+      faults.has('media-type-inherited-member') && qqfile.includes('.')
+        ? (Reflect.get(MEDIA_TYPES, qqfile.slice(qqfile.lastIndexOf('.') + 1).toLowerCase()) as string | undefined)
+        : type,
   };
   return plan;
 }
