@@ -547,6 +547,12 @@ export const semanticFaults = faultDefs([
       "a move through a channel (nodeId) carries a master's file into a folder of that channel only: no listing of the master shows it any more",
   },
   {
+    name: 'hide-keeps-localized-copy',
+    breaks: ['MCH-06'],
+    description:
+      'disinheriting or excluding an object a channel has localized is taken, and the channel lists its copy saying it is hidden there',
+  },
+  {
     name: 'perms-name-empty',
     breaks: ['OP-folder.list'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",

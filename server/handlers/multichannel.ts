@@ -155,7 +155,10 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
     const copy = (state.sets.get(t.channelSetId) ?? []).find(
       (v) => v !== t && !v.deleted && hidden.some((c) => state.nodes.get(v.nodeId)!.chain.includes(c)),
     );
-    if (copy) throw new Refusal('FAILURE', `${t.kind} ${t.id} is localized in node ${copy.nodeId}; unlocalize it first`, 'disinherit', 409);
+    if (copy)
+      plan.localizedThere(
+        new Refusal('FAILURE', `${t.kind} ${t.id} is localized in node ${copy.nodeId}; unlocalize it first`, 'disinherit', 409),
+      );
   }
   plan.changing(targets);
   for (const t of targets) {

@@ -11,7 +11,7 @@ import { flag, listOf } from '../../harness/records.ts';
 import { attempt, channelOf, localizeStep, nothingToJudgeOnce } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
-import type { DisinheritResponse, File, MultiDisinheritResponse } from '../../schemas/types.ts';
+import type { DisinheritResponse, File, Folder, MultiDisinheritResponse } from '../../schemas/types.ts';
 import { type Listing, type Created, namesFor, create, listings, undoLocalized } from './channel.ts';
 
 /** Why a test cannot judge the file forms of the disinherit operations: /file/disinherit refuses file ids. */
@@ -555,6 +555,45 @@ conformance(
       ]);
   },
   { operation: 'file.disinherit.set' },
+);
+
+conformance(
+  'MCH-06',
+  'hiding a folder from a channel that has localized it is refused, or no record the channel lists says it is hidden there',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    for (const [what, body, undo] of [
+      ['disinherited', { disinherit: [channel] }, { reinherit: [channel] }],
+      ['excluded', { exclude: true }, { exclude: false }],
+    ] as const) {
+      const obj = await create(t, 'folder', top, `mch06-localized-${what}`);
+      await localizeStep(t, 'folder', obj.id, channel);
+      // Whether an object may be hidden from a channel holding its localized copy is not said: a refusal ("unlocalize first")
+      // keeps MCH-06, and so does a channel that no longer lists the copy, or lists its own copy as not hidden.
+      const hidden = await t.try('folder.disinherit.set', { path: { id: obj.id }, json: body });
+      if (hidden.problem) continue;
+      // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings"; a record the channel
+      // lists that says it is excluded, or disinherited for this channel (2.6 disinheritedChannels), says it is listed where hidden.
+      for (const list of await listings(t, top, channel))
+        for (const r of list.items.filter((i) => i.name === obj.name)) {
+          const folder = r as Folder;
+          const names = (folder.disinheritedChannels ?? []).some((n) => n?.id === channel);
+          if (flag(folder, 'excluded') || names)
+            t.record([
+              finding(
+                'MCH-06',
+                'visibility',
+                `POST /folder/disinherit/${obj.id} ${JSON.stringify(body)}, channel ${channel} holding its localized copy, was answered OK; ` +
+                  `${list.what} lists ${r.id} "${r.name}" saying ${names ? `disinheritedChannels ${JSON.stringify(folder.disinheritedChannels)}` : 'excluded true'}`,
+                list.exchange,
+              ),
+            ]);
+        }
+      await t.try('folder.disinherit.set', { path: { id: obj.id }, json: undo });
+    }
+  },
+  { operation: 'folder.disinherit.set' },
 );
 
 conformance('MCH-06', 'reinherited and no longer excluded objects are listed in the channel again', async (t) => {

@@ -485,6 +485,12 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('folder.disinherit.set', { path: { id }, body: { disinheritDefault: true } }).catch((err: unknown) => err);
     return (await run('folder.disinherit.get', { path: { id } })).disinheritDefault;
   },
+  // "Localized folder" has a copy in the shop (node 2): hiding it from the shop is refused, or (planted) taken.
+  'hide-keeps-localized-copy': async (run, s) =>
+    run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Localized folder').id }, body: { disinherit: [2] } }).then(
+      () => 'taken',
+      (err: Error) => `threw ${err.name}`,
+    ),
   'disinherit-always-recursive': async (run, s) => {
     await run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Inherited folder').id }, body: { disinherit: [2] } });
     return (await run('file.disinherit.get', { query: { id: [String(named(s, 'file', 'inherited-b.txt').id)] } })).disinherit;

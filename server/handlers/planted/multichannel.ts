@@ -110,6 +110,8 @@ export interface SetPlan {
   recursive(recursive: boolean | undefined): boolean | undefined;
   /** Whether the request hides a target from every channel below its node; the contract: `exclude`. */
   hidesEverywhere(exclude: boolean | undefined): boolean | undefined;
+  /** The refusal of hiding a target from a channel that holds a localized copy of it; the contract: it is thrown. */
+  localizedThere(refusal: Refusal): void;
   /** Before the settings of `targets` change (every target checked). */
   changing(targets: readonly Obj[]): void;
   /** After `t` is excluded (`exclude` true) or no longer excluded. */
@@ -155,6 +157,10 @@ function set(faults: FaultSet, listForm: boolean): SetPlan {
     recursive: (recursive) => recursive || faults.has('disinherit-always-recursive'),
     // Planted (disinherit-refused-when-localized): a localized copy anywhere stops the request, whatever it hides.
     hidesEverywhere: (exclude) => exclude || faults.has('disinherit-refused-when-localized'),
+    localizedThere: (refusal) => {
+      // Planted (hide-keeps-localized-copy): the object is hidden from the channel, whose localized copy stays listed there.
+      if (!faults.has('hide-keeps-localized-copy')) throw refusal;
+    },
     changing: (targets) => {
       before = JSON.stringify(targets.map(multichannelSettings));
     },
