@@ -553,6 +553,11 @@ export const semanticFaults = faultDefs([
       'disinheriting or excluding an object a channel has localized is taken, and the channel lists its copy saying it is hidden there',
   },
   {
+    name: 'unlocalize-takes-channel-own',
+    breaks: ['MCH-03'],
+    description: 'a recursive unlocalize of a folder also removes the files the channel made itself inside it',
+  },
+  {
     name: 'perms-name-empty',
     breaks: ['OP-folder.list'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",

@@ -328,51 +328,60 @@ conformance('MCH-03', 'unlocalizing a folder with recursive false leaves the loc
   await undoLocalized(t, made);
 });
 
-conformance('MCH-03', "unlocalizing a folder recursively leaves the master's content and another channel's copies inside it", async (t) => {
-  const channel = channelOf(t);
-  const top = await t.folder();
-  const folder = await create(t, 'folder', top, namesFor(t, 'folder', 1, 4)[0]!);
-  const file = await create(t, 'file', folder.id, namesFor(t, 'file', 1, 4)[0]!);
-  const made: Localized = [];
-  // Another channel's copy first, so that it is stored before this channel's: a removal that takes the first copy it meets
-  // below the folder, whichever channel it is in, takes that one.
-  const other = await otherChannel(t, file, channel);
-  let otherCopy: number | undefined;
-  if (other !== undefined) {
-    await localizeStep(t, file.kind, file.id, other);
-    otherCopy = await copyIdOf(t, folder.id, file, other);
-    made.push({ obj: file, parent: folder.id, channel: other });
-  } else t.nothingToJudge(`the target names no second channel that file ${file.id} is inherited into: no other channel's copy to keep`);
-  await localizeStep(t, folder.kind, folder.id, channel);
-  const folderCopy = await copyIdOf(t, top, folder, channel);
-  await localizeStep(t, file.kind, file.id, channel);
-  // Contract 3: "| localized object | `POST /file/unlocalize/{id}` | channel given in the body | not localized in that
-  // channel | none |": the channel's copies go, and nothing else; the master keeps its objects, another channel its copies.
-  if (!(await unlocalizeStep(t, folder.kind, { master: folder.id, copy: folderCopy }, channel, { recursive: true }))) {
-    made.push({ obj: file, parent: folder.id, channel }, { obj: folder, parent: top, channel });
-    return undoLocalized(t, made);
-  }
-  const findings: Finding[] = [];
-  const expect = async (nodeId: number | undefined, id: number, whose: string) => {
-    const listed = await t.call('folder.getFiles', { path: { folderId: folder.id }, query: nodeId === undefined ? {} : { nodeId } });
-    if (listed.body && !listOf<File>(listed.body, 'files').some((f) => f.id === id))
-      findings.push(
-        finding(
-          t.requirement,
-          'model',
-          `after unlocalizing folder "${folder.name}" recursively in channel ${channel}, GET /folder/getFiles/${folder.id}` +
-            `${nodeId === undefined ? '' : `?nodeId=${nodeId}`} no longer lists ${whose} ${id} of file "${file.name}": ` +
-            brief(listOf<File>(listed.body, 'files').map((f) => f.id)),
-          listed.exchange,
-        ),
-      );
-  };
-  await expect(undefined, file.id, "the master's own file");
-  await expect(channel, file.id, "the master's file, inherited again,");
-  if (other !== undefined && otherCopy !== undefined) await expect(other, otherCopy, `channel ${other}'s copy`);
-  t.record(findings);
-  await undoLocalized(t, made);
-});
+conformance(
+  'MCH-03',
+  "unlocalizing a folder recursively leaves the master's content, another channel's copies and the channel's own files inside it",
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const folder = await create(t, 'folder', top, namesFor(t, 'folder', 1, 4)[0]!);
+    const file = await create(t, 'file', folder.id, namesFor(t, 'file', 1, 4)[0]!);
+    const made: Localized = [];
+    // Another channel's copy first, so that it is stored before this channel's: a removal that takes the first copy it meets
+    // below the folder, whichever channel it is in, takes that one.
+    const other = await otherChannel(t, file, channel);
+    let otherCopy: number | undefined;
+    if (other !== undefined) {
+      await localizeStep(t, file.kind, file.id, other);
+      otherCopy = await copyIdOf(t, folder.id, file, other);
+      made.push({ obj: file, parent: folder.id, channel: other });
+    } else t.nothingToJudge(`the target names no second channel that file ${file.id} is inherited into: no other channel's copy to keep`);
+    await localizeStep(t, folder.kind, folder.id, channel);
+    const folderCopy = await copyIdOf(t, top, folder, channel);
+    await localizeStep(t, file.kind, file.id, channel);
+    // A file the channel made itself in its copy of the folder: no localized copy, so not the unlocalize's to take.
+    const own = await tryCreateInChannelStep(t, 'file', folder.id, namesFor(t, 'file', 1, 13)[0]!, channel);
+    if (!own) t.nothingToJudge(`${NO_CHANNEL_CREATE}: no file of the channel's own to keep`);
+    // Contract 3: "| localized object | `POST /file/unlocalize/{id}` | channel given in the body | not localized in that
+    // channel | none |": the channel's copies go, and nothing else; the master keeps its objects, another channel its copies,
+    // the channel its own files.
+    if (!(await unlocalizeStep(t, folder.kind, { master: folder.id, copy: folderCopy }, channel, { recursive: true }))) {
+      made.push({ obj: file, parent: folder.id, channel }, { obj: folder, parent: top, channel });
+      return undoLocalized(t, made);
+    }
+    const findings: Finding[] = [];
+    const expect = async (nodeId: number | undefined, id: number, whose: string) => {
+      const listed = await t.call('folder.getFiles', { path: { folderId: folder.id }, query: nodeId === undefined ? {} : { nodeId } });
+      if (listed.body && !listOf<File>(listed.body, 'files').some((f) => f.id === id))
+        findings.push(
+          finding(
+            t.requirement,
+            'model',
+            `after unlocalizing folder "${folder.name}" recursively in channel ${channel}, GET /folder/getFiles/${folder.id}` +
+              `${nodeId === undefined ? '' : `?nodeId=${nodeId}`} no longer lists ${whose} (${id}): ` +
+              brief(listOf<File>(listed.body, 'files').map((f) => f.id)),
+            listed.exchange,
+          ),
+        );
+    };
+    await expect(undefined, file.id, `the master's own file "${file.name}"`);
+    await expect(channel, file.id, `the master's file "${file.name}", inherited again`);
+    if (other !== undefined && otherCopy !== undefined) await expect(other, otherCopy, `channel ${other}'s copy of file "${file.name}"`);
+    if (own) await expect(channel, own.id, `the channel's own file "${own.name}"`);
+    t.record(findings);
+    await undoLocalized(t, made);
+  },
+);
 
 conformance('MCH-03', 'a file localized twice in the channel is inherited again after one unlocalize', async (t) => {
   const channel = channelOf(t);

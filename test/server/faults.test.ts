@@ -429,6 +429,15 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: true } });
     return pick((await run('folder.getFiles', { path: { folderId: folder } })).files, 'name');
   },
+  'unlocalize-takes-channel-own': async (run, s) => {
+    // "Localized folder" is localized in the shop, which makes a file of its own in it; then the folder is unlocalized recursively.
+    const folder = named(s, 'folder', 'Localized folder').id;
+    await run('file.create.multipart', {
+      multipart: { fields: { folderId: String(folder), nodeId: '2' }, files: [part('fileBinaryData', 'own', 'shop-own.txt')] },
+    });
+    await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: true } });
+    return pick((await run('folder.getFiles', { path: { folderId: folder }, query: { nodeId: 2 } })).files, 'name');
+  },
   'push2master-orphans-local-file': async (run, s) => {
     // shop-flyer.pdf is the shop's own, in "Shop specials", a folder only the shop has.
     try {

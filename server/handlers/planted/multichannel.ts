@@ -299,6 +299,13 @@ export function unlocalize(faults: FaultSet): UnlocalizePlan {
     removed: (remove, state, copy, b) => {
       // Planted (unlocalize-keeps-copy): the request is answered, nothing removed.
       if (faults.has('unlocalize-keeps-copy')) return [];
+      // Planted (unlocalize-takes-channel-own): below the folder the channel's own objects go with its copies.
+      if (faults.has('unlocalize-takes-channel-own') && b.recursive && copy.kind === 'folder')
+        remove.push(
+          ...[...setsBelow(state, copy.channelSetId)].flatMap(({ set }) =>
+            (state.sets.get(set) ?? []).filter((v) => v.nodeId === copy.nodeId && v.masterId === undefined),
+          ),
+        );
       // Planted (unlocalize-recursive-first-variant): below the folder the first variant of each set goes, whichever node
       // holds it: mostly the master's own object.
       if (faults.has('unlocalize-recursive-first-variant') && b.recursive && copy.kind === 'folder')
