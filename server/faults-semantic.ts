@@ -558,6 +558,12 @@ export const semanticFaults = faultDefs([
     description: 'a recursive unlocalize of a folder also removes the files the channel made itself inside it',
   },
   {
+    name: 'disinherit-recursive-reaches-channel-own',
+    breaks: ['MCH-06'],
+    description:
+      'a recursive disinherit of a folder also sets the files a channel made itself inside it, whose records then say them disinherited where they are listed',
+  },
+  {
     name: 'perms-name-empty',
     breaks: ['OP-folder.list'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",

@@ -160,7 +160,7 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
         new Refusal('FAILURE', `${t.kind} ${t.id} is localized in node ${copy.nodeId}; unlocalize it first`, 'disinherit', 409),
       );
   }
-  plan.changing(targets);
+  plan.changing(targets, state);
   for (const t of targets) {
     if (body.exclude !== undefined) {
       if (body.exclude) t.excluded = true;

@@ -8,7 +8,7 @@ import { finding, isRefusal, type Finding } from '../../harness/checks.ts';
 import { hasFeature } from '../../harness/fixture.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf } from '../../harness/records.ts';
-import { attempt, channelOf, localizeStep, nothingToJudgeOnce } from '../../harness/steps.ts';
+import { attempt, channelOf, localizeStep, nothingToJudgeOnce, tryCreateInChannelStep, NO_CHANNEL_CREATE } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { DisinheritResponse, File, Folder, MultiDisinheritResponse } from '../../schemas/types.ts';
@@ -557,6 +557,30 @@ conformance(
   { operation: 'file.disinherit.set' },
 );
 
+/**
+ * MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings": the records named
+ * `name` a channel lists that say they are excluded, or disinherited for that channel (2.6 disinheritedChannels), each a finding.
+ */
+function saidHidden(lists: Listing[], name: string, channel: number, after: string): Finding[] {
+  const out: Finding[] = [];
+  for (const list of lists)
+    for (const r of list.items.filter((i) => i.name === name)) {
+      const record = r as Folder;
+      const names = (record.disinheritedChannels ?? []).some((n) => n?.id === channel);
+      if (flag(record, 'excluded') || names)
+        out.push(
+          finding(
+            'MCH-06',
+            'visibility',
+            `${after}; ${list.what} lists ${r.id} "${r.name}" saying ` +
+              (names ? `disinheritedChannels ${JSON.stringify(record.disinheritedChannels)}` : 'excluded true'),
+            list.exchange,
+          ),
+        );
+    }
+  return out;
+}
+
 conformance(
   'MCH-06',
   'hiding a folder from a channel that has localized it is refused, or no record the channel lists says it is hidden there',
@@ -575,23 +599,43 @@ conformance(
       if (hidden.problem) continue;
       // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings"; a record the channel
       // lists that says it is excluded, or disinherited for this channel (2.6 disinheritedChannels), says it is listed where hidden.
-      for (const list of await listings(t, top, channel))
-        for (const r of list.items.filter((i) => i.name === obj.name)) {
-          const folder = r as Folder;
-          const names = (folder.disinheritedChannels ?? []).some((n) => n?.id === channel);
-          if (flag(folder, 'excluded') || names)
-            t.record([
-              finding(
-                'MCH-06',
-                'visibility',
-                `POST /folder/disinherit/${obj.id} ${JSON.stringify(body)}, channel ${channel} holding its localized copy, was answered OK; ` +
-                  `${list.what} lists ${r.id} "${r.name}" saying ${names ? `disinheritedChannels ${JSON.stringify(folder.disinheritedChannels)}` : 'excluded true'}`,
-                list.exchange,
-              ),
-            ]);
-        }
+      t.record(
+        saidHidden(
+          await listings(t, top, channel),
+          obj.name,
+          channel,
+          `POST /folder/disinherit/${obj.id} ${JSON.stringify(body)}, channel ${channel} holding its localized copy, was answered OK`,
+        ),
+      );
       await t.try('folder.disinherit.set', { path: { id: obj.id }, json: undo });
     }
+  },
+  { operation: 'folder.disinherit.set' },
+);
+
+conformance(
+  'MCH-06',
+  'a folder disinherited recursively and reinherited leaves no file the channel made inside it said disinherited there',
+  async (t) => {
+    const channel = channelOf(t);
+    const top = await t.folder();
+    const folder = await create(t, 'folder', top, 'mch06-recursive');
+    const own = await tryCreateInChannelStep(t, 'file', folder.id, 'mch06-channel-own.txt', channel);
+    if (!own) return t.nothingToJudge(NO_CHANNEL_CREATE);
+    // The channel's own file lives in the channel: no setting of the master's folder hides it from there. A server may refuse the
+    // recursive setting over it, or take it; reinherited without recursive, the folder is listed in the channel again.
+    const set = await t.try('folder.disinherit.set', { path: { id: folder.id }, json: { disinherit: [channel], recursive: true } });
+    if (set.problem)
+      return t.nothingToJudge(`a recursive disinherit of folder ${folder.id} over a file of the channel's own was refused`, set.exchange);
+    await t.must('folder.disinherit.set', { path: { id: folder.id }, json: { reinherit: [channel] } });
+    t.record(
+      saidHidden(
+        await listings(t, folder.id, channel),
+        own.name,
+        channel,
+        `after POST /folder/disinherit/${folder.id} {"disinherit": [${channel}], "recursive": true} and {"reinherit": [${channel}]}`,
+      ),
+    );
   },
   { operation: 'folder.disinherit.set' },
 );

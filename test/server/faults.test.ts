@@ -500,6 +500,17 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       () => 'taken',
       (err: Error) => `threw ${err.name}`,
     ),
+  'disinherit-recursive-reaches-channel-own': async (run, s) => {
+    // The shop makes a file of its own in "Inherited folder", which is then disinherited from the shop recursively.
+    const folder = named(s, 'folder', 'Inherited folder').id;
+    const own = (
+      await run('file.create.multipart', {
+        multipart: { fields: { folderId: String(folder), nodeId: '2' }, files: [part('fileBinaryData', 'own', 'shop-own.txt')] },
+      })
+    ).file.id;
+    await run('folder.disinherit.set', { path: { id: folder }, body: { disinherit: [2], recursive: true } });
+    return (await run('file.load', { path: { id: own } })).file.disinheritedChannels?.map((n: { id?: number }) => n.id);
+  },
   'disinherit-always-recursive': async (run, s) => {
     await run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Inherited folder').id }, body: { disinherit: [2] } });
     return (await run('file.disinherit.get', { query: { id: [String(named(s, 'file', 'inherited-b.txt').id)] } })).disinherit;

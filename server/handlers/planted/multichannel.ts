@@ -112,8 +112,8 @@ export interface SetPlan {
   hidesEverywhere(exclude: boolean | undefined): boolean | undefined;
   /** The refusal of hiding a target from a channel that holds a localized copy of it; the contract: it is thrown. */
   localizedThere(refusal: Refusal): void;
-  /** Before the settings of `targets` change (every target checked). */
-  changing(targets: readonly Obj[]): void;
+  /** Before the settings of `targets` change (every target checked); a fault may add targets. */
+  changing(targets: Obj[], state: State): void;
   /** After `t` is excluded (`exclude` true) or no longer excluded. */
   excluded(t: Obj, exclude: boolean): void;
   /** After the disinherit list of `t` is set, `reinherit` taken out of it. */
@@ -130,6 +130,7 @@ function multichannelSettings(obj: Obj): unknown[] {
 /** The set plan; `listForm`: for the forms that take a list of ids. */
 function set(faults: FaultSet, listForm: boolean): SetPlan {
   let before = '';
+  let recursiveAsked = false;
   return {
     body: (sent) => {
       const b = { ...sent };
@@ -154,14 +155,25 @@ function set(faults: FaultSet, listForm: boolean): SetPlan {
       }
     },
     // Planted (disinherit-always-recursive): the content of a folder follows it without `recursive`.
-    recursive: (recursive) => recursive || faults.has('disinherit-always-recursive'),
+    recursive: (recursive) => {
+      recursiveAsked = recursive === true;
+      return recursive || faults.has('disinherit-always-recursive');
+    },
     // Planted (disinherit-refused-when-localized): a localized copy anywhere stops the request, whatever it hides.
     hidesEverywhere: (exclude) => exclude || faults.has('disinherit-refused-when-localized'),
     localizedThere: (refusal) => {
       // Planted (hide-keeps-localized-copy): the object is hidden from the channel, whose localized copy stays listed there.
       if (!faults.has('hide-keeps-localized-copy')) throw refusal;
     },
-    changing: (targets) => {
+    changing: (targets, state) => {
+      // Planted (disinherit-recursive-reaches-channel-own): a recursive setting also reaches what a channel made itself below
+      // the folder, objects of another node than the folder's.
+      if (recursiveAsked && faults.has('disinherit-recursive-reaches-channel-own'))
+        for (const t of targets.filter((o) => o.kind === 'folder'))
+          for (const { set } of setsBelow(state, t.channelSetId)) {
+            const m = masterVariant(state, set);
+            if (m && m.nodeId !== t.nodeId && !targets.includes(m)) targets.push(m);
+          }
       before = JSON.stringify(targets.map(multichannelSettings));
     },
     excluded: (t, exclude) => {
