@@ -262,6 +262,11 @@ export const semanticFaults = faultDefs([
     description: 'a raw createSimple of a qqfile ending in .__proto__ stores Object.prototype as the fileType, answered as {}',
   },
   {
+    name: 'upload-duplicates-name',
+    breaks: ['UPL-05'],
+    description: 'an upload that does not overwrite, of a name the folder holds, makes a second file of that same name',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -150,6 +150,16 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
             again.exchange,
           ),
         );
+      // Nor does it make a second file of the very same name (open choice upload-name-collision: renamed, or refused).
+      if (other && other.id !== id && other.name === name)
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `a second upload of ${JSON.stringify(name)} with ${JSON.stringify(overwrite)} made file ${other.id} of that same name beside file ${id}`,
+            again.exchange,
+          ),
+        );
       const loaded = await attempt(t, 'file.load', { path: { id } });
       const kept = loaded.body?.file;
       if (loaded.body && (kept?.fileSize !== first.byteLength || kept.name !== name)) {

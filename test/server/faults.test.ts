@@ -313,6 +313,13 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
       })
     ).file.description,
+  'upload-duplicates-name': async (run, s) =>
+    (
+      await run('file.createSimple.raw', {
+        query: { folderId: named(s, 'folder', 'Files').id, qqfile: 'terms.txt' },
+        rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
+      })
+    ).file.name,
   'overwrite-keeps-description': async (run, s) =>
     (
       await run('file.createSimple.raw', {

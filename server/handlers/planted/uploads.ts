@@ -142,6 +142,8 @@ function create(faults: FaultSet): CreatePlan {
     kind: (kind, fileType) => (faults.has('image-uploads-are-images') && fileType.toLowerCase().startsWith('image/') ? 'image' : kind),
     // Variation (images-own-names): files and images have names of their own, so only the object's own kind holds names.
     taken: (taken, state, folder, nodeId, kind) => {
+      // Planted (upload-duplicates-name): no name counts as taken, so a colliding upload makes a second file of the same name.
+      if (faults.has('upload-duplicates-name')) return { has: () => false };
       const only = ownNames(kind, faults);
       return only ? namesInFolder(state, folder.channelSetId, [only], nodeId) : taken;
     },
