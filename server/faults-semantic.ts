@@ -267,6 +267,11 @@ export const semanticFaults = faultDefs([
     description: 'an upload that does not overwrite, of a name the folder holds, makes a second file of that same name',
   },
   {
+    name: 'save-multipart-drops-description',
+    breaks: ['UPL-06'],
+    description: 'a multipart save without a description part leaves the file without one, and a search over its folder answers 500',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -401,6 +401,28 @@ conformance(
   { feature: 'multichannelling' },
 );
 
+conformance('UPL-06', 'a file saved by multipart without a description part is still found by a search', async (t) => {
+  const folderId = await t.folder();
+  const name = 'upl06-described.txt';
+  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('first\n'), {
+    description: 'described',
+  });
+  const id = original.body?.file?.id;
+  if (id === undefined) return void t.record(original.findings);
+  // "POST /file/save/{id} (multipart): save the posted content into the file": a body of content alone. Whatever description the
+  // file then keeps, the folder's listings and a search over it answer, never with a 5xx (the judge fails this test on one).
+  const saved = await attempt(t, 'file.save.multipart', {
+    path: { id },
+    multipart: {
+      files: [{ name: 'fileBinaryData', filename: name, contentType: 'text/plain', data: new TextEncoder().encode('second\n') }],
+    },
+  });
+  if (!saved.body) return void t.record(saved.findings);
+  for (const search of ['zzq', 'upl06'])
+    await attempt(t, 'folder.getFiles', { path: { folderId }, query: { search } }).then((r) => t.record(r.findings));
+  await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
+});
+
 conformance('UPL-06', 'a multipart save replaces the content: same id, new size', async (t) => {
   const folderId = await t.folder();
   let run = 0;

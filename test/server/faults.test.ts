@@ -313,6 +313,17 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
         rawBody: { contentType: 'text/plain', data: Buffer.from('probe\n') },
       })
     ).file.description,
+  'save-multipart-drops-description': async (run, s) => {
+    const id = named(s, 'file', 'terms.txt').id;
+    await run('file.save.multipart', {
+      path: { id },
+      multipart: { files: [part('fileBinaryData', 'saved\n', 'terms.txt', 'text/plain')] },
+    });
+    return run('folder.getFiles', { path: { folderId: named(s, 'folder', 'Files').id }, query: { search: 'zzq' } }).then(
+      (body) => pick(body.files),
+      (err: Error) => `threw ${err.name}`,
+    );
+  },
   'upload-duplicates-name': async (run, s) =>
     (
       await run('file.createSimple.raw', {

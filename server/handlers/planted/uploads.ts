@@ -358,7 +358,16 @@ export interface SaveMultipartPlan extends PartPlan {
 export function saveMultipart(faults: FaultSet): SaveMultipartPlan {
   return {
     ...parts(faults),
-    // Planted: the save answers OK but keeps the old content: nothing is stored.
-    store: (store) => (faults.has('save-multipart-ignored') ? () => undefined : store),
+    store: (store) => {
+      // Planted: the save answers OK but keeps the old content: nothing is stored.
+      if (faults.has('save-multipart-ignored')) return () => undefined;
+      // Planted (save-multipart-drops-description): a save without a description part leaves the file without one.
+      if (faults.has('save-multipart-drops-description'))
+        return (state, file, part, description, plan) => {
+          store(state, file, part, description, plan);
+          if (description === undefined) Reflect.deleteProperty(file, 'description');
+        };
+      return store;
+    },
   };
 }
