@@ -272,6 +272,11 @@ export const semanticFaults = faultDefs([
     description: 'a multipart save without a description part leaves the file without one, and a search over its folder answers 500',
   },
   {
+    name: 'url-create-urls-dropped',
+    breaks: ['UPL-02a'],
+    description: 'a JSON create leaves the niceURL and alternateURLs it is sent unread: no filter finds the file by them',
+  },
+  {
     name: 'copy-without-target-500',
     breaks: ['FIL-01', 'ENV-08'],
     description: 'a copy without targetFolder escapes as a 500 FAILURE instead of going into the source folder or being refused',

@@ -9,7 +9,7 @@ import { checkRefused, finding, isRefusal, type Finding } from '../../harness/ch
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileHostAddress, startFileHost } from '../../harness/filehost.ts';
-import { attempt, fileSummary, filesOf } from '../../harness/steps.ts';
+import { attempt, fileSummary, filesOf, type Attempt } from '../../harness/steps.ts';
 import { conformance, novelClasses, type ConformanceContext } from '../../harness/suite.ts';
 import { text, listOf } from '../../harness/records.ts';
 import { checkCreated, createdId, refusedAsAllowed, refusedLeftNothing, uploadWith, UPLOAD_FORMS } from '../../harness/uploads.ts';
@@ -458,21 +458,45 @@ conformance('UPL-02a', 'a JSON create gives the file the description, nice URL a
     const loaded = await attempt(t, 'file.load', { path: { id } });
     const file = loaded.body?.file;
     if (!file) return void t.record(loaded.findings);
-    // niceURL and alternateURLs are judged where the file carries them: their claim cannot be proven (a file without them is
-    // no sign they were dropped), so only description is claimed.
+    // niceURL and alternateURLs are judged by the record where it carries them, else by the filters that read them.
     t.judged('file.create.json', 'description');
     // FileCreateRequest "description (string), ... niceURL (string), alternateURLs (array of string)" name the File record's
     // description, niceUrl and alternateUrls (contract 2.4): the file created carries what was sent (alternate URLs in any order).
-    // An absent description reads as empty (harness/records.ts); an absent niceUrl or alternateUrls names nothing to compare.
+    // An absent description reads as empty (harness/records.ts).
     const wrong: string[] = [];
     if (text(file, 'description') !== sent.description)
       wrong.push(`description ${JSON.stringify(file.description)} (sent ${JSON.stringify(sent.description)})`);
+    // Contract 2.1: whether a record shows niceUrl or alternateUrls is not shown; where it does not, the filters still read them.
+    // FLT-08: "`niceurl` is a regular expression matched against the nice URL"; FLT-02: GET /file "filters by id, name,
+    // description, niceUrl, alternateUrls".
+    const unshown = async (member: string, what: string, listed: Promise<{ r: Attempt<unknown>; ids?: (number | undefined)[] }>) => {
+      const { r, ids } = await listed;
+      t.record(r.findings);
+      if (ids && !ids.includes(id))
+        t.record([
+          finding('UPL-02a', 'model', `file ${id}, created with ${member}, loads without it, and ${what} does not list it`, r.exchange),
+        ]);
+    };
     if (file.niceUrl === undefined)
-      t.nothingToJudge(`file ${id} loads without niceUrl (contract 2.1: presence not shown)`, loaded.exchange);
+      await unshown(
+        'niceURL',
+        `getFiles niceurl=^${sent.niceURL}$`,
+        attempt(t, 'folder.getFiles', { path: { folderId }, query: { niceurl: `^${sent.niceURL}$` } }).then((r) => ({
+          r,
+          ids: r.body?.files?.map((f) => f.id),
+        })),
+      );
     else if (file.niceUrl !== sent.niceURL)
       wrong.push(`niceUrl ${JSON.stringify(file.niceUrl)} (sent niceURL ${JSON.stringify(sent.niceURL)})`);
     if (file.alternateUrls === undefined)
-      t.nothingToJudge(`file ${id} loads without alternateUrls (contract 2.1: presence not shown)`, loaded.exchange);
+      await unshown(
+        'alternateURLs',
+        `GET /file q=${sent.alternateURLs[1]}`,
+        attempt(t, 'file.list', { query: { folderId: String(folderId), q: sent.alternateURLs[1]! } }).then((r) => ({
+          r,
+          ids: r.body?.items?.map((f) => f.id),
+        })),
+      );
     else if (JSON.stringify([...listOf<string>(file, 'alternateUrls')].sort()) !== JSON.stringify([...sent.alternateURLs].sort()))
       wrong.push(`alternateUrls ${JSON.stringify(file.alternateUrls)} (sent alternateURLs ${JSON.stringify(sent.alternateURLs)})`);
     if (wrong.length)

@@ -283,6 +283,11 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       const body = { folderId: ids(s).sandboxParentFolderId, name: 'described.txt', sourceURL: `${base}/d.txt`, description: 'said' };
       return (await run('file.create.json', { body })).file.description;
     }),
+  'url-create-urls-dropped': async (run, s) =>
+    withHost('nice', async (base) => {
+      const body = { folderId: ids(s).sandboxParentFolderId, name: 'nice.txt', sourceURL: `${base}/n.txt`, niceURL: '/nice' };
+      return (await run('file.create.json', { body })).file.niceUrl;
+    }),
   'source-error-stored': async (run, s) =>
     withHost(
       'not found',

@@ -336,6 +336,8 @@ export function createFromUrl(faults: FaultSet): CreateFromUrlPlan {
       const b = { ...sent };
       // Planted: the metadata of the body (description, nice and alternate URLs) is left for a later save that never comes.
       if (faults.has('url-create-metadata-dropped')) unread(b, 'description', 'niceURL', 'alternateURLs');
+      // Planted (url-create-urls-dropped): the nice and alternate URLs alone, which a file record need not show, are left unread.
+      if (faults.has('url-create-urls-dropped')) unread(b, 'niceURL', 'alternateURLs');
       // Planted: overwriteExisting is not read, so a file of the same name gets a renamed sibling.
       if (faults.has('url-create-overwrite-ignored')) unread(b, 'overwriteExisting');
       return b;
