@@ -579,6 +579,16 @@ export const semanticFaults = faultDefs([
       'a recursive disinherit of a folder also sets the files a channel made itself inside it, whose records then say them disinherited where they are listed',
   },
   {
+    name: 'unlocalize-channel-from-copy',
+    breaks: ['MCH-03'],
+    description: 'an unlocalize naming a localized copy removes it from its own channel, whatever other channel the body gives',
+  },
+  {
+    name: 'push2master-channel-from-copy',
+    breaks: ['MCH-07'],
+    description: "a push naming a localized copy pushes its channel's version, whatever other channel the body gives",
+  },
+  {
     name: 'perms-name-empty',
     breaks: ['OP-folder.list'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",

@@ -334,7 +334,7 @@ export const push2master: Handler<State> = (state, req, ctx) => {
   const plan = planted.push2master(ctx.faults);
   const b = bodyOf<PushToMasterRequest>(req);
   const obj = objectById(state, req.path.id, ALL_KINDS, 'object');
-  const channel = channelOf(state, b.channelId ?? obj.nodeId);
+  const channel = channelOf(state, plan.channelId(b.channelId, obj) ?? obj.nodeId);
   plan.named(obj, channel);
   const target = b.masterId ?? channel.masterId!;
   if (target === channel.id || !channel.chain.includes(target))

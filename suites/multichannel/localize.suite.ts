@@ -383,6 +383,30 @@ conformance(
   },
 );
 
+conformance('MCH-03', "an unlocalize naming the copy and another node in the body leaves the channel's copy", async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const file = await create(t, 'file', top, 'mch03-other-node.txt');
+  await localizeStep(t, file.kind, file.id, channel);
+  const copyId = await copyIdOf(t, top, file, channel);
+  // Contract 3: "| localized object | `POST /file/unlocalize/{id}` | channel given in the body | not localized in that channel |":
+  // the body gives the master node, where nothing is localized. Refused, or answered changing nothing: the channel the body does
+  // not name keeps its copy.
+  await t.try('file.unlocalize', { path: { id: copyId }, json: { channelId: t.fixture.masterNodeId } });
+  const listed = await t.call('folder.getFiles', { path: { folderId: top }, query: { nodeId: channel } });
+  if (listed.body && !listOf<File>(listed.body, 'files').some((f) => f.id === copyId))
+    t.record([
+      finding(
+        t.requirement,
+        'model',
+        `POST /file/unlocalize/${copyId} {"channelId": ${t.fixture.masterNodeId}} named the master node, yet channel ${channel} no longer ` +
+          `lists its copy ${copyId}: ${brief(listOf<File>(listed.body, 'files').map((f) => f.id))}`,
+        listed.exchange,
+      ),
+    ]);
+  await undoLocalized(t, [{ obj: file, parent: top, channel }]);
+});
+
 conformance('MCH-03', 'a file localized twice in the channel is inherited again after one unlocalize', async (t) => {
   const channel = channelOf(t);
   const top = await t.folder();

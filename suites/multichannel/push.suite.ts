@@ -26,6 +26,35 @@ const PUSHES = [
   },
 ] as const;
 
+conformance('MCH-07', "a push naming the copy and another node in the body leaves the master's content", async (t) => {
+  const channel = channelOf(t);
+  const top = await t.folder();
+  const file = await create(t, 'file', top, 'mch07-other-node.txt', undefined, 'master version\n');
+  await localizeStep(t, file.kind, file.id, channel);
+  const copyId = await copyIdOf(t, top, file, channel);
+  const content = new TextEncoder().encode('the channel version, which no push of this channel was asked for\n');
+  await t.must('file.save.multipart', {
+    path: { id: copyId },
+    multipart: { files: [{ name: 'fileBinaryData', filename: file.name, contentType: 'text/plain', data: content }] },
+  });
+  // "POST /file/push2master/{id}: push a file from a channel into its master", the channel in the body's channelId: here the master
+  // node, which is no channel and has nothing of its own to push. Refused, or answered changing nothing: the master keeps its content.
+  await t.try('file.push2master', { path: { id: copyId }, json: { channelId: t.fixture.masterNodeId } });
+  const after = await t.call('file.load', { path: { id: file.id } });
+  const size = after.body?.file?.fileSize;
+  if (size === content.byteLength)
+    t.record([
+      finding(
+        t.requirement,
+        'model',
+        `POST /file/push2master/${copyId} {"channelId": ${t.fixture.masterNodeId}} named the master node, yet the master file ${file.id} ` +
+          `now has the size of channel ${channel}'s version (${size})`,
+        after.exchange,
+      ),
+    ]);
+  await undoLocalized(t, [{ obj: file, parent: top, channel }]);
+});
+
 for (const { address, title } of PUSHES) {
   conformance('MCH-07', title, async (t) => {
     const channel = channelOf(t);

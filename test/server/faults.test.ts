@@ -445,6 +445,17 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     await run('file.unlocalize', { path: { id: folder }, body: { channelId: 2, recursive: false } });
     return pick((await run('folder.getFiles', { path: { folderId: folder }, query: { nodeId: 2 } })).files, 'inherited');
   },
+  // localized.txt has a copy in the shop (node 2); the body names the master node 1, where nothing is localized.
+  'unlocalize-channel-from-copy': async (run, s) =>
+    run('file.unlocalize', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 1 } }).then(
+      () => 'taken',
+      (err: Error) => `threw ${err.name}`,
+    ),
+  'push2master-channel-from-copy': async (run, s) =>
+    run('file.push2master', { path: { id: named(s, 'file', 'localized.txt', 2).id }, body: { channelId: 1 } }).then(
+      () => 'taken',
+      (err: Error) => `threw ${err.name}`,
+    ),
   'unlocalize-recursive-first-variant': async (run, s) => {
     // "Localized folder" is localized in the shop; its file is localized too, then the folder unlocalized recursively.
     const folder = named(s, 'folder', 'Localized folder').id;

@@ -268,6 +268,7 @@ export interface UnlocalizePlan extends KindsPlan {
 
 /** POST /file/unlocalize/{id} (unlocalize). */
 export function unlocalize(faults: FaultSet): UnlocalizePlan {
+  let read: Partial<UnlocalizeRequest> = {};
   return {
     // Variation (unlocalize-files-only): /file/unlocalize takes files and images; folders are unlocalized elsewhere.
     kinds: (kinds) => (faults.has('unlocalize-files-only') ? FILE_KINDS : kinds),
@@ -282,9 +283,13 @@ export function unlocalize(faults: FaultSet): UnlocalizePlan {
         b.recursive = true;
         unread(b, 'types');
       }
+      read = b;
       return b;
     },
     named: (obj) => {
+      // Planted (unlocalize-channel-from-copy): a copy's id names its own channel, whatever channel the body gives.
+      if (faults.has('unlocalize-channel-from-copy') && obj.masterId !== undefined && read.channelId !== undefined)
+        read.channelId = obj.nodeId;
       // Variations: only the localized copy's own id names what to unlocalize, or only the master's (with the channel).
       if (faults.has('unlocalize-copy-id-only') && obj.masterId === undefined)
         throw new Refusal('INVALIDDATA', `${obj.kind} ${obj.id} is no localized copy: name the copy to unlocalize`, 'id');
@@ -336,6 +341,8 @@ const FILE_CONTENT = ['data', 'fileType', 'sizeX', 'sizeY'] as const;
 
 /** The hooks of POST /file/push2master/{id}. */
 export interface PushPlan {
+  /** The channel the push is read in, by the body's `channelId` (the contract) or the node of the object the id names (`obj`). */
+  channelId(channelId: number | undefined, obj: Obj): number | undefined;
   /** The object the id names (`obj`) in `channel`, before the master node is read. */
   named(obj: Obj, channel: NodeRec): void;
   /** The answer when `channel` holds nothing of its own to push; the contract throws `refusal`. */
@@ -359,6 +366,9 @@ export interface PushPlan {
 /** POST /file/push2master/{id} (push2master). */
 export function push2master(faults: FaultSet): PushPlan {
   return {
+    // Planted (push2master-channel-from-copy): a copy's id names its own channel, whatever channel the body gives.
+    channelId: (channelId, obj) =>
+      faults.has('push2master-channel-from-copy') && obj.masterId !== undefined && channelId !== undefined ? obj.nodeId : channelId,
     named: (obj, channel) => {
       // Variations: only the id of the channel's own object names what to push, or only the master's (with the channel).
       if (faults.has('push2master-copy-id-only') && obj.nodeId !== channel.id)
