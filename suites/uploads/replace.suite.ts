@@ -73,14 +73,27 @@ conformance('UPL-05', 'overwrite=true replaces the file of the same name: same i
   );
 });
 
+/** A file made by a raw createSimple of `name` with `description` in `folderId`: its id, or undefined with the create's findings recorded. */
+async function describedFile(t: ConformanceContext, folderId: number, name: string, description: string): Promise<number | undefined> {
+  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('the first content\n'), {
+    description,
+  });
+  const id = original.body?.file?.id;
+  if (id === undefined) t.record(original.findings);
+  return id;
+}
+
+/** Searches over a folder that a term matches and one that matches nothing: each must answer (a 5xx fails the test through the judge). */
+async function searchesAnswer(t: ConformanceContext, folderId: number, term: string): Promise<void> {
+  for (const search of ['zzq', term])
+    await attempt(t, 'folder.getFiles', { path: { folderId }, query: { search } }).then((r) => t.record(r.findings));
+  await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
+}
+
 conformance('UPL-05', 'a file replaced by overwrite=true without a description is still found by a search', async (t) => {
   const folderId = await t.folder();
   const name = 'upl05-described.txt';
-  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('the first content\n'), {
-    description: 'first',
-  });
-  const id = original.body?.file?.id;
-  if (id === undefined) return void t.record(original.findings);
+  if ((await describedFile(t, folderId, name, 'first')) === undefined) return;
   // "overwrite (boolean, false; overwrite a file of the same name)", the second upload naming no description ("description
   // (string)"): whatever description the file keeps, the folder's listings and a search over it answer, never with a 5xx (the
   // judge fails this test on one).
@@ -88,19 +101,14 @@ conformance('UPL-05', 'a file replaced by overwrite=true without a description i
     overwrite: true,
   });
   if (!replaced.body) return void t.record(replaced.findings);
-  for (const search of ['zzq', 'upl05'])
-    await attempt(t, 'folder.getFiles', { path: { folderId }, query: { search } }).then((r) => t.record(r.findings));
-  await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
+  await searchesAnswer(t, folderId, 'upl05');
 });
 
 conformance('UPL-05', 'a file replaced by overwrite=true with a description takes that description', async (t) => {
   const folderId = await t.folder();
   const name = 'upl05-redescribed.txt';
-  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('first\n'), {
-    description: 'the first description',
-  });
-  const id = original.body?.file?.id;
-  if (id === undefined) return void t.record(original.findings);
+  const id = await describedFile(t, folderId, name, 'the first description');
+  if (id === undefined) return;
   // createSimple "description (string)", read as the description of the file the upload makes (UPL-03, UPL-04); an overwrite
   // makes the replaced file, so the description it sends is that file's.
   const replaced = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('second\n'), {
@@ -404,11 +412,8 @@ conformance(
 conformance('UPL-06', 'a file saved by multipart without a description part is still found by a search', async (t) => {
   const folderId = await t.folder();
   const name = 'upl06-described.txt';
-  const original = await uploadWith(t, 'file.createSimple.raw', folderId, name, new TextEncoder().encode('first\n'), {
-    description: 'described',
-  });
-  const id = original.body?.file?.id;
-  if (id === undefined) return void t.record(original.findings);
+  const id = await describedFile(t, folderId, name, 'described');
+  if (id === undefined) return;
   // "POST /file/save/{id} (multipart): save the posted content into the file": a body of content alone. Whatever description the
   // file then keeps, the folder's listings and a search over it answer, never with a 5xx (the judge fails this test on one).
   const saved = await attempt(t, 'file.save.multipart', {
@@ -418,9 +423,7 @@ conformance('UPL-06', 'a file saved by multipart without a description part is s
     },
   });
   if (!saved.body) return void t.record(saved.findings);
-  for (const search of ['zzq', 'upl06'])
-    await attempt(t, 'folder.getFiles', { path: { folderId }, query: { search } }).then((r) => t.record(r.findings));
-  await attempt(t, 'file.list', { query: { folderId: String(folderId), q: 'zzq' } }).then((r) => t.record(r.findings));
+  await searchesAnswer(t, folderId, 'upl06');
 });
 
 conformance('UPL-06', 'a multipart save replaces the content: same id, new size', async (t) => {
