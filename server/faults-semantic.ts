@@ -558,39 +558,45 @@ export const semanticFaults = faultDefs([
   {
     name: 'move-strands-master-file',
     breaks: ['FIL-02'],
+    needs: 'multichannelling',
     description:
       "a move through a channel (nodeId) carries a master's file into a folder of that channel only: no listing of the master shows it any more",
   },
   {
     name: 'hide-keeps-localized-copy',
     breaks: ['MCH-06'],
+    needs: 'multichannelling',
     description:
       'disinheriting or excluding an object a channel has localized is taken, and the channel lists its copy saying it is hidden there',
   },
   {
     name: 'unlocalize-takes-channel-own',
     breaks: ['MCH-03'],
+    needs: 'multichannelling',
     description: 'a recursive unlocalize of a folder also removes the files the channel made itself inside it',
   },
   {
     name: 'disinherit-recursive-reaches-channel-own',
     breaks: ['MCH-06'],
+    needs: 'multichannelling',
     description:
       'a recursive disinherit of a folder also sets the files a channel made itself inside it, whose records then say them disinherited where they are listed',
   },
   {
     name: 'unlocalize-channel-from-copy',
     breaks: ['MCH-03'],
+    needs: 'multichannelling',
     description: 'an unlocalize naming a localized copy removes it from its own channel, whatever other channel the body gives',
   },
   {
     name: 'push2master-channel-from-copy',
     breaks: ['MCH-07'],
+    needs: 'multichannelling',
     description: "a push naming a localized copy pushes its channel's version, whatever other channel the body gives",
   },
   {
     name: 'perms-name-empty',
-    breaks: ['OP-folder.list'],
+    breaks: ['FLD-11'],
     description: "GET /folder's perms give each folder an empty permission name in place of edit",
     probe: { op: 'folder.list', folder: 'Files', query: {} },
   },

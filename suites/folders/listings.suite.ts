@@ -10,6 +10,7 @@ import { hasFeature } from '../../harness/fixture.ts';
 import { brief, idsOf, setDifference } from '../../harness/oracles.ts';
 import { attempt, createFolderStep, createTreeStep, deleteFolderStep } from '../../harness/steps.ts';
 import { conformance } from '../../harness/suite.ts';
+import { isRecord } from '../../harness/rules/answer.ts';
 import type { Exchange } from '../../harness/transport.ts';
 import type { Folder, ResponseOf } from '../../schemas/types.ts';
 import { canonical, closeUnderAncestors, predictFolders, shapesOf, type Shape, type TreeModel } from './tree.ts';
@@ -274,6 +275,19 @@ conformance(
     for (const call of calls) {
       const { folders, perms, exchange } = await call.send();
       if (!folders) continue;
+      // 2.9: "perms (in list responses): map string to array of string (permission names)": an empty string names no permission.
+      const unnamed = isRecord(perms)
+        ? Object.entries(perms).filter(([, names]) => Array.isArray(names) && names.some((n) => n === ''))
+        : [];
+      if (unnamed.length)
+        t.record([
+          finding(
+            'FLD-11',
+            'perms',
+            `${call.label} answers perms naming '' as a permission of ${brief(unnamed.map(([id]) => id))}`,
+            exchange,
+          ),
+        ]);
       // GET /folder and getFolders "`addPrivileges` (boolean, false)", getFolders "`privileges` (boolean, false)", both
       // "`privilegeMap` (boolean, false)", and the body's members of the same names: each adds the privileges to every record, in
       // one of the members the Folder record has for them. Nor is it said that a record asked for nothing carries none.
