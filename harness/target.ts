@@ -32,7 +32,10 @@ export function parseTarget(data: unknown, source: string): Target {
     throw new TargetError(
       `${source}: /fixture/channelNodeId ${fixture.channelNodeId} is the master node: feature "multichannelling" needs a channel of it`,
     );
-  // Users of no file would be checked against nothing: the usage tests would pass over the declaration unseen.
+  // Declarations about a folder or file the fixture does not name would be checked against nothing: the tests would pass
+  // over them unseen.
+  if (fixture.translationPageIds && fixture.pagesFolderId === undefined)
+    throw new TargetError(`${source}: /fixture/translationPageIds names pages of /fixture/pagesFolderId, which is missing`);
   if (fixture.usedFileUsers && fixture.usedFileId === undefined)
     throw new TargetError(`${source}: /fixture/usedFileUsers names the users of /fixture/usedFileId, which is missing`);
   return {

@@ -37,6 +37,12 @@ export interface TargetFixture {
    */
   usedFileUsers?: UsedFileUsers;
   /**
+   * Pages of pagesFolderId that are translations of another page: getPages with translationstatus adds the translation
+   * status of each (FLD-09). Declared, not asked: but that status, no operation of the contract says which page is a
+   * translation, so a server that never gives it could not be told from one whose data has none.
+   */
+  translationPageIds?: number[];
+  /**
    * A staging package of the target and folders it includes: folder load with `package` of it must answer the status
    * `included` for these, and not for a folder the run itself made (FLD-11). Declared, not asked: the contract has no
    * operation that lists packages or their content.

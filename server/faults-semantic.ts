@@ -550,6 +550,13 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { search: 'lorem', searchcontent: true } },
   },
   {
+    name: 'translation-status-never',
+    breaks: ['FLD-09'],
+    needs: 'pages',
+    description: 'getPages gives no page a translation status, whatever translationstatus or insync ask: no page seems a translation',
+    probe: { op: 'folder.getPages', folder: 'Pages', query: { translationstatus: true } },
+  },
+  {
     name: 'insync-adds-no-translation-status',
     breaks: ['FLT-09'],
     description: 'getPages insync filters the pages but no longer adds their translation status',
@@ -568,6 +575,13 @@ export const semanticFaults = faultDefs([
     needs: 'multichannelling',
     description:
       'disinheriting or excluding an object a channel has localized is taken, and the channel lists its copy saying it is hidden there',
+  },
+  {
+    name: 'disinherit-list-takes-own-node',
+    breaks: ['MCH-06'],
+    needs: 'multichannelling',
+    description:
+      "a disinherit list naming the object's own node is taken: the object's records name that node in disinheritedChannels, and the node still lists it",
   },
   {
     name: 'unlocalize-takes-channel-own',
@@ -775,6 +789,11 @@ export const semanticFaults = faultDefs([
     name: 'getitems-lists-subfolder-content',
     breaks: ['FLD-07'],
     description: 'getItems without recursive also lists the items of the sub-folders, as if recursive defaulted to true',
+  },
+  {
+    name: 'getitems-lists-nothing',
+    breaks: ['FLD-07'],
+    description: 'getItems without type lists no item of any kind: items [] for every folder',
   },
   {
     name: 'recursiveids-node-form-ignored',

@@ -86,6 +86,14 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The live pages of the pages folder that the data set makes translations of another page (fixture.translationPageIds). */
+function translationPages(dataset: Dataset, folderId: number): { translationPageIds?: number[] } {
+  const ids = dataset.pages
+    .filter((p) => p.folderId === folderId && !p.deleted && dataset.pages.some((m) => m.id === p.translation?.masterPageId))
+    .map((p) => p.id);
+  return ids.length ? { translationPageIds: ids } : {};
+}
+
 /** Starts the reference server and resolves once it listens. */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   // Checked at run time too: JavaScript callers and casts get past the type.
@@ -118,7 +126,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://${urlHost(host)}:${port}${API_PREFIX}`;
-  const ids = fixtureIds(state);
+  const ids = { ...fixtureIds(state), ...translationPages(dataset, fixtureIds(state).pagesFolderId) };
   // A data set without a channel (its fixture falls back to the master) cannot have multichannelling judged: not declared.
   const hasChannel = ids.channelNodeId !== ids.masterNodeId;
   const { channelNodeId: _, channelRootFolderId: __, ...unchannelled } = ids;

@@ -139,7 +139,7 @@ function applyDisinherit(state: State, objs: Obj[], body: Partial<DisinheritRequ
   for (const obj of plan.objects(objs, state, body)) {
     const master = masterVariant(state, obj.channelSetId) ?? obj;
     if (isRoot(master)) throw new Refusal('INVALIDDATA', 'the root folder of a node cannot be excluded or disinherited', 'id');
-    const channels = descendantChannels(state, master.nodeId);
+    const channels = plan.channels(descendantChannels(state, master.nodeId), master.nodeId);
     for (const [list, property] of [
       [disinherit, 'disinherit'],
       [reinherit, 'reinherit'],

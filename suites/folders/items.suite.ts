@@ -112,9 +112,22 @@ conformance('FLD-07', 'getItems returns the common item fields for the content o
     if (pages.body && fixtureItems.body) {
       const listed = listOf<Item>(fixtureItems.body, 'items');
       const pageIds = idsOf(pages.body.pages);
-      if (!listed.some((i) => i.type === 'page' || pageIds.includes(i.id!)))
-        t.nothingToJudge(`getItems of the pages folder ${t.fixture.pagesFolderId} lists none of its pages (open choice getitems-kinds)`);
-      else {
+      if (!listed.some((i) => i.type === 'page' || pageIds.includes(i.id!))) {
+        // FLD-07 "getItems returns records ... for the folder's content": whichever kinds it lists when asked for none, every
+        // reading lists something of a folder holding a sub-folder and files, or of one holding pages (open choice getitems-kinds).
+        if (!items.length && !listed.length && pageIds.length)
+          t.record([
+            finding(
+              'FLD-07',
+              'content',
+              `getItems lists no item of folder ${top} (a sub-folder and two files) nor of the pages folder ${t.fixture.pagesFolderId} ` +
+                `(${pageIds.length} pages in getPages): of every kind it could list when asked for none, it lists none`,
+              fixtureItems.exchange,
+            ),
+          ]);
+        else
+          t.nothingToJudge(`getItems of the pages folder ${t.fixture.pagesFolderId} lists none of its pages (open choice getitems-kinds)`);
+      } else {
         const missing = listOf<Page>(pages.body, 'pages').filter(
           (p) => !listed.some((i) => i.id === p.id && (i.type === undefined || i.type === 'page')),
         );

@@ -118,6 +118,26 @@ conformance(
           ),
         ]);
     }
+    // The pages the target file names as translations (fixture.translationPageIds): a translation has a translation status, and
+    // `translationstatus` "add[s] the named information to each page".
+    for (const id of t.fixture.translationPageIds ?? []) {
+      evidence++;
+      const p = with_.pages.find((x) => x.id === id);
+      if (!p || !isRecord(p.translationStatus))
+        t.record([
+          finding(
+            'FLD-09',
+            'addon',
+            `getPages translationstatus=true: page ${id}, which the target file names as a translation (fixture.translationPageIds), ` +
+              (!p
+                ? 'is not listed'
+                : p.translationStatus === undefined
+                  ? 'carries no translationStatus'
+                  : `carries translationStatus ${JSON.stringify(p.translationStatus)}`),
+            with_.exchange,
+          ),
+        ]);
+    }
     if (!evidence) t.nothingToJudge('the pages folder has no page with a language and none out of sync', with_.exchange);
   },
   { operation: 'folder.getPages' },

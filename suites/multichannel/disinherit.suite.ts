@@ -573,7 +573,9 @@ function saidHidden(lists: Listing[], name: string, channel: number, after: stri
             'MCH-06',
             'visibility',
             `${after}; ${list.what} lists ${r.id} "${r.name}" saying ` +
-              (names ? `disinheritedChannels ${JSON.stringify(record.disinheritedChannels)}` : 'excluded true'),
+              (names
+                ? `disinheritedChannels naming nodes ${brief((record.disinheritedChannels ?? []).map((n) => n?.id))}`
+                : 'excluded true'),
             list.exchange,
           ),
         );
@@ -609,6 +611,32 @@ conformance(
       );
       await t.try('folder.disinherit.set', { path: { id: obj.id }, json: undo });
     }
+  },
+  { operation: 'folder.disinherit.set' },
+);
+
+conformance(
+  'MCH-06',
+  "a disinherit list naming the object's own node is refused, or no listing of that node says the object is disinherited there",
+  async (t) => {
+    const node = t.fixture.masterNodeId;
+    const top = await t.folder();
+    const obj = await create(t, 'folder', top, 'mch06-own-node');
+    // DisinheritRequest "`disinherit` (array of number)": the channels to hide the object from. The object's own node is no channel
+    // of it; a server may refuse the list, or take it and hide nothing, or hide the object there too: any of these keeps MCH-06.
+    const set = await t.try('folder.disinherit.set', { path: { id: obj.id }, json: { disinherit: [node] } });
+    if (set.problem) return;
+    // MCH-06: "an object excluded or disinherited for a channel is not visible in that channel's listings": the node listing the
+    // folder with a record naming that node in disinheritedChannels says it is listed where disinherited.
+    t.record(
+      saidHidden(
+        await listings(t, top),
+        obj.name,
+        node,
+        `POST /folder/disinherit/${obj.id} {"disinherit": [${node}]}, node ${node} being the folder's own, was answered OK`,
+      ),
+    );
+    await t.try('folder.disinherit.set', { path: { id: obj.id }, json: { reinherit: [node] } });
   },
   { operation: 'folder.disinherit.set' },
 );

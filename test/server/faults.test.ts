@@ -234,6 +234,7 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       .folder.publishDir,
   'getitems-lists-subfolder-content': async (run, s) =>
     pick((await run('folder.getItems', { path: { folderId: named(s, 'folder', 'Files').id } })).items),
+  'getitems-lists-nothing': async (run, s) => (await run('folder.getItems', { path: { folderId: ids(s).pagesFolderId } })).items.length,
   'tree-not-nested': async (run, s) =>
     (await run('folder.getFolders', { path: { id: named(s, 'folder', 'Files').id }, query: { recursive: true, tree: true } })).folders.map(
       (f: Body) => f.subfolders?.length ?? 0,
@@ -531,6 +532,12 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   // "Localized folder" has a copy in the shop (node 2): hiding it from the shop is refused, or (planted) taken.
   'hide-keeps-localized-copy': async (run, s) =>
     run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Localized folder').id }, body: { disinherit: [2] } }).then(
+      () => 'taken',
+      (err: Error) => `threw ${err.name}`,
+    ),
+  // "Master only" lives in the master node (1), which is no channel of it: a list naming node 1 is refused, or (planted) taken.
+  'disinherit-list-takes-own-node': async (run, s) =>
+    run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Master only').id }, body: { disinherit: [1] } }).then(
       () => 'taken',
       (err: Error) => `threw ${err.name}`,
     ),

@@ -417,7 +417,9 @@ export interface GetItemsPlan {
 export function getItems(faults: FaultSet): GetItemsPlan {
   return {
     // Variation (getitems-pages-only): without type, the page editor's default of pages only.
-    types: (types) => (types.length === 0 && faults.has('getitems-pages-only') ? ['page'] : types),
+    // Planted (getitems-lists-nothing): without type, a kind no item has.
+    types: (types) =>
+      types.length > 0 ? types : faults.has('getitems-lists-nothing') ? ['none'] : faults.has('getitems-pages-only') ? ['page'] : types,
     // Planted: recursive defaults to true, so the content of the sub-folders is listed with the folder's own.
     recursiveDefault: (recursive) => recursive || faults.has('getitems-lists-subfolder-content'),
   };

@@ -108,6 +108,8 @@ export interface SetPlan {
   objects(objs: readonly Obj[], state: State, body: Partial<DisinheritRequest>): Iterable<Obj>;
   /** Whether a folder's content is set with it; the contract: `recursive`. */
   recursive(recursive: boolean | undefined): boolean | undefined;
+  /** The nodes a disinherit or reinherit list may name for an object of node `own`; the contract: the channels below it. */
+  channels(channels: number[], own: number): number[];
   /** Whether the request hides a target from every channel below its node; the contract: `exclude`. */
   hidesEverywhere(exclude: boolean | undefined): boolean | undefined;
   /** The refusal of hiding a target from a channel that holds a localized copy of it; the contract: it is thrown. */
@@ -159,6 +161,8 @@ function set(faults: FaultSet, listForm: boolean): SetPlan {
       recursiveAsked = recursive === true;
       return recursive || faults.has('disinherit-always-recursive');
     },
+    // Planted (disinherit-list-takes-own-node): a list may name the object's own node, which is no channel of it.
+    channels: (channels, own) => (faults.has('disinherit-list-takes-own-node') ? [...channels, own] : channels),
     // Planted (disinherit-refused-when-localized): a localized copy anywhere stops the request, whatever it hides.
     hidesEverywhere: (exclude) => exclude || faults.has('disinherit-refused-when-localized'),
     localizedThere: (refusal) => {

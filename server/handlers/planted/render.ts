@@ -233,6 +233,8 @@ function page(faults: FaultSet): PagePlan {
     record: (record) => {
       // Planted (page-drops-readonly): the record leaves readOnly out.
       if (faults.has('page-drops-readonly')) delete (record as Partial<PageRecord>).readOnly;
+      // Planted (translation-status-never): no record carries a translation status, whatever translationstatus or insync ask.
+      if (faults.has('translation-status-never')) delete record.translationStatus;
       misshapeAddOns(record, faults);
       return record;
     },
