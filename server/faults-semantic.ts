@@ -551,7 +551,7 @@ export const semanticFaults = faultDefs([
   },
   {
     name: 'translation-status-never',
-    breaks: ['FLD-09'],
+    breaks: ['FLD-09', 'FLT-09'],
     needs: 'pages',
     description: 'getPages gives no page a translation status, whatever translationstatus or insync ask: no page seems a translation',
     probe: { op: 'folder.getPages', folder: 'Pages', query: { translationstatus: true } },

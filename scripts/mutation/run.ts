@@ -62,22 +62,34 @@ const reportPath = join(root, 'reports/out/mutation/mutation.json');
 // can only add kills (score.ts --with matches them by place), so a mutant the default run killed needs no second run.
 const passed = given.includes('--survivors') ? survivorLines(given.filter((a) => a !== '--survivors')) : given;
 
-/** The options with `--mutate` narrowed to the lines of the default report's survivors and mutants no test reached. */
+/**
+ * The options with `--mutate` narrowed to the lines of the default report's survivors and mutants no test reached; a
+ * `--mutate` given names the files to take them from (one file at a time keeps each file's results as its run ends).
+ */
 function survivorLines(options: string[]): string[] {
   if (!fixture || !existsSync(reportPath)) {
     console.error("mutation: --survivors needs --fixture and the default run's report (npm run mutation first)");
     process.exit(2);
   }
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
-  const ranges = Object.entries(report.files).flatMap(([file, { mutants }]) => [
+  const wanted = mutatedBy(options);
+  const at = options.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
+  const rest = at < 0 ? options : options.filter((_, i) => i !== at && !(i === at + 1 && options[at] === '--mutate'));
+  const ranges = Object.entries(report.files)
+    .filter(([file]) => wanted(file))
+    .flatMap(([file, { mutants }]) => [
     ...new Set(
       mutants
         .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
         .map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
     ),
   ]);
+  if (!ranges.length) {
+    console.error("mutation: --survivors: the default run's report has no survivor in the files named");
+    process.exit(2);
+  }
   console.log(`mutation: --survivors: ${ranges.length} line ranges of the default run's survivors`);
-  return [...options, '--mutate', ranges.join(',')];
+  return [...rest, '--mutate', ranges.join(',')];
 }
 
 // A check that finds nothing of its own to judge on the data the mutants run against lets every mutant of what it
@@ -148,9 +160,13 @@ const stryker = spawnSync(
 if (incrementalBefore !== undefined) writeFileSync(incrementalPath, incrementalBefore);
 if (stryker.status !== 0) process.exit(stryker.status ?? 1);
 if (fixture) {
-  // The other data set's report stands beside the default run's, which is put back.
+  // The other data set's report stands beside the default run's, which is put back. A run of some files replaces theirs
+  // in it and keeps the others' (a run of one data set only: another seed's report is not merged into it).
   const variedPath = join(root, 'reports/out/mutation/mutation-varied.json');
-  writeFileSync(variedPath, readFileSync(reportPath, 'utf8'));
+  const now = JSON.parse(readFileSync(reportPath, 'utf8')) as Report & { fixture?: string };
+  const before = existsSync(variedPath) ? (JSON.parse(readFileSync(variedPath, 'utf8')) as Report & { fixture?: string }) : undefined;
+  const merged = before && before.fixture === fixture ? mergeReports(before, now, started, mutatedBy(passed)).report : now;
+  writeFileSync(variedPath, JSON.stringify({ ...merged, fixture }));
   if (previous !== undefined) writeFileSync(reportPath, previous);
   console.log(`mutation: the run on ${fixture} is in ${variedPath}; score both with score.ts --with ${variedPath}`);
   process.exit(0);

@@ -141,12 +141,31 @@ conformance(
     // The translations, as translationstatus (FLD-09's add-on) shows them.
     const inSync = new Map<number, boolean>();
     for (const p of statuses.records) if (typeof p.translationStatus?.inSync === 'boolean') inSync.set(p.id!, p.translationStatus.inSync);
-    if (!inSync.size) return t.nothingToJudge('no page of the pages folder carries a translation status');
     const listed: Listing<Page>[] = [];
     for (const insync of [true, false]) {
       const l = await fixture.list({ insync });
       if (!isListing(l)) return void t.record([l]);
       listed.push(l);
+    }
+    // Under either answer of insync-untranslated, one of the two values lists translations only (the pages that are no
+    // translation all go under the other): when both list pages, that one's pages have a status to add, and "Setting it adds
+    // translation status". None anywhere, and none from translationstatus=true, says the status is never given.
+    const [yes, no] = listed as [Listing<Page>, Listing<Page>];
+    const shown = (l: Listing<Page>) => l.records.some((p) => p.translationStatus !== undefined);
+    if (yes.records.length && no.records.length && !shown(yes) && !shown(no) && !shown(statuses))
+      t.record([
+        finding(
+          'FLT-09',
+          'insync',
+          `insync=true lists ${brief(yes.records.map((p) => p.id))} and insync=false ${brief(no.records.map((p) => p.id))}: one of them ` +
+            `holds translations only (whichever value the pages that are no translation fall under), yet no page of either, nor of ` +
+            `translationstatus=true, carries a translation status; "Setting it adds translation status"`,
+          no.exchange,
+        ),
+      ]);
+    if (!inSync.size) return t.nothingToJudge('no page of the pages folder carries a translation status');
+    for (const [i, insync] of [true, false].entries()) {
+      const l = listed[i]!;
       // getPages: "insync (boolean): true: only pages in sync with their translation masters; false: only not in sync". That no
       // listed page's status says the opposite is one answer's rule, the registry's; a page that is no translation may go either way.
       const expected = [...inSync].filter(([, s]) => s === insync).map(([id]) => id);
