@@ -78,12 +78,12 @@ function survivorLines(options: string[]): string[] {
   const ranges = Object.entries(report.files)
     .filter(([file]) => wanted(file))
     .flatMap(([file, { mutants }]) => [
-    ...new Set(
-      mutants
-        .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-        .map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
-    ),
-  ]);
+      ...new Set(
+        mutants
+          .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+          .map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
+      ),
+    ]);
   if (!ranges.length) {
     console.error("mutation: --survivors: the default run's report has no survivor in the files named");
     process.exit(2);

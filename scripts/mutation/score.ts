@@ -407,7 +407,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   // run on another data set (run.ts --fixture varied:SEED writes mutation-varied.json) as kills; --file lists one source's unexplained
   // survivors with their lines; --stubs prints them as entries for its survivors file, for someone to judge one by one;
   // --rekey gives the classifications an edit moved the keys of their own survivors again (before --prune);
-  // --prune removes the classifications of mutants the report no longer has as survivors; --compare lists, per file,
+  // --prune removes the classifications of mutants the report no longer has as survivors (of the files it measured, or the
+  // --file given); --compare lists, per file,
   // the kills the report lost and gained against an older one (a suite change that proves less loses kills).
   const args = process.argv.slice(2);
   const compareAt = args.indexOf('--compare');
@@ -481,9 +482,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     );
   }
   for (const k of s.stale) console.log(`stale classification (no such survivor now): ${k}`);
-  // --prune: a stale classification names a mutant the suite now kills (or code that is gone): it goes.
-  if (prune && s.stale.length) {
-    const stale = new Set(s.stale);
+  // --prune: a stale classification names a mutant the suite now kills (or code that is gone): it goes. Only for the files
+  // the report measured (and with --file, that one): a report that lacks a file says nothing of its survivors.
+  const measured = (key: string) => key.split('|')[0]! in read.files && (!only || key.startsWith(`${only}|`));
+  if (prune && s.stale.some(measured)) {
+    const stale = new Set(s.stale.filter(measured));
     for (const f of readdirSync(survivorsDir).filter((n) => n.endsWith('.json'))) {
       const path = join(survivorsDir, f);
       const file = JSON.parse(readFileSync(path, 'utf8')) as { survivors: Classified[] };
