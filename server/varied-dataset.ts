@@ -75,6 +75,16 @@ export function variedDataset(seed: number): Dataset {
   // Pages without a language, beside the pages that have one.
   b.page(pagesFolder, 'Sprachlos', standard, { online: true });
   b.page(pagesFolder, 'Без языка', standard);
+  // Times before 1970 (timestamps are integers, their epoch not shown): the time filters' "0 means all" keeps them.
+  const DAY = 86_400;
+  const early = b.folder(root, 'Before 1970', { cdate: -400 * DAY, edate: -10 * DAY });
+  b.file(early, 'early.txt', Buffer.from('early\n'), { cdate: -300 * DAY, edate: -5 * DAY });
+  b.page(pagesFolder, 'Frühgeschichte', standard, { language: 'de', cdate: -200 * DAY, edate: -100 * DAY, pdate: -50 * DAY, online: true });
+  // A deleted folder whose content carries no deletion of its own: deleted through its folder (contract 3: folderDeleted).
+  const wastebin = ds0.folders.find((f) => f.name === 'Wastebin' && f.motherId === root.id)!;
+  const gone = b.folder(wastebin, 'Gone with its folder', { deleted: { at: wastebin.cdate + DAY, by: 2 } });
+  b.file(gone, 'inside-gone.txt', Buffer.from('inside\n'));
+  b.folder(gone, 'Below gone');
 
   // A JSON copy, not structuredClone: the builder shares objects (one deletion mark for a folder and its content), and a
   // shared one would be renumbered once per holder.
