@@ -1,8 +1,8 @@
 /**
  * A second data set, made from a seed, that varies what the default one keeps constant: ids of many digits for
  * nodes, objects, users and groups; a requesting user in no group; a chain of folders deeper than 200 levels and a
- * folder wider than any page a test asks for; names in several scripts and cases, files without an extension and
- * pages without a language. A mutant that only the default data hides ("equivalent on the default data") shows
+ * folder wider than any page a test asks for; names in several scripts and cases, files without an extension,
+ * pages without a language, times before 1970 and a deleted folder whose content carries no mark of its own. A mutant that only the default data hides ("equivalent on the default data") shows
  * here: `run --fixture varied:SEED`, `serve --fixture varied:SEED`, and the mutation run's second data set.
  */
 import type { Dataset, DatasetObject, DatasetTag } from './dataset-format.ts';
