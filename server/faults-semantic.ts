@@ -563,6 +563,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
   },
   {
+    name: 'move-localized-file-fails',
+    breaks: ['FIL-02', 'ENV-08'],
+    needs: 'multichannelling',
+    description: 'moving a master file that a channel has localized answers 500: the server fails on the set of several variants',
+  },
+  {
     name: 'move-strands-master-file',
     breaks: ['FIL-02'],
     needs: 'multichannelling',

@@ -379,6 +379,38 @@ conformance(
   { feature: 'multichannelling', operation: 'file.move' },
 );
 
+conformance(
+  'FIL-02',
+  'a master file a channel has localized moves in the master like any other',
+  async (t) => {
+    const channel = channelOf(t);
+    const [from, to] = [await t.folder(), await t.folder()];
+    const file = await upload(t, from, 'fil02-localized.txt', 'localized\n');
+    await localizeStep(t, 'file', file.id, channel);
+    try {
+      // "POST /file/move/{id}: move a file to another folder": nothing excepts a file with a localized copy, whose copy keeps the
+      // file's name. Whether the copy follows is not said; the master's own listings must show the move (a 5xx fails it too).
+      const moved = await t.try('file.move', { path: { id: file.id }, json: { folderId: to } });
+      if (!moved.body) return;
+      const [origin, target] = [await filesOf(t, from), await filesOf(t, to)];
+      if (!origin.body || !target.body) return void t.record([...origin.findings, ...target.findings]);
+      if (origin.body.some((f) => f.id === file.id) || !target.body.some((f) => f.id === file.id))
+        t.record([
+          finding(
+            'FIL-02',
+            'model',
+            `POST /file/move/${file.id} {"folderId": ${to}} of a file localized in channel ${channel} was answered OK, yet the master's ` +
+              `folder ${from} lists ${brief(origin.body.map((f) => f.id))} and folder ${to} lists ${brief(target.body.map((f) => f.id))}`,
+            target.exchange,
+          ),
+        ]);
+    } finally {
+      await undoLocalizeStep(t, 'file', to, { id: file.id, name: 'fil02-localized.txt' }, channel);
+    }
+  },
+  { feature: 'multichannelling', operation: 'file.move' },
+);
+
 conformance('FIL-03', 'save (JSON) updates name and description, visible on load', async (t) => {
   const folderId = await t.folder();
   let run = 0;

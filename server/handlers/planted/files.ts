@@ -237,12 +237,18 @@ export function moveFile(faults: FaultSet): MoveFilePlan {
       if (faults.has('move-same-folder-refused')) throw new Refusal('INVALIDDATA', `the file is already in folder ${folderId}`, 'folderId');
     },
     move: (move, file) =>
-      faults.has('move-keeps-old-listing')
-        ? // The planted fault lists the file in the new folder without taking it out of the old one.
-          (state, set, target) => {
-            state.children.get(target)?.[file.kind].add(set);
+      // Planted (move-localized-file-fails): moving a file a channel has localized fails inside the server.
+      faults.has('move-localized-file-fails')
+        ? (state, set, target) => {
+            if ((state.sets.get(set) ?? []).length > 1) throw new Error(`channel set ${set} has several variants`);
+            move(state, set, target);
           }
-        : move,
+        : faults.has('move-keeps-old-listing')
+          ? // The planted fault lists the file in the new folder without taking it out of the old one.
+            (state, set, target) => {
+              state.children.get(target)?.[file.kind].add(set);
+            }
+          : move,
     unseenTarget: (refusal) => {
       // Planted (move-strands-master-file): a move through a channel carries a master's file into a folder of the channel only.
       if (!faults.has('move-strands-master-file')) throw refusal;
