@@ -172,9 +172,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     async close() {
       if (closed) return true;
       closed = true;
-      // An embedded server with planted faults (prove) may fail the removal, and nothing is left over
-      // then: its state stops with it. Anywhere else a sandbox that stays is worth a word.
-      const quiet = !options.targetFile && (options.faults?.length ?? 0) > 0;
+      // An embedded server with planted faults or variations (prove) may fail the removal (a variation may refuse to delete a
+      // folder that holds what the run left), and nothing is left over then: its state stops with it. Anywhere else a sandbox
+      // that stays is worth a word.
+      const quiet = !options.targetFile && (options.faults?.length ?? 0) + (options.variations?.length ?? 0) > 0;
       const removed = await removeFolder(transport, sandboxFolderId);
       if (!removed && !quiet) {
         const clean = options.targetFile ? `cms-conformance clean --target ${options.targetFile} --name ${name}` : 'cms-conformance clean';

@@ -6,6 +6,7 @@ import type { FileCopyRequest, FileSaveRequest, ObjectMoveRequest } from '../../
 import {
   ancestorsVisible,
   inWastebin,
+  masterVariant,
   nowSeconds,
   renameObject,
   reparent,
@@ -298,9 +299,11 @@ export const moveFile: Handler<State> = (state, req, ctx) => {
     plan.sameFolder(b.folderId);
     return {};
   }
-  const home = viewOf(state, file.nodeId);
+  // Every variant moves with the set: the target must be seen where the file's master lives, also when a channel's copy is
+  // named (moved into a folder of that channel only, the master's file would be in no listing of the master).
+  const home = viewOf(state, (masterVariant(state, file.channelSetId) ?? file).nodeId);
   if (!resolveInView(state, target.channelSetId, home) || !ancestorsVisible(state, target, home))
-    plan.unseenTarget(new Refusal('INVALIDDATA', `folder ${b.folderId} is not visible in the node of the file`, 'folderId'));
+    plan.unseenTarget(new Refusal('INVALIDDATA', `folder ${b.folderId} is not visible in the node of the file's master`, 'folderId'));
   if (plan.taken(takenFileNames(state, target, file.nodeId), state, target, file.nodeId, file.kind).has(file.name.toLowerCase())) {
     throw new Refusal('INVALIDDATA', `the target folder already holds a file named "${file.name}"`, 'folderId');
   }

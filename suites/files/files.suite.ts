@@ -343,41 +343,53 @@ conformance(
   { feature: 'wastebin', operation: 'file.move' },
 );
 
-conformance(
-  'FIL-02',
-  "a move through a channel into a folder of the channel only leaves the master's file where the master lists it",
-  async (t) => {
-    const channel = channelOf(t);
-    const top = await t.folder();
-    const file = await upload(t, top, 'fil02-master-file.txt', 'master\n');
-    const local = await tryCreateInChannelStep(t, 'folder', top, 'fil02-channel-only', channel);
-    if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
-    // "Body ObjectMoveRequest: folderId (number), nodeId (number)": whether a master's file may be moved through a channel into
-    // a folder only that channel has is not said, so a refusal and a move are both judged by what the master then shows.
-    const moved = await t.try('file.move', { path: { id: file.id }, json: { folderId: local.id, nodeId: channel } });
-    // FIL-02: "it leaves the old folder's listing and appears in the new one"; MCH-01: "an object of the master appears in the
-    // channel's listings with inherited true". The file is still the master's unless the channel now lists it as its own
-    // (inherited false): then the master's tree of the sandbox must list it, or the master has a file no listing of its shows.
-    const where = (nodeId: number) => t.call('folder.getFiles', { path: { folderId: top }, query: { recursive: true, nodeId } });
-    const inMaster = await where(t.fixture.masterNodeId);
-    if (!inMaster.body || (inMaster.body.files ?? []).some((f) => f.id === file.id)) return;
-    const inChannel = await where(channel);
-    if (!inChannel.body) return;
-    const seen = (inChannel.body.files ?? []).find((f) => f.id === file.id);
-    if (seen?.inherited === false) return;
-    t.record([
-      finding(
-        'FIL-02',
-        'model',
-        `POST /file/move/${file.id} into folder ${local.id}, a folder of channel ${channel} only, with nodeId ${channel} was ` +
-          `${moved.body ? 'answered OK' : 'refused'}; the master's tree of folder ${top} no longer lists file ${file.id}, and ` +
-          `channel ${channel} ${seen ? `lists it as inherited (${fileSummary(seen)})` : 'does not list it'}: the master's file is in no listing of the master`,
-        inMaster.exchange,
-      ),
-    ]);
-  },
-  { feature: 'multichannelling', operation: 'file.move' },
-);
+for (const [named, title] of [
+  ['master', "a move through a channel into a folder of the channel only leaves the master's file where the master lists it"],
+  ['copy', "a channel's localized copy moved into a folder of the channel only leaves the master's file where the master lists it"],
+] as const)
+  conformance(
+    'FIL-02',
+    title,
+    async (t) => {
+      const channel = channelOf(t);
+      const top = await t.folder();
+      const file = await upload(t, top, `fil02-${named}-file.txt`, 'master\n');
+      const local = await tryCreateInChannelStep(t, 'folder', top, 'fil02-channel-only', channel);
+      if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
+      if (named === 'copy') await localizeStep(t, 'file', file.id, channel);
+      const id = named === 'copy' ? await copyIdStep(t, 'file', top, { id: file.id, name: `fil02-${named}-file.txt` }, channel) : file.id;
+      try {
+        // "Body ObjectMoveRequest: folderId (number), nodeId (number)": whether a master's file, or the channel's copy of it, may
+        // be moved through a channel into a folder only that channel has is not said, so a refusal and a move are both judged by
+        // what the master then shows.
+        const moved = await t.try('file.move', { path: { id }, json: { folderId: local.id, nodeId: channel } });
+        // FIL-02: "it leaves the old folder's listing and appears in the new one"; MCH-01: "an object of the master appears in the
+        // channel's listings with inherited true". The file is still the master's unless the channel now lists it as its own
+        // (inherited false): then the master's tree of the sandbox must list it, or the master has a file no listing of its shows.
+        const where = (nodeId: number) => t.call('folder.getFiles', { path: { folderId: top }, query: { recursive: true, nodeId } });
+        const inMaster = await where(t.fixture.masterNodeId);
+        if (!inMaster.body || (inMaster.body.files ?? []).some((f) => f.id === file.id)) return;
+        const inChannel = await where(channel);
+        if (!inChannel.body) return;
+        const seen = (inChannel.body.files ?? []).find((f) => f.id === file.id);
+        if (seen?.inherited === false) return;
+        t.record([
+          finding(
+            'FIL-02',
+            'model',
+            `POST /file/move/${id}${named === 'copy' ? ` (channel ${channel}'s localized copy of file ${file.id})` : ''} into folder ` +
+              `${local.id}, a folder of channel ${channel} only, with nodeId ${channel} was ${moved.body ? 'answered OK' : 'refused'}; ` +
+              `the master's tree of folder ${top} no longer lists file ${file.id}, and channel ${channel} ` +
+              `${seen ? `lists it as inherited (${fileSummary(seen)})` : 'does not list it'}: the master's file is in no listing of the master`,
+            inMaster.exchange,
+          ),
+        ]);
+      } finally {
+        if (named === 'copy') await undoLocalizeStep(t, 'file', top, { id: file.id, name: `fil02-${named}-file.txt` }, channel);
+      }
+    },
+    { feature: 'multichannelling', operation: 'file.move' },
+  );
 
 conformance(
   'FIL-02',
