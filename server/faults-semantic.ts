@@ -563,6 +563,14 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.getPages', folder: 'Pages', query: { insync: false } },
   },
   {
+    name: 'folder-localizations-empty',
+    breaks: ['MCH-04', 'MCH-01'],
+    needs: 'multichannelling',
+    description:
+      'GET /folder/localizations answers no copy for every folder: total 0, nodeIds {}, the localized folders seem hidden from their channels',
+    probe: { op: 'folder.localizations', folder: 'Localized folder' },
+  },
+  {
     name: 'move-localized-file-fails',
     breaks: ['FIL-02', 'ENV-08'],
     needs: 'multichannelling',

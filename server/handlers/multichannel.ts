@@ -458,9 +458,11 @@ function localizations(
 ): Record<string, unknown> {
   const obj = objectById(state, req.path.id, kinds, what);
   const master = masterVariant(state, obj.channelSetId) ?? obj;
-  const copies = (state.sets.get(obj.channelSetId) ?? [])
-    .filter((v) => v.masterId !== undefined && !v.deleted && !isRoot(v))
-    .sort((a, b) => a.id - b.id);
+  const copies = plan.copies(
+    (state.sets.get(obj.channelSetId) ?? [])
+      .filter((v) => v.masterId !== undefined && !v.deleted && !isRoot(v))
+      .sort((a, b) => a.id - b.id),
+  );
   const online = (o: Obj) => (o.kind === 'file' || o.kind === 'image' || o.kind === 'page' ? o.online : true);
   return {
     masterId: master.id,

@@ -8,6 +8,7 @@
  * exception: its tests sit with the requests they probe, here the channel requests a channel cannot carry out.
  */
 import { finding, type Finding } from '../../harness/checks.ts';
+import { fixtureTree } from '../../harness/fixture.ts';
 import { brief } from '../../harness/oracles.ts';
 import { flag, listOf, text } from '../../harness/records.ts';
 import {
@@ -20,7 +21,7 @@ import {
   NO_CHANNEL_CREATE,
 } from '../../harness/steps.ts';
 import { conformance, type ConformanceContext } from '../../harness/suite.ts';
-import type { File, LocalizationCounters } from '../../schemas/types.ts';
+import type { File, Folder, LocalizationCounters } from '../../schemas/types.ts';
 import {
   type Item,
   type Created,
@@ -133,6 +134,55 @@ conformance('MCH-01', "inherited objects in the channel's root folder name the n
     );
   t.record(findings);
 });
+
+conformance(
+  'MCH-01',
+  "the fixture's master folders are listed in the channel, unless hidden from it or localized there",
+  async (t) => {
+    const channel = channelOf(t);
+    const { masterRootFolderId: root, channelRootFolderId } = t.fixture;
+    const tree = await fixtureTree(t, root);
+    // A bounded look, as FLD-08 takes: the first folders of the master's tree, grouped by the folder that lists them.
+    const byParent = new Map<number, Folder[]>();
+    for (const f of tree.folders.slice(0, 40)) {
+      const p = tree.parentOf.get(f.id!)!;
+      byParent.set(p, [...(byParent.get(p) ?? []), f]);
+    }
+    let judged = 0;
+    for (const [parent, folders] of byParent) {
+      // The channel's own root stands for the master's root there; a parent the channel cannot list hides its content too.
+      const id = parent === root && channelRootFolderId !== undefined ? channelRootFolderId : parent;
+      const listed = await t.try('folder.getFolders', { path: { id }, query: { nodeId: channel, maxItems: -1 } });
+      if (!listed.body) continue;
+      const seen = new Set((listed.body.folders ?? []).map((f) => f.id));
+      for (const m of folders.filter((f) => !seen.has(f.id))) {
+        // Contract 3: a master object leaves a channel's listings when excluded or disinherited for it (MCH-06), or when the channel
+        // has localized it (then its copy is listed, which GET /folder/localizations names with the channel's node).
+        if (flag(m, 'excluded') || flag(m, 'disinheritDefault')) continue;
+        const status = await t.try('folder.disinherit.get', { path: { id: m.id! } });
+        if (!status.body || flag(status.body, 'exclude') || flag(status.body, 'disinheritDefault')) continue;
+        if ((status.body.disinherit ?? []).includes(channel)) continue;
+        const copies = await t.try('folder.localizations', { path: { id: m.id! } });
+        if (!copies.body) continue;
+        judged++;
+        if (Object.values(copies.body.nodeIds ?? {}).includes(channel)) continue;
+        // MCH-01: "an object of the master appears in the channel's listings with inherited true".
+        t.record([
+          finding(
+            'MCH-01',
+            'inherited',
+            `master folder ${m.id} "${m.name}" (in folder ${parent}) is not listed by GET /folder/getFolders/${id}?nodeId=${channel}, ` +
+              `though GET /folder/disinherit/${m.id} says it is neither excluded nor disinherited for channel ${channel}, and ` +
+              `GET /folder/localizations/${m.id} names no copy of it there (nodeIds ${JSON.stringify(copies.body.nodeIds ?? {})})`,
+            listed.exchange,
+          ),
+        ]);
+      }
+    }
+    if (!judged) t.nothingToJudge(`no master folder of the fixture is missing from channel ${channel}'s listings (none localized there)`);
+  },
+  { feature: 'multichannelling', operation: 'folder.localizations' },
+);
 
 // ---- MCH-02 ----------------------------------------------------------------------------------
 

@@ -535,6 +535,12 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       () => 'taken',
       (err: Error) => `threw ${err.name}`,
     ),
+  // "localized.txt" has a localized copy in the shop (node 2): moving the master's file fails, or (planted) answers 500.
+  'move-localized-file-fails': async (run, s) =>
+    run('file.move', { path: { id: named(s, 'file', 'localized.txt').id }, body: { folderId: named(s, 'folder', 'Master only').id } }).then(
+      () => 'moved',
+      (err: Error) => `threw ${err.name}`,
+    ),
   // "Master only" lives in the master node (1), which is no channel of it: a list naming node 1 is refused, or (planted) taken.
   'disinherit-list-takes-own-node': async (run, s) =>
     run('folder.disinherit.set', { path: { id: named(s, 'folder', 'Master only').id }, body: { disinherit: [1] } }).then(

@@ -477,13 +477,17 @@ export function fileLocalizationInfo(faults: FaultSet): InfoPlan {
 
 /** The hooks of the localizations forms. */
 export interface LocalizationsPlan {
+  /** The localized copies answered; the contract: every live copy of the set. */
+  copies<T>(copies: T[]): T[];
   /** The total answered; the contract: `total`, the number of localized copies. */
   total(total: number): number;
 }
 
 /** The localizations plan both forms share. */
-function localizations(faults: FaultSet): LocalizationsPlan {
+function localizations(faults: FaultSet, kind: 'folder' | 'file'): LocalizationsPlan {
   return {
+    // Planted (folder-localizations-empty): the folder form answers no copy, as if no folder were localized anywhere.
+    copies: (copies) => (kind === 'folder' && faults.has('folder-localizations-empty') ? [] : copies),
     // Planted (localizations-total-off-by-one): the total counts one copy too many.
     total: (total) => total + (faults.has('localizations-total-off-by-one') ? 1 : 0),
   };
@@ -491,10 +495,10 @@ function localizations(faults: FaultSet): LocalizationsPlan {
 
 /** GET /folder/localizations/{id} (folderLocalizations). */
 export function folderLocalizations(faults: FaultSet): LocalizationsPlan {
-  return localizations(faults);
+  return localizations(faults, 'folder');
 }
 
 /** GET /file/localizations/{id} (fileLocalizations). */
 export function fileLocalizations(faults: FaultSet): LocalizationsPlan {
-  return localizations(faults);
+  return localizations(faults, 'file');
 }
