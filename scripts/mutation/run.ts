@@ -131,11 +131,44 @@ if (ranged.size) {
 }
 const started = new Date().toISOString();
 
+/**
+ * The `--mutate` value with each `file:a-b` range widened to whole mutants: Stryker runs only the mutants that lie within
+ * a range, so a mutant that starts in it and ends below (a block) would keep its old result, from before the tests that
+ * kill it now. The last report's mutants of the file say where each one ends.
+ */
+function wholeMutants(options: string[]): string[] {
+  if (!ranged.size || previous === undefined) return options;
+  const files = (JSON.parse(previous) as Report).files;
+  return options.map((option, i) => {
+    const value = option.startsWith('--mutate=') ? option.slice('--mutate='.length) : options[i - 1] === '--mutate' ? option : undefined;
+    if (value === undefined) return option;
+    const widened = value
+      .split(',')
+      .map((spec) => {
+        const m = /^(.*):(\d+)-(\d+)$/.exec(spec);
+        if (!m) return spec;
+        let [from, to, wider] = [Number(m[2]), Number(m[3]), true];
+        // Until no mutant overlaps the range's edges: a widened range may cut another one.
+        while (wider) {
+          wider = false;
+          for (const { location: l } of files[m[1]!]?.mutants ?? [])
+            if (l.start.line <= to && l.end.line >= from && (l.start.line < from || l.end.line > to)) {
+              [from, to, wider] = [Math.min(from, l.start.line), Math.max(to, l.end.line), true];
+            }
+        }
+        return `${m[1]}:${from}-${to}`;
+      })
+      .join(',');
+    if (widened !== value) console.log(`mutation: the lines widened to whole mutants: ${widened}`);
+    return option.startsWith('--mutate=') ? `--mutate=${widened}` : widened;
+  });
+}
+
 // Stryker writes its incremental file (what a later --incremental run reuses) only in incremental mode: a whole run
 // is run in it with --force (every mutant runs), so that it leaves the file behind. A narrowed run would leave a file
 // of its own files alone, so the whole one is put back after it: stale for the narrowed files, which only means
 // that an --incremental run reruns more of them.
-const args = passed;
+const args = wholeMutants(passed);
 const narrowed = args.some((a) => a === '--mutate' || a.startsWith('--mutate='));
 const incrementalPath = join(root, 'reports/out/mutation/incremental.json');
 const incrementalBefore = (narrowed || fixture) && existsSync(incrementalPath) ? readFileSync(incrementalPath, 'utf8') : undefined;
