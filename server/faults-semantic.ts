@@ -571,6 +571,11 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.localizations', folder: 'Localized folder' },
   },
   {
+    name: 'copy-success-false',
+    breaks: ['FIL-01'],
+    description: 'a copy is made and answered 201 OK with its file, but with success false',
+  },
+  {
     name: 'move-localized-file-fails',
     breaks: ['FIL-02', 'ENV-08'],
     needs: 'multichannelling',

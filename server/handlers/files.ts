@@ -278,7 +278,7 @@ export const copyFile: Handler<State> = (state, req, ctx) => {
   delete copy.niceUrl;
   delete copy.alternateUrls;
   plan.copied(copy, source, state);
-  return { success: true, file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
+  return { success: plan.success(true), file: fileRecord({ state, view: targetView, faults: ctx.faults }, copy) };
 };
 
 /** POST /file/move/{id}: the file (every variant) moves to `folderId`, keeping its id (FIL-02). */

@@ -89,6 +89,17 @@ conformance('FIL-01', 'copy creates a new file named newFilename in the target f
         await attempt(t, 'file.load', { path: { id: source.id } }),
       ];
       findings.push(...target.findings, ...origin.findings, ...loaded.findings);
+      // "Response 201 FileUploadResponse", whose `success` says the upload's outcome (UPL-01): a copy answered OK says true where it
+      // carries the member.
+      if (copied.body.success !== undefined && copied.body.success !== true)
+        findings.push(
+          finding(
+            'FIL-01',
+            'model',
+            `copy answered OK with success ${JSON.stringify(copied.body.success)}: expected true`,
+            copied.exchange,
+          ),
+        );
       // The answer's file (FileUploadResponse), or where a server answers without it (2.1 shows no presence flags) the file of
       // that name the target lists that is not the source.
       const copy = copied.body.file ?? target.body?.find((f) => f.name === newFilename && f.id !== source.id);

@@ -536,6 +536,8 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
       (err: Error) => `threw ${err.name}`,
     ),
   // "localized.txt" has a localized copy in the shop (node 2): moving the master's file fails, or (planted) answers 500.
+  'copy-success-false': async (run, s) =>
+    (await run('file.copy', { body: { file: { id: named(s, 'file', 'terms.txt').id }, newFilename: 'copied.txt' } })).success,
   'move-localized-file-fails': async (run, s) =>
     run('file.move', { path: { id: named(s, 'file', 'localized.txt').id }, body: { folderId: named(s, 'folder', 'Master only').id } }).then(
       () => 'moved',

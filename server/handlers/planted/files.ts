@@ -171,12 +171,16 @@ export interface CopyFilePlan extends NamesPlan {
   naming(wanted: string, taken: TakenNames): void;
   /** After the copy is stored (and indexed as a user of what its tags name). */
   copied(copy: FileObj, source: Obj, state: State): void;
+  /** The success answered with the copy; the contract: true. */
+  success(success: boolean): boolean;
 }
 
 /** POST /file/copy (copyFile). */
 export function copyFile(faults: FaultSet): CopyFilePlan {
   return {
     ...names(faults),
+    // Planted (copy-success-false): the copy is made and answered, with success false.
+    success: (success) => success && !faults.has('copy-success-false'),
     body: (sent) => {
       const b = { ...sent };
       // Planted: newFilename is not read, so the copy keeps the source's name.
