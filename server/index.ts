@@ -86,10 +86,14 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The live pages of the pages folder that the data set makes translations of another page (fixture.translationPageIds). */
-function translationPages(dataset: Dataset, folderId: number): { translationPageIds?: number[] } {
+/**
+ * The live master pages of the pages folder that the data set makes translations of another page
+ * (fixture.translationPageIds): those getPages of the folder lists in the master's view.
+ */
+function translationPages(dataset: Dataset, folderId: number, nodeId: number): { translationPageIds?: number[] } {
   const ids = dataset.pages
-    .filter((p) => p.folderId === folderId && !p.deleted && dataset.pages.some((m) => m.id === p.translation?.masterPageId))
+    .filter((p) => p.folderId === folderId && p.nodeId === nodeId && p.masterId === undefined && !p.deleted)
+    .filter((p) => dataset.pages.some((m) => m.id === p.translation?.masterPageId))
     .map((p) => p.id);
   return ids.length ? { translationPageIds: ids } : {};
 }
@@ -126,7 +130,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://${urlHost(host)}:${port}${API_PREFIX}`;
-  const ids = { ...fixtureIds(state), ...translationPages(dataset, fixtureIds(state).pagesFolderId) };
+  const roles = fixtureIds(state);
+  const ids = { ...roles, ...translationPages(dataset, roles.pagesFolderId, roles.masterNodeId) };
   // A data set without a channel (its fixture falls back to the master) cannot have multichannelling judged: not declared.
   const hasChannel = ids.channelNodeId !== ids.masterNodeId;
   const { channelNodeId: _, channelRootFolderId: __, ...unchannelled } = ids;
