@@ -162,18 +162,31 @@ export function channelOf(t: ConformanceContext): number {
 }
 
 /**
+ * POST /folder/localize with the file form's body, `{channelId}`, and where that is refused (below 500) with `{nodeId}`, the
+ * member other forms name a node with (ObjectMoveRequest, FolderCreateRequest): the folder form's fields are "not shown"
+ * (4.2; open choice folder-localize-body). The last try's exchange and problem.
+ */
+export async function tryFolderLocalize(t: ConformanceContext, id: number, channel: number | undefined) {
+  const first = await t.try('folder.localize', { path: { id }, json: { channelId: channel } });
+  if (!first.problem || !refusedBody(first.exchange)) return first;
+  return t.try('folder.localize', { path: { id }, json: { nodeId: channel } });
+}
+
+/** Whether a folder localize was refused as the open choice folder-localize-body lets a server refuse the bodies it was sent. */
+export const refusedBody = (exchange: Exchange): boolean => isRefusal(exchange) && (exchange.response?.status ?? 0) < 500;
+
+/**
  * Localizes a folder or file in a channel (contract 3: "target channel given in the body"); relies on it succeeding. A
- * folder goes with the file form's body, `{channelId}`: the folder form's fields are "not shown" (4.2), so a refusal
- * of it ends the test with nothing to judge (open choice folder-localize-body).
+ * folder whose bodies are both refused (tryFolderLocalize) ends the test with nothing to judge.
  */
 export async function localizeStep(t: ConformanceContext, kind: ChannelKind, id: number, channel: number): Promise<void> {
   if (kind === 'file') {
     await t.must('file.localize', { path: { id }, json: { channelId: channel } });
     return;
   }
-  const { exchange, problem } = await t.try('folder.localize', { path: { id }, json: { channelId: channel } });
-  if (problem && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500)
-    throw new SetupError(`folder.localize refused the body {channelId}`, exchange, 'folder-localize-body');
+  const { exchange, problem } = await tryFolderLocalize(t, id, channel);
+  if (problem && refusedBody(exchange))
+    throw new SetupError(`folder.localize refused the bodies {channelId} and {nodeId}`, exchange, 'folder-localize-body');
   if (problem) throw new SetupError(stepFinding(t.requirement, 'folder.localize', exchange, problem).message, exchange);
 }
 

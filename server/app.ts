@@ -209,7 +209,7 @@ function parseJsonBody(op: Operation, schema: string | null, request: FastifyReq
   } catch (err) {
     throw new RequestRefusal('malformed-json-500', `malformed JSON body: ${(err as Error).message}`);
   }
-  plan.parsed(body);
+  body = plan.parsed(body, op.id);
   // A number too large for a double (1e400) parses as Infinity: refused, never stored as "Infinity".
   const outOfRange = nonFiniteMember(body);
   if (outOfRange !== undefined)

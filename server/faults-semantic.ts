@@ -571,6 +571,12 @@ export const semanticFaults = faultDefs([
     probe: { op: 'folder.localizations', folder: 'Localized folder' },
   },
   {
+    name: 'collision-name-lost',
+    breaks: ['UPL-05'],
+    description:
+      'an upload named like a file of its folder (without overwrite) gets a default name, upload_1.ext, not one made from its own',
+  },
+  {
     name: 'copy-success-false',
     breaks: ['FIL-01'],
     description: 'a copy is made and answered 201 OK with its file, but with success false',

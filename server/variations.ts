@@ -214,7 +214,8 @@ export const variations = variationDefs([
   {
     name: 'folder-localize-other-body',
     choice: 'folder-localize-body',
-    description: 'folder localize names the channel in nodeId, the folder form being "not shown": a body with channelId alone is refused',
+    description:
+      'folder localize takes the channel in nodeId (read as channelId is), the folder form being "not shown": a body with channelId alone is refused',
   },
   // uploads and files (server/handlers/uploads.ts, files.ts)
   {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hadNothingToJudge, loadResults } from '../../reports/results.ts';
-import { FIXTURE_ENV, mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
+import { FIXTURE_ENV, keyed, loadClassified, mergeReports, SILENT_FILE, silentPath, type Report } from './score.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -60,19 +60,40 @@ const given = fixtureAt >= 0 ? [...argv.slice(0, fixtureAt), ...argv.slice(fixtu
 const reportPath = join(root, 'reports/out/mutation/mutation.json');
 // --survivors (with --fixture): only the lines of the mutants the default run's report did not kill. Another data set
 // can only add kills (score.ts --with matches them by place), so a mutant the default run killed needs no second run.
-const passed = given.includes('--survivors') ? survivorLines(given.filter((a) => a !== '--survivors')) : given;
+// `--survivors=equivalent,gap`: only the survivors of those classes (and the unclassified ones): the other data set exists to
+// show what the default one hides, which an `equivalent` (or a gap marked `data`) says it does not; a kill of a survivor
+// beyond the contract would be news of another kind, and their lines are most of the run's time.
+const survivorsOption = given.find((a) => a === '--survivors' || a.startsWith('--survivors='));
+const passed = survivorsOption
+  ? survivorLines(
+      given.filter((a) => a !== survivorsOption),
+      survivorsOption.includes('=') ? new Set(survivorsOption.slice('--survivors='.length).split(',')) : undefined,
+    )
+  : given;
 
 /**
  * The options with `--mutate` narrowed to the lines of the default report's survivors and mutants no test reached; a
  * `--mutate` given names the files to take them from (one file at a time keeps each file's results as its run ends).
  */
-function survivorLines(options: string[]): string[] {
+function survivorLines(options: string[], classes?: ReadonlySet<string>): string[] {
   if (!fixture || !existsSync(reportPath)) {
     console.error("mutation: --survivors needs --fixture and the default run's report (npm run mutation first)");
     process.exit(2);
   }
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
   const wanted = mutatedBy(options);
+  const unknown = [...(classes ?? [])].filter((c) => !['equivalent', 'beyond-contract', 'gap'].includes(c));
+  if (unknown.length) {
+    console.error(`mutation: --survivors=CLASSES takes equivalent, beyond-contract and gap, not ${unknown.join(', ')}`);
+    process.exit(2);
+  }
+  const classOf = new Map(loadClassified().map((c) => [c.key, c.class]));
+  const chosen = new Set(
+    keyed(report).flatMap(({ key, mutant }) => {
+      const c = classOf.get(key);
+      return !classes || c === undefined || classes.has(c) ? [mutant] : [];
+    }),
+  );
   const at = options.findIndex((a) => a === '--mutate' || a.startsWith('--mutate='));
   const rest = at < 0 ? options : options.filter((_, i) => i !== at && !(i === at + 1 && options[at] === '--mutate'));
   const ranges = Object.entries(report.files)
@@ -80,15 +101,21 @@ function survivorLines(options: string[]): string[] {
     .flatMap(([file, { mutants }]) => [
       ...new Set(
         mutants
-          .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-          .map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
+          .filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage') && chosen.has(m))
+          // With classes, each mutant's own place (Stryker's columns count from 0, the report's from 1): the killed
+          // mutants of the same lines stay out of a run that can only add kills.
+          .map((m) =>
+            classes
+              ? `${file}:${m.location.start.line}:${m.location.start.column - 1}-${m.location.end.line}:${m.location.end.column - 1}`
+              : `${file}:${m.location.start.line}-${m.location.end.line}`,
+          ),
       ),
     ]);
   if (!ranges.length) {
     console.error("mutation: --survivors: the default run's report has no survivor in the files named");
     process.exit(2);
   }
-  console.log(`mutation: --survivors: ${ranges.length} line ranges of the default run's survivors`);
+  console.log(`mutation: --survivors: ${ranges.length} ${classes ? 'places' : 'line ranges'} of the default run's survivors`);
   return [...rest, '--mutate', ranges.join(',')];
 }
 
@@ -110,9 +137,9 @@ if (suite.status !== 0) {
 const idle = loadResults(suiteOut).tests.filter(hadNothingToJudge);
 console.log(
   idle.length
-    ? `mutation: ${idle.length} checks had nothing to judge on the default data; their mutants can only survive:\n` +
+    ? `mutation: ${idle.length} checks had nothing to judge on ${fixture ?? 'the default data'}; their mutants can only survive:\n` +
         idle.map((t) => `  ${t.id}: ${t.findings.find((f) => f.check === 'fixture')?.message}`).join('\n')
-    : 'mutation: every check had something to judge on the default data',
+    : `mutation: every check had something to judge on ${fixture ?? 'the default data'}`,
 );
 // A narrowed run reports only its files: the others are taken from the report it replaces.
 const previous = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;

@@ -253,9 +253,7 @@ function localize(state: State, req: OpRequest, kinds: readonly Kind[], what: st
 
 /** POST /folder/localize/{id}. */
 export const folderLocalize: Handler<State> = (state, req, ctx) => {
-  const plan = planted.folderLocalize(ctx.faults);
-  plan.reading(req);
-  return localize(state, req, ['folder'], 'folder', plan);
+  return localize(state, req, ['folder'], 'folder', planted.folderLocalize(ctx.faults));
 };
 
 /** POST /file/localize/{id}. */

@@ -151,7 +151,7 @@ function validateUpload(state: State, ctx: HandlerContext, plan: planted.CreateP
   if (!overwrite && taken.has(wanted.toLowerCase())) {
     if (plan.duplicateRefused(a.failOnDuplicate))
       throw new Refusal('INVALIDDATA', `a file named "${wanted}" already exists in the folder`, a.nameProperty);
-    name = uniqueFileName(wanted, taken);
+    name = uniqueFileName(plan.collisionName(wanted), taken);
   }
   return {
     folder,

@@ -65,8 +65,8 @@ export interface BodyPlan {
   charsets(charsets: ReadonlySet<string>): ReadonlySet<string>;
   /** Before the body's `text` is parsed as JSON. */
   parsing(text: string): void;
-  /** After the body parsed to `body`, before it is checked. */
-  parsed(body: unknown): void;
+  /** After the body of an operation parsed to `body`, before it is checked: the body as the server reads it. */
+  parsed(body: unknown, operationId: string): unknown;
   /** A multipart body could not be read to its end; the contract throws `refusal`. */
   unreadable(refusal: Error): void;
 }
@@ -139,9 +139,15 @@ function body(faults: FaultSet): BodyPlan {
       // Planted (deep-json-500): a recursive JSON reader runs out of stack on deep nesting.
       if (faults.has('deep-json-500') && nestingDepth(text) > 1000) throw new RangeError('Maximum call stack size exceeded');
     },
-    parsed: (body) => {
+    parsed: (body, operationId) => {
       // Planted (null-body-500): `null` read as an object whose members are then listed.
       if (body === null && faults.has('null-body-500')) throw new TypeError('Cannot convert undefined or null to object');
+      if (operationId !== 'folder.localize' || !faults.has('folder-localize-other-body')) return body;
+      // Variation (folder-localize-other-body): the folder form's fields are "not shown"; this server names the channel in
+      // `nodeId` (read as the file form's `channelId`) and refuses `channelId` alone: a server that takes another member.
+      const { nodeId, channelId: _fileForm, ...rest } = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      if (nodeId === undefined) throw new Refusal('INVALIDDATA', 'nodeId: the channel to localize the folder in is required', 'nodeId');
+      return { ...rest, channelId: nodeId };
     },
     unreadable: (refusal) => {
       // Planted (multipart-cut-taken): the parts read before a part limit or a broken part make the form, as a reader that

@@ -364,11 +364,12 @@ for (const [named, title] of [
     async (t) => {
       const channel = channelOf(t);
       const top = await t.folder();
-      const file = await upload(t, top, `fil02-${named}-file.txt`, 'master\n');
+      const fileName = `fil02-${named}-file.txt`;
+      const file = await upload(t, top, fileName, 'master\n');
       const local = await tryCreateInChannelStep(t, 'folder', top, 'fil02-channel-only', channel);
       if (!local) return t.nothingToJudge(NO_CHANNEL_CREATE);
       if (named === 'copy') await localizeStep(t, 'file', file.id, channel);
-      const id = named === 'copy' ? await copyIdStep(t, 'file', top, { id: file.id, name: `fil02-${named}-file.txt` }, channel) : file.id;
+      const id = named === 'copy' ? await copyIdStep(t, 'file', top, { id: file.id, name: fileName }, channel) : file.id;
       try {
         // "Body ObjectMoveRequest: folderId (number), nodeId (number)": whether a master's file, or the channel's copy of it, may
         // be moved through a channel into a folder only that channel has is not said, so a refusal and a move are both judged by
@@ -396,7 +397,7 @@ for (const [named, title] of [
           ),
         ]);
       } finally {
-        if (named === 'copy') await undoLocalizeStep(t, 'file', top, { id: file.id, name: `fil02-${named}-file.txt` }, channel);
+        if (named === 'copy') await undoLocalizeStep(t, 'file', top, { id: file.id, name: fileName }, channel);
       }
     },
     { feature: 'multichannelling', operation: 'file.move' },

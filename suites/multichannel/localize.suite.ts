@@ -17,6 +17,7 @@ import {
   localizeStep,
   nothingToJudgeOnce,
   tryCreateInChannelStep,
+  tryFolderLocalize,
   unlocalizeStep,
   NO_CHANNEL_CREATE,
 } from '../../harness/steps.ts';
@@ -514,7 +515,7 @@ conformance(
     if (!excludedHere.problem) await t.try('file.localize', { path: { id: excluded.id }, json: { channelId: channel } });
     await t.try('file.push2master', { path: { id: inherited.id }, json: { channelId: channel } });
     const made: Localized = [];
-    const folderCopy = await t.try('folder.localize', { path: { id: folder.id }, json: { channelId: channel } });
+    const folderCopy = await tryFolderLocalize(t, folder.id, channel);
     if (!folderCopy.problem) made.push({ obj: folder, parent: top, channel });
     await localizeStep(t, inside.kind, inside.id, channel);
     made.push({ obj: inside, parent: folder.id, channel });

@@ -3,7 +3,7 @@
  * each checked against the channel's view the model predicts.
  */
 import { listOf } from '../../harness/records.ts';
-import { NO_FOLDER_UNLOCALIZE, copyIn, eitherIdStep, nothingToJudgeOnce } from '../../harness/steps.ts';
+import { NO_FOLDER_UNLOCALIZE, copyIn, eitherIdStep, nothingToJudgeOnce, refusedBody, tryFolderLocalize } from '../../harness/steps.ts';
 import { checkNo5xx, isRefusal } from '../../harness/checks.ts';
 import {
   channelIdOf,
@@ -44,11 +44,13 @@ export class Localize extends Step<{ index: number; kind: ObjectKind }, ModelObj
 
   protected async act(m: Model, r: Real, obj: ModelObject) {
     this.did = `localize ${obj.kind} ${label(obj)} in channel ${r.channel}`;
-    const op = obj.kind === 'folder' ? 'folder.localize' : 'file.localize';
-    const { exchange } = await r.t.try(op, { path: { id: obj.id }, json: { channelId: r.channel } });
-    // The folder form's fields are "not shown" (4.2): a refusal of the file form's {channelId} changes nothing.
-    if (obj.kind === 'folder' && isRefusal(exchange) && (exchange.response?.status ?? 0) < 500) {
-      nothingToJudgeOnce(r.t, 'folder.localize refused the body {channelId} (open choice folder-localize-body)', exchange);
+    const { exchange } =
+      obj.kind === 'folder'
+        ? await tryFolderLocalize(r.t, obj.id, r.channel)
+        : await r.t.try('file.localize', { path: { id: obj.id }, json: { channelId: r.channel } });
+    // The folder form's fields are "not shown" (4.2): a refusal of both bodies tried changes nothing.
+    if (obj.kind === 'folder' && refusedBody(exchange)) {
+      nothingToJudgeOnce(r.t, 'folder.localize refused the bodies {channelId} and {nodeId} (open choice folder-localize-body)', exchange);
       this.did += ' → refused';
       return;
     }

@@ -159,12 +159,25 @@ conformance('UPL-05', 'overwrite=false or absent never replaces the file of the 
           ),
         );
       // Nor does it make a second file of the very same name (open choice upload-name-collision: renamed, or refused).
+      const base = name.replace(/(.)\.[^.]*$/, '$1');
       if (other && other.id !== id && other.name === name)
         findings.push(
           finding(
             'UPL-05',
             'model',
             `a second upload of ${JSON.stringify(name)} with ${JSON.stringify(overwrite)} made file ${other.id} of that same name beside file ${id}`,
+            again.exchange,
+          ),
+        );
+      // Renamed, it keeps what it was given: "`file` with the given name" (UPL-01) allows another name only where that one is
+      // taken, and however a server makes it unique (base_1.ext, "base (1).ext"), a name without the given one's base is not it.
+      else if (other && other.id !== id && typeof other.name === 'string' && !other.name.toLowerCase().includes(base.toLowerCase()))
+        findings.push(
+          finding(
+            'UPL-05',
+            'model',
+            `a second upload of ${JSON.stringify(name)} with ${JSON.stringify(overwrite)} made file ${other.id} named ` +
+              `${JSON.stringify(other.name)}, which keeps nothing of the name given (${JSON.stringify(base)})`,
             again.exchange,
           ),
         );

@@ -263,6 +263,14 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
   },
   'save-failonduplicate-ignored': async (run, s) =>
     run('file.save.json', { path: { id: named(s, 'file', 'notes.txt').id }, body: { file: { name: 'terms.txt' }, failOnDuplicate: true } }),
+  'collision-name-lost': async (run, s) => {
+    const upload = () =>
+      run('file.create.multipart', {
+        multipart: { fields: { folderId: String(ids(s).sandboxParentFolderId) }, files: [part('fileBinaryData', 'abc', 'twice.txt')] },
+      });
+    await upload();
+    return (await upload()).file.name;
+  },
   'upload-drops-last-byte': async (run, s) =>
     (
       await run('file.create.multipart', {

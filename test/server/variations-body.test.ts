@@ -88,6 +88,27 @@ describe('the body-level variations', () => {
     expect(await status(['refusals-as-200'])).toEqual([200, 'NOTFOUND']);
   });
 
+  it('folder-localize-other-body takes the channel in nodeId and refuses channelId alone, the other way round from the default', async () => {
+    const answers = async (on: VariationName[]) => {
+      const state = freshState();
+      const app = buildApp({ state, handlers, variations: new Set(on) });
+      const [id, channel] = [
+        named(state, 'folder', 'Inherited folder').id,
+        [...state.nodes.values()].find((n) => n.masterId !== undefined)!.id,
+      ];
+      try {
+        const post = async (body: Record<string, unknown>) =>
+          (await app.inject({ method: 'POST', url: `${API_PREFIX}/folder/localize/${id}`, payload: body })).json().responseInfo
+            .responseCode;
+        return [await post({ channelId: channel }), await post({ nodeId: channel })];
+      } finally {
+        await app.close();
+      }
+    };
+    expect(await answers([])).toEqual(['OK', 'INVALIDDATA']);
+    expect(await answers(['folder-localize-other-body'])).toEqual(['INVALIDDATA', 'OK']);
+  });
+
   it('timestamps-in-ms: answers 1000 times larger, and a createdsince in milliseconds selects as the same bound in seconds does without', async () => {
     const seconds = serve([]);
     const millis = serve(['timestamps-in-ms']);

@@ -23,7 +23,6 @@ const AREA = [
   'template-tags-without-flags',
   'folder-name-collision-refused',
   'folder-name-collision-kept',
-  'folder-localize-other-body',
   'syncable-dst-must-be-channel',
 ] as const satisfies readonly VariationName[];
 
@@ -83,8 +82,6 @@ const probes: Record<(typeof AREA)[number], Probe> = {
     (await run('folder.create', { body: { motherId: String(folder(s, 'Files')), name: 'Downloads' } })).folder.name,
   'folder-name-collision-kept': async (run, s) =>
     (await run('folder.create', { body: { motherId: String(folder(s, 'Files')), name: 'Downloads' } })).folder.name,
-  'folder-localize-other-body': (run, s) =>
-    run('folder.localize', { path: { id: folder(s, 'Inherited folder') }, body: { channelId: ids(s).channelNodeId } }),
   'syncable-dst-must-be-channel': async (run, s) =>
     pick(
       (

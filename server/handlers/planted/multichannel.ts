@@ -236,19 +236,9 @@ function localize(faults: FaultSet): LocalizePlan {
   };
 }
 
-/** POST /folder/localize/{id} (folderLocalize). */
-export function folderLocalize(faults: FaultSet): LocalizePlan & {
-  /** Before the request is read. */
-  reading(req: OpRequest): void;
-} {
-  return {
-    ...localize(faults),
-    reading: (req) => {
-      // Variation (folder-localize-other-body): the folder form's fields are "not shown"; this one names the channel in `nodeId`.
-      if (faults.has('folder-localize-other-body') && bodyOf<{ nodeId?: number }>(req).nodeId === undefined)
-        throw new Refusal('INVALIDDATA', 'nodeId: the channel to localize the folder in is required', 'nodeId');
-    },
-  };
+/** POST /folder/localize/{id} (folderLocalize); its variation folder-localize-other-body reads the body (server/planted/app.ts). */
+export function folderLocalize(faults: FaultSet): LocalizePlan {
+  return localize(faults);
 }
 
 /** POST /file/localize/{id} (fileLocalize). */

@@ -121,6 +121,8 @@ export interface CreatePlan extends ContentPlan {
   placing(state: State, folder: FolderObj, view: View, explicit: View | undefined, overwrite: FileObj | undefined): void;
   /** Whether a taken name is refused (the contract: with failOnDuplicate). */
   duplicateRefused(failOnDuplicate: boolean | undefined): boolean | undefined;
+  /** The name a new file of the taken name `wanted` is made unique from; the contract: `wanted` itself. */
+  collisionName(wanted: string): string;
   /** The bytes stored of the uploaded `data`. */
   data(data: Buffer): Buffer;
   /** Whether the upload's description replaces the replaced file's; the contract: when the upload gives one (`given`). */
@@ -172,6 +174,8 @@ function create(faults: FaultSet): CreatePlan {
     describes: (given) => given && !faults.has('overwrite-keeps-description'),
     // Variation upload-collision-refused: a collision is refused, as with failOnDuplicate, instead of renamed.
     duplicateRefused: (failOnDuplicate) => failOnDuplicate || faults.has('upload-collision-refused'),
+    // Planted (collision-name-lost): a colliding upload is named from a default name, keeping only the extension.
+    collisionName: (wanted) => (faults.has('collision-name-lost') ? `upload${/\.[^.]*$/.exec(wanted)?.[0] ?? ''}` : wanted),
     // Planted: the last byte of the content is lost.
     data: (data) => (faults.has('upload-drops-last-byte') && data.length > 0 ? data.subarray(0, data.length - 1) : data),
   };
