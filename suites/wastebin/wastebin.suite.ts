@@ -194,6 +194,25 @@ conformance('WST-01', 'a deleted folder and its content are absent from every li
   if (t.config.target.features.includes('pages') && t.fixture.pagesFolderId !== undefined) {
     for (const recursive of [false, true]) await t.call('folder.getPages', { path: { id: t.fixture.pagesFolderId }, query: { recursive } });
   }
+  // The whole tree searched ("`folderId` (int, 0; 0 searches all folders)", "-1 returns all"): a data set may hold a deleted
+  // folder whose content carries no mark of its own, which no listing of the test's folder meets.
+  // findFiles and findPages take no wastebin, so the registry's rule leaves them be: their listings are default ones.
+  for (const [op, member] of [
+    ['folder.findFiles', 'files'],
+    ...(t.config.target.features.includes('pages') ? [['folder.findPages', 'pages'] as const] : []),
+  ] as const) {
+    const { body, exchange } = await t.call(op, { query: { folderId: 0, maxItems: -1 } });
+    const marked = listOf<Item>(body, member).filter(isMarkedDeleted);
+    if (marked.length)
+      t.record([
+        finding(
+          'WST-01',
+          'wastebin',
+          `${op} folderId=0 (every folder, no wastebin: a default listing) lists ${brief(marked.map((i) => `${i.id} (${deletionMarks(i).join('/')})`))}, which carry deletion marks`,
+          exchange,
+        ),
+      ]);
+  }
   t.expectRuled('WST-01');
 });
 
@@ -227,6 +246,13 @@ conformance('WST-03', 'wastebin=only lists exactly the deleted folders and files
   const world = await deletedWorld(t);
   // "`wastebin=only` lists exactly the deleted items."
   await checkListings(t, world, 'only', 'only');
+  // The fixture's own deleted content, whatever marks its data gives it: every item of the whole tree listed under
+  // wastebin=only must carry one (contract 3: deleted is "a deleted, masterDeleted or folderDeleted DeleteInfo is
+  // present"); the registry's WST-03 rule judges these answers.
+  const root = String(t.fixture.masterRootFolderId);
+  for (const op of ['folder.list', 'file.list'] as const)
+    await t.call(op, { query: { folderId: root, recursive: true, wastebin: 'only' } });
+  t.expectRuled('WST-03');
 });
 
 conformance('WST-03', 'wastebin=only of a sub-folder inside a deleted folder, named by id, lists its files', async (t) => {

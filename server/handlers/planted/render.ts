@@ -116,8 +116,9 @@ function deletion(faults: FaultSet): DeletionPlan {
       // "deleted (a deleted, masterDeleted or folderDeleted DeleteInfo is present)").
       faults.has('copy-marked-deleted') || faults.has('master-deletion-unmarked') ? undefined : master,
     folderDeleted: (above, obj) => {
-      // Variation content-marked-deleted-only: what lies in a deleted folder shows its own deleted mark alone, no folderDeleted.
-      if (faults.has('content-marked-deleted-only')) return undefined;
+      // Variation content-marked-deleted-only: what lies in a deleted folder shows its own deleted mark alone, no folderDeleted;
+      // content a data set gives no mark of its own (a folder deleted by another server) keeps folderDeleted, or it would show none.
+      if (faults.has('content-marked-deleted-only') && obj.deleted !== undefined) return undefined;
       // Planted (folder-deleted-on-self): a deleted folder's own deletion is taken for that of the folder containing it.
       return above ?? (faults.has('folder-deleted-on-self') && obj.kind === 'folder' ? obj.deleted : undefined);
     },
