@@ -313,6 +313,8 @@ export function score(report: Report, classified: readonly Classified[], killedE
       s.killed++;
       s.killedElsewhere++;
       file.killed++;
+      // Its classification still explains the default data's survivor (a gap marked `data` the other data set shows): not stale.
+      if (byKey.has(key)) used.add(key);
       continue;
     }
     // Survived, or reached by no test: the suite did not tell it apart.

@@ -120,6 +120,17 @@ describe('the mutation score', () => {
     expect(killedIn(report(), edited)).toEqual({ keys: new Set(), differing: ['server/x.ts'] });
   });
 
+  it("counts a survivor the other data set killed as killed, and keeps its classification (the default data's survivor)", () => {
+    const key = 'server/x.ts|EqualityOperator|a >= 0|a > 0#2';
+    const gap = { key, class: 'gap' as const, reason: 'only data with g called shows it', data: 'g called' };
+    const alone = score(report(), [gap]);
+    const both = score(report(), [gap], new Set([key]));
+    expect(both.killed).toBe(alone.killed + 1);
+    expect(both.killedElsewhere).toBe(1);
+    expect(both.gaps).toEqual([]);
+    expect(both.stale).toEqual([]);
+  });
+
   it('warns when a classified key now names a mutant on another line than the one it was written for', () => {
     const key = 'server/x.ts|EqualityOperator|a >= 0|a > 0#2';
     const ok = score(report(), [{ key, class: 'equivalent', reason: 'g is never called', line: 'export const g = (a: number) => a > 0;' }]);
