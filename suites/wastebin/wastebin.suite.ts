@@ -250,9 +250,8 @@ conformance('WST-03', 'wastebin=only lists exactly the deleted folders and files
   // The fixture's own deleted content, whatever marks its data gives it: every item of the whole tree listed under
   // wastebin=only must carry one (contract 3: deleted is "a deleted, masterDeleted or folderDeleted DeleteInfo is
   // present"); the registry's WST-03 rule judges these answers.
-  const root = String(t.fixture.masterRootFolderId);
-  for (const op of ['folder.list', 'file.list'] as const)
-    await t.call(op, { query: { folderId: root, recursive: true, wastebin: 'only' } });
+  for (const probe of PROBES.filter((p) => p.op === 'folder.list' || p.op === 'file.list'))
+    await list(t, probe, t.fixture.masterRootFolderId, true, 'only');
   t.expectRuled('WST-03');
 });
 
