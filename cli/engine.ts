@@ -9,7 +9,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import type { RunConfig } from '../harness/config.ts';
 import { ResultCollector } from '../reports/collector.ts';
 import type { TestResult } from '../schemas/results.ts';
-import { NATIVE_MODULES, SUITE_GLOB, projectRoot, type DeclaredTest } from './project.ts';
+import { NATIVE_MODULES, SUITE_GLOB, isDisposableSuite, projectRoot, type DeclaredTest } from './project.ts';
 
 /** What one run of the suites produced. */
 export interface SuiteRun {
@@ -117,7 +117,12 @@ export class SuiteEngine {
     else this.vitest.resetGlobalTestNamePattern();
     let specs = await this.vitest.getRelevantTestSpecifications();
     if (files) specs = specs.filter((s) => files.some((f) => s.moduleId.endsWith(f)));
-    await this.vitest.runTestSpecifications(specs, true);
+    // The tests that change fixture objects (on a target declaring `disposable`) come after every other test, which
+    // they would otherwise disturb while it runs.
+    const last = specs.filter((s) => isDisposableSuite(s.moduleId));
+    const first = specs.filter((s) => !last.includes(s));
+    if (first.length || !last.length) await this.vitest.runTestSpecifications(first, true);
+    if (last.length && !this.collector.cancelled) await this.vitest.runTestSpecifications(last, !first.length);
     const failedAt = this.collector.firstFailureAt;
     const byConfig: SuiteRun['byConfig'] = new Map();
     for (const [c, runId] of ids) {

@@ -252,6 +252,7 @@ async function discover(target: Target, timeoutMs: number): Promise<Discovery> {
   }
   d.undecided.push(
     'sourceUrl: an upload from a URL is a write, which init never sends; declare it by hand if the server fetches sourceURL',
+    'disposable: only you know whether the server is a throwaway instance; declare it so, and the tests that change fixture objects run too',
   );
   return d;
 }

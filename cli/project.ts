@@ -14,6 +14,14 @@ export const MODULE_EXTENSION = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 /** Where the conformance suites are, relative to the project root. */
 export const SUITE_GLOB = `suites/**/*.suite.${MODULE_EXTENSION}`;
 
+/** Where the tests that change fixture objects are (on a target declaring `disposable`): run after every other suite. */
+export const DISPOSABLE_SUITES = 'suites/disposable/';
+
+/** Whether a suite file (a path or module id) is one of the tests that change fixture objects. */
+export function isDisposableSuite(file: string): boolean {
+  return file.replaceAll('\\', '/').includes(`/${DISPOSABLE_SUITES}`) || file.startsWith(DISPOSABLE_SUITES);
+}
+
 /**
  * Project modules that Node imports itself, past Vite's transform: the precompiled validators
  * (schemas/validators.js), which have nothing to transform and which, transformed with a source map,

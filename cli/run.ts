@@ -31,7 +31,7 @@ import {
 import { collectTests, declaredTests, suiteFilesOf } from './collect.ts';
 import { DEFAULT_CONCURRENCY_MAX, LOCAL_MS, filesSideBySide, sizeConcurrency, sizingText, type Sizing } from './concurrency.ts';
 import { loadEngine } from './load-engine.ts';
-import { projectRoot as root } from './project.ts';
+import { DISPOSABLE_SUITES, isDisposableSuite, projectRoot as root } from './project.ts';
 import type { SuiteEngine } from './engine.ts';
 import { profileOption } from './serve.ts';
 import { RunInterrupt } from './interrupt.ts';
@@ -104,9 +104,14 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
   ];
   if (target) {
     const ids = Object.entries(target.fixture)
-      .map(([k, v]) => `${k} ${v}`)
+      // Lists and objects (usedFileUsers, stagingPackage) as the target file writes them, not "[object Object]".
+      .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
       .join(', ');
-    lines.push(`  fixture objects it reads, never changes: ${ids}`);
+    lines.push(
+      features.includes('disposable')
+        ? `  fixture objects it reads: ${ids}; the tests of ${DISPOSABLE_SUITES} change some (the target declares "disposable"), after every other test`
+        : `  fixture objects it reads, never changes: ${ids}`,
+    );
     lines.push(
       `  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, ` +
         'mutates only inside it, and removes it at the end',
@@ -119,6 +124,7 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
     const req = requirements.find((r) => r.id === t.requirement);
     const feature = req?.feature ?? (req?.operation ? getOperation(req.operation).feature : null);
     if (feature && !features.includes(feature)) skipped.set(feature, (skipped.get(feature) ?? 0) + 1);
+    else if (isDisposableSuite(t.file) && !features.includes('disposable')) skipped.set('disposable', (skipped.get('disposable') ?? 0) + 1);
   }
   lines.push(`  ${tests.length} tests in ${byFile.size} suites, ${runs} runs per property:`);
   for (const [file, reqs] of byFile) lines.push(`    ${file}: ${reqs.length} tests (${[...new Set(reqs)].join(', ')})`);

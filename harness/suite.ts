@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { inject, test } from 'vitest';
+import { DISPOSABLE_SUITES, isDisposableSuite } from '../cli/project.ts';
 import { getOperation } from '../schemas/operations.ts';
 import { getOpenChoice } from '../schemas/open-choices.ts';
 import { getRequirement } from '../schemas/requirements.ts';
@@ -571,6 +572,11 @@ export interface ConformanceOptions {
   operation?: string;
   /** A feature the test needs beyond its requirement's (e.g. pages for the page part of SRT-03): skipped without it. */
   feature?: Feature;
+  /**
+   * The fixture objects the test changes, where no sandbox object can show what it judges: it runs only on a target
+   * declaring `disposable`, and lives in suites/disposable/, which runs after every other suite.
+   */
+  changesFixture?: string;
   timeout?: number;
 }
 
@@ -594,6 +600,10 @@ export function conformance(
     const { transport } = runContext(config);
     if (feature && !config.target.features.includes(feature as never))
       return { skipped: `the target does not declare the feature "${feature}"` };
+    if (options.changesFixture !== undefined && !config.target.features.includes('disposable'))
+      return {
+        skipped: `it changes fixture objects (${options.changesFixture}), which the suite does only on a target that declares the feature "disposable"`,
+      };
     const t = new ConformanceContext(id, requirement, config, transport);
     // Tests of one worker run one at a time, so the transport's counts over the test are the test's own.
     const before = { ...transport.counts };
@@ -647,6 +657,8 @@ export function conformance(
   // run's time, a test that takes a fifth of it would time out against six cases' servers.
   test(id, { timeout: (options.timeout ?? 120_000) * Math.max(1, own?.length ?? 1) }, async (ctx) => {
     currentFile = ctx.task.file.filepath;
+    if (options.changesFixture !== undefined && !isDisposableSuite(currentFile))
+      throw new Error(`${id}: a test that changes fixture objects belongs in ${DISPOSABLE_SUITES}, which runs after every other suite`);
     stopWithRun(ctx.signal, own ?? [currentConfig()]);
     if (own) {
       // One outcome per configuration, reported by the collector as a result of its own; the test itself

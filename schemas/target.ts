@@ -3,11 +3,15 @@
  * `cms-conformance serve --write-target FILE` for the reference server and by vendors for theirs.
  */
 
-/** Optional capabilities; a requirement tagged with one runs only when the target declares it. */
-export type Feature = 'multichannelling' | 'wastebin' | 'pages' | 'templates' | 'sourceUrl' | 'auth';
+/**
+ * Optional capabilities; a requirement tagged with one runs only when the target declares it. `disposable` is no
+ * capability of the contract: the target is a throwaway instance, so the suite may change its fixture objects (the tests of
+ * suites/disposable/, run after every other test); without it the suite never changes one, not even to restore it.
+ */
+export type Feature = 'multichannelling' | 'wastebin' | 'pages' | 'templates' | 'sourceUrl' | 'auth' | 'disposable';
 
-/** Every feature name, in the order the requirement catalogue introduces them. */
-export const FEATURES: readonly Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl', 'auth'];
+/** Every feature name, in the order the requirement catalogue introduces them (`disposable`, the suite's own, last). */
+export const FEATURES: readonly Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl', 'auth', 'disposable'];
 
 /** Ids of the target's own data that the suites start from. */
 export interface TargetFixture {

@@ -890,6 +890,12 @@ export const semanticFaults = faultDefs([
     description: 'file save (JSON) whose file gives no niceUrl and no alternateUrls clears both, instead of updating only the given fields',
   },
   {
+    name: 'save-force-online-lost',
+    breaks: ['FIL-03'],
+    description:
+      'file save (JSON) never stores forceOnline and clears it: a file forced online is no longer so after a save of its description alone',
+  },
+  {
     name: 'save-empties-alternate-urls',
     breaks: ['FIL-03'],
     description: 'file save (JSON) that gives alternateUrls stores none: a file that had some loses them, neither as given nor as before',
@@ -992,6 +998,13 @@ export const semanticFaults = faultDefs([
     needs: 'multichannelling',
     breaks: ['MCH-02'],
     description: 'localize answers OK but makes no copy: the channel still sees the inherited master',
+  },
+  {
+    name: 'localize-drops-tags',
+    needs: 'multichannelling',
+    breaks: ['MCH-07'],
+    description:
+      "localize makes the channel's copy without the object's tags: a push2master of that copy, changed by nothing, leaves the master without the object tags it had",
   },
   {
     name: 'unlocalize-keeps-copy',

@@ -76,7 +76,10 @@ export function datasetOf(value: string): Dataset {
   return dataset;
 }
 
-/** The features the reference server implements: all of them, `auth` only when a token is required. */
+/**
+ * The features the reference server implements: all of them, `auth` only when a token is required; `disposable` too,
+ * as its data lives in memory and a restart brings it back.
+ */
 const FEATURES: Feature[] = ['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl'];
 
 /** The host as it goes into a URL: wildcard addresses become loopback, IPv6 gets brackets. */
@@ -141,6 +144,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     features: [
       ...FEATURES.filter((f) => (profile.multichannelling && hasChannel) || f !== 'multichannelling'),
       ...(authToken === undefined ? [] : ['auth' as const]),
+      'disposable',
     ],
     fixture: hasChannel ? ids : unchannelled,
   };

@@ -30,6 +30,7 @@ const METHOD_FOLDERS: Record<string, string> = {
   operations: 'one test per operation of the catalogue (OP-), by its generated valid requests',
   records: "the target's own records read against what contract 2 says they hold",
   stateful: 'random command sequences judged by one model',
+  disposable: 'what only fixture objects can show, changed on a target declaring disposable; run after every other suite',
 };
 /** Tests outside their family's folder because they judge by that folder's reading of the fixture, by test id. */
 const WITH_THEIR_READING = new Set([

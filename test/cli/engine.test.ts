@@ -21,8 +21,8 @@ const config: RunConfig = {
 
 describe('suite engine', () => {
   const engines: SuiteEngine[] = [];
-  const engine = async (include: string): Promise<SuiteEngine> => {
-    const e = await SuiteEngine.create({ workers: 1, progress: null, include });
+  const engine = async (include: string, workers = 1): Promise<SuiteEngine> => {
+    const e = await SuiteEngine.create({ workers, progress: null, include });
     engines.push(e);
     return e;
   };
@@ -86,6 +86,34 @@ describe('suite engine', () => {
     // The next run of the same engine gives the test no configurations of its own: it runs once, against the run's.
     const next = await timing.run(config);
     expect([next.runErrors, next.tests.map((t) => [t.id, t.status]), next.byConfig.size]).toEqual([[], [[id, 'passed']], 0]);
+  });
+
+  it('a test that changes fixture objects runs only on a disposable target, after every other test, and only from its folder', async () => {
+    const order = async (features: string[]) =>
+      // Two workers: the files could run side by side.
+      (await engine('test/support/suites/{order,disposable}/*.suite.ts', 2)).run({
+        ...config,
+        concurrency: 2,
+        target: { ...config.target, features } as RunConfig['target'],
+      });
+    const timeOf = (t: { findings: { message: string }[] }) => Number(/\d+$/.exec(t.findings[0]?.message ?? '')?.[0]);
+    const kept = await order([]);
+    expect(kept.runErrors).toEqual([]);
+    const changes = 'ENV-03 a test that changes fixture objects';
+    expect(kept.tests.find((t) => t.id === changes)).toMatchObject({
+      status: 'skipped',
+      reason:
+        'it changes fixture objects (none really: the engine test reads when it started), which the suite does only on a target that declares the feature "disposable"',
+    });
+    const run = await order(['disposable']);
+    const byId = new Map(run.tests.map((t) => [t.id, t]));
+    expect(byId.get(changes)?.status).toBe('passed');
+    const ended = ['first', 'second'].map((n) => timeOf(byId.get(`ENV-01 the ${n} ordinary test`)!));
+    expect(ended.every((e) => e > 0 && e <= timeOf(byId.get(changes)!))).toBe(true);
+    // Anywhere else it would run beside the tests whose fixture it changes.
+    expect(byId.get('ENV-02 a test changing fixture objects outside the disposable folder')?.reason).toContain(
+      'a test that changes fixture objects belongs in suites/disposable/, which runs after every other suite',
+    );
   });
 
   it('a shared reading is made by the first test of each suite file, though the files share one worker', async () => {

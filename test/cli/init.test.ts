@@ -28,12 +28,16 @@ async function init(served: Target, name: string, extra: string[] = []): Promise
   return { target: parseTarget(JSON.parse(readFileSync(out, 'utf8')), out), stdout: r.stdout };
 }
 
-/** What init could learn agrees with the served target file: every id it wrote, and the features but sourceUrl (a write). */
+/**
+ * What init could learn agrees with the served target file: every id it wrote, and the features but sourceUrl (a write)
+ * and disposable (what the server is, not what it answers).
+ */
 function expectAgreement(found: Target, served: Target, stdout: string): void {
   expect(found.baseUrl).toBe(served.baseUrl);
   for (const [key, id] of Object.entries(found.fixture)) expect(id, key).toBe(served.fixture[key as keyof TargetFixture]);
-  expect([...found.features].sort()).toEqual(served.features.filter((f) => f !== 'sourceUrl').sort());
+  expect([...found.features].sort()).toEqual(served.features.filter((f) => f !== 'sourceUrl' && f !== 'disposable').sort());
   expect(stdout).toMatch(/sourceUrl: .*write/);
+  expect(stdout).toMatch(/disposable: .*throwaway/);
 }
 
 describe('cms-conformance init', () => {

@@ -45,7 +45,7 @@ describe('bad input files', () => {
     [
       'a target file with an unknown feature',
       ['run', '--target', unknownFeature, '--dry-run'],
-      `${unknownFeature}: /features/1 must be one of multichannelling, wastebin, pages, templates, sourceUrl, auth, got "teleport"`,
+      `${unknownFeature}: /features/1 must be one of multichannelling, wastebin, pages, templates, sourceUrl, auth, disposable, got "teleport"`,
     ],
     [
       'a target file lacking the fixture ids of a feature',

@@ -80,6 +80,22 @@ async function sandboxes(s: ReferenceServer): Promise<string[]> {
 }
 
 describe('run against a served target', () => {
+  it('says in --dry-run which fixture objects it reads, and that it changes some only on a target declaring disposable', async () => {
+    server = await startReferenceServer({ port: 0 });
+    const kept = { ...server.target, features: server.target.features.filter((f) => f !== 'disposable') };
+    writeFileSync(join(dir, 'kept.json'), JSON.stringify(kept));
+    const dry = (file: string) => runCli(['--target', file, '--dry-run', '--out', join(dir, 'dry')]);
+    const never = await dry(join(dir, 'kept.json'));
+    expect(never.code).toBe(0);
+    expect(never.output).toMatch(/fixture objects it reads, never changes: masterNodeId \d+, .*usedFileUsers \{"files":\[\d+/);
+    expect(never.output).toMatch(/\d+ would be skipped: the target does not declare "disposable"/);
+    const may = await dry(targetFileOf(server, 'disposable.json'));
+    expect(may.output).toMatch(
+      /the tests of suites\/disposable\/ change some \(the target declares "disposable"\), after every other test/,
+    );
+    expect(may.output).not.toContain('would be skipped: the target does not declare "disposable"');
+  });
+
   it.each(['SIGINT', 'SIGTERM'] as const)('removes its sandbox and reports the tests that ended when stopped by %s', async (signal) => {
     server = await startReferenceServer({ port: 0 });
     const out = join(dir, signal);

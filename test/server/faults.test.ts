@@ -987,6 +987,18 @@ const probes: Partial<Record<HandlerFault, Probe>> = {
     const { file } = await run('file.load', { path: { id } });
     return [file.niceUrl, file.alternateUrls];
   },
+  'save-force-online-lost': async (run, s) => {
+    const id = named(s, 'file', 'forced.txt').id;
+    await run('file.save.json', { path: { id }, body: { file: { id, description: 'only this' } } });
+    return (await run('file.load', { path: { id } })).file.forceOnline;
+  },
+  'localize-drops-tags': async (run, s) => {
+    // guide.pdf's object tag names the annual report: localized in the shop (node 2), pushed back unchanged.
+    const id = named(s, 'file', 'guide.pdf').id;
+    await run('file.localize', { path: { id }, body: { channelId: 2 } });
+    await run('file.push2master', { path: { id }, body: { channelId: 2 } });
+    return pick((await run('file.usage.file', { query: { id: [named(s, 'file', 'annual-report-2023.pdf').id] } })).files);
+  },
   'save-empties-alternate-urls': async (run, s) => {
     const { id } = named(s, 'file', 'brochure.pdf');
     await run('file.save.json', { path: { id }, body: { file: { id, alternateUrls: ['/brochure.pdf', '/saved/more'] } } });

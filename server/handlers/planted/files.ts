@@ -308,6 +308,8 @@ export function saveFile(faults: FaultSet): SaveFilePlan {
       if (faults.has('save-ignores-nice-urls')) unread(f, 'niceUrl', 'alternateUrls');
       // Variation save-keeps-file-type: the media type stays the one the content came with (open choice save-file-type).
       if (faults.has('save-keeps-file-type')) unread(f, 'fileType');
+      // Planted (save-force-online-lost, with `stored`): forceOnline is read from the request but never stored.
+      if (faults.has('save-force-online-lost')) unread(f, 'forceOnline');
       return f;
     },
     refusing: (state, file, wanted) => {
@@ -327,6 +329,8 @@ export function saveFile(faults: FaultSet): SaveFilePlan {
           }
         : rename,
     stored: (file, f) => {
+      // Planted (save-force-online-lost): every save clears forceOnline, as one that takes its file as the whole record would.
+      if (faults.has('save-force-online-lost')) file.forceOnline = false;
       // Planted: the alternate URLs given are dropped and those before with them, as a copy into an array never filled would.
       if (f.alternateUrls !== undefined && faults.has('save-empties-alternate-urls')) file.alternateUrls = [];
       // Planted: a save that gives no URLs clears them, as a save that takes its file as the whole record would.

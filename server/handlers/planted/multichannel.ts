@@ -10,7 +10,7 @@
  * nothing else, so the handler file reads as the contract, and this file, which only ever differs from the contract,
  * is left out of the mutation run (scripts/mutation).
  */
-import { masterVariant, removeObject, setsBelow, type Kind, type NodeRec, type Obj, type State } from '../../state.ts';
+import { masterVariant, removeObject, setsBelow, setTags, type Kind, type NodeRec, type Obj, type State } from '../../state.ts';
 import { Refusal, type FaultSet, type OpRequest } from '../../types.ts';
 import { bodyOf } from '../common.ts';
 import type { DisinheritRequest, PushToMasterRequest, UnlocalizeRequest } from '../../../schemas/types.ts';
@@ -231,8 +231,18 @@ function localize(faults: FaultSet): LocalizePlan {
       if (visible.masterId !== undefined && faults.has('localize-again-succeeds')) return {};
       throw refusal;
     },
-    // Planted (localize-noop): the request is answered, the copy never made.
-    copy: (copy) => (faults.has('localize-noop') ? (_state, source) => source : copy),
+    // Planted (localize-noop): the request is answered, the copy never made. Planted (localize-drops-tags): the copy is
+    // made without the object's tags.
+    copy: (copy) =>
+      faults.has('localize-noop')
+        ? (_state, source) => source
+        : faults.has('localize-drops-tags')
+          ? (state, source, changes) => {
+              const made = copy(state, source, changes);
+              setTags(state, made, undefined);
+              return made;
+            }
+          : copy,
   };
 }
 
