@@ -24,14 +24,15 @@ const fileUsers = async (t: ConformanceContext, id: number) => {
 
 conformance(
   'FIL-03',
-  "a save of a fixture file's description alone keeps the file forced online",
+  "a save of a fixture file's name and description alone keeps the file forced online",
   async (t) => {
     const forced = (await fixtureFileFolders(t)).flatMap((f) => f.files).filter((f) => f.forceOnline === true);
     const file = forced.sort((a, b) => (a.id ?? 0) - (b.id ?? 0))[0];
     if (file?.id === undefined) return t.nothingToJudge('no file of the fixture folders is listed with forceOnline true');
     const { id } = file;
-    // The description it has, saved again: the file changes in nothing but what the save itself records (editor, date).
-    await t.must('file.save.json', { path: { id }, json: { file: { id, description: text(file, 'description') } } });
+    // The name and description it has, saved again (a server may want the name in every save: open choice save-partial-record):
+    // the file changes in nothing but what the save itself records (editor, date).
+    await t.must('file.save.json', { path: { id }, json: { file: { id, name: file.name, description: text(file, 'description') } } });
     const loaded = await t.call('file.load', { path: { id } });
     const after = loaded.body?.file?.forceOnline;
     // FIL-03 (MUST): "save (JSON) updates the given fields (name, description), visible on load": forceOnline was not given.
