@@ -107,14 +107,15 @@ async function dryRun(target: Target | undefined, pattern: RegExp | undefined, o
       // Lists and objects (usedFileUsers, stagingPackage) as the target file writes them, not "[object Object]".
       .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
       .join(', ');
+    const changing = features.includes('disposable') ? tests.filter((t) => isDisposableSuite(t.file)).length : 0;
     lines.push(
-      features.includes('disposable')
-        ? `  fixture objects it reads: ${ids}; the tests of ${DISPOSABLE_SUITES} change some (the target declares "disposable"), after every other test`
+      changing
+        ? `  fixture objects it reads: ${ids}; ${changing} tests of ${DISPOSABLE_SUITES} change some (the target declares "disposable"), after every other test`
         : `  fixture objects it reads, never changes: ${ids}`,
     );
     lines.push(
       `  it creates a sandbox folder (${SANDBOX_PREFIX}<UTC time>-<tag>) under folder ${target.fixture.sandboxParentFolderId}, ` +
-        'mutates only inside it, and removes it at the end',
+        `mutates only inside it${changing ? ' (but for those tests)' : ''}, and removes it at the end`,
     );
   }
   const skipped = new Map<string, number>();

@@ -216,6 +216,17 @@ async function channelRecords(t: ConformanceContext, kind: ChannelKind, parent: 
   return { exchange: listed.exchange, records: listOf<Folder | File>(listed.body, kind === 'folder' ? 'folders' : 'files') };
 }
 
+/** The id of the copy of a master object a channel lists in a folder (copyIn), only tried: undefined where it lists none. */
+export async function listedCopy(
+  t: ConformanceContext,
+  kind: ChannelKind,
+  parent: number,
+  master: { id: number; name: string },
+  channel: number,
+): Promise<number | undefined> {
+  return copyIn((await channelRecords(t, kind, parent, channel, false)).records, master);
+}
+
 /** The id of the localized copy a channel lists of a master object in a folder (getFolders or getFiles in the channel's view). */
 export async function copyIdStep(
   t: ConformanceContext,
@@ -353,6 +364,6 @@ export async function undoLocalizeStep(
 ): Promise<void> {
   const json = { channelId: channel, ...(kind === 'folder' ? { recursive: true } : {}) };
   if (!(await t.try('file.unlocalize', { path: { id: master.id }, json })).problem) return;
-  const copy = copyIn((await channelRecords(t, kind, parent, channel, false)).records, master);
+  const copy = await listedCopy(t, kind, parent, master, channel);
   if (copy !== undefined && copy !== master.id) await t.try('file.unlocalize', { path: { id: copy }, json });
 }

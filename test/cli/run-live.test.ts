@@ -91,8 +91,9 @@ describe('run against a served target', () => {
     expect(never.output).toMatch(/\d+ would be skipped: the target does not declare "disposable"/);
     const may = await dry(targetFileOf(server, 'disposable.json'));
     expect(may.output).toMatch(
-      /the tests of suites\/disposable\/ change some \(the target declares "disposable"\), after every other test/,
+      /\d+ tests of suites\/disposable\/ change some \(the target declares "disposable"\), after every other test/,
     );
+    expect(may.output).toMatch(/mutates only inside it \(but for those tests\)/);
     expect(may.output).not.toContain('would be skipped: the target does not declare "disposable"');
   });
 
