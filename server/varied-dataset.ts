@@ -84,7 +84,16 @@ export function variedDataset(seed: number): Dataset {
   const wastebin = ds0.folders.find((f) => f.name === 'Wastebin' && f.motherId === root.id)!;
   const gone = b.folder(wastebin, 'Gone with its folder', { deleted: { at: wastebin.cdate + DAY, by: 2 } });
   b.file(gone, 'inside-gone.txt', Buffer.from('inside\n'));
-  b.folder(gone, 'Below gone');
+  // Two levels below the mark: a folder and a file carrying none of their own (the file is deleted by its grandparent's).
+  b.file(b.folder(gone, 'Below gone'), 'below-gone.txt', Buffer.from('below\n'));
+  // A deleted master file whose localized copy in the channel carries no mark of its own: deleted through its master
+  // (contract 3: masterDeleted).
+  const channel = ds0.nodes.find((n) => n.masterId !== undefined);
+  if (channel) {
+    const master = b.file(wastebin, 'master-gone.txt', Buffer.from('master\n'), { deleted: { at: wastebin.cdate + 2 * DAY, by: 2 } });
+    const copy = b.localize(ds0.files, master, channel.id);
+    delete copy.deleted;
+  }
 
   // A JSON copy, not structuredClone: the builder shares objects (one deletion mark for a folder and its content), and a
   // shared one would be renumbered once per holder.
