@@ -12,7 +12,7 @@
  * without passing them on. The run must wait, send them again, pass with exit 0 and say how many
  * retries it needed.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { SANDBOX_PREFIX } from '../../harness/sandbox.ts';
 import { startReferenceServer, type ReferenceServer } from '../../server/index.ts';
 import { loadResults } from '../../reports/results.ts';
 import type { Results } from '../../schemas/results.ts';
+import type { Target } from '../../schemas/target.ts';
 import { cli, type CliResult } from '../support/cli.ts';
 import { startProxy } from '../support/proxy.ts';
 
@@ -72,6 +73,9 @@ beforeAll(async () => {
     if (method !== 'GET') recorded.push({ method, url: req.url ?? '', body: body.subarray(0, 200_000).toString('latin1') });
     return false;
   }));
+  // A live target as a vendor's: not a throwaway instance, so no test may change a fixture object.
+  const declared = JSON.parse(readFileSync(targetFile, 'utf8')) as Target;
+  writeFileSync(targetFile, JSON.stringify({ ...declared, features: declared.features.filter((f) => f !== 'disposable') }));
   before = new Map([...upstream.state.objects].map(([id, o]) => [id, JSON.stringify(o)]));
   globalIds = new Map([...upstream.state.byGlobalId]);
   const out = join(mkdtempSync(join(tmpdir(), 'cms-live-')), 'out');
@@ -132,6 +136,10 @@ describe('safety on a live target', () => {
       .filter((t) => t.status !== 'skipped' && t.validated !== t.jsonAnswers)
       .map((t) => `${t.id}: ${t.validated} of ${t.jsonAnswers}`);
     expect(unjudged).toEqual([]);
+    // The tests that change fixture objects are left out, saying why.
+    const changing = results.tests.filter((t) => t.file.startsWith('suites/disposable/'));
+    expect(changing.length).toBeGreaterThan(0);
+    expect(changing.every((t) => t.status === 'skipped' && t.reason?.startsWith('it changes fixture objects ('))).toBe(true);
     const sent = results.tests.reduce((n, t) => n + (t.requests ?? 0), 0);
     expect(sent).toBeGreaterThan(1000);
     expect(proxied - sent - (results.summary.retries ?? 0)).toBe(3);
@@ -181,7 +189,8 @@ describe('a throttling target', () => {
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     expect(throttled.GET).toBeGreaterThan(0);
     expect(throttled.POST).toBeGreaterThan(0);
-    expect(results.summary.skipped).toBe(0);
+    // Nothing skipped but the tests that change fixture objects, which a live target not declared disposable leaves out.
+    expect(results.summary.skipped).toBe(results.tests.filter((t) => t.file.startsWith('suites/disposable/')).length);
     // Tests carry their own retries; the session's sandbox requests are the run's but no test's.
     const byTests = results.tests.reduce((sum, t) => sum + (t.retries ?? 0), 0);
     expect(byTests).toBeGreaterThan(0);

@@ -39,7 +39,7 @@ describe('cms-conformance serve', () => {
       expect(baseUrl, first).toBeDefined();
       const target = JSON.parse(readFileSync(targetFile, 'utf8')) as Target;
       expect(target).toMatchObject({ baseUrl, auth: { query: {}, headers: {} } });
-      expect(target.features).toEqual(['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl']);
+      expect(target.features).toEqual(['multichannelling', 'wastebin', 'pages', 'templates', 'sourceUrl', 'disposable']);
       for (const key of [
         'masterNodeId',
         'masterRootFolderId',
